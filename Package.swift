@@ -1,0 +1,38 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Library targets depend on nothing but GMP (system library) and avoid Foundation.
+// Benchmarks/ and Fuzz/ are separate packages that depend on this one by path.
+let package = Package(
+    name: "Sigil",
+    products: [
+        .library(name: "Sigil", targets: ["Sigil"]),
+        .library(name: "SigilDER", targets: ["SigilDER"]),
+        .library(name: "SigilX509", targets: ["SigilX509"]),
+        .library(name: "SigilCrypto", targets: ["SigilCrypto"]),
+        .library(name: "SigilTrust", targets: ["SigilTrust"]),
+        .executable(name: "sigil", targets: ["SigilCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "SigilDER"),
+        .target(name: "SigilX509", dependencies: ["SigilDER"]),
+        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
+        // SHA-NI compression function: a C target so only these functions are compiled
+        // with the SHA extensions enabled (per-function target attributes), chosen at run time.
+        .target(name: "CSigilSHA"),
+        .target(name: "SigilCrypto", dependencies: ["SigilDER", "SigilX509", "CGMP", "CSigilSHA"]),
+        .target(name: "SigilTrust", dependencies: ["SigilDER", "SigilX509"]),
+        .target(name: "Sigil", dependencies: ["SigilDER", "SigilX509", "SigilCrypto", "SigilTrust"]),
+        .executableTarget(
+            name: "SigilCLI",
+            dependencies: ["Sigil", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "SigilDERTests", dependencies: ["SigilDER"]),
+        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER"]),
+        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER"]),
+        .testTarget(name: "SigilTrustTests", dependencies: ["Sigil"]),
+    ]
+)

@@ -1,0 +1,218 @@
+/// An identifier octet (X.690 §8.1.2), low tag numbers only.
+public struct DERTag: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    @inlinable public var isConstructed: Bool { rawValue & 0x20 != 0 }
+    @inlinable public var tagClass: UInt8 { rawValue >> 6 }
+    @inlinable public var number: UInt8 { rawValue & 0x1F }
+
+    public static let boolean = DERTag(rawValue: 0x01)
+    public static let integer = DERTag(rawValue: 0x02)
+    public static let bitString = DERTag(rawValue: 0x03)
+    public static let octetString = DERTag(rawValue: 0x04)
+    public static let null = DERTag(rawValue: 0x05)
+    public static let objectIdentifier = DERTag(rawValue: 0x06)
+    public static let enumerated = DERTag(rawValue: 0x0A)
+    public static let utf8String = DERTag(rawValue: 0x0C)
+    public static let numericString = DERTag(rawValue: 0x12)
+    public static let printableString = DERTag(rawValue: 0x13)
+    public static let teletexString = DERTag(rawValue: 0x14)
+    public static let ia5String = DERTag(rawValue: 0x16)
+    public static let utcTime = DERTag(rawValue: 0x17)
+    public static let generalizedTime = DERTag(rawValue: 0x18)
+    public static let visibleString = DERTag(rawValue: 0x1A)
+    public static let universalString = DERTag(rawValue: 0x1C)
+    public static let bmpString = DERTag(rawValue: 0x1E)
+    public static let sequence = DERTag(rawValue: 0x30)
+    public static let set = DERTag(rawValue: 0x31)
+
+    /// `[n]` context-specific, primitive (IMPLICIT tagging of a primitive type).
+    @inlinable public static func contextPrimitive(_ n: UInt8) -> DERTag { DERTag(rawValue: 0x80 | n) }
+    /// `[n]` context-specific, constructed (EXPLICIT tagging, or IMPLICIT of a constructed type).
+    @inlinable public static func contextConstructed(_ n: UInt8) -> DERTag { DERTag(rawValue: 0xA0 | n) }
+
+    public var description: String {
+        let hex = Array("0123456789abcdef")
+        return "0x" + String(hex[Int(rawValue >> 4)]) + String(hex[Int(rawValue & 0xF)])
+    }
+}
+
+/// One parsed TLV: its tag and where its header and content lie in the reader's input.
+/// Offsets are absolute (from the start of the input), so they can be stored and used later
+/// against the same bytes.
+public struct DERValue {
+    public let tag: DERTag
+    /// Offset of the identifier octet.
+    public let start: Int
+    /// Offset of the first content octet.
+    public let contentStart: Int
+    /// Offset one past the last content octet.
+    public let end: Int
+    /// The whole input the offsets refer to.
+    public let input: UnsafeRawBufferPointer
+    @usableFromInline let depth: Int
+
+    @inlinable
+    init(tag: DERTag, start: Int, contentStart: Int, end: Int, input: UnsafeRawBufferPointer, depth: Int) {
+        self.tag = tag
+        self.start = start
+        self.contentStart = contentStart
+        self.end = end
+        self.input = input
+        self.depth = depth
+    }
+
+    @inlinable public var contentCount: Int { end - contentStart }
+
+    /// The content octets, without copying.
+    @inlinable public var content: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: input[contentStart..<end])
+    }
+
+    /// The whole encoding (header and content), without copying.
+    @inlinable public var encoded: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: input[start..<end])
+    }
+
+    /// A reader over the content (for constructed values). Callers that need the
+    /// "no bytes left over" guarantee use `DERReader.enter` instead.
+    @inlinable public var contentReader: DERReader {
+        DERReader(input: input, from: contentStart, to: end, depth: depth + 1)
+    }
+}
+
+/// A cursor over DER-encoded bytes. Every `read…` consumes one value from the front and hands
+/// back views into the same memory; nothing is copied and nothing is allocated.
+///
+/// Strict DER (X.690 §10): definite lengths in minimal form, at most 4 length octets, lengths
+/// within the remaining input, low tag numbers only (X.509 never needs the high-tag form).
+public struct DERReader {
+    /// Maximum nesting of constructed values. Certificates nest about 8 deep; 32 leaves room for
+    /// odd but legitimate structures and bounds recursion on hostile input.
+    public static let maximumDepth = 32
+
+    public let input: UnsafeRawBufferPointer
+    /// Offset of the next unread octet. Internal setter: only `read…` methods move it.
+    @inlinable public var position: Int { _position }
+    @usableFromInline var _position: Int
+    public let end: Int
+    @usableFromInline let depth: Int
+
+    /// A reader over the whole of `input`.
+    @inlinable
+    public init(_ input: UnsafeRawBufferPointer) {
+        self.input = input
+        self._position = 0
+        self.end = input.count
+        self.depth = 0
+    }
+
+    /// A reader over `input[from..<to]`, offsets still counted from the start of `input`.
+    @inlinable
+    public init(input: UnsafeRawBufferPointer, from: Int, to: Int, depth: Int = 0) {
+        precondition(from >= 0 && from <= to && to <= input.count)
+        self.input = input
+        self._position = from
+        self.end = to
+        self.depth = depth
+    }
+
+    @inlinable public var isAtEnd: Bool { position >= end }
+    @inlinable public var remaining: Int { end - position }
+
+    /// The tag of the next value, if any, without consuming it.
+    @inlinable
+    public func peekTag() -> DERTag? {
+        position < end ? DERTag(rawValue: input[position]) : nil
+    }
+
+    /// Reads the next TLV of any tag.
+    @inlinable
+    public mutating func readAny() throws(DERError) -> DERValue {
+        let start = position
+        var p = position
+        guard p < end else { throw DERError(.truncated, at: p) }
+        let tagByte = input[p]
+        if tagByte & 0x1F == 0x1F { throw DERError(.highTagNumber, at: p) }
+        p += 1
+        guard p < end else { throw DERError(.truncated, at: p) }
+        let first = input[p]
+        p += 1
+        var length: Int
+        if first < 0x80 {
+            length = Int(first)
+        } else {
+            if first == 0x80 { throw DERError(.indefiniteLength, at: p - 1) }
+            let n = Int(first & 0x7F)
+            if n > 4 { throw DERError(.lengthTooLong, at: p - 1) }
+            guard end - p >= n else { throw DERError(.truncated, at: p) }
+            if input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
+            length = 0
+            for i in 0..<n { length = (length << 8) | Int(input[p + i]) }
+            if length < 0x80 { throw DERError(.nonMinimalLength, at: p - 1) }
+            p += n
+        }
+        guard length <= end - p else { throw DERError(.truncated, at: start) }
+        _position = p + length
+        return DERValue(tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
+                        end: p + length, input: input, depth: depth)
+    }
+
+    /// Reads the next value, which must carry `tag`.
+    @inlinable
+    public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
+        guard position < end else { throw DERError(.truncated, at: position) }
+        if input[position] != tag.rawValue { throw DERError(.unexpectedTag, at: position) }
+        return try readAny()
+    }
+
+    /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
+    @inlinable
+    public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
+        guard position < end, input[position] == tag.rawValue else { return nil }
+        return try readAny()
+    }
+
+    /// Reads a constructed value with `tag` and runs `body` over its content; fails with
+    /// `.trailingData` if `body` leaves bytes unread. This is the only way the parsers in this
+    /// package enter a nested value.
+    @inlinable
+    public mutating func enter<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+        let value = try read(tag)
+        return try DERReader.enter(value, body)
+    }
+
+    /// Like `enter(_:_:)`, but only when the next value carries `tag`.
+    @inlinable
+    public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
+        guard position < end, input[position] == tag.rawValue else { return nil }
+        let value = try readAny()
+        return try DERReader.enter(value, body)
+    }
+
+    /// Runs `body` over the content of an already-read constructed value, requiring that it
+    /// consume everything.
+    @inlinable
+    public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+        if !value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
+        if value.depth + 1 > DERReader.maximumDepth { throw DERError(.nestingTooDeep, at: value.start) }
+        var inner = DERReader(input: value.input, from: value.contentStart, to: value.end, depth: value.depth + 1)
+        let result = try body(&inner)
+        if !inner.isAtEnd { throw DERError(.trailingData, at: inner.position) }
+        return result
+    }
+
+    /// Fails with `.trailingData` if anything is left.
+    @inlinable
+    public func finish() throws(DERError) {
+        if position < end { throw DERError(.trailingData, at: position) }
+    }
+
+    /// Skips the next value, whatever it is.
+    @inlinable
+    public mutating func skip() throws(DERError) {
+        _ = try readAny()
+    }
+}

@@ -1,0 +1,246 @@
+/// A BIT STRING's content: the bytes after the unused-bits octet and the count of unused bits
+/// in the last byte.
+public struct DERBitString {
+    public let bytes: UnsafeRawBufferPointer
+    public let unusedBits: Int
+    /// Offset of the first data byte (after the unused-bits octet) in the input.
+    public let offset: Int
+
+    /// Bit `i` counting from the most significant bit of the first byte (ASN.1 NamedBitList
+    /// numbering, X.680 §22). Bits past the end read as 0.
+    @inlinable
+    public func bit(_ i: Int) -> Bool {
+        let byte = i >> 3
+        guard i >= 0, byte < bytes.count else { return false }
+        if byte == bytes.count - 1 && (7 - (i & 7)) < unusedBits { return false }
+        return bytes[byte] & (0x80 >> UInt8(i & 7)) != 0
+    }
+
+    @inlinable
+    public init(bytes: UnsafeRawBufferPointer, unusedBits: Int, offset: Int) {
+        self.bytes = bytes
+        self.unusedBits = unusedBits
+        self.offset = offset
+    }
+
+    /// Number of significant bits.
+    @inlinable public var bitCount: Int { bytes.count * 8 - unusedBits }
+}
+
+extension DERValue {
+    /// Requires a primitive encoding (X.690 §10.2: DER never uses the constructed form of
+    /// string or other primitive types).
+    @inlinable
+    func requirePrimitive() throws(DERError) {
+        if tag.isConstructed { throw DERError(.unexpectedTag, at: start) }
+    }
+
+    /// BOOLEAN content (X.690 §11.1: one octet, 0x00 or 0xFF). Tag not checked (IMPLICIT use).
+    @inlinable
+    public func decodeBoolean() throws(DERError) -> Bool {
+        try requirePrimitive()
+        guard contentCount == 1 else { throw DERError(.invalidBoolean, at: contentStart) }
+        switch input[contentStart] {
+        case 0x00: return false
+        case 0xFF: return true
+        default: throw DERError(.invalidBoolean, at: contentStart)
+        }
+    }
+
+    /// Validates INTEGER content (X.690 §8.3.2: non-empty, minimal) and returns it (two's
+    /// complement, big-endian). Tag not checked.
+    @inlinable
+    public func decodeIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+        try requirePrimitive()
+        let n = contentCount
+        guard n > 0 else { throw DERError(.emptyInteger, at: contentStart) }
+        if n > 1 {
+            let a = input[contentStart], b = input[contentStart + 1]
+            if (a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) {
+                throw DERError(.nonMinimalInteger, at: contentStart)
+            }
+        }
+        return content
+    }
+
+    /// A non-negative INTEGER's magnitude, big-endian, without the sign octet.
+    @inlinable
+    public func decodeUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+        let bytes = try decodeIntegerBytes()
+        if bytes[0] & 0x80 != 0 { throw DERError(.integerOutOfRange, at: contentStart) }
+        if bytes[0] == 0 && bytes.count > 1 { return UnsafeRawBufferPointer(rebasing: bytes[1...]) }
+        return bytes
+    }
+
+    /// An INTEGER that must fit an `Int64`.
+    @inlinable
+    public func decodeInt64() throws(DERError) -> Int64 {
+        let bytes = try decodeIntegerBytes()
+        guard bytes.count <= 8 else { throw DERError(.integerOutOfRange, at: contentStart) }
+        var v: Int64 = bytes[0] & 0x80 != 0 ? -1 : 0
+        for b in bytes { v = (v << 8) | Int64(b) }
+        return v
+    }
+
+    /// BIT STRING content (X.690 §11.2: unused bits 0...7, 0 when empty, padding bits zero).
+    @inlinable
+    public func decodeBitString() throws(DERError) -> DERBitString {
+        try requirePrimitive()
+        guard contentCount >= 1 else { throw DERError(.invalidBitString, at: contentStart) }
+        let unused = Int(input[contentStart])
+        if unused > 7 { throw DERError(.invalidBitString, at: contentStart) }
+        if contentCount == 1 {
+            if unused != 0 { throw DERError(.invalidBitString, at: contentStart) }
+        } else if unused > 0 {
+            let last = input[end - 1]
+            if last & UInt8((1 << unused) - 1) != 0 { throw DERError(.invalidBitString, at: end - 1) }
+        }
+        return DERBitString(bytes: UnsafeRawBufferPointer(rebasing: input[(contentStart + 1)..<end]),
+                            unusedBits: unused, offset: contentStart + 1)
+    }
+
+    /// OBJECT IDENTIFIER content validated (X.690 §8.19: at least one octet, every arc minimal
+    /// — no leading 0x80 — and the last octet ends an arc). Returns the content octets, which is
+    /// how OIDs are compared throughout.
+    @inlinable
+    public func decodeObjectIdentifier() throws(DERError) -> UnsafeRawBufferPointer {
+        try requirePrimitive()
+        guard contentCount > 0 else { throw DERError(.invalidObjectIdentifier, at: contentStart) }
+        var atArcStart = true
+        var arcBytes = 0
+        for i in contentStart..<end {
+            let b = input[i]
+            if atArcStart && b == 0x80 { throw DERError(.invalidObjectIdentifier, at: i) }
+            arcBytes += 1
+            // Arcs above 2^63 are not used by anything real; bound them (9 octets × 7 bits).
+            if arcBytes > 9 { throw DERError(.invalidObjectIdentifier, at: i) }
+            atArcStart = b & 0x80 == 0
+            if atArcStart { arcBytes = 0 }
+        }
+        if !atArcStart { throw DERError(.invalidObjectIdentifier, at: end - 1) }
+        return content
+    }
+
+    /// NULL (X.690 §8.8: no content).
+    @inlinable
+    public func decodeNull() throws(DERError) {
+        try requirePrimitive()
+        if contentCount != 0 { throw DERError(.invalidNull, at: contentStart) }
+    }
+}
+
+extension DERReader {
+    @inlinable
+    public mutating func readBoolean() throws(DERError) -> Bool {
+        try read(.boolean).decodeBoolean()
+    }
+
+    /// BOOLEAN DEFAULT FALSE: absent means false; an explicit FALSE breaks X.690 §11.5.
+    @inlinable
+    public mutating func readBooleanDefaultFalse() throws(DERError) -> Bool {
+        guard let v = try readOptional(.boolean) else { return false }
+        let b = try v.decodeBoolean()
+        if !b { throw DERError(.defaultValueEncoded, at: v.start) }
+        return true
+    }
+
+    @inlinable
+    public mutating func readIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+        try read(.integer).decodeIntegerBytes()
+    }
+
+    @inlinable
+    public mutating func readUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+        try read(.integer).decodeUnsignedIntegerBytes()
+    }
+
+    @inlinable
+    public mutating func readInt64() throws(DERError) -> Int64 {
+        try read(.integer).decodeInt64()
+    }
+
+    @inlinable
+    public mutating func readBitString() throws(DERError) -> DERBitString {
+        try read(.bitString).decodeBitString()
+    }
+
+    @inlinable
+    public mutating func readOctetString() throws(DERError) -> DERValue {
+        let v = try read(.octetString)
+        return v
+    }
+
+    @inlinable
+    public mutating func readNull() throws(DERError) {
+        try read(.null).decodeNull()
+    }
+
+    /// Reads an OBJECT IDENTIFIER and returns its validated content octets.
+    @inlinable
+    public mutating func readObjectIdentifier() throws(DERError) -> UnsafeRawBufferPointer {
+        try read(.objectIdentifier).decodeObjectIdentifier()
+    }
+}
+
+/// Byte-wise equality of two buffers (used for OIDs and raw encodings).
+@inlinable
+public func derBytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    guard a.count == b.count else { return false }
+    var i = 0
+    while i < a.count {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}
+
+/// Byte-wise equality of a buffer with a constant.
+@inlinable
+public func derBytesEqual(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+    b.withUnsafeBytes { derBytesEqual(a, $0) }
+}
+
+/// Renders OID content octets in dotted-decimal form (allocates; for display).
+public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> String {
+    var out = ""
+    var arc: UInt64 = 0
+    var first = true
+    for b in content {
+        arc = (arc << 7) | UInt64(b & 0x7F)
+        if b & 0x80 == 0 {
+            if first {
+                // X.690 §8.19.4: the first octet(s) encode 40 × arc1 + arc2.
+                let (a1, a2): (UInt64, UInt64) = arc < 40 ? (0, arc) : arc < 80 ? (1, arc - 40) : (2, arc - 80)
+                out += String(a1) + "." + String(a2)
+                first = false
+            } else {
+                out += "." + String(arc)
+            }
+            arc = 0
+        }
+    }
+    return out
+}
+
+/// Encodes a dotted-decimal OID into content octets; nil if malformed.
+public func objectIdentifierContent(dotted: String) -> [UInt8]? {
+    var arcs: [UInt64] = []
+    for part in dotted.split(separator: ".", omittingEmptySubsequences: false) {
+        guard let v = UInt64(part) else { return nil }
+        arcs.append(v)
+    }
+    guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40 else { return nil }
+    var out: [UInt8] = []
+    func put(_ value: UInt64) {
+        var v = value
+        var tmp: [UInt8] = [UInt8(v & 0x7F)]
+        v >>= 7
+        while v > 0 { tmp.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        out.append(contentsOf: tmp.reversed())
+    }
+    let (firstSum, overflow) = (arcs[0] * 40).addingReportingOverflow(arcs[1])
+    guard !overflow else { return nil }
+    put(firstSum)
+    for a in arcs.dropFirst(2) { put(a) }
+    return out
+}

@@ -1,0 +1,174 @@
+/// A character string value: its universal tag and content octets. Validation and decoding to
+/// Unicode scalars happen without allocating.
+///
+/// Encodings (X.680 §41, X.690 §8.23):
+/// - UTF8String: well-formed UTF-8 (no overlongs, no surrogates, ≤ U+10FFFF).
+/// - PrintableString: A–Z a–z 0–9 space ' ( ) + , - . / : = ?
+/// - IA5String: 7-bit.
+/// - VisibleString: 0x20–0x7E.
+/// - NumericString: digits and space.
+/// - BMPString: UCS-2 big-endian, even length, no surrogate code units.
+/// - UniversalString: UCS-4 big-endian, length a multiple of 4, valid scalars.
+/// - TeletexString (T61String): read as Latin-1, byte for byte, as browsers do.
+public struct DERString {
+    public let tag: DERTag
+    public let bytes: UnsafeRawBufferPointer
+    /// Offset of the first content octet in the input (for errors).
+    public let offset: Int
+
+    @inlinable
+    public init(tag: DERTag, bytes: UnsafeRawBufferPointer, offset: Int) {
+        self.tag = tag
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    /// The string value held by `value`, validated; `.unexpectedTag` if it is not a string type.
+    @inlinable
+    public init(_ value: DERValue) throws(DERError) {
+        guard DERString.isStringTag(value.tag) else { throw DERError(.unexpectedTag, at: value.start) }
+        self.init(tag: value.tag, bytes: value.content, offset: value.contentStart)
+        try validate()
+    }
+
+    @inlinable
+    public static func isStringTag(_ tag: DERTag) -> Bool {
+        switch tag {
+        case .utf8String, .printableString, .ia5String, .visibleString, .numericString,
+             .bmpString, .universalString, .teletexString:
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inlinable
+    public static func isPrintable(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
+        case 0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F: return true
+        default: return false
+        }
+    }
+
+    /// Checks the content against the character set and encoding of the type.
+    @inlinable
+    public func validate() throws(DERError) {
+        switch tag {
+        case .printableString:
+            for i in 0..<bytes.count where !DERString.isPrintable(bytes[i]) {
+                throw DERError(.invalidString, at: offset + i)
+            }
+        case .ia5String:
+            for i in 0..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
+        case .visibleString:
+            for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] > 0x7E {
+                throw DERError(.invalidString, at: offset + i)
+            }
+        case .numericString:
+            for i in 0..<bytes.count where !(bytes[i] == 0x20 || (bytes[i] >= 0x30 && bytes[i] <= 0x39)) {
+                throw DERError(.invalidString, at: offset + i)
+            }
+        case .teletexString:
+            break // every octet is a Latin-1 character
+        case .utf8String, .bmpString, .universalString:
+            var it = makeScalarIterator()
+            while true {
+                switch it.nextResult() {
+                case .scalar: continue
+                case .end: return
+                case .error(let at): throw DERError(.invalidString, at: offset + at)
+                }
+            }
+        default:
+            throw DERError(.unexpectedTag, at: offset)
+        }
+    }
+
+    @inlinable
+    public func makeScalarIterator() -> ScalarIterator { ScalarIterator(tag: tag, bytes: bytes) }
+
+    /// Decodes the content to Unicode scalars; malformed input ends the sequence early with an
+    /// error position (validated strings never produce one).
+    public struct ScalarIterator: IteratorProtocol {
+        public enum Step { case scalar(Unicode.Scalar), end, error(Int) }
+        @usableFromInline let tag: DERTag
+        @usableFromInline let bytes: UnsafeRawBufferPointer
+        @usableFromInline var i = 0
+
+        @inlinable init(tag: DERTag, bytes: UnsafeRawBufferPointer) {
+            self.tag = tag
+            self.bytes = bytes
+        }
+
+        @inlinable
+        public mutating func next() -> Unicode.Scalar? {
+            if case .scalar(let s) = nextResult() { return s }
+            return nil
+        }
+
+        @inlinable
+        public mutating func nextResult() -> Step {
+            let n = bytes.count
+            guard i < n else { return .end }
+            switch tag {
+            case .bmpString:
+                guard n - i >= 2 else { return .error(i) }
+                let u = UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1])
+                guard let s = Unicode.Scalar(u) else { return .error(i) } // surrogates
+                i += 2
+                return .scalar(s)
+            case .universalString:
+                guard n - i >= 4 else { return .error(i) }
+                let u = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+                guard let s = Unicode.Scalar(u) else { return .error(i) }
+                i += 4
+                return .scalar(s)
+            case .utf8String:
+                return nextUTF8()
+            default:
+                // Single-byte sets; Teletex is read as Latin-1.
+                let b = bytes[i]
+                i += 1
+                return .scalar(Unicode.Scalar(b))
+            }
+        }
+
+        /// Strict UTF-8 (RFC 3629 §4): shortest form, no surrogates, at most U+10FFFF.
+        @inlinable
+        mutating func nextUTF8() -> Step {
+            let n = bytes.count
+            let start = i
+            let b0 = bytes[i]
+            if b0 < 0x80 { i += 1; return .scalar(Unicode.Scalar(b0)) }
+            var need: Int
+            var value: UInt32
+            var minimum: UInt32
+            switch b0 {
+            case 0xC2...0xDF: need = 1; value = UInt32(b0 & 0x1F); minimum = 0x80
+            case 0xE0...0xEF: need = 2; value = UInt32(b0 & 0x0F); minimum = 0x800
+            case 0xF0...0xF4: need = 3; value = UInt32(b0 & 0x07); minimum = 0x10000
+            default: return .error(start)
+            }
+            guard n - i > need else { return .error(start) }
+            var k = 1
+            while k <= need {
+                let c = bytes[i + k]
+                guard c & 0xC0 == 0x80 else { return .error(i + k) }
+                value = value << 6 | UInt32(c & 0x3F)
+                k += 1
+            }
+            guard value >= minimum, value <= 0x10FFFF, let s = Unicode.Scalar(value) else { return .error(start) }
+            i += need + 1
+            return .scalar(s)
+        }
+    }
+
+    /// The value as a Swift `String` (allocates; for display).
+    public var string: String {
+        var s = String.UnicodeScalarView()
+        var it = makeScalarIterator()
+        while let c = it.next() { s.append(c) }
+        return String(s)
+    }
+}

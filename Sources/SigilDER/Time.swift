@@ -1,0 +1,120 @@
+/// Times as seconds since 1970-01-01T00:00:00Z (negative before), the only form Sigil keeps.
+public enum DERTime {
+    /// Decodes a UTCTime or GeneralizedTime value in the RFC 5280 §4.1.2.5 profile:
+    /// UTCTime `YYMMDDHHMMSSZ` (YY ≥ 50 → 19YY, else 20YY, §4.1.2.5.1) and GeneralizedTime
+    /// `YYYYMMDDHHMMSSZ` (§4.1.2.5.2): seconds present, `Z`, no fractional seconds, and a real
+    /// calendar date (month 1–12, day within the month, leap years, hour < 24, minute < 60,
+    /// second < 60 — RFC 5280 does not allow leap seconds to be encoded as 60).
+    @inlinable
+    public static func decode(_ value: DERValue) throws(DERError) -> Int64 {
+        if value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
+        let s = value.contentStart
+        let n = value.contentCount
+        let input = value.input
+        @inline(__always) func digit(_ i: Int) throws(DERError) -> Int {
+            let c = input[s + i]
+            guard c >= 0x30 && c <= 0x39 else { throw DERError(.invalidTime, at: s + i) }
+            return Int(c &- 0x30)
+        }
+        @inline(__always) func two(_ i: Int) throws(DERError) -> Int {
+            try digit(i) * 10 + digit(i + 1)
+        }
+        var year: Int
+        var i: Int
+        switch value.tag {
+        case .utcTime:
+            guard n == 13 else { throw DERError(.invalidTime, at: value.contentStart) }
+            let yy = try two(0)
+            year = yy >= 50 ? 1900 + yy : 2000 + yy
+            i = 2
+        case .generalizedTime:
+            guard n == 15 else { throw DERError(.invalidTime, at: value.contentStart) }
+            year = try two(0) * 100 + two(2)
+            i = 4
+        default:
+            throw DERError(.unexpectedTag, at: value.start)
+        }
+        let month = try two(i)
+        let day = try two(i + 2)
+        let hour = try two(i + 4)
+        let minute = try two(i + 6)
+        let second = try two(i + 8)
+        guard input[s + i + 10] == 0x5A /* Z */ else { throw DERError(.invalidTime, at: s + i + 10) }
+        guard month >= 1 && month <= 12 else { throw DERError(.invalidTime, at: s + i) }
+        guard day >= 1 && day <= daysInMonth(year: year, month: month) else { throw DERError(.invalidTime, at: s + i + 2) }
+        guard hour < 24 else { throw DERError(.invalidTime, at: s + i + 4) }
+        guard minute < 60 else { throw DERError(.invalidTime, at: s + i + 6) }
+        guard second < 60 else { throw DERError(.invalidTime, at: s + i + 8) }
+        return secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    @inlinable
+    public static func isLeapYear(_ y: Int) -> Bool {
+        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    }
+
+    @inlinable
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian civil date (era-based algorithm).
+    @inlinable
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    @inlinable
+    public static func secondsSinceEpoch(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+        Int64(daysFromCivil(year: year, month: month, day: day)) * 86400
+            + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// The civil date and time of `seconds` since the epoch (UTC).
+    public static func components(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        var days = seconds / 86400
+        var rem = seconds % 86400
+        if rem < 0 { rem += 86400; days -= 1 }
+        let z = Int(days) + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let r = Int(rem)
+        return (y, m, d, r / 3600, (r / 60) % 60, r % 60)
+    }
+
+    /// RFC 3339 rendering in UTC, e.g. `2026-11-21T09:30:00Z`.
+    public static func rfc3339(_ seconds: Int64) -> String {
+        let c = components(seconds)
+        func pad(_ v: Int, _ w: Int) -> String {
+            let s = String(v)
+            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+}
+
+extension DERReader {
+    /// Reads a `Time ::= CHOICE { utcTime UTCTime, generalTime GeneralizedTime }`.
+    @inlinable
+    public mutating func readTime() throws(DERError) -> Int64 {
+        let v = try readAny()
+        guard v.tag == .utcTime || v.tag == .generalizedTime else { throw DERError(.unexpectedTag, at: v.start) }
+        return try DERTime.decode(v)
+    }
+}
