@@ -54,6 +54,7 @@ w("        var n = blocks")
 w("        var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]")
 w("        while n > 0 {")
 w("        let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h")
+w("        let abPrev = b ^ c")
 for i in range(16):
     w(f"        var w{i}: UInt32 = p.loadUnaligned(fromByteOffset: {4*i}, as: UInt32.self).bigEndian")
 names = list("abcdefgh")
@@ -61,8 +62,11 @@ for t in range(64):
     if t >= 16:
         schedule(t, "UInt32", "ssig0_256", "ssig1_256", 16)
     A,B,C,D,E,F,G,H = [names[(j - t) % 8] for j in range(8)]
-    w(f"        do {{ let t1: UInt32 = {H} &+ bsig1_256({E}) &+ ch({E}, {F}, {G}) &+ 0x{K256[t]:08x} &+ w{t%16}")
-    w(f"             {D} = {D} &+ t1; {H} = t1 &+ bsig0_256({A}) &+ maj({A}, {B}, {C}) }}")
+    # Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)), and this round's b ^ c is the previous round's a ^ b:
+    # one AND and two XORs per round instead of the textbook's five operations.
+    w(f"        let t1_{t}: UInt32 = {H} &+ bsig1_256({E}) &+ ch({E}, {F}, {G}) &+ 0x{K256[t]:08x} &+ w{t%16}")
+    w(f"        let ab{t}: UInt32 = {A} ^ {B}")
+    w(f"        {D} = {D} &+ t1_{t}; {H} = t1_{t} &+ bsig0_256({A}) &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))")
 w("        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0")
 w("        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0")
 w("        p += 64; n &-= 1")
@@ -82,14 +86,16 @@ w("        var n = blocks")
 w("        var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]")
 w("        while n > 0 {")
 w("        let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h")
+w("        let abPrev = b ^ c")
 for i in range(16):
     w(f"        var w{i}: UInt64 = p.loadUnaligned(fromByteOffset: {8*i}, as: UInt64.self).bigEndian")
 for t in range(80):
     if t >= 16:
         schedule(t, "UInt64", "ssig0_512", "ssig1_512", 16)
     A,B,C,D,E,F,G,H = [names[(j - t) % 8] for j in range(8)]
-    w(f"        do {{ let t1: UInt64 = {H} &+ bsig1_512({E}) &+ ch({E}, {F}, {G}) &+ 0x{K512[t]:016x} &+ w{t%16}")
-    w(f"             {D} = {D} &+ t1; {H} = t1 &+ bsig0_512({A}) &+ maj({A}, {B}, {C}) }}")
+    w(f"        let t1_{t}: UInt64 = {H} &+ bsig1_512({E}) &+ ch({E}, {F}, {G}) &+ 0x{K512[t]:016x} &+ w{t%16}")
+    w(f"        let ab{t}: UInt64 = {A} ^ {B}")
+    w(f"        {D} = {D} &+ t1_{t}; {H} = t1_{t} &+ bsig0_512({A}) &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))")
 w("        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0")
 w("        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0")
 w("        p += 128; n &-= 1")

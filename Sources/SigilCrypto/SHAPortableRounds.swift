@@ -10,6 +10,7 @@ extension SHA256Engine {
         var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]
         while n > 0 {
         let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h
+        let abPrev = b ^ c
         var w0: UInt32 = p.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
         var w1: UInt32 = p.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
         var w2: UInt32 = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
@@ -26,182 +27,246 @@ extension SHA256Engine {
         var w13: UInt32 = p.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
         var w14: UInt32 = p.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
         var w15: UInt32 = p.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x428a2f98 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x71374491 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xb5c0fbcf &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xe9b5dba5 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x3956c25b &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x59f111f1 &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x923f82a4 &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xab1c5ed5 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xd807aa98 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x12835b01 &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x243185be &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x550c7dc3 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x72be5d74 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x80deb1fe &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x9bdc06a7 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xc19bf174 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_0: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x428a2f98 &+ w0
+        let ab0: UInt32 = a ^ b
+        d = d &+ t1_0; h = t1_0 &+ bsig0_256(a) &+ (b ^ (ab0 & abPrev))
+        let t1_1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x71374491 &+ w1
+        let ab1: UInt32 = h ^ a
+        c = c &+ t1_1; g = t1_1 &+ bsig0_256(h) &+ (a ^ (ab1 & ab0))
+        let t1_2: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xb5c0fbcf &+ w2
+        let ab2: UInt32 = g ^ h
+        b = b &+ t1_2; f = t1_2 &+ bsig0_256(g) &+ (h ^ (ab2 & ab1))
+        let t1_3: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xe9b5dba5 &+ w3
+        let ab3: UInt32 = f ^ g
+        a = a &+ t1_3; e = t1_3 &+ bsig0_256(f) &+ (g ^ (ab3 & ab2))
+        let t1_4: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x3956c25b &+ w4
+        let ab4: UInt32 = e ^ f
+        h = h &+ t1_4; d = t1_4 &+ bsig0_256(e) &+ (f ^ (ab4 & ab3))
+        let t1_5: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x59f111f1 &+ w5
+        let ab5: UInt32 = d ^ e
+        g = g &+ t1_5; c = t1_5 &+ bsig0_256(d) &+ (e ^ (ab5 & ab4))
+        let t1_6: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x923f82a4 &+ w6
+        let ab6: UInt32 = c ^ d
+        f = f &+ t1_6; b = t1_6 &+ bsig0_256(c) &+ (d ^ (ab6 & ab5))
+        let t1_7: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xab1c5ed5 &+ w7
+        let ab7: UInt32 = b ^ c
+        e = e &+ t1_7; a = t1_7 &+ bsig0_256(b) &+ (c ^ (ab7 & ab6))
+        let t1_8: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xd807aa98 &+ w8
+        let ab8: UInt32 = a ^ b
+        d = d &+ t1_8; h = t1_8 &+ bsig0_256(a) &+ (b ^ (ab8 & ab7))
+        let t1_9: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x12835b01 &+ w9
+        let ab9: UInt32 = h ^ a
+        c = c &+ t1_9; g = t1_9 &+ bsig0_256(h) &+ (a ^ (ab9 & ab8))
+        let t1_10: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x243185be &+ w10
+        let ab10: UInt32 = g ^ h
+        b = b &+ t1_10; f = t1_10 &+ bsig0_256(g) &+ (h ^ (ab10 & ab9))
+        let t1_11: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x550c7dc3 &+ w11
+        let ab11: UInt32 = f ^ g
+        a = a &+ t1_11; e = t1_11 &+ bsig0_256(f) &+ (g ^ (ab11 & ab10))
+        let t1_12: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x72be5d74 &+ w12
+        let ab12: UInt32 = e ^ f
+        h = h &+ t1_12; d = t1_12 &+ bsig0_256(e) &+ (f ^ (ab12 & ab11))
+        let t1_13: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x80deb1fe &+ w13
+        let ab13: UInt32 = d ^ e
+        g = g &+ t1_13; c = t1_13 &+ bsig0_256(d) &+ (e ^ (ab13 & ab12))
+        let t1_14: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x9bdc06a7 &+ w14
+        let ab14: UInt32 = c ^ d
+        f = f &+ t1_14; b = t1_14 &+ bsig0_256(c) &+ (d ^ (ab14 & ab13))
+        let t1_15: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xc19bf174 &+ w15
+        let ab15: UInt32 = b ^ c
+        e = e &+ t1_15; a = t1_15 &+ bsig0_256(b) &+ (c ^ (ab15 & ab14))
         w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xe49b69c1 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_16: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xe49b69c1 &+ w0
+        let ab16: UInt32 = a ^ b
+        d = d &+ t1_16; h = t1_16 &+ bsig0_256(a) &+ (b ^ (ab16 & ab15))
         w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xefbe4786 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_17: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xefbe4786 &+ w1
+        let ab17: UInt32 = h ^ a
+        c = c &+ t1_17; g = t1_17 &+ bsig0_256(h) &+ (a ^ (ab17 & ab16))
         w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x0fc19dc6 &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_18: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x0fc19dc6 &+ w2
+        let ab18: UInt32 = g ^ h
+        b = b &+ t1_18; f = t1_18 &+ bsig0_256(g) &+ (h ^ (ab18 & ab17))
         w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x240ca1cc &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_19: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x240ca1cc &+ w3
+        let ab19: UInt32 = f ^ g
+        a = a &+ t1_19; e = t1_19 &+ bsig0_256(f) &+ (g ^ (ab19 & ab18))
         w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x2de92c6f &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_20: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x2de92c6f &+ w4
+        let ab20: UInt32 = e ^ f
+        h = h &+ t1_20; d = t1_20 &+ bsig0_256(e) &+ (f ^ (ab20 & ab19))
         w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x4a7484aa &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_21: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x4a7484aa &+ w5
+        let ab21: UInt32 = d ^ e
+        g = g &+ t1_21; c = t1_21 &+ bsig0_256(d) &+ (e ^ (ab21 & ab20))
         w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x5cb0a9dc &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_22: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x5cb0a9dc &+ w6
+        let ab22: UInt32 = c ^ d
+        f = f &+ t1_22; b = t1_22 &+ bsig0_256(c) &+ (d ^ (ab22 & ab21))
         w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x76f988da &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_23: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x76f988da &+ w7
+        let ab23: UInt32 = b ^ c
+        e = e &+ t1_23; a = t1_23 &+ bsig0_256(b) &+ (c ^ (ab23 & ab22))
         w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x983e5152 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_24: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x983e5152 &+ w8
+        let ab24: UInt32 = a ^ b
+        d = d &+ t1_24; h = t1_24 &+ bsig0_256(a) &+ (b ^ (ab24 & ab23))
         w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xa831c66d &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_25: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xa831c66d &+ w9
+        let ab25: UInt32 = h ^ a
+        c = c &+ t1_25; g = t1_25 &+ bsig0_256(h) &+ (a ^ (ab25 & ab24))
         w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xb00327c8 &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_26: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xb00327c8 &+ w10
+        let ab26: UInt32 = g ^ h
+        b = b &+ t1_26; f = t1_26 &+ bsig0_256(g) &+ (h ^ (ab26 & ab25))
         w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xbf597fc7 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_27: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xbf597fc7 &+ w11
+        let ab27: UInt32 = f ^ g
+        a = a &+ t1_27; e = t1_27 &+ bsig0_256(f) &+ (g ^ (ab27 & ab26))
         w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0xc6e00bf3 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_28: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0xc6e00bf3 &+ w12
+        let ab28: UInt32 = e ^ f
+        h = h &+ t1_28; d = t1_28 &+ bsig0_256(e) &+ (f ^ (ab28 & ab27))
         w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xd5a79147 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_29: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xd5a79147 &+ w13
+        let ab29: UInt32 = d ^ e
+        g = g &+ t1_29; c = t1_29 &+ bsig0_256(d) &+ (e ^ (ab29 & ab28))
         w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x06ca6351 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_30: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x06ca6351 &+ w14
+        let ab30: UInt32 = c ^ d
+        f = f &+ t1_30; b = t1_30 &+ bsig0_256(c) &+ (d ^ (ab30 & ab29))
         w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x14292967 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_31: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x14292967 &+ w15
+        let ab31: UInt32 = b ^ c
+        e = e &+ t1_31; a = t1_31 &+ bsig0_256(b) &+ (c ^ (ab31 & ab30))
         w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x27b70a85 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_32: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x27b70a85 &+ w0
+        let ab32: UInt32 = a ^ b
+        d = d &+ t1_32; h = t1_32 &+ bsig0_256(a) &+ (b ^ (ab32 & ab31))
         w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x2e1b2138 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_33: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x2e1b2138 &+ w1
+        let ab33: UInt32 = h ^ a
+        c = c &+ t1_33; g = t1_33 &+ bsig0_256(h) &+ (a ^ (ab33 & ab32))
         w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x4d2c6dfc &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_34: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x4d2c6dfc &+ w2
+        let ab34: UInt32 = g ^ h
+        b = b &+ t1_34; f = t1_34 &+ bsig0_256(g) &+ (h ^ (ab34 & ab33))
         w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x53380d13 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_35: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x53380d13 &+ w3
+        let ab35: UInt32 = f ^ g
+        a = a &+ t1_35; e = t1_35 &+ bsig0_256(f) &+ (g ^ (ab35 & ab34))
         w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x650a7354 &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_36: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x650a7354 &+ w4
+        let ab36: UInt32 = e ^ f
+        h = h &+ t1_36; d = t1_36 &+ bsig0_256(e) &+ (f ^ (ab36 & ab35))
         w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x766a0abb &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_37: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x766a0abb &+ w5
+        let ab37: UInt32 = d ^ e
+        g = g &+ t1_37; c = t1_37 &+ bsig0_256(d) &+ (e ^ (ab37 & ab36))
         w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x81c2c92e &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_38: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x81c2c92e &+ w6
+        let ab38: UInt32 = c ^ d
+        f = f &+ t1_38; b = t1_38 &+ bsig0_256(c) &+ (d ^ (ab38 & ab37))
         w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x92722c85 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_39: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x92722c85 &+ w7
+        let ab39: UInt32 = b ^ c
+        e = e &+ t1_39; a = t1_39 &+ bsig0_256(b) &+ (c ^ (ab39 & ab38))
         w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xa2bfe8a1 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_40: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0xa2bfe8a1 &+ w8
+        let ab40: UInt32 = a ^ b
+        d = d &+ t1_40; h = t1_40 &+ bsig0_256(a) &+ (b ^ (ab40 & ab39))
         w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xa81a664b &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_41: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0xa81a664b &+ w9
+        let ab41: UInt32 = h ^ a
+        c = c &+ t1_41; g = t1_41 &+ bsig0_256(h) &+ (a ^ (ab41 & ab40))
         w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xc24b8b70 &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_42: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0xc24b8b70 &+ w10
+        let ab42: UInt32 = g ^ h
+        b = b &+ t1_42; f = t1_42 &+ bsig0_256(g) &+ (h ^ (ab42 & ab41))
         w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xc76c51a3 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_43: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0xc76c51a3 &+ w11
+        let ab43: UInt32 = f ^ g
+        a = a &+ t1_43; e = t1_43 &+ bsig0_256(f) &+ (g ^ (ab43 & ab42))
         w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0xd192e819 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_44: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0xd192e819 &+ w12
+        let ab44: UInt32 = e ^ f
+        h = h &+ t1_44; d = t1_44 &+ bsig0_256(e) &+ (f ^ (ab44 & ab43))
         w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xd6990624 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_45: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xd6990624 &+ w13
+        let ab45: UInt32 = d ^ e
+        g = g &+ t1_45; c = t1_45 &+ bsig0_256(d) &+ (e ^ (ab45 & ab44))
         w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0xf40e3585 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_46: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0xf40e3585 &+ w14
+        let ab46: UInt32 = c ^ d
+        f = f &+ t1_46; b = t1_46 &+ bsig0_256(c) &+ (d ^ (ab46 & ab45))
         w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x106aa070 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_47: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x106aa070 &+ w15
+        let ab47: UInt32 = b ^ c
+        e = e &+ t1_47; a = t1_47 &+ bsig0_256(b) &+ (c ^ (ab47 & ab46))
         w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x19a4c116 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_48: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x19a4c116 &+ w0
+        let ab48: UInt32 = a ^ b
+        d = d &+ t1_48; h = t1_48 &+ bsig0_256(a) &+ (b ^ (ab48 & ab47))
         w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x1e376c08 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_49: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x1e376c08 &+ w1
+        let ab49: UInt32 = h ^ a
+        c = c &+ t1_49; g = t1_49 &+ bsig0_256(h) &+ (a ^ (ab49 & ab48))
         w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x2748774c &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_50: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x2748774c &+ w2
+        let ab50: UInt32 = g ^ h
+        b = b &+ t1_50; f = t1_50 &+ bsig0_256(g) &+ (h ^ (ab50 & ab49))
         w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x34b0bcb5 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_51: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x34b0bcb5 &+ w3
+        let ab51: UInt32 = f ^ g
+        a = a &+ t1_51; e = t1_51 &+ bsig0_256(f) &+ (g ^ (ab51 & ab50))
         w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x391c0cb3 &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_52: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x391c0cb3 &+ w4
+        let ab52: UInt32 = e ^ f
+        h = h &+ t1_52; d = t1_52 &+ bsig0_256(e) &+ (f ^ (ab52 & ab51))
         w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x4ed8aa4a &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_53: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0x4ed8aa4a &+ w5
+        let ab53: UInt32 = d ^ e
+        g = g &+ t1_53; c = t1_53 &+ bsig0_256(d) &+ (e ^ (ab53 & ab52))
         w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x5b9cca4f &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_54: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0x5b9cca4f &+ w6
+        let ab54: UInt32 = c ^ d
+        f = f &+ t1_54; b = t1_54 &+ bsig0_256(c) &+ (d ^ (ab54 & ab53))
         w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x682e6ff3 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_55: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0x682e6ff3 &+ w7
+        let ab55: UInt32 = b ^ c
+        e = e &+ t1_55; a = t1_55 &+ bsig0_256(b) &+ (c ^ (ab55 & ab54))
         w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        do { let t1: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x748f82ee &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_256(a) &+ maj(a, b, c) }
+        let t1_56: UInt32 = h &+ bsig1_256(e) &+ ch(e, f, g) &+ 0x748f82ee &+ w8
+        let ab56: UInt32 = a ^ b
+        d = d &+ t1_56; h = t1_56 &+ bsig0_256(a) &+ (b ^ (ab56 & ab55))
         w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        do { let t1: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x78a5636f &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_256(h) &+ maj(h, a, b) }
+        let t1_57: UInt32 = g &+ bsig1_256(d) &+ ch(d, e, f) &+ 0x78a5636f &+ w9
+        let ab57: UInt32 = h ^ a
+        c = c &+ t1_57; g = t1_57 &+ bsig0_256(h) &+ (a ^ (ab57 & ab56))
         w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        do { let t1: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x84c87814 &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_256(g) &+ maj(g, h, a) }
+        let t1_58: UInt32 = f &+ bsig1_256(c) &+ ch(c, d, e) &+ 0x84c87814 &+ w10
+        let ab58: UInt32 = g ^ h
+        b = b &+ t1_58; f = t1_58 &+ bsig0_256(g) &+ (h ^ (ab58 & ab57))
         w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        do { let t1: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x8cc70208 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_256(f) &+ maj(f, g, h) }
+        let t1_59: UInt32 = e &+ bsig1_256(b) &+ ch(b, c, d) &+ 0x8cc70208 &+ w11
+        let ab59: UInt32 = f ^ g
+        a = a &+ t1_59; e = t1_59 &+ bsig0_256(f) &+ (g ^ (ab59 & ab58))
         w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        do { let t1: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x90befffa &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_256(e) &+ maj(e, f, g) }
+        let t1_60: UInt32 = d &+ bsig1_256(a) &+ ch(a, b, c) &+ 0x90befffa &+ w12
+        let ab60: UInt32 = e ^ f
+        h = h &+ t1_60; d = t1_60 &+ bsig0_256(e) &+ (f ^ (ab60 & ab59))
         w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        do { let t1: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xa4506ceb &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_256(d) &+ maj(d, e, f) }
+        let t1_61: UInt32 = c &+ bsig1_256(h) &+ ch(h, a, b) &+ 0xa4506ceb &+ w13
+        let ab61: UInt32 = d ^ e
+        g = g &+ t1_61; c = t1_61 &+ bsig0_256(d) &+ (e ^ (ab61 & ab60))
         w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        do { let t1: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0xbef9a3f7 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_256(c) &+ maj(c, d, e) }
+        let t1_62: UInt32 = b &+ bsig1_256(g) &+ ch(g, h, a) &+ 0xbef9a3f7 &+ w14
+        let ab62: UInt32 = c ^ d
+        f = f &+ t1_62; b = t1_62 &+ bsig0_256(c) &+ (d ^ (ab62 & ab61))
         w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        do { let t1: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xc67178f2 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_256(b) &+ maj(b, c, d) }
+        let t1_63: UInt32 = a &+ bsig1_256(f) &+ ch(f, g, h) &+ 0xc67178f2 &+ w15
+        let ab63: UInt32 = b ^ c
+        e = e &+ t1_63; a = t1_63 &+ bsig0_256(b) &+ (c ^ (ab63 & ab62))
         a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0
         e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0
         p += 64; n &-= 1
@@ -219,6 +284,7 @@ extension SHA512Engine {
         var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]
         while n > 0 {
         let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h
+        let abPrev = b ^ c
         var w0: UInt64 = p.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian
         var w1: UInt64 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
         var w2: UInt64 = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self).bigEndian
@@ -235,230 +301,310 @@ extension SHA512Engine {
         var w13: UInt64 = p.loadUnaligned(fromByteOffset: 104, as: UInt64.self).bigEndian
         var w14: UInt64 = p.loadUnaligned(fromByteOffset: 112, as: UInt64.self).bigEndian
         var w15: UInt64 = p.loadUnaligned(fromByteOffset: 120, as: UInt64.self).bigEndian
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x428a2f98d728ae22 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x7137449123ef65cd &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xb5c0fbcfec4d3b2f &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xe9b5dba58189dbbc &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x3956c25bf348b538 &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x59f111f1b605d019 &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x923f82a4af194f9b &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xab1c5ed5da6d8118 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xd807aa98a3030242 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x12835b0145706fbe &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x243185be4ee4b28c &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x550c7dc3d5ffb4e2 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x72be5d74f27b896f &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x80deb1fe3b1696b1 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x9bdc06a725c71235 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xc19bf174cf692694 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_0: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x428a2f98d728ae22 &+ w0
+        let ab0: UInt64 = a ^ b
+        d = d &+ t1_0; h = t1_0 &+ bsig0_512(a) &+ (b ^ (ab0 & abPrev))
+        let t1_1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x7137449123ef65cd &+ w1
+        let ab1: UInt64 = h ^ a
+        c = c &+ t1_1; g = t1_1 &+ bsig0_512(h) &+ (a ^ (ab1 & ab0))
+        let t1_2: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xb5c0fbcfec4d3b2f &+ w2
+        let ab2: UInt64 = g ^ h
+        b = b &+ t1_2; f = t1_2 &+ bsig0_512(g) &+ (h ^ (ab2 & ab1))
+        let t1_3: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xe9b5dba58189dbbc &+ w3
+        let ab3: UInt64 = f ^ g
+        a = a &+ t1_3; e = t1_3 &+ bsig0_512(f) &+ (g ^ (ab3 & ab2))
+        let t1_4: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x3956c25bf348b538 &+ w4
+        let ab4: UInt64 = e ^ f
+        h = h &+ t1_4; d = t1_4 &+ bsig0_512(e) &+ (f ^ (ab4 & ab3))
+        let t1_5: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x59f111f1b605d019 &+ w5
+        let ab5: UInt64 = d ^ e
+        g = g &+ t1_5; c = t1_5 &+ bsig0_512(d) &+ (e ^ (ab5 & ab4))
+        let t1_6: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x923f82a4af194f9b &+ w6
+        let ab6: UInt64 = c ^ d
+        f = f &+ t1_6; b = t1_6 &+ bsig0_512(c) &+ (d ^ (ab6 & ab5))
+        let t1_7: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xab1c5ed5da6d8118 &+ w7
+        let ab7: UInt64 = b ^ c
+        e = e &+ t1_7; a = t1_7 &+ bsig0_512(b) &+ (c ^ (ab7 & ab6))
+        let t1_8: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xd807aa98a3030242 &+ w8
+        let ab8: UInt64 = a ^ b
+        d = d &+ t1_8; h = t1_8 &+ bsig0_512(a) &+ (b ^ (ab8 & ab7))
+        let t1_9: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x12835b0145706fbe &+ w9
+        let ab9: UInt64 = h ^ a
+        c = c &+ t1_9; g = t1_9 &+ bsig0_512(h) &+ (a ^ (ab9 & ab8))
+        let t1_10: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x243185be4ee4b28c &+ w10
+        let ab10: UInt64 = g ^ h
+        b = b &+ t1_10; f = t1_10 &+ bsig0_512(g) &+ (h ^ (ab10 & ab9))
+        let t1_11: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x550c7dc3d5ffb4e2 &+ w11
+        let ab11: UInt64 = f ^ g
+        a = a &+ t1_11; e = t1_11 &+ bsig0_512(f) &+ (g ^ (ab11 & ab10))
+        let t1_12: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x72be5d74f27b896f &+ w12
+        let ab12: UInt64 = e ^ f
+        h = h &+ t1_12; d = t1_12 &+ bsig0_512(e) &+ (f ^ (ab12 & ab11))
+        let t1_13: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x80deb1fe3b1696b1 &+ w13
+        let ab13: UInt64 = d ^ e
+        g = g &+ t1_13; c = t1_13 &+ bsig0_512(d) &+ (e ^ (ab13 & ab12))
+        let t1_14: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x9bdc06a725c71235 &+ w14
+        let ab14: UInt64 = c ^ d
+        f = f &+ t1_14; b = t1_14 &+ bsig0_512(c) &+ (d ^ (ab14 & ab13))
+        let t1_15: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xc19bf174cf692694 &+ w15
+        let ab15: UInt64 = b ^ c
+        e = e &+ t1_15; a = t1_15 &+ bsig0_512(b) &+ (c ^ (ab15 & ab14))
         w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xe49b69c19ef14ad2 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_16: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xe49b69c19ef14ad2 &+ w0
+        let ab16: UInt64 = a ^ b
+        d = d &+ t1_16; h = t1_16 &+ bsig0_512(a) &+ (b ^ (ab16 & ab15))
         w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xefbe4786384f25e3 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_17: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xefbe4786384f25e3 &+ w1
+        let ab17: UInt64 = h ^ a
+        c = c &+ t1_17; g = t1_17 &+ bsig0_512(h) &+ (a ^ (ab17 & ab16))
         w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x0fc19dc68b8cd5b5 &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_18: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x0fc19dc68b8cd5b5 &+ w2
+        let ab18: UInt64 = g ^ h
+        b = b &+ t1_18; f = t1_18 &+ bsig0_512(g) &+ (h ^ (ab18 & ab17))
         w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x240ca1cc77ac9c65 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_19: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x240ca1cc77ac9c65 &+ w3
+        let ab19: UInt64 = f ^ g
+        a = a &+ t1_19; e = t1_19 &+ bsig0_512(f) &+ (g ^ (ab19 & ab18))
         w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x2de92c6f592b0275 &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_20: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x2de92c6f592b0275 &+ w4
+        let ab20: UInt64 = e ^ f
+        h = h &+ t1_20; d = t1_20 &+ bsig0_512(e) &+ (f ^ (ab20 & ab19))
         w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x4a7484aa6ea6e483 &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_21: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x4a7484aa6ea6e483 &+ w5
+        let ab21: UInt64 = d ^ e
+        g = g &+ t1_21; c = t1_21 &+ bsig0_512(d) &+ (e ^ (ab21 & ab20))
         w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5cb0a9dcbd41fbd4 &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_22: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5cb0a9dcbd41fbd4 &+ w6
+        let ab22: UInt64 = c ^ d
+        f = f &+ t1_22; b = t1_22 &+ bsig0_512(c) &+ (d ^ (ab22 & ab21))
         w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x76f988da831153b5 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_23: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x76f988da831153b5 &+ w7
+        let ab23: UInt64 = b ^ c
+        e = e &+ t1_23; a = t1_23 &+ bsig0_512(b) &+ (c ^ (ab23 & ab22))
         w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x983e5152ee66dfab &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_24: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x983e5152ee66dfab &+ w8
+        let ab24: UInt64 = a ^ b
+        d = d &+ t1_24; h = t1_24 &+ bsig0_512(a) &+ (b ^ (ab24 & ab23))
         w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xa831c66d2db43210 &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_25: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xa831c66d2db43210 &+ w9
+        let ab25: UInt64 = h ^ a
+        c = c &+ t1_25; g = t1_25 &+ bsig0_512(h) &+ (a ^ (ab25 & ab24))
         w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xb00327c898fb213f &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_26: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xb00327c898fb213f &+ w10
+        let ab26: UInt64 = g ^ h
+        b = b &+ t1_26; f = t1_26 &+ bsig0_512(g) &+ (h ^ (ab26 & ab25))
         w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xbf597fc7beef0ee4 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_27: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xbf597fc7beef0ee4 &+ w11
+        let ab27: UInt64 = f ^ g
+        a = a &+ t1_27; e = t1_27 &+ bsig0_512(f) &+ (g ^ (ab27 & ab26))
         w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0xc6e00bf33da88fc2 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_28: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0xc6e00bf33da88fc2 &+ w12
+        let ab28: UInt64 = e ^ f
+        h = h &+ t1_28; d = t1_28 &+ bsig0_512(e) &+ (f ^ (ab28 & ab27))
         w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xd5a79147930aa725 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_29: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xd5a79147930aa725 &+ w13
+        let ab29: UInt64 = d ^ e
+        g = g &+ t1_29; c = t1_29 &+ bsig0_512(d) &+ (e ^ (ab29 & ab28))
         w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x06ca6351e003826f &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_30: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x06ca6351e003826f &+ w14
+        let ab30: UInt64 = c ^ d
+        f = f &+ t1_30; b = t1_30 &+ bsig0_512(c) &+ (d ^ (ab30 & ab29))
         w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x142929670a0e6e70 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_31: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x142929670a0e6e70 &+ w15
+        let ab31: UInt64 = b ^ c
+        e = e &+ t1_31; a = t1_31 &+ bsig0_512(b) &+ (c ^ (ab31 & ab30))
         w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x27b70a8546d22ffc &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_32: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x27b70a8546d22ffc &+ w0
+        let ab32: UInt64 = a ^ b
+        d = d &+ t1_32; h = t1_32 &+ bsig0_512(a) &+ (b ^ (ab32 & ab31))
         w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x2e1b21385c26c926 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_33: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x2e1b21385c26c926 &+ w1
+        let ab33: UInt64 = h ^ a
+        c = c &+ t1_33; g = t1_33 &+ bsig0_512(h) &+ (a ^ (ab33 & ab32))
         w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x4d2c6dfc5ac42aed &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_34: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x4d2c6dfc5ac42aed &+ w2
+        let ab34: UInt64 = g ^ h
+        b = b &+ t1_34; f = t1_34 &+ bsig0_512(g) &+ (h ^ (ab34 & ab33))
         w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x53380d139d95b3df &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_35: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x53380d139d95b3df &+ w3
+        let ab35: UInt64 = f ^ g
+        a = a &+ t1_35; e = t1_35 &+ bsig0_512(f) &+ (g ^ (ab35 & ab34))
         w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x650a73548baf63de &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_36: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x650a73548baf63de &+ w4
+        let ab36: UInt64 = e ^ f
+        h = h &+ t1_36; d = t1_36 &+ bsig0_512(e) &+ (f ^ (ab36 & ab35))
         w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x766a0abb3c77b2a8 &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_37: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x766a0abb3c77b2a8 &+ w5
+        let ab37: UInt64 = d ^ e
+        g = g &+ t1_37; c = t1_37 &+ bsig0_512(d) &+ (e ^ (ab37 & ab36))
         w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x81c2c92e47edaee6 &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_38: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x81c2c92e47edaee6 &+ w6
+        let ab38: UInt64 = c ^ d
+        f = f &+ t1_38; b = t1_38 &+ bsig0_512(c) &+ (d ^ (ab38 & ab37))
         w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x92722c851482353b &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_39: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x92722c851482353b &+ w7
+        let ab39: UInt64 = b ^ c
+        e = e &+ t1_39; a = t1_39 &+ bsig0_512(b) &+ (c ^ (ab39 & ab38))
         w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xa2bfe8a14cf10364 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_40: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xa2bfe8a14cf10364 &+ w8
+        let ab40: UInt64 = a ^ b
+        d = d &+ t1_40; h = t1_40 &+ bsig0_512(a) &+ (b ^ (ab40 & ab39))
         w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xa81a664bbc423001 &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_41: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xa81a664bbc423001 &+ w9
+        let ab41: UInt64 = h ^ a
+        c = c &+ t1_41; g = t1_41 &+ bsig0_512(h) &+ (a ^ (ab41 & ab40))
         w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xc24b8b70d0f89791 &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_42: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xc24b8b70d0f89791 &+ w10
+        let ab42: UInt64 = g ^ h
+        b = b &+ t1_42; f = t1_42 &+ bsig0_512(g) &+ (h ^ (ab42 & ab41))
         w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xc76c51a30654be30 &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_43: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xc76c51a30654be30 &+ w11
+        let ab43: UInt64 = f ^ g
+        a = a &+ t1_43; e = t1_43 &+ bsig0_512(f) &+ (g ^ (ab43 & ab42))
         w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0xd192e819d6ef5218 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_44: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0xd192e819d6ef5218 &+ w12
+        let ab44: UInt64 = e ^ f
+        h = h &+ t1_44; d = t1_44 &+ bsig0_512(e) &+ (f ^ (ab44 & ab43))
         w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xd69906245565a910 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_45: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xd69906245565a910 &+ w13
+        let ab45: UInt64 = d ^ e
+        g = g &+ t1_45; c = t1_45 &+ bsig0_512(d) &+ (e ^ (ab45 & ab44))
         w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0xf40e35855771202a &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_46: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0xf40e35855771202a &+ w14
+        let ab46: UInt64 = c ^ d
+        f = f &+ t1_46; b = t1_46 &+ bsig0_512(c) &+ (d ^ (ab46 & ab45))
         w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x106aa07032bbd1b8 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_47: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x106aa07032bbd1b8 &+ w15
+        let ab47: UInt64 = b ^ c
+        e = e &+ t1_47; a = t1_47 &+ bsig0_512(b) &+ (c ^ (ab47 & ab46))
         w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x19a4c116b8d2d0c8 &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_48: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x19a4c116b8d2d0c8 &+ w0
+        let ab48: UInt64 = a ^ b
+        d = d &+ t1_48; h = t1_48 &+ bsig0_512(a) &+ (b ^ (ab48 & ab47))
         w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x1e376c085141ab53 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_49: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x1e376c085141ab53 &+ w1
+        let ab49: UInt64 = h ^ a
+        c = c &+ t1_49; g = t1_49 &+ bsig0_512(h) &+ (a ^ (ab49 & ab48))
         w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x2748774cdf8eeb99 &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_50: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x2748774cdf8eeb99 &+ w2
+        let ab50: UInt64 = g ^ h
+        b = b &+ t1_50; f = t1_50 &+ bsig0_512(g) &+ (h ^ (ab50 & ab49))
         w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x34b0bcb5e19b48a8 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_51: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x34b0bcb5e19b48a8 &+ w3
+        let ab51: UInt64 = f ^ g
+        a = a &+ t1_51; e = t1_51 &+ bsig0_512(f) &+ (g ^ (ab51 & ab50))
         w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x391c0cb3c5c95a63 &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_52: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x391c0cb3c5c95a63 &+ w4
+        let ab52: UInt64 = e ^ f
+        h = h &+ t1_52; d = t1_52 &+ bsig0_512(e) &+ (f ^ (ab52 & ab51))
         w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x4ed8aa4ae3418acb &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_53: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x4ed8aa4ae3418acb &+ w5
+        let ab53: UInt64 = d ^ e
+        g = g &+ t1_53; c = t1_53 &+ bsig0_512(d) &+ (e ^ (ab53 & ab52))
         w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5b9cca4f7763e373 &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_54: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5b9cca4f7763e373 &+ w6
+        let ab54: UInt64 = c ^ d
+        f = f &+ t1_54; b = t1_54 &+ bsig0_512(c) &+ (d ^ (ab54 & ab53))
         w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x682e6ff3d6b2b8a3 &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_55: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x682e6ff3d6b2b8a3 &+ w7
+        let ab55: UInt64 = b ^ c
+        e = e &+ t1_55; a = t1_55 &+ bsig0_512(b) &+ (c ^ (ab55 & ab54))
         w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x748f82ee5defb2fc &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_56: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x748f82ee5defb2fc &+ w8
+        let ab56: UInt64 = a ^ b
+        d = d &+ t1_56; h = t1_56 &+ bsig0_512(a) &+ (b ^ (ab56 & ab55))
         w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x78a5636f43172f60 &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_57: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x78a5636f43172f60 &+ w9
+        let ab57: UInt64 = h ^ a
+        c = c &+ t1_57; g = t1_57 &+ bsig0_512(h) &+ (a ^ (ab57 & ab56))
         w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x84c87814a1f0ab72 &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_58: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x84c87814a1f0ab72 &+ w10
+        let ab58: UInt64 = g ^ h
+        b = b &+ t1_58; f = t1_58 &+ bsig0_512(g) &+ (h ^ (ab58 & ab57))
         w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x8cc702081a6439ec &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_59: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x8cc702081a6439ec &+ w11
+        let ab59: UInt64 = f ^ g
+        a = a &+ t1_59; e = t1_59 &+ bsig0_512(f) &+ (g ^ (ab59 & ab58))
         w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x90befffa23631e28 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_60: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x90befffa23631e28 &+ w12
+        let ab60: UInt64 = e ^ f
+        h = h &+ t1_60; d = t1_60 &+ bsig0_512(e) &+ (f ^ (ab60 & ab59))
         w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xa4506cebde82bde9 &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_61: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0xa4506cebde82bde9 &+ w13
+        let ab61: UInt64 = d ^ e
+        g = g &+ t1_61; c = t1_61 &+ bsig0_512(d) &+ (e ^ (ab61 & ab60))
         w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0xbef9a3f7b2c67915 &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_62: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0xbef9a3f7b2c67915 &+ w14
+        let ab62: UInt64 = c ^ d
+        f = f &+ t1_62; b = t1_62 &+ bsig0_512(c) &+ (d ^ (ab62 & ab61))
         w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xc67178f2e372532b &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_63: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0xc67178f2e372532b &+ w15
+        let ab63: UInt64 = b ^ c
+        e = e &+ t1_63; a = t1_63 &+ bsig0_512(b) &+ (c ^ (ab63 & ab62))
         w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xca273eceea26619c &+ w0
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_64: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0xca273eceea26619c &+ w0
+        let ab64: UInt64 = a ^ b
+        d = d &+ t1_64; h = t1_64 &+ bsig0_512(a) &+ (b ^ (ab64 & ab63))
         w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xd186b8c721c0c207 &+ w1
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_65: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0xd186b8c721c0c207 &+ w1
+        let ab65: UInt64 = h ^ a
+        c = c &+ t1_65; g = t1_65 &+ bsig0_512(h) &+ (a ^ (ab65 & ab64))
         w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xeada7dd6cde0eb1e &+ w2
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_66: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0xeada7dd6cde0eb1e &+ w2
+        let ab66: UInt64 = g ^ h
+        b = b &+ t1_66; f = t1_66 &+ bsig0_512(g) &+ (h ^ (ab66 & ab65))
         w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xf57d4f7fee6ed178 &+ w3
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_67: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0xf57d4f7fee6ed178 &+ w3
+        let ab67: UInt64 = f ^ g
+        a = a &+ t1_67; e = t1_67 &+ bsig0_512(f) &+ (g ^ (ab67 & ab66))
         w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x06f067aa72176fba &+ w4
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_68: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x06f067aa72176fba &+ w4
+        let ab68: UInt64 = e ^ f
+        h = h &+ t1_68; d = t1_68 &+ bsig0_512(e) &+ (f ^ (ab68 & ab67))
         w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x0a637dc5a2c898a6 &+ w5
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_69: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x0a637dc5a2c898a6 &+ w5
+        let ab69: UInt64 = d ^ e
+        g = g &+ t1_69; c = t1_69 &+ bsig0_512(d) &+ (e ^ (ab69 & ab68))
         w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x113f9804bef90dae &+ w6
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_70: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x113f9804bef90dae &+ w6
+        let ab70: UInt64 = c ^ d
+        f = f &+ t1_70; b = t1_70 &+ bsig0_512(c) &+ (d ^ (ab70 & ab69))
         w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x1b710b35131c471b &+ w7
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_71: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x1b710b35131c471b &+ w7
+        let ab71: UInt64 = b ^ c
+        e = e &+ t1_71; a = t1_71 &+ bsig0_512(b) &+ (c ^ (ab71 & ab70))
         w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        do { let t1: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x28db77f523047d84 &+ w8
-             d = d &+ t1; h = t1 &+ bsig0_512(a) &+ maj(a, b, c) }
+        let t1_72: UInt64 = h &+ bsig1_512(e) &+ ch(e, f, g) &+ 0x28db77f523047d84 &+ w8
+        let ab72: UInt64 = a ^ b
+        d = d &+ t1_72; h = t1_72 &+ bsig0_512(a) &+ (b ^ (ab72 & ab71))
         w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        do { let t1: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x32caab7b40c72493 &+ w9
-             c = c &+ t1; g = t1 &+ bsig0_512(h) &+ maj(h, a, b) }
+        let t1_73: UInt64 = g &+ bsig1_512(d) &+ ch(d, e, f) &+ 0x32caab7b40c72493 &+ w9
+        let ab73: UInt64 = h ^ a
+        c = c &+ t1_73; g = t1_73 &+ bsig0_512(h) &+ (a ^ (ab73 & ab72))
         w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        do { let t1: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x3c9ebe0a15c9bebc &+ w10
-             b = b &+ t1; f = t1 &+ bsig0_512(g) &+ maj(g, h, a) }
+        let t1_74: UInt64 = f &+ bsig1_512(c) &+ ch(c, d, e) &+ 0x3c9ebe0a15c9bebc &+ w10
+        let ab74: UInt64 = g ^ h
+        b = b &+ t1_74; f = t1_74 &+ bsig0_512(g) &+ (h ^ (ab74 & ab73))
         w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        do { let t1: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x431d67c49c100d4c &+ w11
-             a = a &+ t1; e = t1 &+ bsig0_512(f) &+ maj(f, g, h) }
+        let t1_75: UInt64 = e &+ bsig1_512(b) &+ ch(b, c, d) &+ 0x431d67c49c100d4c &+ w11
+        let ab75: UInt64 = f ^ g
+        a = a &+ t1_75; e = t1_75 &+ bsig0_512(f) &+ (g ^ (ab75 & ab74))
         w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        do { let t1: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x4cc5d4becb3e42b6 &+ w12
-             h = h &+ t1; d = t1 &+ bsig0_512(e) &+ maj(e, f, g) }
+        let t1_76: UInt64 = d &+ bsig1_512(a) &+ ch(a, b, c) &+ 0x4cc5d4becb3e42b6 &+ w12
+        let ab76: UInt64 = e ^ f
+        h = h &+ t1_76; d = t1_76 &+ bsig0_512(e) &+ (f ^ (ab76 & ab75))
         w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        do { let t1: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x597f299cfc657e2a &+ w13
-             g = g &+ t1; c = t1 &+ bsig0_512(d) &+ maj(d, e, f) }
+        let t1_77: UInt64 = c &+ bsig1_512(h) &+ ch(h, a, b) &+ 0x597f299cfc657e2a &+ w13
+        let ab77: UInt64 = d ^ e
+        g = g &+ t1_77; c = t1_77 &+ bsig0_512(d) &+ (e ^ (ab77 & ab76))
         w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        do { let t1: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5fcb6fab3ad6faec &+ w14
-             f = f &+ t1; b = t1 &+ bsig0_512(c) &+ maj(c, d, e) }
+        let t1_78: UInt64 = b &+ bsig1_512(g) &+ ch(g, h, a) &+ 0x5fcb6fab3ad6faec &+ w14
+        let ab78: UInt64 = c ^ d
+        f = f &+ t1_78; b = t1_78 &+ bsig0_512(c) &+ (d ^ (ab78 & ab77))
         w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        do { let t1: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x6c44198c4a475817 &+ w15
-             e = e &+ t1; a = t1 &+ bsig0_512(b) &+ maj(b, c, d) }
+        let t1_79: UInt64 = a &+ bsig1_512(f) &+ ch(f, g, h) &+ 0x6c44198c4a475817 &+ w15
+        let ab79: UInt64 = b ^ c
+        e = e &+ t1_79; a = t1_79 &+ bsig0_512(b) &+ (c ^ (ab79 & ab78))
         a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0
         e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0
         p += 128; n &-= 1
