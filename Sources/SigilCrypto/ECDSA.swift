@@ -83,8 +83,8 @@ public struct ECDSAPublicKey: Sendable {
         var st = storage
         let result = st.withLimbs { xy in
             switch curve {
-            case .p256: return ecdsaVerify(P256Reduction.self, p256CurveData, xy, r: r, s: s, digest: digest)
-            case .p384: return ecdsaVerify(P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest)
+            case .p256: return ecdsaVerify(P256MontgomeryGMP.self, p256CurveData, xy, r: r, s: s, digest: digest)
+            case .p384: return ecdsaVerify(P384Montgomery.self, p384CurveData, xy, r: r, s: s, digest: digest)
             case .p521: return ecdsaVerify(P521Reduction.self, p521CurveData, xy, r: r, s: s, digest: digest)
             }
         }
@@ -118,13 +118,13 @@ enum ECVerifyResult { case valid, malformed, invalid }
 func ecSetPoint(_ curve: ECCurve, _ xy: UnsafeMutablePointer<UInt>, x: UnsafeRawBufferPointer,
                 y: UnsafeRawBufferPointer?, compressedOdd: Bool?) -> Bool {
     switch curve {
-    case .p256: return ecSetPoint(P256Reduction.self, p256CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
-    case .p384: return ecSetPoint(P384Reduction.self, p384CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
+    case .p256: return ecSetPoint(P256MontgomeryGMP.self, p256CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
+    case .p384: return ecSetPoint(P384Montgomery.self, p384CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
     case .p521: return ecSetPoint(P521Reduction.self, p521CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
     }
 }
 
-func ecSetPoint<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutablePointer<UInt>,
+func ecSetPoint<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutablePointer<UInt>,
                                 x: UnsafeRawBufferPointer, y: UnsafeRawBufferPointer?, compressedOdd: Bool?) -> Bool {
     let n = R.limbCount
     let X = xy, Y = xy + n
@@ -132,29 +132,36 @@ func ecSetPoint<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutable
     if let y {
         guard limbsFromBigEndian(Y, n, y), limbsCompare(Y, c.p, n) < 0 else { return false }
     }
-    return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * n + 2 + 4 * n) { buf in
+    return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * n + 2 + 5 * n) { buf in
         let scratch = buf.baseAddress!
         let f = ECFieldOps<R>(p: c.p, scratch: scratch)
-        let rhs = scratch + 2 * n + 2, t = rhs + n, u = t + n, w = u + n
-        // rhs = x^3 - 3x + b
-        f.sqr(t, X)
-        f.mul(rhs, t, X)
-        f.add(t, X, X)
-        f.add(t, t, X)
+        let rhs = scratch + 2 * n + 2, t = rhs + n, u = t + n, xi = u + n, yi = xi + n
+        // rhs = x^3 - 3x + b, in the field's internal representation.
+        f.encode(xi, X)
+        f.sqr(t, xi)
+        f.mul(rhs, t, xi)
+        f.add(t, xi, xi)
+        f.add(t, t, xi)
         f.sub(rhs, rhs, t)
         f.add(rhs, rhs, c.b)
         if let odd = compressedOdd {
-            // SEC 1 §2.3.4 step 2.4: y = sqrt(rhs), fails if rhs is not a square.
-            f.pow(Y, rhs, c.sqrtExponent, n)
-            if (Y[0] & 1 != 0) != odd { f.neg(Y, Y) }
-            // Y = 0 with odd parity requested: neg(0) = 0 stays even; the check below passes
-            // (0^2 = rhs = 0) only for a point of order 2, which these curves do not have.
+            // SEC 1 §2.3.4 step 2.4: y = sqrt(rhs) = rhs^((p+1)/4) (p = 3 mod 4); whether it
+            // really is a square root is checked below.
+            f.pow(yi, rhs, c.sqrtExponent, n)
+            f.decode(Y, yi)
+            if (Y[0] & 1 != 0) != odd {
+                f.neg(yi, yi)
+                f.decode(Y, yi)
+            }
+            // y = 0 has no odd root; such a point would have order 2, which these curves
+            // (prime order) do not have, but refuse it explicitly anyway.
             if (Y[0] & 1 != 0) != odd { return false }
+        } else {
+            f.encode(yi, Y)
         }
         // y^2 == rhs (SEC 1 §3.2.2.1 step 3). Infinity has no affine encoding, so it can't
         // get here; cofactor 1 makes the order check (step 4) automatic.
-        f.sqr(u, Y)
-        _ = w
+        f.sqr(u, yi)
         return limbsCompare(u, rhs, n) == 0
     }
 }
@@ -165,7 +172,7 @@ func ecSetPoint<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutable
 private let qWindow = 5
 private let qTableCount = 1 << (qWindow - 2)
 
-func ecdsaVerify<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer<UInt>,
+func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer<UInt>,
                                  r rBytes: UnsafeRawBufferPointer, s sBytes: UnsafeRawBufferPointer,
                                  digest: UnsafeRawBufferPointer) -> ECVerifyResult {
     let n = R.limbCount
@@ -228,8 +235,9 @@ func ecdsaVerify<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         // doublings; HMV algorithm 3.51): G from the precomputed affine table (w = 8, mixed
         // additions), Q from 8 Jacobian odd multiples computed here (w = 5).
         let arith = ECArith<R>(p: c.p, scratch: base)
-        limbsCopy(qTable, q, 2 * n)
-        limbsSet(qTable + 2 * n, 1, n)
+        arith.f.encode(qTable, q)
+        arith.f.encode(qTable + n, q + n)
+        arith.f.setOne(qTable + 2 * n)
         arith.dbl(acc, qTable)  // 2Q, temporarily in acc
         for k in 1 ..< qTableCount {
             let dst = qTable + 3 * n * k
@@ -269,12 +277,14 @@ func ecdsaVerify<R: ECReduction>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
             // Step 8: v = x_R mod n == r, without an inversion: x_R = X / Z^2, and since
             // n < p < 2n, x_R mod n == r  iff  x_R == r  or  x_R == r + n (when r + n < p).
             // So compare X with r Z^2 and, if that fits, (r + n) Z^2 (libsecp256k1's trick).
-            let z2 = arith.T(0), rz2 = arith.T(1), rn = arith.T(2)
+            let z2 = arith.T(0), rz2 = arith.T(1), rn = arith.T(2), ri = arith.T(3)
             arith.f.sqr(z2, acc + 2 * n)
-            arith.f.mul(rz2, r, z2)
+            arith.f.encode(ri, r)
+            arith.f.mul(rz2, ri, z2)
             if limbsCompare(rz2, acc, n) == 0 { return .valid }
             if limbsAdd(rn, r, c.n, n) == 0 && limbsCompare(rn, c.p, n) < 0 {
-                arith.f.mul(rz2, rn, z2)
+                arith.f.encode(ri, rn)
+                arith.f.mul(rz2, ri, z2)
                 if limbsCompare(rz2, acc, n) == 0 { return .valid }
             }
             return .invalid

@@ -11,7 +11,7 @@
 //
 // Not constant time (public inputs only; see ECField.swift).
 
-struct ECArith<R: ECReduction> {
+struct ECArith<R: ECFieldImpl> {
     let f: ECFieldOps<R>
     /// 9 field elements of temporaries (T0...T7 and a negated-y slot).
     let tmp: UnsafeMutablePointer<UInt>
@@ -124,7 +124,7 @@ struct ECArith<R: ECReduction> {
               _ qx: UnsafePointer<UInt>, _ qy: UnsafePointer<UInt>) {
         let n = Self.n
         if isInfinity(a) {
-            limbsCopy(r, qx, n); limbsCopy(r + n, qy, n); limbsSet(r + 2 * n, 1, n)
+            limbsCopy(r, qx, n); limbsCopy(r + n, qy, n); f.setOne(r + 2 * n)
             return
         }
         let X1 = a, Y1 = a + n, Z1 = a + 2 * n
@@ -179,17 +179,18 @@ struct ECArith<R: ECReduction> {
     }
 }
 
-/// Fills `out` with the affine odd multiples (2i+1)P, i < count, of the affine point (x, y):
+/// Fills `out` with the affine odd multiples (internal representation) (2i+1)P, i < count, of the affine point (x, y):
 /// the base-point table for the wNAF of u1. Runs once per curve.
-func ecBuildAffineOddMultiples<R: ECReduction>(_: R.Type, p: UnsafePointer<UInt>, x: [UInt], y: [UInt],
+func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>, x: [UInt], y: [UInt],
                                                count: Int, into out: UnsafeMutablePointer<UInt>) {
     let n = R.limbCount
     let scratch = UnsafeMutablePointer<UInt>.allocate(capacity: ECArith<R>.scratchLimbs + 12 * n)
     defer { scratch.deallocate() }
     let arith = ECArith<R>(p: p, scratch: scratch)
     let acc = scratch + ECArith<R>.scratchLimbs, twice = acc + 3 * n, tmp2 = twice + 3 * n
-    for i in 0..<n { acc[i] = x[i]; acc[n + i] = y[i] }
-    limbsSet(acc + 2 * n, 1, n)
+    x.withUnsafeBufferPointer { arith.f.encode(acc, $0.baseAddress!) }
+    y.withUnsafeBufferPointer { arith.f.encode(acc + n, $0.baseAddress!) }
+    arith.f.setOne(acc + 2 * n)
     arith.dbl(twice, acc)
     for k in 0..<count {
         if k > 0 { arith.add(acc, acc, twice, twice + n, twice + 2 * n) }

@@ -1,3 +1,5 @@
+import CGMP
+
 // P-256 field reduction: p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
 //
 // NIST fast reduction (FIPS 186-4 appendix D.2.3 / SP 800-186; Solinas 1999; Hankerson,
@@ -62,18 +64,137 @@ enum P256Reduction: ECReduction {
     /// Brings W + carry * 2^256 (carry in {-1, 0, 1}, W < 2^256) into [0, p).
     @inline(__always)
     static func finish(_ r: UnsafeMutablePointer<UInt>, carry: Int64) {
-        let p0: UInt = 0xFFFF_FFFF_FFFF_FFFF, p1: UInt = 0x0000_0000_FFFF_FFFF
-        let p2: UInt = 0, p3: UInt = 0xFFFF_FFFF_0000_0001
-        withUnsafeTemporaryAllocation(of: UInt.self, capacity: 8) { buf in
-            let pp = buf.baseAddress!, tmp = pp + 4
-            pp[0] = p0; pp[1] = p1; pp[2] = p2; pp[3] = p3
-            if carry > 0 {
-                // 2^256 + W - p < p here (W is small after the fold), and the subtraction wraps.
-                _ = limbsSub(r, r, pp, 4)
-            } else if carry < 0 {
-                _ = limbsAdd(r, r, pp, 4)
-            }
-            if limbsSub(tmp, r, pp, 4) == 0 { limbsCopy(r, tmp, 4) }
+        let p: (UInt, UInt, UInt, UInt) = (0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFF, 0, 0xFFFF_FFFF_0000_0001)
+        // carry = +1: 2^256 + W - p < p (W is small after the fold); the subtraction wraps.
+        // carry = -1: W - 2^256 + p, the addition wraps. Both as W + m (mod 2^256), m = -p or p.
+        let neg: UInt = carry > 0 ? UInt.max : 0, pos: UInt = carry < 0 ? UInt.max : 0
+        // -p mod 2^256 = 2^224 - 2^192 - 2^96 + 1 = (1, 0xFFFFFFFF00000000, 0xFFFFFFFFFFFFFFFF, 0xFFFFFFFE)
+        let m0 = (p.0 & pos) | (1 & neg)
+        let m1 = (p.1 & pos) | (0xFFFF_FFFF_0000_0000 & neg)
+        let m2 = (p.2 & pos) | (0xFFFF_FFFF_FFFF_FFFF & neg)
+        let m3 = (p.3 & pos) | (0x0000_0000_FFFF_FFFE & neg)
+        var s = UInt128(r[0]) &+ UInt128(m0); r[0] = UInt(truncatingIfNeeded: s)
+        s = UInt128(r[1]) &+ UInt128(m1) &+ (s &>> 64); r[1] = UInt(truncatingIfNeeded: s)
+        s = UInt128(r[2]) &+ UInt128(m2) &+ (s &>> 64); r[2] = UInt(truncatingIfNeeded: s)
+        r[3] = r[3] &+ m3 &+ UInt(truncatingIfNeeded: s &>> 64)
+        // Now r < 2^256 < 2p: one conditional subtraction of p.
+        var d = UInt128(r[0]) &- UInt128(p.0); let d0 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[1]) &- UInt128(p.1) &- ((d &>> 64) & 1); let d1 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[2]) &- UInt128(p.2) &- ((d &>> 64) & 1); let d2 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[3]) &- UInt128(p.3) &- ((d &>> 64) & 1); let d3 = UInt(truncatingIfNeeded: d)
+        let keep = UInt(truncatingIfNeeded: (d &>> 64) & 1) &- 1  // all ones when no borrow
+        r[0] = (d0 & keep) | (r[0] & ~keep)
+        r[1] = (d1 & keep) | (r[1] & ~keep)
+        r[2] = (d2 & keep) | (r[2] & ~keep)
+        r[3] = (d3 & keep) | (r[3] & ~keep)
+    }
+}
+
+/// P-256 in Montgomery form, R = 2^256. -p^-1 = 1 (mod 2^64), and limb 2 of p is zero, so each
+/// CIOS reduction step costs two 64x64 multiplications (by limbs 1 and 3); the one by limb 0
+/// (2^64 - 1) folds to a subtraction.
+enum P256Montgomery: ECMontgomeryField {
+    @inline(__always) static var limbCount: Int { 4 }
+    @inline(__always) static var n0: UInt { 1 }
+    @inline(__always) static func modulus(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0xFFFF_FFFF_FFFF_FFFF
+        case 1: return 0x0000_0000_FFFF_FFFF
+        case 2: return 0
+        default: return 0xFFFF_FFFF_0000_0001
         }
     }
+    @inline(__always) static func one(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0x0000_0000_0000_0001
+        case 1: return 0xFFFF_FFFF_0000_0000
+        case 2: return 0xFFFF_FFFF_FFFF_FFFF
+        default: return 0x0000_0000_FFFF_FFFE
+        }
+    }
+    @inline(__always) static func rSquared(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0x0000_0000_0000_0003
+        case 1: return 0xFFFF_FFFB_FFFF_FFFF
+        case 2: return 0xFFFF_FFFF_FFFF_FFFE
+        default: return 0x0000_0004_FFFF_FFFD
+        }
+    }
+}
+
+/// P-256 in Montgomery form with GMP products and a dedicated REDC: since -p^-1 = 1 mod 2^64,
+/// the multiplier of each step is the low limb m itself, and
+/// m p = m 2^256 - m 2^224 + m 2^192 + m 2^96 - m, so adding m p (which clears the low limb)
+/// is: limb+1 gets m * 2^32 (the -m and the carry m of the low limb cancel), limb+2 gets
+/// m >> 32, limb+3 and limb+4 get m * (2^64 - 2^32 + 1). (Same idea as OpenSSL's nistz256.)
+enum P256MontgomeryGMP: ECFieldImpl {
+    @inline(__always) static var limbCount: Int { 4 }
+
+    @inline(__always)
+    static func redc(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafePointer<UInt>) {
+        var u0 = t[0], u1 = t[1], u2 = t[2], u3 = t[3], u4 = t[4], u5 = t[5], u6 = t[6], u7 = t[7]
+        var carry: UInt = 0
+        @inline(__always) func step(_ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ c: inout UInt) {
+            var s = UInt128(x1) &+ UInt128(m << 32)
+            x1 = UInt(truncatingIfNeeded: s)
+            s = UInt128(x2) &+ UInt128(m >> 32) &+ (s &>> 64)
+            x2 = UInt(truncatingIfNeeded: s)
+            let mp3 = UInt128(m) &* UInt128(0xFFFF_FFFF_0000_0001 as UInt)
+            s = UInt128(x3) &+ UInt128(UInt(truncatingIfNeeded: mp3)) &+ (s &>> 64)
+            x3 = UInt(truncatingIfNeeded: s)
+            s = UInt128(x4) &+ (mp3 &>> 64) &+ UInt128(c) &+ (s &>> 64)
+            x4 = UInt(truncatingIfNeeded: s)
+            c = UInt(truncatingIfNeeded: s &>> 64)
+        }
+        // Carries out of limb i+4 are added at the next step's limb i+5 position.
+        var c0: UInt = 0
+        step(u0, &u1, &u2, &u3, &u4, &c0)
+        var c1 = c0
+        step(u1, &u2, &u3, &u4, &u5, &c1)
+        var c2 = c1
+        step(u2, &u3, &u4, &u5, &u6, &c2)
+        var c3 = c2
+        step(u3, &u4, &u5, &u6, &u7, &c3)
+        carry = c3
+        r[0] = u4; r[1] = u5; r[2] = u6; r[3] = u7
+        finishMont(r, carry)
+    }
+
+    @inline(__always)
+    static func finishMont(_ r: UnsafeMutablePointer<UInt>, _ carry: UInt) {
+        var d = UInt128(r[0]) &- UInt128(0xFFFF_FFFF_FFFF_FFFF as UInt); let d0 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[1]) &- UInt128(0x0000_0000_FFFF_FFFF as UInt) &- ((d &>> 64) & 1); let d1 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[2]) &- ((d &>> 64) & 1); let d2 = UInt(truncatingIfNeeded: d)
+        d = UInt128(r[3]) &- UInt128(0xFFFF_FFFF_0000_0001 as UInt) &- ((d &>> 64) & 1); let d3 = UInt(truncatingIfNeeded: d)
+        let keep = 0 &- ((UInt(truncatingIfNeeded: (d &>> 64) & 1) ^ 1) | carry)
+        r[0] = (d0 & keep) | (r[0] & ~keep)
+        r[1] = (d1 & keep) | (r[1] & ~keep)
+        r[2] = (d2 & keep) | (r[2] & ~keep)
+        r[3] = (d3 & keep) | (r[3] & ~keep)
+    }
+
+    @inline(__always)
+    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        __gmpn_mul_n(t, a, b, 4)
+        redc(r, t)
+    }
+    @inline(__always)
+    static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        __gmpn_sqr(t, a, 4)
+        redc(r, t)
+    }
+    static func encode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        P256Montgomery.encode(r, a, t)
+    }
+    static func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        P256Montgomery.decode(r, a, t)
+    }
+    @inline(__always) static func setOne(_ r: UnsafeMutablePointer<UInt>) { P256Montgomery.setOne(r) }
+}
+
+extension P256MontgomeryGMP {
+    @inline(__always) static func modulus(_ i: Int) -> UInt { P256Montgomery.modulus(i) }
+}
+extension P256Reduction {
+    @inline(__always) static func modulus(_ i: Int) -> UInt { P256Montgomery.modulus(i) }
 }

@@ -69,16 +69,61 @@ enum P384Reduction: ECReduction {
         r[4] = UInt(col.8) | (UInt(col.9) << 32)
         r[5] = UInt(col.10) | (UInt(col.11) << 32)
 
-        withUnsafeTemporaryAllocation(of: UInt.self, capacity: 12) { buf in
-            let pp = buf.baseAddress!, tmp = pp + 6
-            pp[0] = 0x0000_0000_FFFF_FFFF; pp[1] = 0xFFFF_FFFF_0000_0000; pp[2] = 0xFFFF_FFFF_FFFF_FFFE
-            pp[3] = 0xFFFF_FFFF_FFFF_FFFF; pp[4] = 0xFFFF_FFFF_FFFF_FFFF; pp[5] = 0xFFFF_FFFF_FFFF_FFFF
+        let p: (UInt, UInt, UInt, UInt, UInt, UInt) = (
+            0x0000_0000_FFFF_FFFF, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE,
+            0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF)
+        withUnsafeBytes(of: p) { raw in
+            let pp = raw.baseAddress!.assumingMemoryBound(to: UInt.self)
+            // The second carry is almost always 0, so these branches predict well.
             if carry > 0 {
                 _ = limbsSub(r, r, pp, 6)  // wraps: 2^384 + W - p, which is < p here
             } else if carry < 0 {
-                _ = limbsAdd(r, r, pp, 6)
+                _ = limbsAdd(r, r, pp, 6)  // wraps: W - 2^384 + p
             }
-            if limbsSub(tmp, r, pp, 6) == 0 { limbsCopy(r, tmp, 6) }
+            // r < 2^384 < 2p: one conditional subtraction, branch-free.
+            var d = (UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
+            withUnsafeMutableBytes(of: &d) { draw in
+                let dp = draw.baseAddress!.assumingMemoryBound(to: UInt.self)
+                let borrow = limbsSub(dp, r, pp, 6)
+                limbsSelect(r, dp, mask: borrow &- 1, 6)
+            }
         }
     }
+}
+
+/// P-384 in Montgomery form, R = 2^384; -p^-1 = 2^32 + 1 (mod 2^64), and the top three limbs
+/// of p are all ones.
+enum P384Montgomery: ECMontgomeryField {
+    @inline(__always) static var limbCount: Int { 6 }
+    @inline(__always) static var n0: UInt { 0x0000_0001_0000_0001 }
+    @inline(__always) static func modulus(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0x0000_0000_FFFF_FFFF
+        case 1: return 0xFFFF_FFFF_0000_0000
+        case 2: return 0xFFFF_FFFF_FFFF_FFFE
+        default: return 0xFFFF_FFFF_FFFF_FFFF
+        }
+    }
+    @inline(__always) static func one(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0xFFFF_FFFF_0000_0001
+        case 1: return 0x0000_0000_FFFF_FFFF
+        case 2: return 0x0000_0000_0000_0001
+        default: return 0
+        }
+    }
+    @inline(__always) static func rSquared(_ i: Int) -> UInt {
+        switch i {
+        case 0: return 0xFFFF_FFFE_0000_0001
+        case 1: return 0x0000_0002_0000_0000
+        case 2: return 0xFFFF_FFFE_0000_0000
+        case 3: return 0x0000_0002_0000_0000
+        case 4: return 0x0000_0000_0000_0001
+        default: return 0
+        }
+    }
+}
+
+extension P384Reduction {
+    @inline(__always) static func modulus(_ i: Int) -> UInt { P384Montgomery.modulus(i) }
 }

@@ -11,25 +11,22 @@ enum P521Reduction: ECReduction {
     static func reduce(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
         // H = t >> 521 = limbs 8...17 shifted right by 9 (t[17] is 0 for reduced inputs, but
         // the scratch holds 18 limbs so reading it is safe).
-        var carry: UInt = 0
+        var carry: UInt128 = 0
         for i in 0..<9 {
             let h = (t[8 + i] >> 9) | (t[9 + i] << 55)
             let l = i == 8 ? t[8] & 0x1FF : t[i]
-            let (s1, o1) = l.addingReportingOverflow(h)
-            let (s2, o2) = s1.addingReportingOverflow(carry)
-            r[i] = s2
-            carry = (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+            let s = UInt128(l) &+ UInt128(h) &+ carry
+            r[i] = UInt(truncatingIfNeeded: s)
+            carry = s &>> 64
         }
-        // r < 2^522: fold bit 521 back in (adding 1 cannot overflow 2^521 - 1 + 1 here, see
-        // above: H + L <= 2^522 - 2 so the low part is at most 2^521 - 2 when bit 521 is set).
-        var top = r[8] >> 9
+        // r < 2^522: fold bit 521 back in. H + L <= 2^522 - 2, so when bit 521 is set the low
+        // part is at most 2^521 - 2 and adding 1 stays below 2^521.
+        var c = UInt128(r[8] >> 9)
         r[8] &= 0x1FF
-        var i = 0
-        while top != 0 && i < 9 {
-            let (s, o) = r[i].addingReportingOverflow(top)
-            r[i] = s
-            top = o ? 1 : 0
-            i += 1
+        for i in 0..<9 {
+            let s = UInt128(r[i]) &+ c
+            r[i] = UInt(truncatingIfNeeded: s)
+            c = s &>> 64
         }
         // The value p itself (all 521 bits set) is 0.
         if r[8] == 0x1FF {
@@ -38,4 +35,8 @@ enum P521Reduction: ECReduction {
             if all { for j in 0..<9 { r[j] = 0 } }
         }
     }
+}
+
+extension P521Reduction {
+    @inline(__always) static func modulus(_ i: Int) -> UInt { i == 8 ? 0x1FF : UInt.max }
 }
