@@ -148,6 +148,52 @@ extension ECMontgomeryField {
     }
 }
 
+/// Montgomery form with GMP's products (`mpn_mul_n` / `mpn_sqr`, assembly basecase) and a
+/// word-by-word REDC in Swift against the constant modulus (Montgomery 1985; HAC 14.32).
+protocol ECMontgomeryGMPField: ECMontgomeryField {}
+
+extension ECMontgomeryGMPField {
+    /// r = t R^-1 mod p for the 2n-limb t < p R (t is clobbered).
+    @inline(__always)
+    static func redc(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        let n = limbCount
+        var top: UInt = 0  // carry into limb i + n left by the previous step
+        for i in 0..<n {
+            let m = t[i] &* n0
+            var c: UInt128 = 0
+            for j in 0..<n {
+                let s = UInt128(m) &* UInt128(modulus(j)) &+ UInt128(t[i + j]) &+ c
+                t[i + j] = UInt(truncatingIfNeeded: s)
+                c = s &>> 64
+            }
+            let s = UInt128(t[i + n]) &+ c &+ UInt128(top)
+            t[i + n] = UInt(truncatingIfNeeded: s)
+            top = UInt(truncatingIfNeeded: s &>> 64)
+        }
+        // (t + m p) / R < 2p: subtract p once unless that borrows (and nothing carried out).
+        var borrow: UInt128 = 0
+        for j in 0..<n {
+            let d = UInt128(t[n + j]) &- UInt128(modulus(j)) &- borrow
+            t[j] = UInt(truncatingIfNeeded: d)
+            borrow = (d &>> 64) & 1
+        }
+        let keep = 0 &- ((UInt(truncatingIfNeeded: borrow) ^ 1) | top)
+        for j in 0..<n { r[j] = (t[j] & keep) | (t[n + j] & ~keep) }
+    }
+
+    @inline(__always)
+    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        __gmpn_mul_n(t, a, b, limbCount)
+        redc(r, t)
+    }
+
+    @inline(__always)
+    static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+        __gmpn_sqr(t, a, limbCount)
+        redc(r, t)
+    }
+}
+
 // MARK: - Limb helpers (little-endian, fixed length)
 
 // Carry chains go through UInt128 so LLVM emits add/adc (sub/sbb) sequences without
@@ -287,15 +333,17 @@ struct ECFieldOps<R: ECFieldImpl> {
                     x[i] = UInt(truncatingIfNeeded: s)
                     carry = s &>> 64
                 }
-                // a + b < 2p: subtract p once; keep the difference when a + b carried out of
-                // the top limb or when the subtraction did not borrow.
-                var borrow: UInt128 = 0
+                // a + b < 2p: subtract p once, as the addition of 2^(64 n) - p (an add/adc
+                // chain compiles better than a borrow chain). That addition carries out
+                // exactly when a + b >= p; keep it then, or when a + b itself carried out.
+                var c2: UInt128 = 0
                 for i in 0..<n {
-                    let d = UInt128(x[i]) &- UInt128(R.modulus(i)) &- borrow
+                    let negP = i == 0 ? 0 &- R.modulus(0) : ~R.modulus(i)  // p is odd: limb 0 != 0
+                    let d = UInt128(x[i]) &+ UInt128(negP) &+ c2
                     y[i] = UInt(truncatingIfNeeded: d)
-                    borrow = (d &>> 64) & 1
+                    c2 = d &>> 64
                 }
-                let mask = 0 &- (UInt(truncatingIfNeeded: carry) | (UInt(truncatingIfNeeded: borrow) ^ 1))
+                let mask = 0 &- (UInt(truncatingIfNeeded: carry) | UInt(truncatingIfNeeded: c2))
                 for i in 0..<n { r[i] = (y[i] & mask) | (x[i] & ~mask) }
             }
         }

@@ -133,44 +133,60 @@ enum P256MontgomeryGMP: ECFieldImpl {
     @inline(__always)
     static func redc(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafePointer<UInt>) {
         var u0 = t[0], u1 = t[1], u2 = t[2], u3 = t[3], u4 = t[4], u5 = t[5], u6 = t[6], u7 = t[7]
-        var carry: UInt = 0
-        @inline(__always) func step(_ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ c: inout UInt) {
-            var s = UInt128(x1) &+ UInt128(m << 32)
-            x1 = UInt(truncatingIfNeeded: s)
-            s = UInt128(x2) &+ UInt128(m >> 32) &+ (s &>> 64)
-            x2 = UInt(truncatingIfNeeded: s)
-            let mp3 = UInt128(m) &* UInt128(0xFFFF_FFFF_0000_0001 as UInt)
-            s = UInt128(x3) &+ UInt128(UInt(truncatingIfNeeded: mp3)) &+ (s &>> 64)
-            x3 = UInt(truncatingIfNeeded: s)
-            s = UInt128(x4) &+ (mp3 &>> 64) &+ UInt128(c) &+ (s &>> 64)
-            x4 = UInt(truncatingIfNeeded: s)
+        // Each round adds m p 2^(64 i) for m = limb i (which clears limb i), touching limbs
+        // i+1...i+4 (x1...x4); `carry` comes in at x4 (left there by the previous round,
+        // whose x4 was one limb lower) and goes out of x4.
+        // m (2^64 - 2^32 + 1) = hi3:lo3 with shifts: lo3 = m - (m << 32) mod 2^64 and
+        // hi3 = m - (m >> 32) - borrow.
+        // Straight carry chains (each line: limb += addend + carry-in, carry-out to the next).
+        @inline(__always) func adc(_ x: inout UInt, _ y: UInt, _ c: inout UInt) {
+            let s = UInt128(x) &+ UInt128(y) &+ UInt128(c)
+            x = UInt(truncatingIfNeeded: s)
             c = UInt(truncatingIfNeeded: s &>> 64)
         }
-        // Carries out of limb i+4 are added at the next step's limb i+5 position.
-        var c0: UInt = 0
-        step(u0, &u1, &u2, &u3, &u4, &c0)
-        var c1 = c0
-        step(u1, &u2, &u3, &u4, &u5, &c1)
-        var c2 = c1
-        step(u2, &u3, &u4, &u5, &u6, &c2)
-        var c3 = c2
-        step(u3, &u4, &u5, &u6, &u7, &c3)
-        carry = c3
+        @inline(__always) func round(_ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ carry: inout UInt) {
+            let (lo3, b) = m.subtractingReportingOverflow(m << 32)
+            let hi3 = m &- (m >> 32) &- (b ? 1 : 0)
+            var c: UInt = 0
+            adc(&x1, m << 32, &c)
+            adc(&x2, m >> 32, &c)
+            adc(&x3, lo3, &c)
+            adc(&x4, hi3, &c)
+            // previous step's carry enters at x4 too (x4 of this step is x5 of the last one)
+            var c2: UInt = 0
+            adc(&x4, carry, &c2)
+            carry = c &+ c2
+        }
+        var carry: UInt = 0
+        round(u0, &u1, &u2, &u3, &u4, &carry)
+        round(u1, &u2, &u3, &u4, &u5, &carry)
+        round(u2, &u3, &u4, &u5, &u6, &carry)
+        round(u3, &u4, &u5, &u6, &u7, &carry)
         r[0] = u4; r[1] = u5; r[2] = u6; r[3] = u7
         finishMont(r, carry)
     }
 
+    /// r (+ carry * 2^256) < 2p to [0, p): r - p = r + (2^256 - p) mod 2^256, and that
+    /// addition carries out exactly when r >= p (an add/adc chain, which compiles better than
+    /// a borrow chain).
     @inline(__always)
     static func finishMont(_ r: UnsafeMutablePointer<UInt>, _ carry: UInt) {
-        var d = UInt128(r[0]) &- UInt128(0xFFFF_FFFF_FFFF_FFFF as UInt); let d0 = UInt(truncatingIfNeeded: d)
-        d = UInt128(r[1]) &- UInt128(0x0000_0000_FFFF_FFFF as UInt) &- ((d &>> 64) & 1); let d1 = UInt(truncatingIfNeeded: d)
-        d = UInt128(r[2]) &- ((d &>> 64) & 1); let d2 = UInt(truncatingIfNeeded: d)
-        d = UInt128(r[3]) &- UInt128(0xFFFF_FFFF_0000_0001 as UInt) &- ((d &>> 64) & 1); let d3 = UInt(truncatingIfNeeded: d)
-        let keep = 0 &- ((UInt(truncatingIfNeeded: (d &>> 64) & 1) ^ 1) | carry)
-        r[0] = (d0 & keep) | (r[0] & ~keep)
-        r[1] = (d1 & keep) | (r[1] & ~keep)
-        r[2] = (d2 & keep) | (r[2] & ~keep)
-        r[3] = (d3 & keep) | (r[3] & ~keep)
+        let r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3]
+        var c: UInt = 0
+        @inline(__always) func adc(_ x: UInt, _ y: UInt) -> UInt {
+            let s = UInt128(x) &+ UInt128(y) &+ UInt128(c)
+            c = UInt(truncatingIfNeeded: s &>> 64)
+            return UInt(truncatingIfNeeded: s)
+        }
+        let d0 = adc(r0, 1)
+        let d1 = adc(r1, 0xFFFF_FFFF_0000_0000)
+        let d2 = adc(r2, 0xFFFF_FFFF_FFFF_FFFF)
+        let d3 = adc(r3, 0x0000_0000_FFFF_FFFE)
+        let keep = 0 &- (c | carry)  // all ones: take r - p
+        r[0] = (d0 & keep) | (r0 & ~keep)
+        r[1] = (d1 & keep) | (r1 & ~keep)
+        r[2] = (d2 & keep) | (r2 & ~keep)
+        r[3] = (d3 & keep) | (r3 & ~keep)
     }
 
     @inline(__always)

@@ -93,7 +93,7 @@ enum P384Reduction: ECReduction {
 
 /// P-384 in Montgomery form, R = 2^384; -p^-1 = 2^32 + 1 (mod 2^64), and the top three limbs
 /// of p are all ones.
-enum P384Montgomery: ECMontgomeryField {
+enum P384Montgomery: ECMontgomeryGMPField {
     @inline(__always) static var limbCount: Int { 6 }
     @inline(__always) static var n0: UInt { 0x0000_0001_0000_0001 }
     @inline(__always) static func modulus(_ i: Int) -> UInt {
