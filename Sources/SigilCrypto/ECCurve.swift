@@ -98,7 +98,7 @@ final class ECCurveData: @unchecked Sendable {
 // Built on first use: Swift initialises globals lazily and exactly once (swift_once), which
 // makes the base-point tables thread-safe without locks of our own.
 let p256CurveData = ECCurveData(
-    P256MontgomeryGMP.self, orderBits: 256,
+    P256Field.self, orderBits: 256,
     p: [0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001],
     n: [0xf3b9cac2fc632551, 0xbce6faada7179e84, 0xffffffffffffffff, 0xffffffff00000000],
     b: [0x3bce3c3e27d2604b, 0x651d06b0cc53b0f6, 0xb3ebbd55769886bc, 0x5ac635d8aa3a93e7],
@@ -106,7 +106,7 @@ let p256CurveData = ECCurveData(
     gy: [0xcbb6406837bf51f5, 0x2bce33576b315ece, 0x8ee7eb4a7c0f9e16, 0x4fe342e2fe1a7f9b])
 
 let p384CurveData = ECCurveData(
-    P384Montgomery.self, orderBits: 384,
+    P384Reduction.self, orderBits: 384,
     p: [0x00000000ffffffff, 0xffffffff00000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff],
     n: [0xecec196accc52973, 0x581a0db248b0a77a, 0xc7634d81f4372ddf, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff],
     b: [0x2a85c8edd3ec2aef, 0xc656398d8a2ed19d, 0x0314088f5013875a, 0x181d9c6efe814112, 0x988e056be3f82d19, 0xb3312fa7e23ee7e4],

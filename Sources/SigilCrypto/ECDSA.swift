@@ -83,8 +83,8 @@ public struct ECDSAPublicKey: Sendable {
         var st = storage
         let result = st.withLimbs { xy in
             switch curve {
-            case .p256: return ecdsaVerify(P256MontgomeryGMP.self, p256CurveData, xy, r: r, s: s, digest: digest)
-            case .p384: return ecdsaVerify(P384Montgomery.self, p384CurveData, xy, r: r, s: s, digest: digest)
+            case .p256: return ecdsaVerify(P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest)
+            case .p384: return ecdsaVerify(P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest)
             case .p521: return ecdsaVerify(P521Reduction.self, p521CurveData, xy, r: r, s: s, digest: digest)
             }
         }
@@ -118,8 +118,8 @@ enum ECVerifyResult { case valid, malformed, invalid }
 func ecSetPoint(_ curve: ECCurve, _ xy: UnsafeMutablePointer<UInt>, x: UnsafeRawBufferPointer,
                 y: UnsafeRawBufferPointer?, compressedOdd: Bool?) -> Bool {
     switch curve {
-    case .p256: return ecSetPoint(P256MontgomeryGMP.self, p256CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
-    case .p384: return ecSetPoint(P384Montgomery.self, p384CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
+    case .p256: return ecSetPoint(P256Field.self, p256CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
+    case .p384: return ecSetPoint(P384Reduction.self, p384CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
     case .p521: return ecSetPoint(P521Reduction.self, p521CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
     }
 }

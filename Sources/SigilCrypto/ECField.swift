@@ -3,16 +3,14 @@ import CGMP
 // Prime-field arithmetic for the NIST curves P-256, P-384 and P-521.
 //
 // Representation: little-endian 64-bit limbs, a fixed count per curve (4, 6, 9), every value
-// kept fully reduced in [0, p). Two implementations sit behind `ECFieldImpl`:
-//   - P-256 and P-384: Montgomery form (a R mod p, R = 2^(64 n)), multiplication fused with the
-//     reduction (CIOS, Koc-Acar-Kaliski 1996) written in Swift with the modulus limbs as
-//     constants. Both primes are "Montgomery friendly": -p^-1 mod 2^64 is 1 for P-256 and
-//     2^32 + 1 for P-384, and P-256 has a zero limb, so the reduction steps are cheap.
-//     (A first version used GMP's mpn_mul_n plus the NIST word-wise fast reduction of
-//     FIPS 186-4 D.2; it spent ~200 instructions per reduction on 32-bit word shuffling and
-//     ~25 more per GMP call dispatch, and was 1.7x slower.)
-//   - P-521: GMP's mpn_mul_n / mpn_sqr into a 2n-limb scratch and the Mersenne fold for
-//     p = 2^521 - 1 (FIPS 186-4 D.2.5); at 9 limbs GMP's basecase is efficient.
+// kept fully reduced in [0, p). Each curve has its own `ECFieldImpl`, chosen by measurement
+// (instruction counts under callgrind and CPU time, see the notes in each file):
+//   - P-256: Montgomery form, 4x4 products written in Swift and a REDC that exploits
+//     -p^-1 = 1 (mod 2^64) and the shape of p (P256Field.swift).
+//   - P-384: GMP's mpn_mul_n / mpn_sqr and the NIST fast reduction (FIPS 186-4 D.2.4).
+//   - P-521: GMP's mpn_mul_n / mpn_sqr and the Mersenne fold for 2^521 - 1 (FIPS 186-4 D.2.5).
+// Additions and subtractions are generic (ECFieldOps), branch-free, with the modulus limbs as
+// compile-time constants.
 //
 // NOT constant time, on purpose: this module only *verifies* signatures, and every input of a
 // verification (key, message digest, signature) is public. Branching on values is fine here;
@@ -63,73 +61,15 @@ extension ECReduction {
     static func setOne(_ r: UnsafeMutablePointer<UInt>) { limbsSet(r, 1, limbCount) }
 }
 
-/// A field in Montgomery form with the modulus given limb by limb as constants, so that the
-/// specialised, unrolled CIOS loop folds them (multiplications by 0 vanish, by 2^64 - 1 become
-/// a subtraction).
+/// A field in Montgomery form (x R mod p, R = 2^(64 n)): the implementation supplies mul/sqr
+/// (a b R^-1 mod p); encoding and decoding are multiplications by R^2 and by 1.
 protocol ECMontgomeryField: ECFieldImpl {
-    /// -p^-1 mod 2^64.
-    static var n0: UInt { get }
     /// Limb i of R mod p (the element 1) and of R^2 mod p (for encoding).
     static func one(_ i: Int) -> UInt
     static func rSquared(_ i: Int) -> UInt
 }
 
 extension ECMontgomeryField {
-    /// r = a b R^-1 mod p (CIOS). Up to 6 limbs (accumulator in a local tuple so that, once
-    /// the loops are unrolled, it lives in registers).
-    @inline(__always)
-    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        let n = limbCount
-        var acc: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var av: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &av) { avRaw in
-            let x = avRaw.baseAddress!.assumingMemoryBound(to: UInt.self)
-            for j in 0..<n { x[j] = a[j] }
-            withUnsafeMutableBytes(of: &acc) { raw in
-                let u = raw.baseAddress!.assumingMemoryBound(to: UInt.self)
-                for i in 0..<n {
-                    let bi = b[i]
-                    // u += x * b[i]
-                    var c: UInt128 = 0
-                    for j in 0..<n {
-                        let s = UInt128(x[j]) &* UInt128(bi) &+ UInt128(u[j]) &+ c
-                        u[j] = UInt(truncatingIfNeeded: s)
-                        c = s &>> 64
-                    }
-                    var s = UInt128(u[n]) &+ c
-                    u[n] = UInt(truncatingIfNeeded: s)
-                    u[n + 1] = UInt(truncatingIfNeeded: s &>> 64)
-                    // u = (u + m p) / 2^64 with m chosen to clear the low limb.
-                    let m = u[0] &* n0
-                    s = UInt128(m) &* UInt128(modulus(0)) &+ UInt128(u[0])
-                    c = s &>> 64
-                    for j in 1..<n {
-                        s = UInt128(m) &* UInt128(modulus(j)) &+ UInt128(u[j]) &+ c
-                        u[j - 1] = UInt(truncatingIfNeeded: s)
-                        c = s &>> 64
-                    }
-                    s = UInt128(u[n]) &+ c
-                    u[n - 1] = UInt(truncatingIfNeeded: s)
-                    u[n] = u[n + 1] &+ UInt(truncatingIfNeeded: s &>> 64)
-                }
-                // u < 2p: subtract p once unless that borrows (with u[n] = 0).
-                var borrow: UInt128 = 0
-                for j in 0..<n {
-                    let d = UInt128(u[j]) &- UInt128(modulus(j)) &- borrow
-                    x[j] = UInt(truncatingIfNeeded: d)
-                    borrow = (d &>> 64) & 1
-                }
-                let keep = 0 &- ((UInt(truncatingIfNeeded: borrow) ^ 1) | u[n])  // all ones: take u - p
-                for j in 0..<n { r[j] = (x[j] & keep) | (u[j] & ~keep) }
-            }
-        }
-    }
-
-    @inline(__always)
-    static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        mul(r, a, a, t)
-    }
-
     static func encode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
         let r2 = t + limbCount + 2
         for i in 0..<limbCount { r2[i] = rSquared(i) }
@@ -145,52 +85,6 @@ extension ECMontgomeryField {
     @inline(__always)
     static func setOne(_ r: UnsafeMutablePointer<UInt>) {
         for i in 0..<limbCount { r[i] = one(i) }
-    }
-}
-
-/// Montgomery form with GMP's products (`mpn_mul_n` / `mpn_sqr`, assembly basecase) and a
-/// word-by-word REDC in Swift against the constant modulus (Montgomery 1985; HAC 14.32).
-protocol ECMontgomeryGMPField: ECMontgomeryField {}
-
-extension ECMontgomeryGMPField {
-    /// r = t R^-1 mod p for the 2n-limb t < p R (t is clobbered).
-    @inline(__always)
-    static func redc(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        let n = limbCount
-        var top: UInt = 0  // carry into limb i + n left by the previous step
-        for i in 0..<n {
-            let m = t[i] &* n0
-            var c: UInt128 = 0
-            for j in 0..<n {
-                let s = UInt128(m) &* UInt128(modulus(j)) &+ UInt128(t[i + j]) &+ c
-                t[i + j] = UInt(truncatingIfNeeded: s)
-                c = s &>> 64
-            }
-            let s = UInt128(t[i + n]) &+ c &+ UInt128(top)
-            t[i + n] = UInt(truncatingIfNeeded: s)
-            top = UInt(truncatingIfNeeded: s &>> 64)
-        }
-        // (t + m p) / R < 2p: subtract p once unless that borrows (and nothing carried out).
-        var borrow: UInt128 = 0
-        for j in 0..<n {
-            let d = UInt128(t[n + j]) &- UInt128(modulus(j)) &- borrow
-            t[j] = UInt(truncatingIfNeeded: d)
-            borrow = (d &>> 64) & 1
-        }
-        let keep = 0 &- ((UInt(truncatingIfNeeded: borrow) ^ 1) | top)
-        for j in 0..<n { r[j] = (t[j] & keep) | (t[n + j] & ~keep) }
-    }
-
-    @inline(__always)
-    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        __gmpn_mul_n(t, a, b, limbCount)
-        redc(r, t)
-    }
-
-    @inline(__always)
-    static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        __gmpn_sqr(t, a, limbCount)
-        redc(r, t)
     }
 }
 

@@ -2,7 +2,7 @@
 // (X, Y, Z) ~ (X/Z^2, Y/Z^3); Z = 0 is the point at infinity.
 //
 // Formulas from the Explicit-Formulas Database (Bernstein, Lange):
-//   doubling      dbl-2001-b  (a = -3)  3M + 5S
+//   doubling      dbl-2001-b  (a = -3)  4M + 4S here (Z3 = 2YZ)
 //   addition      add-2007-bl           11M + 5S
 //   mixed add     madd-2007-bl (Z2 = 1)  7M + 4S
 // The exceptional cases those formulas do not cover (an input at infinity, P + P, P + (-P))
@@ -46,10 +46,9 @@ struct ECArith<R: ECFieldImpl> {
         f.mul(alpha, alpha, t4)         // (X - delta)(X + delta)
         f.add(t4, alpha, alpha)
         f.add(alpha, t4, alpha)         // alpha = 3 (X - delta)(X + delta)
-        f.add(t4, Y, Z)
-        f.sqr(t4, t4)
-        f.sub(t4, t4, gamma)
-        f.sub(r + 2 * n, t4, delta)     // Z3 = (Y + Z)^2 - gamma - delta
+        f.mul(t4, Y, Z)
+        f.add(r + 2 * n, t4, t4)        // Z3 = 2 Y Z (the EFD's (Y + Z)^2 - gamma - delta
+                                        // trades this M for an S and 2 more additions)
         f.sqr(t4, alpha)
         f.add(t5, beta, beta)
         f.add(t5, t5, t5)               // 4 beta
