@@ -28,14 +28,6 @@ public enum ECCurve: Sendable, Hashable, CaseIterable {
         case .p521: return 9
         }
     }
-
-    var data: ECCurveData {
-        switch self {
-        case .p256: return p256CurveData
-        case .p384: return p384CurveData
-        case .p521: return p521CurveData
-        }
-    }
 }
 
 /// Constants of one curve and its base-point table, immutable once built. Allocated once per

@@ -163,37 +163,50 @@ struct ECArith<R: ECFieldImpl> {
         f.sub(r + n, v, j)              // Y3 = r (V - X3) - 2 Y1 J
         limbsCopy(r, t7, n)
     }
-
-    /// Converts Jacobian `a` (not infinity) to affine x, y. `tmp2` holds 2n limbs that do not
-    /// overlap the arithmetic temporaries.
-    func toAffine(_ x: UnsafeMutablePointer<UInt>, _ y: UnsafeMutablePointer<UInt>,
-                  _ a: UnsafePointer<UInt>, _ tmp2: UnsafeMutablePointer<UInt>) {
-        let n = Self.n
-        let zi = tmp2, zi2 = tmp2 + n
-        f.inv(zi, a + 2 * n, T(0))
-        f.sqr(zi2, zi)
-        f.mul(x, a, zi2)
-        f.mul(zi2, zi2, zi)
-        f.mul(y, a + n, zi2)
-    }
 }
 
-/// Fills `out` with the affine odd multiples (internal representation) (2i+1)P, i < count, of the affine point (x, y):
-/// the base-point table for the wNAF of u1. Runs once per curve.
+/// Fills `out` with the affine odd multiples (2i+1)P, i < count, of the affine point (x, y),
+/// in the field's internal representation: the base-point table for the wNAF of u1. Runs once
+/// per curve; one field inversion for the whole table (Montgomery's simultaneous inversion
+/// trick, HMV algorithm 2.26), so first use costs about as much as a few verifications.
 func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>, x: [UInt], y: [UInt],
                                                count: Int, into out: UnsafeMutablePointer<UInt>) {
     let n = R.limbCount
-    let scratch = UnsafeMutablePointer<UInt>.allocate(capacity: ECArith<R>.scratchLimbs + 12 * n)
+    let scratch = UnsafeMutablePointer<UInt>.allocate(capacity: ECArith<R>.scratchLimbs + (7 + 4 * count) * n)
     defer { scratch.deallocate() }
     let arith = ECArith<R>(p: p, scratch: scratch)
-    let acc = scratch + ECArith<R>.scratchLimbs, twice = acc + 3 * n, tmp2 = twice + 3 * n
-    x.withUnsafeBufferPointer { arith.f.encode(acc, $0.baseAddress!) }
-    y.withUnsafeBufferPointer { arith.f.encode(acc + n, $0.baseAddress!) }
-    arith.f.setOne(acc + 2 * n)
-    arith.dbl(twice, acc)
-    for k in 0..<count {
-        if k > 0 { arith.add(acc, acc, twice, twice + n, twice + 2 * n) }
-        arith.toAffine(out + 2 * n * k, out + 2 * n * k + n, acc, tmp2)
+    let f = arith.f
+    let twice = scratch + ECArith<R>.scratchLimbs, inv = twice + 3 * n, zi = inv + n, zi2 = zi + n, tmp = zi2 + n
+    let jac = tmp + n            // count Jacobian points
+    let prefix = jac + 3 * n * count  // count running products of the Z coordinates
+    x.withUnsafeBufferPointer { f.encode(jac, $0.baseAddress!) }
+    y.withUnsafeBufferPointer { f.encode(jac + n, $0.baseAddress!) }
+    f.setOne(jac + 2 * n)
+    arith.dbl(twice, jac)
+    limbsCopy(prefix, jac + 2 * n, n)
+    for k in 1..<count {
+        let pt = jac + 3 * n * k
+        limbsCopy(pt, pt - 3 * n, 3 * n)
+        arith.add(pt, pt, twice, twice + n, twice + 2 * n)
+        f.mul(prefix + n * k, prefix + n * (k - 1), pt + 2 * n)
+    }
+    // inv = 1 / (Z_0 ... Z_{count-1}); walking down, 1/Z_k = inv * (Z_0 ... Z_{k-1}), then
+    // inv *= Z_k. (No Z is zero: (2i+1)P is never infinity for i < count << n.)
+    f.inv(inv, prefix + n * (count - 1), tmp)
+    var k = count - 1
+    while k >= 0 {
+        let pt = jac + 3 * n * k
+        if k > 0 {
+            f.mul(zi, inv, prefix + n * (k - 1))
+            f.mul(inv, inv, pt + 2 * n)
+        } else {
+            limbsCopy(zi, inv, n)
+        }
+        f.sqr(zi2, zi)
+        f.mul(out + 2 * n * k, pt, zi2)          // x = X / Z^2
+        f.mul(zi2, zi2, zi)
+        f.mul(out + 2 * n * k + n, pt + n, zi2)  // y = Y / Z^3
+        k -= 1
     }
 }
 
