@@ -92,17 +92,26 @@ extension ECMontgomeryField {
 
 // Carry chains go through UInt128 so LLVM emits add/adc (sub/sbb) sequences without
 // branches; with `n` a constant after specialisation the loops unroll completely.
+//
+// The conversions between UInt and UInt128 use the stdlib's underscored members: the
+// documented generic initialisers (`UInt128(x)`, `UInt(truncatingIfNeeded:)`, `&>> 64`)
+// compile to the same instructions in release builds, but in debug builds each goes through
+// generic BinaryInteger code and made the test suite 4x slower.
+
+@inline(__always) func wide(_ x: UInt) -> UInt128 { UInt128(_low: UInt64(_truncatingBits: x._lowWord), _high: 0) }
+@inline(__always) func low(_ x: UInt128) -> UInt { UInt(_truncatingBits: x._low._lowWord) }
+@inline(__always) func high(_ x: UInt128) -> UInt { UInt(_truncatingBits: x._high._lowWord) }
 
 /// `r = a + b` over `n` limbs; returns the carry (0 or 1). `r` may alias `a` or `b`.
 @inline(__always)
 func limbsAdd(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ n: Int) -> UInt {
     var carry: UInt128 = 0
     for i in 0..<n {
-        let s = UInt128(a[i]) &+ UInt128(b[i]) &+ carry
-        r[i] = UInt(truncatingIfNeeded: s)
-        carry = s &>> 64
+        let s = wide(a[i]) &+ wide(b[i]) &+ carry
+        r[i] = low(s)
+        carry = wide(high(s))
     }
-    return UInt(truncatingIfNeeded: carry)
+    return low(carry)
 }
 
 /// `r = a - b` over `n` limbs; returns the borrow (0 or 1). `r` may alias `a` or `b`.
@@ -110,11 +119,11 @@ func limbsAdd(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: Un
 func limbsSub(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ n: Int) -> UInt {
     var borrow: UInt128 = 0
     for i in 0..<n {
-        let d = UInt128(a[i]) &- UInt128(b[i]) &- borrow
-        r[i] = UInt(truncatingIfNeeded: d)
-        borrow = (d &>> 64) & 1
+        let d = wide(a[i]) &- wide(b[i]) &- borrow
+        r[i] = low(d)
+        borrow = wide(high(d) & 1)
     }
-    return UInt(truncatingIfNeeded: borrow)
+    return low(borrow)
 }
 
 /// `r = mask ? a : r` per limb, without branches (`mask` is all ones or zero).
@@ -223,9 +232,9 @@ struct ECFieldOps<R: ECFieldImpl> {
                 let y = dRaw.baseAddress!.assumingMemoryBound(to: UInt.self)
                 var carry: UInt128 = 0
                 for i in 0..<n {
-                    let s = UInt128(a[i]) &+ UInt128(b[i]) &+ carry
-                    x[i] = UInt(truncatingIfNeeded: s)
-                    carry = s &>> 64
+                    let s = wide(a[i]) &+ wide(b[i]) &+ carry
+                    x[i] = low(s)
+                    carry = wide(high(s))
                 }
                 // a + b < 2p: subtract p once, as the addition of 2^(64 n) - p (an add/adc
                 // chain compiles better than a borrow chain). That addition carries out
@@ -233,11 +242,11 @@ struct ECFieldOps<R: ECFieldImpl> {
                 var c2: UInt128 = 0
                 for i in 0..<n {
                     let negP = i == 0 ? 0 &- R.modulus(0) : ~R.modulus(i)  // p is odd: limb 0 != 0
-                    let d = UInt128(x[i]) &+ UInt128(negP) &+ c2
-                    y[i] = UInt(truncatingIfNeeded: d)
-                    c2 = d &>> 64
+                    let d = wide(x[i]) &+ wide(negP) &+ c2
+                    y[i] = low(d)
+                    c2 = wide(high(d))
                 }
-                let mask = 0 &- (UInt(truncatingIfNeeded: carry) | UInt(truncatingIfNeeded: c2))
+                let mask = 0 &- (low(carry) | low(c2))
                 for i in 0..<n { r[i] = (y[i] & mask) | (x[i] & ~mask) }
             }
         }
@@ -252,16 +261,16 @@ struct ECFieldOps<R: ECFieldImpl> {
             let x = dRaw.baseAddress!.assumingMemoryBound(to: UInt.self)
             var borrow: UInt128 = 0
             for i in 0..<n {
-                let d = UInt128(a[i]) &- UInt128(b[i]) &- borrow
-                x[i] = UInt(truncatingIfNeeded: d)
-                borrow = (d &>> 64) & 1
+                let d = wide(a[i]) &- wide(b[i]) &- borrow
+                x[i] = low(d)
+                borrow = wide(high(d) & 1)
             }
-            let mask = 0 &- UInt(truncatingIfNeeded: borrow)
+            let mask = 0 &- low(borrow)
             var carry: UInt128 = 0
             for i in 0..<n {
-                let s = UInt128(x[i]) &+ UInt128(R.modulus(i) & mask) &+ carry
-                r[i] = UInt(truncatingIfNeeded: s)
-                carry = s &>> 64
+                let s = wide(x[i]) &+ wide(R.modulus(i) & mask) &+ carry
+                r[i] = low(s)
+                carry = wide(high(s))
             }
         }
     }

@@ -30,9 +30,9 @@ enum P256Field: ECMontgomeryField {
         // hi3 = m - (m >> 32) - borrow.
         // Straight carry chains (each line: limb += addend + carry-in, carry-out to the next).
         @inline(__always) func adc(_ x: inout UInt, _ y: UInt, _ c: inout UInt) {
-            let s = UInt128(x) &+ UInt128(y) &+ UInt128(c)
-            x = UInt(truncatingIfNeeded: s)
-            c = UInt(truncatingIfNeeded: s &>> 64)
+            let s = wide(x) &+ wide(y) &+ wide(c)
+            x = low(s)
+            c = high(s)
         }
         @inline(__always) func round(_ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ carry: inout UInt) {
             let (lo3, b) = m.subtractingReportingOverflow(m << 32)
@@ -64,9 +64,9 @@ enum P256Field: ECMontgomeryField {
         let r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3]
         var c: UInt = 0
         @inline(__always) func adc(_ x: UInt, _ y: UInt) -> UInt {
-            let s = UInt128(x) &+ UInt128(y) &+ UInt128(c)
-            c = UInt(truncatingIfNeeded: s &>> 64)
-            return UInt(truncatingIfNeeded: s)
+            let s = wide(x) &+ wide(y) &+ wide(c)
+            c = high(s)
+            return low(s)
         }
         let d0 = adc(r0, 1)
         let d1 = adc(r1, 0xFFFF_FFFF_0000_0000)
@@ -87,8 +87,8 @@ enum P256Field: ECMontgomeryField {
     /// hi:lo = a b + c + d (cannot overflow 128 bits).
     @inline(__always)
     static func mac(_ a: UInt, _ b: UInt, _ c: UInt, _ d: UInt) -> (UInt, UInt) {
-        let s = UInt128(a) &* UInt128(b) &+ UInt128(c) &+ UInt128(d)
-        return (UInt(truncatingIfNeeded: s &>> 64), UInt(truncatingIfNeeded: s))
+        let s = wide(a) &* wide(b) &+ wide(c) &+ wide(d)
+        return (high(s), low(s))
     }
 
     @inline(__always)
@@ -142,9 +142,9 @@ enum P256Field: ECMontgomeryField {
         let (h3, l3) = mac(a3, a3, 0, 0)
         var k: UInt = 0
         @inline(__always) func adc(_ x: UInt, _ y: UInt) -> UInt {
-            let s = UInt128(x) &+ UInt128(y) &+ UInt128(k)
-            k = UInt(truncatingIfNeeded: s &>> 64)
-            return UInt(truncatingIfNeeded: s)
+            let s = wide(x) &+ wide(y) &+ wide(k)
+            k = high(s)
+            return low(s)
         }
         let u1 = adc(t1, h0)
         let u2 = adc(t2, l1)

@@ -15,18 +15,18 @@ enum P521Reduction: ECReduction {
         for i in 0..<9 {
             let h = (t[8 + i] >> 9) | (t[9 + i] << 55)
             let l = i == 8 ? t[8] & 0x1FF : t[i]
-            let s = UInt128(l) &+ UInt128(h) &+ carry
-            r[i] = UInt(truncatingIfNeeded: s)
-            carry = s &>> 64
+            let s = wide(l) &+ wide(h) &+ carry
+            r[i] = low(s)
+            carry = wide(high(s))
         }
         // r < 2^522: fold bit 521 back in. H + L <= 2^522 - 2, so when bit 521 is set the low
         // part is at most 2^521 - 2 and adding 1 stays below 2^521.
-        var c = UInt128(r[8] >> 9)
+        var c = wide(r[8] >> 9)
         r[8] &= 0x1FF
         for i in 0..<9 {
-            let s = UInt128(r[i]) &+ c
-            r[i] = UInt(truncatingIfNeeded: s)
-            c = s &>> 64
+            let s = wide(r[i]) &+ c
+            r[i] = low(s)
+            c = wide(high(s))
         }
         // The value p itself (all 521 bits set) is 0.
         if r[8] == 0x1FF {
