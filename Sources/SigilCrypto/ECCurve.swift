@@ -33,7 +33,6 @@ public enum ECCurve: Sendable, Hashable, CaseIterable {
 /// Constants of one curve and its base-point table, immutable once built. Allocated once per
 /// process and never freed (these live as long as the globals below).
 final class ECCurveData: @unchecked Sendable {
-    let limbs: Int
     let orderBits: Int
     /// Field prime, group order, curve coefficient b (little-endian limbs; b in the field's
     /// internal representation, see `ECFieldImpl`).
@@ -54,7 +53,6 @@ final class ECCurveData: @unchecked Sendable {
 
     init<R: ECFieldImpl>(_ reduction: R.Type, orderBits: Int, p: [UInt], n: [UInt], b: [UInt], gx: [UInt], gy: [UInt]) {
         let l = R.limbCount
-        self.limbs = l
         self.orderBits = orderBits
         func constant(_ v: [UInt]) -> UnsafeMutablePointer<UInt> {
             let ptr = UnsafeMutablePointer<UInt>.allocate(capacity: l)

@@ -58,6 +58,9 @@ public struct ECDSAPublicKey: Sendable {
     /// `SEQUENCE { r INTEGER, s INTEGER }`, strict DER, nothing after it) over a message
     /// digest (SEC 1 §4.1.4).
     ///
+    /// - Parameter digest: the hash of the signed message, any length: the leftmost
+    ///   min(8 * digest.count, bitCount) bits are used (SEC 1 §4.1.3 step 5), so SHA-512 with
+    ///   P-256 works as X9.62 specifies. Which hash is acceptable is the caller's policy.
     /// - Throws: `.malformedSignature` for bad DER or r, s outside [1, n-1]; `.badSignature`
     ///   when the signature does not verify.
     public func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer) throws(CryptoError) {
@@ -99,7 +102,7 @@ public struct ECDSAPublicKey: Sendable {
 /// Inline storage for two coordinates of up to 9 limbs (no heap allocation per key).
 struct ECLimbStorage: Sendable {
     var limbs: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt,
-                                  UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt)
+                UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt)
     init() { limbs = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
 
     mutating func withLimbs<T>(_ body: (UnsafeMutablePointer<UInt>) -> T) -> T {
