@@ -165,7 +165,7 @@ func ecSetPoint<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutable
         // y^2 == rhs (SEC 1 §3.2.2.1 step 3). Infinity has no affine encoding, so it can't
         // get here; cofactor 1 makes the order check (step 4) automatic.
         f.sqr(u, yi)
-        return limbsCompare(u, rhs, n) == 0
+        return f.equal(u, rhs, scratch: xi)  // xi, yi: 2n limbs no longer needed
     }
 }
 
@@ -284,11 +284,12 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
             arith.f.sqr(z2, acc + 2 * n)
             arith.f.encode(ri, r)
             arith.f.mul(rz2, ri, z2)
-            if limbsCompare(rz2, acc, n) == 0 { return .valid }
+            let cmp = arith.T(4)  // 2n limbs: T(4), T(5)
+            if arith.f.equal(rz2, acc, scratch: cmp) { return .valid }
             if limbsAdd(rn, r, c.n, n) == 0 && limbsCompare(rn, c.p, n) < 0 {
                 arith.f.encode(ri, rn)
                 arith.f.mul(rz2, ri, z2)
-                if limbsCompare(rz2, acc, n) == 0 { return .valid }
+                if arith.f.equal(rz2, acc, scratch: cmp) { return .valid }
             }
             return .invalid
         }

@@ -2,8 +2,8 @@ import CGMP
 
 // Prime-field arithmetic for the NIST curves P-256, P-384 and P-521.
 //
-// Representation: little-endian 64-bit limbs, a fixed count per curve (4, 6, 9), every value
-// kept fully reduced in [0, p). Each curve has its own `ECFieldImpl`, chosen by measurement
+// Representation: little-endian 64-bit limbs, a fixed count per curve (4, 6, 9), values kept
+// fully reduced in [0, p) (P-384, P-521) or lazily below 2^256 (P-256, `lazyReduction`). Each curve has its own `ECFieldImpl`, chosen by measurement
 // (instruction counts under callgrind and CPU time, see the notes in each file):
 //   - P-256: Montgomery form, 4x4 products written in Swift and a REDC that exploits
 //     -p^-1 = 1 (mod 2^64) and the shape of p (P256Field.swift).
@@ -30,6 +30,14 @@ protocol ECFieldImpl {
     static func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>)
     /// The field element 1, in the internal representation.
     static func setOne(_ r: UnsafeMutablePointer<UInt>)
+    /// True when values are only kept below 2^(64 n), not below p ("lazy" reduction: every
+    /// operation saves its final comparison with p). Zero tests and comparisons then go
+    /// through `ECFieldOps.isZero` / `equal`, and `decode` returns canonical values.
+    static var lazyReduction: Bool { get }
+}
+
+extension ECFieldImpl {
+    @inline(__always) static var lazyReduction: Bool { false }
 }
 
 /// A field with a special reduction of a double-length product (used with GMP's products).
@@ -223,6 +231,7 @@ struct ECFieldOps<R: ECFieldImpl> {
     /// the limbs in registers); the modulus limbs are constants.
     @inline(__always)
     func add(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>) {
+        if R.lazyReduction { addLazy(r, a, b); return }
         let n = Self.n
         var sum: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
         var dif: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -252,7 +261,45 @@ struct ECFieldOps<R: ECFieldImpl> {
         }
     }
 
-    /// r = a - b mod p (inputs reduced): add p back when the subtraction borrowed.
+    /// Lazy a + b for inputs below 2^(64 n) (requires p > 2^(64 n - 1)): when the sum carries
+    /// out, subtract p by adding 2^(64 n) - p; if that carries out again (sum >= 2^(64 n) + p,
+    /// which needs both inputs near 2^(64 n): rare), subtract p once more. The result is below
+    /// 2^(64 n) and congruent to a + b.
+    @inline(__always)
+    func addLazy(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>) {
+        let n = Self.n
+        var sum: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &sum) { sRaw in
+            let x = sRaw.baseAddress!.assumingMemoryBound(to: UInt.self)
+            var carry: UInt128 = 0
+            for i in 0..<n {
+                let s = wide(a[i]) &+ wide(b[i]) &+ carry
+                x[i] = low(s)
+                carry = wide(high(s))
+            }
+            let mask = 0 &- low(carry)
+            var c2: UInt128 = 0
+            for i in 0..<n {
+                let negP = i == 0 ? 0 &- R.modulus(0) : ~R.modulus(i)
+                let d = wide(x[i]) &+ wide(negP & mask) &+ c2
+                x[i] = low(d)
+                c2 = wide(high(d))
+            }
+            if c2 != 0 {
+                var c3: UInt128 = 0
+                for i in 0..<n {
+                    let negP = i == 0 ? 0 &- R.modulus(0) : ~R.modulus(i)
+                    let d = wide(x[i]) &+ wide(negP) &+ c3
+                    x[i] = low(d)
+                    c3 = wide(high(d))
+                }
+            }
+            for i in 0..<n { r[i] = x[i] }
+        }
+    }
+
+    /// r = a - b mod p: add p back when the subtraction borrowed. Lazy inputs (below 2^(64 n))
+    /// can leave a - b + p still negative (b >= p + a: rare); then p is added once more.
     @inline(__always)
     func sub(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>) {
         let n = Self.n
@@ -269,22 +316,64 @@ struct ECFieldOps<R: ECFieldImpl> {
             var carry: UInt128 = 0
             for i in 0..<n {
                 let s = wide(x[i]) &+ wide(R.modulus(i) & mask) &+ carry
-                r[i] = low(s)
+                x[i] = low(s)
                 carry = wide(high(s))
             }
+            if R.lazyReduction && borrow != 0 && carry == 0 {
+                carry = 0
+                for i in 0..<n {
+                    let s = wide(x[i]) &+ wide(R.modulus(i)) &+ carry
+                    x[i] = low(s)
+                    carry = wide(high(s))
+                }
+            }
+            for i in 0..<n { r[i] = x[i] }
         }
     }
 
     @inline(__always) func encode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) { R.encode(r, a, t) }
-    @inline(__always) func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) { R.decode(r, a, t) }
+    @inline(__always) func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) { R.decode(r, a, t); canonicalize(r) }
     @inline(__always) func setOne(_ r: UnsafeMutablePointer<UInt>) { R.setOne(r) }
 
     /// r = -a mod p.
     @inline(__always)
     func neg(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) {
         let n = Self.n
+        if R.lazyReduction {
+            // 0 - a through `sub`, which handles a >= p.
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: n) { z in
+                limbsSet(z.baseAddress!, 0, n)
+                sub(r, z.baseAddress!, a)
+            }
+            return
+        }
         if limbsIsZero(a, n) { limbsSet(r, 0, n); return }
         _ = limbsSub(r, p, a, n)
+    }
+
+    /// a = 0 (mod p). With lazy reduction zero has two representations, 0 and p.
+    @inline(__always)
+    func isZero(_ a: UnsafePointer<UInt>) -> Bool {
+        let n = Self.n
+        if limbsIsZero(a, n) { return true }
+        return R.lazyReduction && limbsCompare(a, p, n) == 0
+    }
+
+    /// Brings a lazily reduced value into [0, p) (one subtraction: it is below 2^(64 n) < 2p).
+    @inline(__always)
+    func canonicalize(_ a: UnsafeMutablePointer<UInt>) {
+        guard R.lazyReduction else { return }
+        if limbsCompare(a, p, Self.n) >= 0 { _ = limbsSub(a, a, p, Self.n) }
+    }
+
+    /// a = b (mod p). `scratch` holds 2n limbs.
+    func equal(_ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, scratch: UnsafeMutablePointer<UInt>) -> Bool {
+        let n = Self.n
+        limbsCopy(scratch, a, n)
+        limbsCopy(scratch + n, b, n)
+        canonicalize(scratch)
+        canonicalize(scratch + n)
+        return limbsCompare(scratch, scratch + n, n) == 0
     }
 
     /// r = a^e mod p, `e` given as `eLimbs` limbs (left-to-right square and multiply; `r`

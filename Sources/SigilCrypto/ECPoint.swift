@@ -30,7 +30,7 @@ struct ECArith<R: ECFieldImpl> {
     /// Slot for a negated y-coordinate (used by callers, never by the formulas below).
     @inline(__always) var negY: UnsafeMutablePointer<UInt> { tmp + 8 * Self.n }
 
-    @inline(__always) func isInfinity(_ a: UnsafePointer<UInt>) -> Bool { limbsIsZero(a + 2 * Self.n, Self.n) }
+    @inline(__always) func isInfinity(_ a: UnsafePointer<UInt>) -> Bool { f.isZero(a + 2 * Self.n) }
 
     /// r = 2a (Jacobian; `r` may alias `a`). Doubling infinity gives Z = 0 again.
     @inline(__always)
@@ -72,7 +72,7 @@ struct ECArith<R: ECFieldImpl> {
             limbsCopy(r, bx, n); limbsCopy(r + n, by, n); limbsCopy(r + 2 * n, bz, n)
             return
         }
-        if limbsIsZero(bz, n) {
+        if f.isZero(bz) {
             if r != UnsafeMutablePointer(mutating: a) { limbsCopy(r, a, 3 * n) }
             return
         }
@@ -88,8 +88,8 @@ struct ECArith<R: ECFieldImpl> {
         f.mul(rr, rr, by)               // S2 = Y2 Z1^3
         f.sub(h, h, u1)                 // H = U2 - U1
         f.sub(rr, rr, s1)               // S2 - S1
-        if limbsIsZero(h, n) {
-            if limbsIsZero(rr, n) {
+        if f.isZero(h) {
+            if f.isZero(rr) {
                 dbl(r, a)               // same point
             } else {
                 limbsSet(r + 2 * n, 0, n)  // a = -b: infinity
@@ -134,8 +134,8 @@ struct ECArith<R: ECFieldImpl> {
         f.mul(rr, rr, qy)               // S2
         f.sub(h, h, X1)                 // H = U2 - X1
         f.sub(rr, rr, Y1)               // S2 - Y1
-        if limbsIsZero(h, n) {
-            if limbsIsZero(rr, n) {
+        if f.isZero(h) {
+            if f.isZero(rr) {
                 dbl(r, a)
             } else {
                 limbsSet(r + 2 * n, 0, n)

@@ -130,6 +130,70 @@ final class ECDSAFieldTests: XCTestCase {
                 pHex: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
     }
 
+    /// P-256 keeps values lazily reduced (below 2^256, not necessarily below p). Feed the
+    /// operations internal values in [p, 2^256) directly, including the ones that take the
+    /// rare second corrections of `addLazy` and `sub`, and compare with the same operations on
+    /// the congruent value below p (whose results are checked against Python above).
+    func testP256LazyRepresentation() {
+        typealias F = P256Field
+        let n = 4
+        let p: [UInt] = (0..<n).map { F.modulus($0) }
+        var big: [[UInt]] = [
+            [UInt.max, UInt.max, UInt.max, UInt.max],
+            [UInt.max - 1, UInt.max, UInt.max, UInt.max],
+            p,
+            [p[0] &+ 1, p[1] &+ 1, p[2], p[3]],  // p + 1 (limb 0 wraps, its carry written into limb 1)
+            [0, 0, 0, 0xFFFF_FFFF_0000_0001],
+            [0, 0, 0, 0xFFFF_FFFF_FFFF_FFFF],
+        ]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            var v = (0..<n).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+            v[3] = UInt.random(in: 0xFFFF_FFFF_0000_0002...UInt.max, using: &rng)  // > p
+            big.append(v)
+        }
+        let buf = UnsafeMutablePointer<UInt>.allocate(capacity: 64)
+        defer { buf.deallocate() }
+        let f = ECFieldOps<F>(p: p256CurveData.p, scratch: buf)
+        let a = buf + 12, b = a + 4, ca = b + 4, cb = ca + 4, r1 = cb + 4, r2 = r1 + 4, o1 = r2 + 4, o2 = o1 + 4
+        func canon(_ src: [UInt], _ dst: UnsafeMutablePointer<UInt>) {
+            for i in 0..<n { dst[i] = src[i] }
+            if limbsCompare(dst, p256CurveData.p, n) >= 0 { _ = limbsSub(dst, dst, p256CurveData.p, n) }
+        }
+        func same(_ what: String, _ x: [UInt], _ y: [UInt]) {
+            f.decode(o1, r1)
+            f.decode(o2, r2)
+            XCTAssertTrue(limbsCompare(o1, p256CurveData.p, n) < 0 && limbsCompare(o2, p256CurveData.p, n) < 0, "decode canonical")
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: o1, count: n)), Array(UnsafeBufferPointer(start: o2, count: n)),
+                           "\(what) a=\(x) b=\(y)")
+        }
+        let small: [[UInt]] = [[0, 0, 0, 0], [1, 0, 0, 0], [UInt.max, 0, 0, 0]]
+        for x in big + small {
+            for y in big + small {
+                for i in 0..<n { a[i] = x[i]; b[i] = y[i] }
+                canon(x, ca); canon(y, cb)
+                f.mul(r1, a, b); f.mul(r2, ca, cb); same("mul", x, y)
+                f.sqr(r1, a); f.sqr(r2, ca); same("sqr", x, y)
+                f.add(r1, a, b); f.add(r2, ca, cb); same("add", x, y)
+                f.sub(r1, a, b); f.sub(r2, ca, cb); same("sub", x, y)
+                f.neg(r1, a); f.neg(r2, ca); same("neg", x, y)
+                XCTAssertEqual(f.isZero(a), limbsIsZero(ca, n))
+                XCTAssertEqual(f.equal(a, b, scratch: o1), limbsCompare(ca, cb, n) == 0)
+                XCTAssertTrue(f.equal(a, ca, scratch: o1))
+            }
+        }
+        // The rare corrections, explicitly: (2^256 - 1) + (2^256 - 1) carries twice;
+        // 0 - (2^256 - 1) borrows twice.
+        let m: [UInt] = [UInt.max, UInt.max, UInt.max, UInt.max]
+        for i in 0..<n { a[i] = m[i]; b[i] = 0 }
+        f.add(r1, a, a)
+        XCTAssertTrue(limbsCompare(r1, a, n) < 0)  // a real reduction happened, result < 2^256
+        f.sub(r1, b, a)
+        canon(m, ca)
+        f.sub(r2, b, ca)
+        same("0 - (2^256 - 1)", [0], m)
+    }
+
     func testP384Field() throws {
         try run(P384Reduction.self, p384CurveData, name: "P-384",
                 pHex: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff")
