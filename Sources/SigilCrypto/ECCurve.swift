@@ -48,7 +48,7 @@ final class ECCurveData: @unchecked Sendable {
 
     /// Window width of the base-point wNAF: 64 precomputed points; wider windows shorten the
     /// additions only a little more (1/(w+1) of the bits) while the table grows 2x per step.
-    static let gWindow = 8
+    static let gWindow = 8  // at most 8: wNAF digits are stored as Int8
     static let gTableCount = 1 << (gWindow - 2)
 
     init<R: ECFieldImpl>(_ reduction: R.Type, orderBits: Int, p: [UInt], n: [UInt], b: [UInt], gx: [UInt], gy: [UInt]) {

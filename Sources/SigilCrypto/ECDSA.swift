@@ -180,14 +180,16 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
                                  digest: UnsafeRawBufferPointer) -> ECVerifyResult {
     let n = R.limbCount
     let arithLimbs = ECArith<R>.scratchLimbs
-    // Layout of the scratch (limbs): arithmetic | R (3n) | Q table (8 * 3n) | scalars.
+    // Layout of the scratch (limbs): arithmetic | R (3n) | Q table (8 entries of X, Y, Z, Z^2,
+    // Z^3: 5n each) | scalars.
     let scalarLimbs = 16 * n + 16
-    let total = arithLimbs + 3 * n + qTableCount * 3 * n + scalarLimbs
+    let entry = 5 * n
+    let total = arithLimbs + 3 * n + qTableCount * entry + scalarLimbs
     return withUnsafeTemporaryAllocation(of: UInt.self, capacity: total) { buf -> ECVerifyResult in
         let base = buf.baseAddress!
         let acc = base + arithLimbs
         let qTable = acc + 3 * n
-        let sc = qTable + qTableCount * 3 * n
+        let sc = qTable + qTableCount * entry
         let r = sc, s = r + n, e = s + n, w = e + n, u1 = w + n, u2 = u1 + n
         let prod = u2 + n                      // 2n + 2
         let quot = prod + 2 * n + 2            // n + 2
@@ -243,9 +245,14 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         arith.f.setOne(qTable + 2 * n)
         arith.dbl(acc, qTable)  // 2Q, temporarily in acc
         for k in 1 ..< qTableCount {
-            let dst = qTable + 3 * n * k
-            limbsCopy(dst, dst - 3 * n, 3 * n)
+            let dst = qTable + entry * k
+            limbsCopy(dst, dst - entry, 3 * n)
             arith.add(dst, dst, acc, acc + n, acc + 2 * n)
+        }
+        for k in 0 ..< qTableCount {
+            let e = qTable + entry * k
+            arith.f.sqr(e + 3 * n, e + 2 * n)
+            arith.f.mul(e + 4 * n, e + 3 * n, e + 2 * n)
         }
         let digitsCapacity = c.orderBits + 2
         return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * digitsCapacity) { dbuf -> ECVerifyResult in
@@ -259,10 +266,10 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
                 if started { arith.dbl(acc, acc) }
                 let a = i < len2 ? Int(d2[i]) : 0
                 if a != 0 {
-                    let entry = qTable + 3 * n * (abs(a) >> 1)
-                    var y = UnsafePointer(entry + n)
-                    if a < 0 { arith.f.neg(arith.negY, entry + n); y = UnsafePointer(arith.negY) }
-                    arith.add(acc, acc, entry, y, entry + 2 * n)
+                    let e = qTable + entry * (abs(a) >> 1)
+                    var y = UnsafePointer(e + n)
+                    if a < 0 { arith.f.neg(arith.negY, e + n); y = UnsafePointer(arith.negY) }
+                    arith.add(acc, acc, e, y, e + 2 * n, bzPowers: (UnsafePointer(e + 3 * n), UnsafePointer(e + 4 * n)))
                     started = true
                 }
                 let b = i < len1 ? Int(d1[i]) : 0
