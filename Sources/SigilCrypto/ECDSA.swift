@@ -257,8 +257,8 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         let digitsCapacity = c.orderBits + 2
         return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * digitsCapacity) { dbuf -> ECVerifyResult in
             let d1 = dbuf.baseAddress!, d2 = d1 + digitsCapacity
-            let len1 = ecWNAF(u1, n, window: ECCurveData.gWindow, into: d1, work: prod)
-            let len2 = ecWNAF(u2, n, window: qWindow, into: d2, work: prod)
+            let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
+            let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
             limbsSet(acc + 2 * n, 0, n)  // infinity
             var started = false
             var i = max(len1, len2) - 1

@@ -219,50 +219,36 @@ func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>
     }
 }
 
-/// Width-w non-adjacent form of the n-limb scalar k (SEC 1 does not mandate a method; this is
-/// the textbook wNAF, Hankerson-Menezes-Vanstone algorithm 3.35): digits are 0 or odd with
-/// |d| < 2^(w-1), least significant first, at most one non-zero digit in any w consecutive.
-/// `work` holds n + 1 limbs. Returns the number of digits written (at most bits(k) + 1).
-func ecWNAF(_ k: UnsafePointer<UInt>, _ n: Int, window w: Int, into out: UnsafeMutablePointer<Int8>,
-            work: UnsafeMutablePointer<UInt>) -> Int {
-    limbsCopy(work, k, n)
-    work[n] = 0
-    let m = n + 1
-    let mask = UInt((1 << w) - 1), half = 1 << (w - 1)
-    var len = 0
-    var top = m - 1  // highest limb that may be non-zero
-    while top >= 0 && work[top] == 0 { top -= 1 }
-    while top >= 0 {
-        var d = 0
-        if work[0] & 1 != 0 {
-            d = Int(work[0] & mask)
-            if d >= half { d -= 1 << w }
-            // k -= d: makes the low w bits zero; a negative d adds, possibly carrying upwards.
-            if d > 0 {
-                var borrow = UInt(d)
-                var i = 0
-                while borrow != 0 && i < m {
-                    let (v, o) = work[i].subtractingReportingOverflow(borrow)
-                    work[i] = v; borrow = o ? 1 : 0; i += 1
-                }
-            } else {
-                var carry = UInt(-d)
-                var i = 0
-                while carry != 0 && i < m {
-                    let (v, o) = work[i].addingReportingOverflow(carry)
-                    work[i] = v; carry = o ? 1 : 0; i += 1
-                }
-                if top + 1 < m && work[top + 1] != 0 { top += 1 }
-            }
-        }
-        out[len] = Int8(d)
-        len += 1
-        // k >>= 1, limbs 0...top.
-        for i in 0..<top {
-            work[i] = (work[i] >> 1) | (work[i + 1] << 63)
-        }
-        work[top] >>= 1
-        while top >= 0 && work[top] == 0 { top -= 1 }
+/// Width-w non-adjacent form of the n-limb scalar k < 2^bits (SEC 1 does not mandate a
+/// method; this is the textbook wNAF, Hankerson-Menezes-Vanstone algorithm 3.35, computed by
+/// reading windows of bits in place with a carry, as libsecp256k1 does, instead of shifting
+/// the whole number once per bit): digits are 0 or odd with |d| < 2^(w-1), least significant
+/// first, at most one non-zero digit in any w consecutive ones. `out` must hold bits + 1
+/// digits. Returns the number of digits up to the last non-zero one (0 for k = 0).
+func ecWNAF(_ k: UnsafePointer<UInt>, _ n: Int, bits: Int, window w: Int, into out: UnsafeMutablePointer<Int8>) -> Int {
+    @inline(__always) func bitsAt(_ pos: Int, _ count: Int) -> UInt {
+        let limb = pos >> 6, off = pos & 63
+        var v: UInt = limb < n ? k[limb] >> UInt(off) : 0
+        if off + count > 64 && limb + 1 < n { v |= k[limb + 1] << UInt(64 - off) }
+        return v & ((1 << UInt(count)) - 1)
     }
-    return len
+    let len = bits + 1  // k < 2^bits: the wNAF has at most bits + 1 digits, so no carry is left
+    for i in 0..<len { out[i] = 0 }
+    var carry: UInt = 0
+    var pos = 0
+    var last = -1
+    while pos < len {
+        if bitsAt(pos, 1) == carry {
+            pos += 1
+            continue
+        }
+        let now = min(w, len - pos)
+        var word = Int(bitsAt(pos, now) &+ carry)
+        carry = UInt((word >> (w - 1)) & 1)
+        word -= Int(carry) << w
+        out[pos] = Int8(word)
+        last = pos
+        pos += now
+    }
+    return last + 1
 }

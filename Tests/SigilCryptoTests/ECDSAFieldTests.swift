@@ -194,6 +194,46 @@ final class ECDSAFieldTests: XCTestCase {
         same("0 - (2^256 - 1)", [0], m)
     }
 
+    /// wNAF digits: odd, |d| < 2^(w-1), no two non-zero digits within w positions, and
+    /// sum d_i 2^i == k (checked as P == k + N with P, N the positive and negative parts).
+    func testWNAF() {
+        var rng = SystemRandomNumberGenerator()
+        for (n, bits) in [(4, 256), (6, 384), (9, 521)] {
+            var scalars: [[UInt]] = [[UInt](repeating: 0, count: n), [1] + [UInt](repeating: 0, count: n - 1)]
+            var top = [UInt](repeating: UInt.max, count: n)
+            if bits % 64 != 0 { top[n - 1] = (1 << UInt(bits % 64)) - 1 }
+            scalars.append(top)
+            for _ in 0..<300 {
+                var v = (0..<n).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+                for i in 0..<n { v[i] &= top[i] }
+                scalars.append(v)
+            }
+            for w in [2, 5, 8] {
+                for k in scalars {
+                    let digits = UnsafeMutablePointer<Int8>.allocate(capacity: bits + 1)
+                    defer { digits.deallocate() }
+                    let len = k.withUnsafeBufferPointer { ecWNAF($0.baseAddress!, n, bits: bits, window: w, into: digits) }
+                    XCTAssertLessThanOrEqual(len, bits + 1)
+                    var pos = [UInt](repeating: 0, count: n + 2), neg = [UInt](repeating: 0, count: n + 2)
+                    var lastNonZero = -w
+                    for i in 0..<len where digits[i] != 0 {
+                        let d = Int(digits[i])
+                        XCTAssertTrue(d & 1 == 1 && abs(d) < 1 << (w - 1), "digit \(d) w \(w)")
+                        XCTAssertGreaterThanOrEqual(i - lastNonZero, w, "adjacent digits, w \(w)")
+                        lastNonZero = i
+                        // add |d| << i into pos or neg
+                        let m = UInt(abs(d)), limb = i >> 6, off = UInt(i & 63)
+                        var add: [UInt] = [UInt](repeating: 0, count: n + 2)
+                        add[limb] = m << off
+                        if off > 0 && limb + 1 < n + 2 { add[limb + 1] = m >> (64 - off) }
+                        if d > 0 { pos = addArrays(pos, add) } else { neg = addArrays(neg, add) }
+                    }
+                    XCTAssertEqual(pos, addArrays(k + [0, 0], neg), "wNAF value, w \(w), k \(k)")
+                }
+            }
+        }
+    }
+
     func testP384Field() throws {
         try run(P384Reduction.self, p384CurveData, name: "P-384",
                 pHex: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff")
@@ -202,6 +242,18 @@ final class ECDSAFieldTests: XCTestCase {
     func testP521Field() throws {
         try run(P521Reduction.self, p521CurveData, name: "P-521", pHex: "1" + String(repeating: "f", count: 130))
     }
+}
+
+func addArrays(_ a: [UInt], _ b: [UInt]) -> [UInt] {
+    var out = a
+    var carry: UInt = 0
+    for i in 0..<a.count {
+        let (s1, o1) = a[i].addingReportingOverflow(b[i])
+        let (s2, o2) = s1.addingReportingOverflow(carry)
+        out[i] = s2
+        carry = (o1 ? 1 : 0) + (o2 ? 1 : 0)
+    }
+    return out
 }
 
 func limbsCompareArrays(_ a: [UInt], _ b: [UInt]) -> Int {
