@@ -3,14 +3,16 @@ import CGMP
 // Prime-field arithmetic for the NIST curves P-256, P-384 and P-521.
 //
 // Representation: little-endian 64-bit limbs, a fixed count per curve (4, 6, 9), values kept
-// fully reduced in [0, p) (P-384, P-521) or lazily below 2^256 (P-256, `lazyReduction`). Each curve has its own `ECFieldImpl`, chosen by measurement
-// (instruction counts under callgrind and CPU time, see the notes in each file):
+// fully reduced in [0, p) (P-384, P-521) or lazily below 2^256 (P-256, `lazyReduction`).
+// Each curve has its own `ECFieldImpl`, chosen by measurement (instruction counts under
+// callgrind and CPU time, see the notes in each file):
 //   - P-256: Montgomery form, 4x4 products written in Swift and a REDC that exploits
 //     -p^-1 = 1 (mod 2^64) and the shape of p (P256Field.swift).
 //   - P-384: GMP's mpn_mul_n / mpn_sqr and the NIST fast reduction (FIPS 186-4 D.2.4).
 //   - P-521: GMP's mpn_mul_n / mpn_sqr and the Mersenne fold for 2^521 - 1 (FIPS 186-4 D.2.5).
-// Additions and subtractions are generic (ECFieldOps), branch-free, with the modulus limbs as
-// compile-time constants.
+// Additions and subtractions are generic (ECFieldOps), branch-free (but for corrections that
+// only lazily reduced inputs can need, with probability about 2^-32), with the modulus limbs
+// as compile-time constants.
 //
 // NOT constant time, on purpose: this module only *verifies* signatures, and every input of a
 // verification (key, message digest, signature) is public. Branching on values is fine here;

@@ -3,7 +3,7 @@
 //
 // Formulas from the Explicit-Formulas Database (Bernstein, Lange):
 //   doubling      dbl-2001-b  (a = -3)  4M + 4S here (Z3 = 2YZ)
-//   addition      add-2007-bl           11M + 5S
+//   addition      add-2007-bl           11M + 5S (9M + 4S with Z2^2, Z2^3 cached)
 //   mixed add     madd-2007-bl (Z2 = 1)  7M + 4S
 // The exceptional cases those formulas do not cover (an input at infinity, P + P, P + (-P))
 // are detected and handled explicitly: a verifier sees attacker-chosen keys and signatures,
