@@ -171,6 +171,23 @@ func ecSetPoint<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutable
 
 // MARK: - Verification (SEC 1 §4.1.4)
 
+let ecScratchLimbs = 704
+let ecScratchDigits = 1056
+
+/// Runs `body` with zeroed scratch on the stack: limbs for the arithmetic and the tables, and
+/// Int8 wNAF digits. InlineArray rather than withUnsafeTemporaryAllocation, which
+/// heap-allocates above 1 KiB on Linux (measured: one or two mallocs per verification).
+@inline(__always)
+func withECScratch<T>(_ body: (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<Int8>) -> T) -> T {
+    var limbs = InlineArray<704, UInt>(repeating: 0)
+    var digits = InlineArray<1056, Int8>(repeating: 0)
+    var limbSpan = limbs.mutableSpan
+    var digitSpan = digits.mutableSpan
+    return limbSpan.withUnsafeMutableBufferPointer { l in
+        digitSpan.withUnsafeMutableBufferPointer { d in body(l.baseAddress!, d.baseAddress!) }
+    }
+}
+
 /// Window of the wNAF of u2 (the per-key point Q): 8 odd multiples computed per verification.
 private let qWindow = 5
 private let qTableCount = 1 << (qWindow - 2)
@@ -185,8 +202,10 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
     let scalarLimbs = 16 * n + 16
     let entry = 5 * n
     let total = arithLimbs + 3 * n + qTableCount * entry + scalarLimbs
-    return withUnsafeTemporaryAllocation(of: UInt.self, capacity: total) { buf -> ECVerifyResult in
-        let base = buf.baseAddress!
+    let digitsCapacity = c.orderBits + 2
+    // Internal sizes, fixed per curve (P-521: 648 limbs, 1046 digits).
+    guard total <= ecScratchLimbs, 2 * digitsCapacity <= ecScratchDigits else { return .invalid }
+    return withECScratch { base, digitBase -> ECVerifyResult in
         let acc = base + arithLimbs
         let qTable = acc + 3 * n
         let sc = qTable + qTableCount * entry
@@ -254,9 +273,8 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
             arith.f.sqr(e + 3 * n, e + 2 * n)
             arith.f.mul(e + 4 * n, e + 3 * n, e + 2 * n)
         }
-        let digitsCapacity = c.orderBits + 2
-        return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * digitsCapacity) { dbuf -> ECVerifyResult in
-            let d1 = dbuf.baseAddress!, d2 = d1 + digitsCapacity
+        do {
+            let d1 = digitBase, d2 = d1 + digitsCapacity
             let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
             let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
             limbsSet(acc + 2 * n, 0, n)  // infinity
