@@ -34,5 +34,6 @@ let package = Package(
         .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER"]),
         .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER"]),
         .testTarget(name: "SigilTrustTests", dependencies: ["Sigil"]),
+        .testTarget(name: "SigilTests", dependencies: ["Sigil"]),
     ]
 )
