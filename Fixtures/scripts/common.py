@@ -107,6 +107,7 @@ class Node:
         self.content = content
         self.children = children
         self.len_override = None   # bytes to use as the length octets
+        self.tag_suffix = b""      # extra identifier octets (high-tag-number form)
         self.start = None          # filled in by serialize(): offset of the tag octet
         self.content_start = None  # offset of the first content octet
 
@@ -167,7 +168,7 @@ def serialize(node, base=0):
         parts = [serialize(c, 0) for c in node.children]
         body = b"".join(parts)
         lenb = node.len_override if node.len_override is not None else enc_len(len(body))
-        node.content_start = base + 1 + len(lenb)
+        node.content_start = base + 1 + len(node.tag_suffix) + len(lenb)
         pos = node.content_start
         for c, p in zip(node.children, parts):
             _shift(c, pos)
@@ -175,8 +176,8 @@ def serialize(node, base=0):
     else:
         body = node.content
         lenb = node.len_override if node.len_override is not None else enc_len(len(body))
-        node.content_start = base + 1 + len(lenb)
-    return bytes([node.tag]) + lenb + body
+        node.content_start = base + 1 + len(node.tag_suffix) + len(lenb)
+    return bytes([node.tag]) + node.tag_suffix + lenb + body
 
 
 def _shift(node, delta):
