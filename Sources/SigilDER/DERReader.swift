@@ -164,14 +164,21 @@ public struct DERReader {
     @inlinable
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
-        if input[position] != tag.rawValue { throw DERError(.unexpectedTag, at: position) }
+        let b = input[position]
+        if b != tag.rawValue {
+            // Report the high-tag form as such wherever a tag is examined.
+            if b & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+            throw DERError(.unexpectedTag, at: position)
+        }
         return try readAny()
     }
 
     /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
     @inlinable
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
-        guard position < end, input[position] == tag.rawValue else { return nil }
+        guard position < end else { return nil }
+        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        guard input[position] == tag.rawValue else { return nil }
         return try readAny()
     }
 
@@ -187,8 +194,7 @@ public struct DERReader {
     /// Like `enter(_:_:)`, but only when the next value carries `tag`.
     @inlinable
     public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        guard position < end, input[position] == tag.rawValue else { return nil }
-        let value = try readAny()
+        guard let value = try readOptional(tag) else { return nil }
         return try DERReader.enter(value, body)
     }
 

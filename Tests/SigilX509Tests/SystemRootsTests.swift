@@ -25,3 +25,17 @@ final class SystemRootsTests: XCTestCase {
         XCTAssertGreaterThan(count, 50)
     }
 }
+
+final class SerialNumberRuleTests: XCTestCase {
+    /// Serial 0 is tolerated (RFC 5280 §4.1.2.2 says positive) because real roots use it.
+    func testZeroSerialRootParses() throws {
+        let path = "/etc/ssl/certs/Go_Daddy_Class_2_CA.pem"
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("SKIPPED: \(path) absent")
+            return
+        }
+        let cert = try Certificate.all(from: try TestSupport.read(path))[0]
+        XCTAssertEqual(Array(cert.serialNumber.bytes), [0x00])
+        XCTAssertEqual(cert.serialNumberHex, "0")
+    }
+}
