@@ -83,7 +83,8 @@ public enum PEM {
             if b.certificates.isEmpty { throw DERError(.noCertificate, at: 0) }
             return b
         }
-        if bytes.isEmpty { throw DERError(.noCertificate, at: 0) }
+        // Neither PEM nor a DER SEQUENCE: say so rather than report a DER tag error.
+        guard let first = bytes.first, first == 0x30 else { throw DERError(.noCertificate, at: 0) }
         var b = Blocks()
         b.certificates = [bytes]
         return b

@@ -24,3 +24,29 @@ enum TestSupport {
         return names.filter { $0.hasSuffix(".pem") }.sorted().map { dir + "/" + $0 }
     }
 }
+
+extension TestSupport {
+    /// Runs a command; its stdout, or nil when it cannot run or fails.
+    static func run(_ args: [String]) throws -> String? {
+        try runStdin(args, input: nil)
+    }
+
+    static func runStdin(_ args: [String], input: String?) throws -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        let inPipe = Pipe()
+        if input != nil { p.standardInput = inPipe }
+        do { try p.run() } catch { return nil }
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inPipe.fileHandleForWriting.close()
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}
