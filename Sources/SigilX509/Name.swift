@@ -268,3 +268,31 @@ func headerEnd(_ span: ByteSpan) -> Int {
     }
     return v ?? span.end
 }
+
+extension DistinguishedName {
+    /// A hash consistent with `matchesForChaining` (names that match hash equally), used to
+    /// index candidate issuers by subject. No allocation.
+    public func chainingHash(into hasher: inout Hasher) {
+        for rdn in self {
+            hasher.combine(0xA5 as UInt8)
+            for atv in rdn {
+                hasher.combine(0x5A as UInt8)
+                for b in atv.type.bytes { hasher.combine(b) }
+                if DERString.isStringTag(atv.valueTag) {
+                    _ = try? atv.value.withUnsafeBytes { (x) throws(DERError) in
+                        var it = NormalizedScalars(DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
+                        while let c = it.next() { hasher.combine(c.value) }
+                    }
+                } else {
+                    for b in atv.encodedValue.bytes { hasher.combine(b) }
+                }
+            }
+        }
+    }
+
+    public var chainingHashValue: Int {
+        var h = Hasher()
+        chainingHash(into: &h)
+        return h.finalize()
+    }
+}
