@@ -173,24 +173,39 @@ def _(r):
 
 # --- highTagNumber -------------------------------------------------------------------------------
 
-@sample("high-tag-extensions.der", "highTagNumber", LEAF, "tbsCertificate.extensions",
-        "[3] extensions tag rewritten in high-tag-number form [35] (bf 23)")
+# highTagNumber is reported by DERReader.readAny, i.e. where the grammar reads "any value" (a
+# CHOICE or ANY: Time, AttributeValue, AlgorithmIdentifier parameters). Where one specific tag
+# is expected, DERReader.read compares the identifier octet first and reports unexpectedTag.
+
+@sample("high-tag-notbefore.der", "highTagNumber", LEAF, "tbsCertificate.validity.notBefore",
+        "notBefore Time (a CHOICE) with identifier octets 1f 20 (universal, high-tag-number form)")
 def _(r):
-    a3 = tbs(r).children[7]
-    a3.tag = 0xBF
-    a3.tag_suffix = b"\x23"
+    t = tbs(r).children[4][0]
+    t.tag = 0x1F
+    t.tag_suffix = b"\x20"
     d = ser(r)
-    return d, a3.start
+    return d, t.start
 
 
-@sample("high-tag-serial.der", "highTagNumber", LEAF, "tbsCertificate.serialNumber",
-        "serial INTEGER tag replaced by universal high-tag-number form (1f 22)")
+@sample("high-tag-subject-attribute-value.der", "highTagNumber", LEAF, "tbsCertificate.subject",
+        "subject commonName AttributeValue (ANY) with identifier octets 1f 20")
 def _(r):
-    s = tbs(r).children[1]
-    s.tag = 0x1F
-    s.tag_suffix = b"\x22"
+    v = attr_value(tbs(r).children[5], CN)
+    v.tag = 0x1F
+    v.tag_suffix = b"\x20"
     d = ser(r)
-    return d, s.start
+    return d, v.start
+
+
+@sample("high-tag-algorithm-parameters.der", "highTagNumber", LEAF, "tbsCertificate.signature",
+        "signature AlgorithmIdentifier parameters (ANY) with identifier octets 9f 40 ([64] context, high-tag form) instead of NULL; same change in the outer signatureAlgorithm")
+def _(r):
+    for alg in (tbs(r).children[2], r[1]):
+        n = alg[1]
+        n.tag = 0x9F
+        n.tag_suffix = b"\x40"
+    d = ser(r)
+    return d, tbs(r).children[2][1].start
 
 # --- unexpectedTag ----------------------------------------------------------------------------------
 
@@ -689,7 +704,10 @@ def _(r):
 
 
 @sample("serial-zero.der", "invalidSerialNumber", LEAF, "tbsCertificate.serialNumber",
-        "serial INTEGER 0")
+        "serial INTEGER 0. NOTE: 8 roots of the Mozilla set in /etc/ssl/certs (Go Daddy Class 2, "
+        "Go Daddy Root G2, Starfield Class 2, Starfield Root G2, Starfield Services Root G2, Hellenic "
+        "Academic 2015 RSA and ECC, Security Communication Root CA and RootCA2) carry serial 0, so "
+        "Sigil must tolerate zero in some form for them to load; drop or adapt this sample if it does")
 def _(r):
     s = tbs(r).children[1]
     s.content = b"\x00"
