@@ -317,6 +317,15 @@ def _(r):
     d = ser(r)
     return d, i.content_start
 
+@sample("empty-integer-serial.der", "emptyInteger", LEAF, "tbsCertificate.serialNumber",
+        "serial INTEGER with no content octets (02 00); extra kind beyond the brief's list")
+def _(r):
+    s = tbs(r).children[1]
+    s.content = b""
+    d = ser(r)
+    return d, s.content_start
+
+
 # --- invalidBoolean ----------------------------------------------------------------------------------
 
 @sample("invalid-boolean-critical-01.der", "invalidBoolean", LEAF, "tbsCertificate.extensions.keyUsage",
