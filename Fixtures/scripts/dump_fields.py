@@ -222,8 +222,9 @@ def certificates(data):
         for m in PEM_RE.finditer(data):
             body = re.sub(rb"\s+", b"", m.group(1))
             yield base64.b64decode(body)
-    else:
+    elif data.strip():
         yield data
+    # an empty (or blank) file holds no certificate: nothing is printed
 
 
 def main(paths):

@@ -333,7 +333,7 @@ def main():
          "p256-ecdsa-sha512")
 
     # 4. Bundles -----------------------------------------------------------------------------------
-    throwaway = ec.generate_private_key(ec.SECP256R1())  # fresh each run; never used elsewhere
+    throwaway = load_key("bundle-throwaway", "p256")  # only appears in the bundle, signs nothing
     kpem = throwaway.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                    serialization.NoEncryption()).decode()
     parts = [

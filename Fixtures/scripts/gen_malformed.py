@@ -173,24 +173,39 @@ def _(r):
 
 # --- highTagNumber -------------------------------------------------------------------------------
 
-@sample("high-tag-extensions.der", "highTagNumber", LEAF, "tbsCertificate.extensions",
-        "[3] extensions tag rewritten in high-tag-number form [35] (bf 23)")
+# highTagNumber is reported by DERReader.readAny, i.e. where the grammar reads "any value" (a
+# CHOICE or ANY: Time, AttributeValue, AlgorithmIdentifier parameters). Where one specific tag
+# is expected, DERReader.read compares the identifier octet first and reports unexpectedTag.
+
+@sample("high-tag-notbefore.der", "highTagNumber", LEAF, "tbsCertificate.validity.notBefore",
+        "notBefore Time (a CHOICE) with identifier octets 1f 20 (universal, high-tag-number form)")
 def _(r):
-    a3 = tbs(r).children[7]
-    a3.tag = 0xBF
-    a3.tag_suffix = b"\x23"
+    t = tbs(r).children[4][0]
+    t.tag = 0x1F
+    t.tag_suffix = b"\x20"
     d = ser(r)
-    return d, a3.start
+    return d, t.start
 
 
-@sample("high-tag-serial.der", "highTagNumber", LEAF, "tbsCertificate.serialNumber",
-        "serial INTEGER tag replaced by universal high-tag-number form (1f 22)")
+@sample("high-tag-subject-attribute-value.der", "highTagNumber", LEAF, "tbsCertificate.subject",
+        "subject commonName AttributeValue (ANY) with identifier octets 1f 20")
 def _(r):
-    s = tbs(r).children[1]
-    s.tag = 0x1F
-    s.tag_suffix = b"\x22"
+    v = attr_value(tbs(r).children[5], CN)
+    v.tag = 0x1F
+    v.tag_suffix = b"\x20"
     d = ser(r)
-    return d, s.start
+    return d, v.start
+
+
+@sample("high-tag-algorithm-parameters.der", "highTagNumber", LEAF, "tbsCertificate.signature",
+        "signature AlgorithmIdentifier parameters (ANY) with identifier octets 9f 40 ([64] context, high-tag form) instead of NULL; same change in the outer signatureAlgorithm")
+def _(r):
+    for alg in (tbs(r).children[2], r[1]):
+        n = alg[1]
+        n.tag = 0x9F
+        n.tag_suffix = b"\x40"
+    d = ser(r)
+    return d, tbs(r).children[2][1].start
 
 # --- unexpectedTag ----------------------------------------------------------------------------------
 
@@ -301,6 +316,15 @@ def _(r):
     i.content = b"\x00\x02"
     d = ser(r)
     return d, i.content_start
+
+@sample("empty-integer-serial.der", "emptyInteger", LEAF, "tbsCertificate.serialNumber",
+        "serial INTEGER with no content octets (02 00); extra kind beyond the brief's list")
+def _(r):
+    s = tbs(r).children[1]
+    s.content = b""
+    d = ser(r)
+    return d, s.content_start
+
 
 # --- invalidBoolean ----------------------------------------------------------------------------------
 
@@ -688,8 +712,9 @@ def _(r):
     return d, s.start
 
 
-# No serial-zero sample: Sigil accepts serial 0 because Mozilla roots carry it (Go Daddy
-# Class 2 CA, Starfield Class 2 CA, ...); see Certificate.parseTBS.
+# No serial-zero sample: Sigil's parser accepts serial 0 because 8 Mozilla roots carry it
+# (Go Daddy Class 2, Starfield Class 2, ...); the trust policy refuses it on non-anchor
+# certificates instead (see Certificate.parseTBS and SigilTrust Checks.commonFailures).
 
 
 def main():
