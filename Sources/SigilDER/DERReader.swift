@@ -128,6 +128,14 @@ public struct DERReader {
         position < end ? DERTag(rawValue: input[position]) : nil
     }
 
+    /// Like `peekTag()`, but reports the high-tag-number form as the error it is.
+    @inlinable
+    public func peekTagChecked() throws(DERError) -> DERTag? {
+        guard position < end else { return nil }
+        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        return DERTag(rawValue: input[position])
+    }
+
     /// Reads the next TLV of any tag.
     @inlinable
     public mutating func readAny() throws(DERError) -> DERValue {

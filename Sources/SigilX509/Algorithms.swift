@@ -140,7 +140,7 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     /// produced by some old CAs and are unambiguous (RFC 8017 Appendix C allows reading both).
     static func readNullOrAbsentRSAParameters(_ r: inout DERReader) throws(DERError) {
         if r.isAtEnd { return }
-        guard r.peekTag() == .null else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+        guard try r.peekTagChecked() == .null else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
         try r.readNull()
     }
 
@@ -255,7 +255,7 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                 return .rsa
             }
             if OID.ecPublicKey.matches(oid) {
-                guard let tag = r.peekTag() else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                guard let tag = try r.peekTagChecked() else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
                 if tag == .objectIdentifier {
                     let curve = try r.readObjectIdentifier()
                     if OID.secp256r1.matches(curve) { return .ec(.p256) }

@@ -499,7 +499,7 @@ public enum PolicyQualifier: Sendable {
                 var org: String?
                 var numbers: [Int64] = []
                 // NoticeReference ::= SEQUENCE { organization DisplayText, noticeNumbers SEQUENCE OF INTEGER }
-                if u.peekTag() == .sequence {
+                if try u.peekTagChecked() == .sequence {
                     try u.enter(.sequence) { (n) throws(DERError) in
                         org = try displayText(&n)
                         try n.enter(.sequence) { (nums) throws(DERError) in
