@@ -159,7 +159,7 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// DER of DigestInfo up to the digest (RFC 8017 §9.2 note 1): SEQUENCE { AlgorithmIdentifier
     /// { OID, NULL }, OCTET STRING (hLen) }. The parameters NULL is present, as the notes and
     /// RFC 8017 Appendix A.2.4 specify; encode-and-compare therefore rejects the variant that omits it.
-    static func digestInfoPrefix(_ hash: HashAlgorithm) -> [UInt8] {
+    static let digestInfoPrefixes: [[UInt8]] = HashAlgorithm.allCases.map { hash in
         switch hash {
         case .sha1: return [0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14]
         case .sha224: return [0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00, 0x04, 0x1c]
@@ -181,7 +181,7 @@ public struct RSAPublicKey: Sendable, Hashable {
                                hash: HashAlgorithm) throws(CryptoError) {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
-        let prefix = RSAPublicKey.digestInfoPrefix(hash)
+        let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
         let k = modulusBytes.count
         let tLen = prefix.count + hLen
         // §9.2 step 3: "intended encoded message length too short" (cannot happen for ≥ 1024 bits).
