@@ -11,18 +11,28 @@ enum NameChecks {
 
     /// Name constraints of one CA applied to one certificate below it.
     static func constraints(_ nc: NameConstraints, for cert: Certificate, isLeaf: Bool) -> ConstraintResult {
-        // Fail closed until name-constraint processing is wired in.
-        .unsupported("name constraints are not supported yet")
+        switch checkNameConstraints(nc, for: cert) {
+        case .satisfied: return .satisfied
+        case .violated(let what): return .violated(what)
+        case .malformedConstraint(let what): return .unsupported("malformed name constraint: \(what)")
+        case .unsupported(let why): return .unsupported(why)
+        }
     }
 
     /// Host / IP / e-mail identity checks of the leaf.
     static func identityFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
         var out: [TrustFailure] = []
         if let host = options.host {
-            out.append(TrustFailure(.nameMismatch, at: 0, "host name matching is not available yet (\(host))"))
+            // RFC 6125 §6.4 / BR: subjectAltName only, no Common Name fallback.
+            guard let id = ServerIdentity(host) else {
+                return [TrustFailure(.nameMismatch, at: 0, "\"\(host)\" is not a valid host name or IP address")]
+            }
+            if (try? matches(c, id)) != true {
+                out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for \(id)"))
+            }
         }
-        for email in options.emails {
-            out.append(TrustFailure(.nameMismatch, at: 0, "e-mail matching is not available yet (\(email))"))
+        for email in options.emails where (try? matchesEmail(c, email)) != true {
+            out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for the e-mail address \(email)"))
         }
         return out
     }
