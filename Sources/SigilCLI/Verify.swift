@@ -114,10 +114,8 @@ struct Verify: ParsableCommand {
         options.maximumDepth = maxDepth
         options.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
         for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
-        if let h = options.host, ServerIdentity(h) == nil {
-            printError("sigil: \(h) is not a valid host name or IP address")
-            throw ExitCode(Exit.usage)
-        }
+        // An invalid expected name is not a usage error: no certificate is valid for it, and the
+        // result says so (name mismatch).
 
         let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
         report(result)

@@ -66,7 +66,10 @@ enum Checks {
         // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
         // equal to its SKI.
         let aki = (try? c.authorityKeyIdentifier()) ?? nil
-        if c.isSelfIssued {
+        // A configured anchor with issuer = subject is taken as self-signed. A self-issued
+        // certificate elsewhere on the path (same name, another key: key rollover) is not
+        // self-signed and needs its AKI like any other.
+        if c.isSelfIssued && isAnchor {
             if let aki {
                 if aki.keyIdentifier == nil || aki.authorityCertIssuer != nil {
                     out.append(TrustFailure(.profileViolation, at: 0, "self-signed authorityKeyIdentifier must hold only a keyIdentifier"))
@@ -74,7 +77,10 @@ enum Checks {
                     out.append(TrustFailure(.profileViolation, at: 0, "self-signed authorityKeyIdentifier differs from subjectKeyIdentifier"))
                 }
             }
-        } else if aki?.keyIdentifier == nil {
+        } else if !isAnchor && aki?.keyIdentifier == nil {
+            // Not for anchors: a configured anchor stands for its name and key (RFC 5280
+            // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
+            // anchor without AKI).
             out.append(TrustFailure(.profileViolation, at: 0, "authorityKeyIdentifier with keyIdentifier is missing (RFC 5280 §4.2.1.1)"))
         }
         // RFC 5280 §4.2.1.11 / §4.2.1.5 / §4.2.1.14: policy extensions MUST be critical or are
@@ -210,17 +216,22 @@ enum Checks {
         }
         if options.kind != .basic {
             if c.version != .v3 { out.append(TrustFailure(.profileViolation, at: 0, "end-entity certificate is \(c.version), not v3 (BR §7.1.1)")) }
-            // BR §7.1.2.7.8: subscriber certificates are not CAs.
-            if bc?.isCA == true { out.append(TrustFailure(.profileViolation, at: 0, "end-entity certificate has cA TRUE (BR §7.1.2.7.8)")) }
+            // A CA certificate in the leaf position is accepted (RFC 5280 has no rule against
+            // it; limbo rfc5280::ca-as-leaf and pathlen::validation-ignores-pathlen-in-leaf),
+            // but cA TRUE with a keyUsage lacking keyCertSign is inconsistent (§4.2.1.9).
+            if bc?.isCA == true, let ku, !ku.contains(.keyCertSign) {
+                out.append(TrustFailure(.profileViolation, at: 0, "cA TRUE but keyUsage lacks keyCertSign (RFC 5280 §4.2.1.9)"))
+            }
             if let e = c.extension(OID.extKeyUsage) {
                 // BR §7.1.2.7.10: present, non-critical, without anyExtendedKeyUsage.
                 if e.critical { out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)")) }
                 if eku?.contains(OID.anyExtendedKeyUsage) == true {
                     out.append(TrustFailure(.extendedKeyUsage, at: 0, "anyExtendedKeyUsage in an end-entity certificate (BR §7.1.2.7.10)"))
                 }
-            } else if !required.isEmpty {
-                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage is missing (BR §7.1.2.7.10)"))
             }
+            // An absent extKeyUsage means any purpose (RFC 5280 §4.2.1.12), as Go and OpenSSL
+            // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
+            // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
             if let f = keyFailure(c, policy: options.algorithms) { out.append(f) }
             out += subjectNameFailures(c, options: options)
         }
@@ -264,11 +275,11 @@ enum Checks {
                 break
             }
         }
-        // BR §7.1.4.3: a Common Name, if present, repeats one SAN entry exactly (IP addresses
-        // in their canonical text form).
-        for cn in c.subject.values(of: OID.commonName) where !dnsNames.contains(cn) && !ipTexts.contains(cn) {
-            out.append(TrustFailure(.profileViolation, at: 0, "Common Name \"\(cn)\" is not one of the subjectAltName entries (BR §7.1.4.3)"))
-        }
+        // The subject Common Name is never used for identity (no CN fallback), and BR §7.1.4.3
+        // (CN repeats a SAN entry) is a CA issuance rule that Sigil, like rustls-webpki, Go and
+        // browsers, does not enforce; see Conformance/limbo-exceptions.json.
+        _ = dnsNames
+        _ = ipTexts
         return out
     }
 }
