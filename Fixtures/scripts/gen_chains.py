@@ -108,7 +108,7 @@ MANIFEST = []
 
 
 def scenario(name_, leaf_cert, intermediates, anchors, expected, reason=None, host=None, ip=None,
-             at=AT, anchors_only=True, description=""):
+             at=AT, anchors_only=True, description="", kind="server"):
     path = os.path.join(CHAINS, name_)
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, "leaf.pem"), "wb") as f:
@@ -122,7 +122,7 @@ def scenario(name_, leaf_cert, intermediates, anchors, expected, reason=None, ho
         entry["host"] = host
     if ip is not None:
         entry["ip"] = ip
-    entry.update({"at": at, "anchorsOnly": anchors_only, "expected": expected})
+    entry.update({"kind": kind, "at": at, "anchorsOnly": anchors_only, "expected": expected})
     if reason:
         entry["reason"] = reason
     entry["description"] = description
@@ -150,7 +150,7 @@ def main():
         r, i, l = fam[f]
         scenario("valid-%s" % f, l, [i], [r], "trusted", host="leaf.%s.sigil.test" % f,
                  description="%s root -> intermediate -> leaf, host matches the first dNSName SAN" % f)
-    scenario("valid-basic-policy", L, [I], [R], "trusted",
+    scenario("valid-basic-policy", L, [I], [R], "trusted", kind="basic",
              description="basic X.509 policy (no host): chain only")
     scenario("valid-anchors-plus-system", L, [I], [R], "trusted", host="leaf.rsa2048.sigil.test",
              anchors_only=False, description="custom anchor added to the system roots")

@@ -124,15 +124,17 @@ struct Session {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
         let depth = path.count // index the issuer would have
-        var candidates = candidateIssuers(of: child)
-        if candidates.isEmpty {
-            let selfIssued = child.isSelfIssued
-            note(TrustFailure(selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
-                              selfIssued ? "self-signed certificate is not a trust anchor"
-                                         : "no certificate found for issuer \(child.issuer.rfc4514String)"))
-            return nil
+        let candidates = order(candidateIssuers(of: child), for: child)
+        var tried = 0
+        defer {
+            // No issuer at all (or only ones already on the path): the chain ends here.
+            if tried == 0 && !budgetHit {
+                let selfIssued = child.isSelfIssued
+                note(TrustFailure(selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
+                                  selfIssued ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
+                                             : "no certificate found for issuer \(child.issuer.rfc4514String)"))
+            }
         }
-        candidates = order(candidates, for: child)
         for node in candidates {
             visits += 1
             if visits > ChainVerifier.maximumCandidateVisits || signatureChecks >= ChainVerifier.maximumSignatureChecks {
@@ -146,6 +148,7 @@ struct Session {
                 let c = certificate(n)
                 return c == cand || (c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo)
             }) { continue }
+            tried += 1
             if path.count + 1 > ChainVerifier.maximumPathLength {
                 note(TrustFailure(.maximumDepthExceeded, at: depth, "path longer than \(ChainVerifier.maximumPathLength) certificates"))
                 continue

@@ -66,15 +66,15 @@ enum Checks {
         // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
         // equal to its SKI.
         let aki = (try? c.authorityKeyIdentifier()) ?? nil
-        // A configured anchor with issuer = subject is taken as self-signed. A self-issued
-        // certificate elsewhere on the path (same name, another key: key rollover) is not
-        // self-signed and needs its AKI like any other.
-        if c.isSelfIssued && isAnchor {
-            if let aki {
+        if c.isSelfIssued {
+            // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
+            // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
+            // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
+            if isAnchor, let aki {
                 if aki.keyIdentifier == nil || aki.authorityCertIssuer != nil {
-                    out.append(TrustFailure(.profileViolation, at: 0, "self-signed authorityKeyIdentifier must hold only a keyIdentifier"))
+                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier must hold only a keyIdentifier (BR §7.1.2.1.3)"))
                 } else if let ski = (try? c.subjectKeyIdentifier()) ?? nil, let kid = aki.keyIdentifier, ski != kid {
-                    out.append(TrustFailure(.profileViolation, at: 0, "self-signed authorityKeyIdentifier differs from subjectKeyIdentifier"))
+                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
                 }
             }
         } else if !isAnchor && aki?.keyIdentifier == nil {
