@@ -49,6 +49,30 @@ struct Session {
     /// intermediate j → anchors.count + j).
     var caCheckCache: [Int: TrustFailure?] = [:]
     var signatureCache: [SignaturePair: SignatureVerdict] = [:]
+    /// Per-node facts used on every visit, computed once.
+    var infoCache: [Int: NodeInfo] = [:]
+
+    struct NodeInfo {
+        let isSelfIssued: Bool
+        let subjectKeyID: ByteSpan?
+        let authorityKeyID: ByteSpan?
+        /// Hash of subject and SubjectPublicKeyInfo: the "logical CA" for loop detection.
+        let logicalKey: Int
+    }
+
+    mutating func info(_ node: Int) -> NodeInfo {
+        if let i = infoCache[node] { return i }
+        let c = certificate(node)
+        var h = Hasher()
+        h.combine(c.subject.encoded)
+        h.combine(c.subjectPublicKeyInfo)
+        let i = NodeInfo(isSelfIssued: c.isSelfIssued,
+                         subjectKeyID: (try? c.subjectKeyIdentifier()) ?? nil,
+                         authorityKeyID: ((try? c.authorityKeyIdentifier()) ?? nil)?.keyIdentifier,
+                         logicalKey: h.finalize())
+        infoCache[node] = i
+        return i
+    }
     var signatureChecks = 0
     var visits = 0
     var best: TrustFailure?
@@ -124,7 +148,7 @@ struct Session {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
         let depth = path.count // index the issuer would have
-        let candidates = order(candidateIssuers(of: child), for: child)
+        let candidates = order(candidateIssuers(of: child), for: childNode)
         var tried = 0
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
@@ -143,11 +167,17 @@ struct Session {
             }
             // Loop detection: a certificate, or the same logical CA (subject and key), at most
             // once per path.
-            let cand = certificate(node)
-            if path.contains(where: { n in
-                let c = certificate(n)
-                return c == cand || (c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo)
-            }) { continue }
+            let key = info(node).logicalKey
+            var looped = false
+            for n in path where n == node || info(n).logicalKey == key {
+                let c = certificate(n), cand = certificate(node)
+                if n == node || c == cand
+                    || (c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo) {
+                    looped = true
+                    break
+                }
+            }
+            if looped { continue }
             tried += 1
             if path.count + 1 > ChainVerifier.maximumPathLength {
                 note(TrustFailure(.maximumDepthExceeded, at: depth, "path longer than \(ChainVerifier.maximumPathLength) certificates"))
@@ -180,18 +210,21 @@ struct Session {
 
     /// Anchors first; within each group, candidates whose SKI equals the child's AKI keyIdentifier
     /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
-    func order(_ nodes: [Int], for child: Certificate) -> [Int] {
-        let aki = (try? child.authorityKeyIdentifier())??.keyIdentifier
-        func score(_ n: Int) -> Int {
+    mutating func order(_ nodes: [Int], for childNode: Int) -> [Int] {
+        let aki = info(childNode).authorityKeyID
+        var scored: [(Int, Int, Int)] = []
+        scored.reserveCapacity(nodes.count)
+        for (offset, n) in nodes.enumerated() {
             var s = isAnchor(n) ? 0 : 10
-            if let aki, let ski = (try? certificate(n).subjectKeyIdentifier()) ?? nil {
+            if let aki, let ski = info(n).subjectKeyID {
                 s += ski == aki ? 0 : 2
             } else {
                 s += 1
             }
-            return s
+            scored.append((s, offset, n))
         }
-        return nodes.enumerated().sorted { (score($0.element), $0.offset) < (score($1.element), $1.offset) }.map(\.element)
+        scored.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        return scored.map { $0.2 }
     }
 
     // MARK: candidate checks
@@ -208,13 +241,14 @@ struct Session {
             if let f { return TrustFailure(f.kind, at: depth, f.message) }
         }
         // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)).
-        let below = path.dropFirst().filter { !certificate($0).isSelfIssued }.count
+        var below = 0
+        for n in path.dropFirst() where !info(n).isSelfIssued { below += 1 }
         if let bc = (try? cand.basicConstraints()) ?? nil, let p = bc.pathLength, below > p {
             return TrustFailure(.pathLengthExceeded, at: depth, "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
         }
         if !isAnchor(node) {
             let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
-            let intermediates = below + (cand.isSelfIssued ? 0 : 1)
+            let intermediates = below + (info(node).isSelfIssued ? 0 : 1)
             if intermediates > max {
                 return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
             }
@@ -248,7 +282,7 @@ struct Session {
         if let nc = (try? cand.nameConstraints()) ?? nil {
             for (i, n) in path.enumerated() {
                 let c = certificate(n)
-                if i > 0 && c.isSelfIssued { continue }
+                if i > 0 && info(n).isSelfIssued { continue }
                 switch NameChecks.constraints(nc, for: c, isLeaf: i == 0) {
                 case .satisfied: break
                 case .violated(let what):
