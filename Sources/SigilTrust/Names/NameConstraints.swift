@@ -69,8 +69,8 @@ public let maximumNameConstraintComparisons = 1 << 16
 ///   `.host` every mailbox at a host strictly below it (as an exclusion: also at it).
 /// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host`
 ///   permits exactly that host (as an exclusion: also below it), `.domain` hosts strictly
-///   below. A URI with no authority (`urn:`, `mailto:`), an IP-literal or IPv4 host, or a host
-///   that is not an LDH name fails when URI constraints exist.
+///   below. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+///   host, or a host that is not an LDH name fails when URI constraints exist.
 /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
 ///   address with bits set outside the mask is malformed. Families never mix for permitted
 ///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded IPv4
@@ -271,8 +271,9 @@ func uriConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
 }
 
 /// The host of a URI (RFC 3986 §3: `scheme ":" "//" [userinfo "@"] host [":" port] ...`),
-/// when it is an LDH host name; nil for no authority, an IP literal or IPv4 address,
-/// percent-encoding, or any other host Sigil cannot compare with a domain constraint.
+/// when it is an LDH host name; nil for no authority, userinfo, an IP literal or IPv4
+/// address, percent-encoding, a non-numeric port, or any other host Sigil cannot compare with
+/// a domain constraint.
 func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
     // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
     guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex else { return nil }
@@ -291,8 +292,10 @@ func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
         authorityEnd += 1
     }
-    var authority = rest[authorityStart..<authorityEnd]
-    if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+    let authority = rest[authorityStart..<authorityEnd]
+    // Userinfo ("user@host") is refused: a certificate has no reason to carry it, and
+    // readers disagree on where the host starts ("https://good.com@evil.com/").
+    if authority.contains(UInt8(ascii: "@")) { return nil }
     if authority.first == UInt8(ascii: "[") { return nil } // IP-literal
     var host = authority
     if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
