@@ -7,6 +7,8 @@ Writes into Fixtures/names/:
 - san_cases.json leaf certificates with assorted subjectAltNames and, per reference name,
                  the expected verdict (from RFC 6125 / CA/B Forum, cited in `why`) and what
                  `openssl x509 -checkhost/-checkip/-checkemail` answers.
+- cn_cases.json  subject Common Names and SANs, and whether the CN repeats a SAN as CA/B
+                 Forum BR §7.1.4.3 requires (expected from the BR text).
 - nc_cases.json  a CA certificate with nameConstraints and a leaf below it: the expected
                  verdict (RFC 5280 §4.2.1.10, cited in `why`) and what `openssl verify` says.
 
@@ -414,6 +416,33 @@ def nc_cases(tmp):
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# CA/B Forum BR §7.1.4.3: a subject CN must repeat a SAN value (expected from the BR text)
+
+CN_CASES = [
+    ("cn-copy-dns", ["www.example.com"], ["DNS:www.example.com", "DNS:example.com"], True, "character-for-character copy of a dNSName"),
+    ("cn-copy-wildcard", ["*.example.com"], ["DNS:*.example.com"], True, "Wildcard Domain Name copied"),
+    ("cn-none", [], ["DNS:www.example.com"], True, "the CN is optional"),
+    ("cn-case", ["WWW.example.com"], ["DNS:www.example.com"], False, "not a character-for-character copy"),
+    ("cn-not-in-san", ["other.example.com"], ["DNS:www.example.com"], False, "not one of the SAN values"),
+    ("cn-two", ["www.example.com", "www.example.com"], ["DNS:www.example.com"], False, "exactly one entry"),
+    ("cn-ipv4", ["192.0.2.1"], ["IP:192.0.2.1"], True, "RFC 3986 §3.2.2 IPv4 text"),
+    ("cn-ipv4-zeros", ["192.000.002.001"], ["IP:192.0.2.1"], False, "leading zeros are not the RFC 3986 form"),
+    ("cn-ipv6", ["2001:db8::1"], ["IP:2001:db8::1"], True, "RFC 5952 §4 text"),
+    ("cn-ipv6-long", ["2001:db8:0:0:0:0:0:1"], ["IP:2001:db8::1"], False, "RFC 5952 §4.2: '::' must be used"),
+    ("cn-no-san", ["www.example.com"], None, False, "nothing to repeat"),
+]
+
+
+def cn_cases():
+    out = []
+    for name, cns, sans, expected, why in CN_CASES:
+        subject = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "US")] +
+                            [x509.NameAttribute(NameOID.COMMON_NAME, cn) for cn in cns])
+        out.append({"name": name, "der": b64(cert(subject, subject, sans)), "expected": expected, "why": why})
+    return out
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -421,6 +450,7 @@ def main():
             "ip_text.json": ip_cases(),
             "san_cases.json": san_cases(tmp),
             "nc_cases.json": nc_cases(tmp),
+            "cn_cases.json": cn_cases(),
         }
     for fname, value in data.items():
         with open(os.path.join(OUT, fname), "w") as f:

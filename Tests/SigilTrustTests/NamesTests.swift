@@ -191,6 +191,16 @@ final class NamesTests: XCTestCase {
         XCTAssertNil(DNSName("1.2.3.4"))
     }
 
+    func testCommonNameConsistency() throws {
+        let cases = try Self.json("cn_cases.json")
+        XCTAssertGreaterThan(cases.count, 10)
+        for c in cases {
+            let cert = try Self.der(c["der"] as! String)
+            XCTAssertEqual(try commonNameIsConsistentWithSubjectAltName(cert), c["expected"] as! Bool,
+                           "\(c["name"]!): \(c["why"]!)")
+        }
+    }
+
     // MARK: Email
 
     func testMailboxSyntax() {
@@ -335,6 +345,9 @@ final class NamesTests: XCTestCase {
             ("2001:db8:1::1", "2001:db8::/ffff:ffff::", false, .within, "/32"),
             ("::ffff:192.0.2.1", "192.0.2.0/255.255.255.0", true, .within, "IPv4-mapped vs excluded IPv4"),
             ("::ffff:192.0.2.1", "192.0.2.0/255.255.255.0", false, .outside, "IPv4-mapped vs permitted IPv4: families never mix"),
+            ("192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", true, .within, "IPv4 vs excluded IPv4-mapped range"),
+            ("192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", false, .outside, "IPv4 vs permitted IPv6: families never mix"),
+            ("2001:db8::1", "192.0.2.0/255.255.255.0", true, .outside, "not IPv4-mapped"),
             ("192.0.2.1", "192.0.2.0/255.0.255.0", false, .malformedConstraint, "non-contiguous mask"),
             ("192.0.2.1", "192.0.2.0/255.255.255.1", false, .malformedConstraint, "non-contiguous mask"),
             ("192.0.2.1", "192.0.2.0/255.255.254.255", false, .malformedConstraint, "non-contiguous mask"),
@@ -387,6 +400,9 @@ final class NamesTests: XCTestCase {
         XCTAssertEqual(checkNameConstraints(nc, for: leaf, budget: 2), .satisfied)
         guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: 1) else {
             return XCTFail("budget of 1 must not suffice")
+        }
+        guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: Int.min) else {
+            return XCTFail("a negative budget allows nothing (and must not overflow)")
         }
     }
 

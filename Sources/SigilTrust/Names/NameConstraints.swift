@@ -73,9 +73,9 @@ public let maximumNameConstraintComparisons = 1 << 16
 ///   host, or a host that is not an LDH name fails when URI constraints exist.
 /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
 ///   address with bits set outside the mask is malformed. Families never mix for permitted
-///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded IPv4
-///   subtrees an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4
-///   address, since connecting to it reaches that IPv4 host.
+///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded subtrees
+///   an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4 address and an
+///   IPv4 name as its IPv4-mapped form, since both reach the same host.
 /// - directoryName: the constraint's RDNs must be a prefix of the name's RDNs, compared with
 ///   `DistinguishedName.matchesForChaining` (the empty name covers every name).
 /// - otherName, x400Address, ediPartyName, registeredID: not evaluated; `.unsupported` if
@@ -111,6 +111,35 @@ public func checkNameConstraints(
     return .satisfied
 }
 
+/// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
+/// trust anchor: the name constraints of every CA certificate on it (the anchor included,
+/// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
+/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued).
+///
+/// Returns nil when all hold, else the first failure: the index of the constraining CA, the
+/// index of the certificate, and the result. A malformed nameConstraints extension is a
+/// `.malformedConstraint` failure for every certificate below it.
+public func checkNameConstraints(
+    path: [Certificate], budget: Int = maximumNameConstraintComparisons
+) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
+    guard path.count > 1 else { return nil }
+    for i in 1..<path.count {
+        let nc: NameConstraints
+        do {
+            guard let decoded = try path[i].nameConstraints() else { continue }
+            nc = decoded
+        } catch {
+            return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
+        }
+        for j in 0..<i {
+            if j > 0 && path[j].isSelfIssued { continue }
+            let r = checkNameConstraints(nc, for: path[j], budget: budget)
+            if r != .satisfied { return (i, j, r) }
+        }
+    }
+    return nil
+}
+
 /// Result of comparing one name with one constraint.
 enum ConstraintOutcome {
     /// The constraint is of another name form: it says nothing about this name.
@@ -131,7 +160,7 @@ struct ConstraintChecker {
 
     init(nc: NameConstraints, budget: Int) {
         self.nc = nc
-        self.budget = budget
+        self.budget = max(0, budget)
     }
 
     /// nil when `name` is acceptable, else the failing result.
@@ -329,10 +358,18 @@ func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclude
     }
     var name = n
     if n.count != half {
-        // IPv4-mapped IPv6 name (RFC 4291 §2.5.5.2) against an excluded IPv4 subtree.
+        // Families never mix for permitted subtrees. For excluded ones, an IPv4 address and
+        // its IPv4-mapped IPv6 form (RFC 4291 §2.5.5.2) reach the same host, so each is also
+        // checked in the other's family.
         let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
-        guard excluded, n.count == 16, half == 4, n.prefix(12).elementsEqual(mappedPrefix) else { return .outside }
-        name = n.suffix(4)
+        guard excluded else { return .outside }
+        if n.count == 16 && n.prefix(12).elementsEqual(mappedPrefix) {
+            name = n.suffix(4)
+        } else if n.count == 4 {
+            name = (mappedPrefix + n)[...]
+        } else {
+            return .outside
+        }
     }
     for (x, (a, m)) in zip(name, zip(address, mask)) where x & m != a { return .outside }
     return .within
