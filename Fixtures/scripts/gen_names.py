@@ -2,7 +2,8 @@
 """Fixtures for SigilTrust name checks (Tests/SigilTrustTests/Names*Tests.swift).
 
 Writes into Fixtures/names/:
-- ip_text.json   text forms of IP addresses and the octets Python's `ipaddress` gives them
+- ip_text.json   text forms of IP addresses (hand-picked, plus 3 000 random edits of valid
+                 ones) and the octets Python's `ipaddress` gives them
                  (an independent parser); Sigil's deliberate differences are marked `sigil`.
 - san_cases.json leaf certificates with assorted subjectAltNames and, per reference name,
                  the expected verdict (from RFC 6125 / CA/B Forum, cited in `why`) and what
@@ -119,9 +120,41 @@ IP_SIGIL = {
 }
 
 
+def ip_mutations(count=3000, seed=20261121):
+    """Near-valid address texts (random edits of valid ones) for a differential test."""
+    import random
+    rng = random.Random(seed)
+    alphabet = "0123456789abcdefABCDEF:.:."
+    bases = []
+    for _ in range(300):
+        if rng.random() < 0.3:
+            bases.append(str(ipaddress.IPv4Address(rng.getrandbits(32))))
+        else:
+            a = ipaddress.IPv6Address(rng.getrandbits(128) & ~((1 << rng.choice([0, 16, 32, 64, 96])) - 1))
+            form = rng.choice(["compressed", "exploded", "mapped"])
+            if form == "mapped":
+                bases.append("::ffff:" + str(ipaddress.IPv4Address(rng.getrandbits(32))))
+            else:
+                bases.append(getattr(a, form))
+    out = set()
+    while len(out) < count:
+        t = list(rng.choice(bases))
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            op = rng.random()
+            i = rng.randrange(len(t) + 1)
+            if op < 0.35 and t:
+                del t[min(i, len(t) - 1)]
+            elif op < 0.7:
+                t.insert(i, rng.choice(alphabet))
+            elif t:
+                t[min(i, len(t) - 1)] = rng.choice(alphabet)
+        out.add("".join(t))
+    return sorted(out)
+
+
 def ip_cases():
     out = []
-    for t in IP_TEXTS:
+    for t in IP_TEXTS + ip_mutations():
         try:
             py = ipaddress.ip_address(t).packed.hex()
         except ValueError:
