@@ -4,7 +4,7 @@
 Writes into Fixtures/names/:
 - ip_text.json   text forms of IP addresses (hand-picked, plus 3 000 random edits of valid
                  ones) and the octets Python's `ipaddress` gives them
-                 (an independent parser); Sigil's deliberate differences are marked `sigil`.
+                 (an independent parser); Sigil's deliberate differences carry `deviation`.
 - san_cases.json leaf certificates with assorted subjectAltNames and, per reference name,
                  the expected verdict (from RFC 6125 / CA/B Forum, cited in `why`) and what
                  `openssl x509 -checkhost/-checkip/-checkemail` answers.
