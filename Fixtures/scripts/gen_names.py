@@ -67,7 +67,9 @@ def gn(spec):
     raise ValueError(spec)
 
 
-def cert(subject, issuer, sans=None, ca=False, nc=None, san_critical=False):
+def cert(subject, issuer, sans=None, ca=False, nc=None, san_critical=None):
+    if san_critical is None:
+        san_critical = len(subject) == 0  # RFC 5280 §4.2.1.6: critical when the subject is empty
     b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer)
          .public_key(KEY.public_key()).serial_number(serial_for(repr((subject, sans, nc))))
          .not_valid_before(NB).not_valid_after(NA)
@@ -403,6 +405,8 @@ NC_CASES = [
      "violated", "subject below an excluded name", None),
     ("dn-san-dirname", ["DirName:C=US/O=Example"], [], [("C", "US"), ("O", "Example"), ("CN", "leaf")],
      ["DirName:C=US/O=Other"], "violated", "directoryName SANs are constrained too", None),
+    ("dn-empty-subject", ["DirName:C=US/O=Example"], [], [], ["DNS:a.example"], "satisfied",
+     "§4.2.1.10: directoryName constraints apply to the subject 'when the certificate includes a non-empty subject field'", None),
     # forms Sigil does not evaluate
     ("othername-present", [], ["othername:1.3.6.1.4.1.99999.1"], LEAF, ["othername:1.3.6.1.4.1.99999.1"], "unsupported",
      "fail closed on a constrained form Sigil cannot evaluate (limbo nc-forbids-othername)", None),
