@@ -359,6 +359,58 @@ final class NamesTests: XCTestCase {
         XCTAssertEqual(ipConstraintOutcome([1, 2, 3, 4][...], [1, 2, 3, 4][...], excluded: false), .malformedConstraint, "4-octet constraint")
     }
 
+    /// DER `Name` with one attribute per RDN (UTF8String values), lengths per X.690 §8.1.3.
+    static func name(_ rdns: [([UInt8], String)]) -> DistinguishedName {
+        func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+            var out = [tag]
+            appendDERLength(content.count, to: &out)
+            return out + content
+        }
+        var seq: [UInt8] = []
+        for (oid, value) in rdns {
+            seq += tlv(0x31, tlv(0x30, tlv(0x06, oid) + tlv(0x0C, Array(value.utf8))))
+        }
+        let der = tlv(0x30, seq)
+        return DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+    }
+
+    func testDERLengthEncoding() {
+        // X.690 §8.1.3.4 short form, §8.1.3.5 long form with minimal octets.
+        for (n, expected) in [(0, [0x00]), (127, [0x7F]), (128, [0x81, 0x80]), (300, [0x82, 0x01, 0x2C]),
+                              (65_536, [0x83, 0x01, 0x00, 0x00])] as [(Int, [UInt8])] {
+            var out: [UInt8] = []
+            appendDERLength(n, to: &out)
+            XCTAssertEqual(out, expected, "\(n)")
+        }
+    }
+
+    func testDirectoryNameConstraints() {
+        let long = String(repeating: "x", count: 200) // forces long-form lengths
+        let subject = Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long), (OID.commonName, "leaf")])
+        var budget = 1_000
+        // RFC 5280 §4.2.1.10 / §7.1: RDN-wise prefix, caseIgnoreMatch with space folding.
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US")]), budget: &budget), .within)
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "us"), (OID.organizationName, "example  " + long)]), budget: &budget), .within)
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example")]), budget: &budget), .outside)
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.organizationName, "Example " + long)]), budget: &budget), .outside, "prefix, not any RDN")
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long),
+                                                               (OID.commonName, "leaf"), (OID.commonName, "more")]), budget: &budget), .outside, "longer than the name")
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([]), budget: &budget), .within, "the empty name covers every name")
+        var tiny = 3
+        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long)]), budget: &tiny), .overBudget)
+    }
+
+    func testSmallAPIs() {
+        XCTAssertNil(IPAddress(bytes: [1, 2, 3]))
+        XCTAssertEqual(IPAddress(bytes: [192, 0, 2, 1])?.description, "192.0.2.1")
+        XCTAssertEqual(IPAddress(bytes: [192, 0, 2, 1])?.isIPv4, true)
+        XCTAssertEqual(ServerIdentity("[2001:DB8::1]")?.description, "2001:db8::1")
+        XCTAssertEqual(ServerIdentity("WWW.Example.COM.")?.description, "www.example.com")
+        XCTAssertEqual(ServerIdentity("192.0.2.1"), .ip(IPAddress(bytes: [192, 0, 2, 1])!))
+        XCTAssertTrue(NameConstraintsResult.satisfied.isSatisfied)
+        XCTAssertFalse(NameConstraintsResult.violated("x").isSatisfied)
+    }
+
     // MARK: Certificates: name constraints (fixtures; expected from RFC text, OpenSSL recorded)
 
     func testNameConstraintFixtures() throws {
@@ -390,6 +442,20 @@ final class NamesTests: XCTestCase {
         let nc = try XCTUnwrap(try Self.der(c["ca"] as! String).nameConstraints())
         XCTAssertEqual(checkNameConstraints(nc, for: try Self.der(c["leaf"] as! String)),
                        .violated("DNS:evil.com is not in a permitted subtree"))
+    }
+
+    func testPathHelper() throws {
+        let cases = try Self.json("nc_cases.json")
+        func path(_ name: String) throws -> [Certificate] {
+            let c = cases.first { ($0["name"] as! String) == name }!
+            return [try Self.der(c["leaf"] as! String), try Self.der(c["ca"] as! String)]
+        }
+        XCTAssertNil(checkNameConstraints(path: try path("dns-permit-sub")))
+        let failure = try XCTUnwrap(checkNameConstraints(path: try path("dns-permit-other")))
+        XCTAssertEqual(failure.constrainingCA, 1)
+        XCTAssertEqual(failure.certificate, 0)
+        XCTAssertEqual(failure.result, .violated("DNS:www.example.org is not in a permitted subtree"))
+        XCTAssertNil(checkNameConstraints(path: [try path("dns-permit-other")[0]]), "a lone leaf has no CA above it")
     }
 
     func testBudgetIsEnforced() throws {
