@@ -12,8 +12,10 @@
 /// - the last label is not all digits (no top-level domain is; this keeps `"1.2.3.4"` and
 ///   `"1.2.3.04"` from ever being taken as DNS names);
 /// - no `*` (RFC 6125 §6.4.3 wildcards belong to presented names, not reference names) and
-///   no `_` (not a host-name character; CA/B Forum BR §7.1.4.2.1 forbids it in dNSName
-///   SANs since 2019, so no publicly trusted certificate can match it anyway).
+///   no `_` (not a host-name character: RFC 5280 §4.2.1.6 requires the RFC 1034 "preferred
+///   name syntax" in dNSName, and the CA/B Forum BR (§7.1.4.2.1, Ballot SC12) forbid
+///   underscores in public certificates since 2019, so none can match it anyway; a private
+///   PKI using `_` names is refused, fail closed).
 public struct DNSName: Sendable, Hashable, CustomStringConvertible {
     /// The normalised name: lowercase ASCII, no trailing dot.
     public let bytes: [UInt8]
@@ -81,7 +83,7 @@ enum DNSSyntax {
     /// Checks an LDH name without trailing dot. With `wildcard`, the left-most label may be
     /// exactly `*` (RFC 6125 §6.4.3 as restricted by CA/B Forum BR §1.6.1 "Wildcard Domain
     /// Name": "*." followed by a name), and a name with a wildcard needs at least two labels
-    /// after it (checked in `wildcardParent`). Returns nil when valid.
+    /// after it (checked in `classify`). Returns nil when valid.
     static func check(_ name: ArraySlice<UInt8>, wildcard: Bool) -> ServerIdentity.ParseError? {
         if name.isEmpty { return .empty }
         if name.count > maximumLength { return .tooLong }

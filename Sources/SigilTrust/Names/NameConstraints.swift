@@ -69,13 +69,13 @@ public let maximumNameConstraintComparisons = 1 << 16
 ///   `.host` every mailbox at a host strictly below it (as an exclusion: also at it).
 /// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host`
 ///   permits exactly that host (as an exclusion: also below it), `.domain` hosts strictly
-///   below. A URI with no authority (`urn:`, `mailto:`), an IP-literal or IPv4 host, or a host
-///   that is not an LDH name fails when URI constraints exist.
+///   below. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+///   host, or a host that is not an LDH name fails when URI constraints exist.
 /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
 ///   address with bits set outside the mask is malformed. Families never mix for permitted
-///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded IPv4
-///   subtrees an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4
-///   address, since connecting to it reaches that IPv4 host.
+///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded subtrees
+///   an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4 address and an
+///   IPv4 name as its IPv4-mapped form, since both reach the same host.
 /// - directoryName: the constraint's RDNs must be a prefix of the name's RDNs, compared with
 ///   `DistinguishedName.matchesForChaining` (the empty name covers every name).
 /// - otherName, x400Address, ediPartyName, registeredID: not evaluated; `.unsupported` if
@@ -111,6 +111,35 @@ public func checkNameConstraints(
     return .satisfied
 }
 
+/// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
+/// trust anchor: the name constraints of every CA certificate on it (the anchor included,
+/// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
+/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued).
+///
+/// Returns nil when all hold, else the first failure: the index of the constraining CA, the
+/// index of the certificate, and the result. A malformed nameConstraints extension is a
+/// `.malformedConstraint` failure for every certificate below it.
+public func checkNameConstraints(
+    path: [Certificate], budget: Int = maximumNameConstraintComparisons
+) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
+    guard path.count > 1 else { return nil }
+    for i in 1..<path.count {
+        let nc: NameConstraints
+        do {
+            guard let decoded = try path[i].nameConstraints() else { continue }
+            nc = decoded
+        } catch {
+            return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
+        }
+        for j in 0..<i {
+            if j > 0 && path[j].isSelfIssued { continue }
+            let r = checkNameConstraints(nc, for: path[j], budget: budget)
+            if r != .satisfied { return (i, j, r) }
+        }
+    }
+    return nil
+}
+
 /// Result of comparing one name with one constraint.
 enum ConstraintOutcome {
     /// The constraint is of another name form: it says nothing about this name.
@@ -131,7 +160,7 @@ struct ConstraintChecker {
 
     init(nc: NameConstraints, budget: Int) {
         self.nc = nc
-        self.budget = budget
+        self.budget = max(0, budget)
     }
 
     /// nil when `name` is acceptable, else the failing result.
@@ -271,8 +300,9 @@ func uriConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
 }
 
 /// The host of a URI (RFC 3986 §3: `scheme ":" "//" [userinfo "@"] host [":" port] ...`),
-/// when it is an LDH host name; nil for no authority, an IP literal or IPv4 address,
-/// percent-encoding, or any other host Sigil cannot compare with a domain constraint.
+/// when it is an LDH host name; nil for no authority, userinfo, an IP literal or IPv4
+/// address, percent-encoding, a non-numeric port, or any other host Sigil cannot compare with
+/// a domain constraint.
 func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
     // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
     guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex else { return nil }
@@ -291,8 +321,10 @@ func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
         authorityEnd += 1
     }
-    var authority = rest[authorityStart..<authorityEnd]
-    if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+    let authority = rest[authorityStart..<authorityEnd]
+    // Userinfo ("user@host") is refused: a certificate has no reason to carry it, and
+    // readers disagree on where the host starts ("https://good.com@evil.com/").
+    if authority.contains(UInt8(ascii: "@")) { return nil }
     if authority.first == UInt8(ascii: "[") { return nil } // IP-literal
     var host = authority
     if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
@@ -326,10 +358,18 @@ func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclude
     }
     var name = n
     if n.count != half {
-        // IPv4-mapped IPv6 name (RFC 4291 §2.5.5.2) against an excluded IPv4 subtree.
+        // Families never mix for permitted subtrees. For excluded ones, an IPv4 address and
+        // its IPv4-mapped IPv6 form (RFC 4291 §2.5.5.2) reach the same host, so each is also
+        // checked in the other's family.
         let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
-        guard excluded, n.count == 16, half == 4, n.prefix(12).elementsEqual(mappedPrefix) else { return .outside }
-        name = n.suffix(4)
+        guard excluded else { return .outside }
+        if n.count == 16 && n.prefix(12).elementsEqual(mappedPrefix) {
+            name = n.suffix(4)
+        } else if n.count == 4 {
+            name = (mappedPrefix + n)[...]
+        } else {
+            return .outside
+        }
     }
     for (x, (a, m)) in zip(name, zip(address, mask)) where x & m != a { return .outside }
     return .within

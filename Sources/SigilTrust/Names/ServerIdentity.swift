@@ -66,22 +66,25 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Does the certificate prove the server identity `id`? (RFC 6125 §6.4, CA/B Forum BR
-/// §7.1.4.2.1; the RFC 9525 profile.)
+/// Does the certificate prove the server identity `id`? (RFC 6125 §6.4 as tightened by its
+/// successor RFC 9525, and the CA/B Forum Baseline Requirements.)
 ///
 /// - DNS identities are compared only with the dNSName entries of the subjectAltName
 ///   extension, ASCII case-insensitively. The subject Common Name is never used (RFC 9525
-///   §6.3 dropped it; CA/B Forum BR §7.1.4.3 requires the CN, if present, to repeat a SAN, so
-///   a CN-only certificate is not a valid public one). No fallback is offered: one would
-///   also need name constraints to treat the CN as a DNS name, which they do not.
+///   removed CN-IDs; CA/B Forum BR §7.1.4.3 requires the CN, if present, to repeat a SAN, so
+///   a CN-only certificate is not a valid public one; Go ignores it since 1.15). No fallback
+///   option is offered: it would also need `checkNameConstraints` to treat the CN as a DNS
+///   name, which it does not, so a fallback would let a name-constrained CA escape its
+///   constraints with a CN-only certificate.
 /// - A presented wildcard `*.example.com` matches exactly one non-empty left-most label
 ///   (`a.example.com`, not `example.com` nor `a.b.example.com`, RFC 6125 §6.4.3). The `*` must
 ///   be the whole left-most label (`f*.example.com`, `a.*.example.com`, `xn--*.example.com`
 ///   never match) and the wildcard's parent must not be a public suffix (`*.com`,
 ///   `*.co.uk`: see `PublicSuffixes` for what is covered). The label matched may be an
-///   A-label (`*.example.com` matches `xn--bcher-kva.example.com`), as in rustls-webpki, Go,
-///   NSS and Chromium: RFC 6125 §6.4.3's IDN caution is about wildcards *inside* an A-label,
-///   which are refused, and whoever holds `*.example.com` controls every label below it.
+///   A-label (`*.example.com` matches `xn--bcher-kva.example.com`), as in rustls-webpki, Go
+///   and NSS: RFC 6125 §6.4.3's IDN caution is about wildcards *inside* an A-label, which
+///   are refused, and whoever holds `*.example.com` controls every label below it, so
+///   refusing A-labels would only break IDN subdomains without stopping any attack.
 /// - Presented names that are not valid LDH host names (empty labels, a trailing dot, "_",
 ///   spaces, non-ASCII bytes, an all-numeric last label such as the text "192.0.2.1") never
 ///   match anything.
