@@ -136,10 +136,6 @@ final class NamesLimboTests: XCTestCase {
 
     /// Where Sigil knowingly disagrees with the suite, and why.
     static let knownDisagreements: [String: String] = [
-        // Limbo calls the leading-period dNSName constraint malformed (RFC 5280 has no such
-        // form); Sigil follows OpenSSL, NSS, Go and rustls-webpki and reads `.example.com` as
-        // "strictly below example.com", which permits foo.example.com.
-        "rfc5280::nc::invalid-dnsname-leading-period": "leading-dot dNSName constraint accepted",
         // `*.s3.amazonaws.com` is in the PSL's PRIVATE section; Sigil's list covers ICANN
         // suffixes only, because S3 itself serves this wildcard (see `PublicSuffixes`).
         "webpki::san::public-suffix-private-namespace-wildcard-san": "private PSL suffixes not embedded",

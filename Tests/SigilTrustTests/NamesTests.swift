@@ -235,14 +235,14 @@ final class NamesTests: XCTestCase {
             ("host.example.com", "host.example.com", false, .within, "zero labels added"),
             ("badexample.com", "example.com", false, .outside, "label boundary"),
             ("example.com", "example.com", true, .within, "excluded, same name"),
-            ("a.example.com", ".example.com", false, .within, "leading dot: below"),
-            ("example.com", ".example.com", false, .outside, "leading dot (permitted): not the apex"),
-            ("example.com", ".example.com", true, .within, "leading dot (excluded): read broadly"),
+            // RFC 5280 has no leading-period dNSName constraint: malformed, fail closed
+            // (limbo rfc5280::nc::invalid-dnsname-leading-period).
+            ("a.example.com", ".example.com", false, .malformedConstraint, "leading dot: not an RFC 5280 dNSName constraint"),
+            ("example.com", ".example.com", true, .malformedConstraint, "leading dot: not an RFC 5280 dNSName constraint"),
             ("anything.test", "", false, .within, "empty constraint: everything"),
             ("anything.test", "", true, .within, "empty constraint: everything"),
             ("A.EXAMPLE.COM", "example.com", false, .within, "case-insensitive"),
             ("*.example.com", "example.com", false, .within, "every match is below example.com"),
-            ("*.example.com", ".example.com", false, .within, "every match is strictly below"),
             ("*.a.example.com", "example.com", false, .within, "deeper wildcard"),
             ("*.example.com", "a.example.com", false, .outside, "b.example.com would be outside (limbo cve-2025-61727-nc-permits-variant)"),
             ("*.example.com", "bar.example.com", true, .within, "could match excluded (limbo cve-2025-61727)"),

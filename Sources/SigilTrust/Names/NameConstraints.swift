@@ -251,6 +251,11 @@ func dnsConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
     let presented = DNSSyntax.classify(n)
     if case .invalid = presented { return .malformedName }
     if k.isEmpty { return .within } // empty constraint: every name (NSS, Go, rustls-webpki)
+    // RFC 5280 §4.2.1.10 defines dNSName constraints without a leading period (that form
+    // belongs to URI and rfc822Name constraints). A CA relying on `.example.com` has an
+    // ambiguous intent: fail closed, as x509-limbo rfc5280::nc::invalid-dnsname-leading-period
+    // expects (OpenSSL, NSS, Go and rustls-webpki accept it as "subdomains only").
+    if k.first == UInt8(ascii: ".") { return .malformedConstraint }
     guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
     switch presented {
     case .invalid:
