@@ -33,8 +33,10 @@ func limbsFromBigEndian(_ bytes: UnsafeRawBufferPointer, _ out: UnsafeMutablePoi
 @inline(__always)
 func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeMutableRawPointer, _ byteCount: Int) -> Bool {
     // Any non-zero byte beyond byteCount means the integer is too large.
-    for k in byteCount..<(count * 8) where (limbs[k / 8] >> UInt((k % 8) * 8)) & 0xFF != 0 {
-        return false
+    if byteCount < count * 8 {
+        for k in byteCount..<(count * 8) where (limbs[k / 8] >> UInt((k % 8) * 8)) & 0xFF != 0 {
+            return false
+        }
     }
     for k in 0..<byteCount {
         // Byte k from the least significant end goes to out[byteCount - 1 - k].

@@ -14,6 +14,9 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// verification an attacker can force (16384-bit moduli exist in the wild; larger do not).
     public static let minimumModulusBits = 1024
     public static let maximumModulusBits = 16384
+    /// Above this modulus size the public exponent is limited to `maximumLargeModulusExponentBits`.
+    public static let largeModulusBits = 3072
+    public static let maximumLargeModulusExponentBits = 64
 
     @usableFromInline let modulus: MontgomeryModulus
     /// e as little-endian limbs, top limb non-zero.
@@ -91,6 +94,13 @@ public struct RSAPublicKey: Sendable, Hashable {
         }
         // e: odd, > 1, < n (so it has at most as many bytes as n).
         guard let eLast = e.last, eLast & 1 == 1, e.count <= n.count else { throw .malformedKey }
+        // Work cap: verification costs about two modular multiplications per exponent bit. As
+        // OpenSSL does (RSA_SMALL_MODULUS_BITS / RSA_MAX_PUBEXP_BITS), moduli above 3072 bits must
+        // have e of at most 64 bits, so the worst case (a 3072-bit e) stays around 10 ms and a
+        // 16384-bit key with a 16384-bit e cannot make one verification take seconds.
+        if bits > RSAPublicKey.largeModulusBits && e.count * 8 - e[0].leadingZeroBitCount > RSAPublicKey.maximumLargeModulusExponentBits {
+            throw .malformedKey
+        }
         if e.count == 1 && e[0] == 1 { throw .malformedKey }
         guard let m = MontgomeryModulus(bigEndian: n) else { throw .malformedKey }  // even modulus
 
@@ -290,7 +300,9 @@ public struct RSAPublicKey: Sendable, Hashable {
                               hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?) -> Bool {
         let hLen = hash.digestCount
         let emLen = em.count
-        // Step 3 (with the smallest salt when the length is free).
+        // Step 3 (with the smallest salt when the length is free); the first test keeps the sum
+        // below from overflowing for absurd salt lengths.
+        if let want = saltLength, want > emLen { return false }
         guard emLen >= hLen + (saltLength ?? 0) + 2 else { return false }
         // Step 4: rightmost octet 0xbc.
         guard em[emLen - 1] == 0xBC else { return false }

@@ -202,6 +202,11 @@ final class RSAKeyAndInputTests: XCTestCase {
         var big = [UInt8](repeating: 0xFF, count: 2049); big[0] = 0x01   // 16385 bits
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: big, exponent: [3]) }, "16385 bits")
         XCTAssertNoThrow(try RSAPublicKey(modulus: Array(big.dropFirst()), exponent: [3]), "16384 bits accepted")
+        // Above 3072 bits, e is limited to 64 bits (work cap); 64 bits is still accepted.
+        let n4096 = [UInt8](repeating: 0xFF, count: 512)
+        XCTAssertNoThrow(try RSAPublicKey(modulus: n4096, exponent: [0x80, 0, 0, 0, 0, 0, 0, 1]))
+        expect(.malformedKey, { _ = try RSAPublicKey(modulus: n4096, exponent: [1, 0, 0, 0, 0, 0, 0, 0, 1]) }, "65-bit e, 4096-bit n")
+        XCTAssertNoThrow(try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 384), exponent: [UInt8](repeating: 0x11, count: 300)))
         let clock = ContinuousClock()
         let huge = [UInt8](repeating: 0xFF, count: 1 << 20)
         let elapsed = clock.measure {
@@ -232,8 +237,32 @@ final class RSAKeyAndInputTests: XCTestCase {
             expect(.badSignature, { try key.verifyPKCS1v15(signature: s, digest: digest, hash: .sha256) })
             expect(.badSignature, { try key.verifyPSS(signature: s, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) })
         }
+        // Absurd salt lengths are simply inconsistent (no arithmetic overflow).
+        let sig = [UInt8](repeating: 1, count: 256)
+        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: Int.max) })
+        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 223) })
+        expect(.unsupportedAlgorithm, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: -1) })
         // Digest of the wrong length never matches.
         expect(.badSignature, { try key.verifyPKCS1v15(signature: [UInt8](repeating: 1, count: 256), digest: [1, 2, 3], hash: .sha256) })
+    }
+
+    /// The costliest inputs the key limits allow still finish quickly: a 16384-bit modulus with
+    /// a 64-bit exponent, and a 3072-bit modulus with a 3071-bit exponent.
+    func testWorstCaseWorkIsBounded() throws {
+        let clock = ContinuousClock()
+        let n16k = [UInt8](repeating: 0xFF, count: 2048)
+        let big = try RSAPublicKey(modulus: n16k, exponent: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        XCTAssertEqual(big.bitCount, 16384)
+        let n3k = [UInt8](repeating: 0xFF, count: 384)
+        var e3k = [UInt8](repeating: 0xFF, count: 384); e3k[0] = 0x7F
+        let wide = try RSAPublicKey(modulus: n3k, exponent: e3k)
+        let elapsed = try clock.measure {
+            XCTAssertThrowsError(try big.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512))
+            XCTAssertThrowsError(try big.verifyPSS(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512, mgf1Hash: .sha512, saltLength: nil))
+            XCTAssertThrowsError(try wide.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 384), digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
+        }
+        print("worst-case RSA inputs: \(elapsed)")
+        XCTAssertLessThan(elapsed, .seconds(2))
     }
 
     /// Cross-check with Python `cryptography` (OpenSSL underneath): keys of unusual sizes (not a
