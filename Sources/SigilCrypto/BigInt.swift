@@ -75,8 +75,10 @@ struct MontgomeryModulus: Sendable, Hashable {
     init?(bigEndian modulus: UnsafeRawBufferPointer) {
         guard let last = modulus.last, last & 1 == 1, modulus.count > 0 else { return nil }
         let n = (modulus.count + 7) / 8
-        var m = [UInt](repeating: 0, count: n)
-        m.withUnsafeMutableBufferPointer { limbsFromBigEndian(modulus, $0.baseAddress!, n) }
+        let m = [UInt](unsafeUninitializedCapacity: n) { buf, count in
+            limbsFromBigEndian(modulus, buf.baseAddress!, n)
+            count = n
+        }
         guard m[n - 1] != 0 else { return nil }
         limbs = m
 
@@ -88,20 +90,19 @@ struct MontgomeryModulus: Sendable, Hashable {
         negInverse = 0 &- inv
 
         // R^2 mod m = 2^(128·n) mod m by one division (key set-up only, not per verification).
-        var num = [UInt](repeating: 0, count: 2 * n + 1)
-        num[2 * n] = 1
-        var q = [UInt](repeating: 0, count: n + 2)
-        var r = [UInt](repeating: 0, count: n)
-        num.withUnsafeBufferPointer { np in
-            m.withUnsafeBufferPointer { mp in
-                q.withUnsafeMutableBufferPointer { qp in
-                    r.withUnsafeMutableBufferPointer { rp in
-                        __gmpn_tdiv_qr(qp.baseAddress!, rp.baseAddress!, 0, np.baseAddress!, 2 * n + 1, mp.baseAddress!, n)
-                    }
+        // Numerator (2n + 1 limbs) and quotient (n + 2) live in one temporary buffer.
+        rSquared = [UInt](unsafeUninitializedCapacity: n) { r, count in
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: 3 * n + 3) { tmp in
+                let num = tmp.baseAddress!
+                let q = num + (2 * n + 1)
+                num.initialize(repeating: 0, count: 2 * n)
+                num[2 * n] = 1
+                m.withUnsafeBufferPointer { mp in
+                    __gmpn_tdiv_qr(q, r.baseAddress!, 0, num, 2 * n + 1, mp.baseAddress!, n)
                 }
             }
+            count = n
         }
-        rSquared = r
     }
 
     /// Scratch limbs `modPow` needs.

@@ -8,7 +8,8 @@ import SigilDER
 ///
 /// Accepted: n of 1024...16384 bits and odd (every RSA modulus is a product of odd primes);
 /// 1 < e < n and e odd (RFC 8017 §3.1 requires 3 ≤ e ≤ n − 1; an even e cannot be coprime to
-/// λ(n)). Anything else is `CryptoError.malformedKey`.
+/// λ(n)); for moduli above 3072 bits e has at most 64 bits (a work cap, as in OpenSSL).
+/// Anything else is `CryptoError.malformedKey`.
 public struct RSAPublicKey: Sendable, Hashable {
     /// Smallest and largest accepted modulus sizes in bits. The upper bound caps the cost of a
     /// verification an attacker can force (16384-bit moduli exist in the wild; larger do not).
@@ -18,11 +19,11 @@ public struct RSAPublicKey: Sendable, Hashable {
     public static let largeModulusBits = 3072
     public static let maximumLargeModulusExponentBits = 64
 
-    @usableFromInline let modulus: MontgomeryModulus
+    let modulus: MontgomeryModulus
     /// e as little-endian limbs, top limb non-zero.
-    @usableFromInline let exponentLimbs: [UInt]
+    let exponentLimbs: [UInt]
     /// Big-endian modulus bytes without leading zeros (k = its count, RFC 8017 §8.2.2).
-    @usableFromInline let modulusBytes: [UInt8]
+    let modulusBytes: [UInt8]
 
     /// Size of the modulus in bits.
     public let bitCount: Int
