@@ -19,34 +19,20 @@ public struct RSAPublicKey: Sendable, Hashable {
     public static let largeModulusBits = 3072
     public static let maximumLargeModulusExponentBits = 64
 
+    /// n and e, prepared for exponentiation (one allocation per key).
     let modulus: MontgomeryModulus
-    /// e as little-endian limbs, top limb non-zero.
-    let exponentLimbs: [UInt]
-    /// Big-endian modulus bytes without leading zeros (k = its count, RFC 8017 §8.2.2).
-    let modulusBytes: [UInt8]
 
     /// Size of the modulus in bits.
     public let bitCount: Int
 
     /// k, the modulus length in bytes: the length every signature must have.
-    public var modulusByteCount: Int { modulusBytes.count }
+    public var modulusByteCount: Int { (bitCount + 7) / 8 }
 
     /// The modulus as big-endian bytes (no leading zero).
-    public var modulusBigEndian: [UInt8] { modulusBytes }
+    public var modulusBigEndian: [UInt8] { modulus.modulusBigEndian }
 
     /// The public exponent as big-endian bytes (no leading zero).
-    public var exponentBigEndian: [UInt8] {
-        var out: [UInt8] = []
-        var started = false
-        for limb in exponentLimbs.reversed() {
-            for s in stride(from: 56, through: 0, by: -8) {
-                let b = UInt8(truncatingIfNeeded: limb >> UInt(s))
-                if b != 0 { started = true }
-                if started { out.append(b) }
-            }
-        }
-        return out
-    }
+    public var exponentBigEndian: [UInt8] { modulus.exponentBigEndian }
 
     /// From a PKCS#1 `RSAPublicKey` DER encoding (RFC 8017 Appendix A.1.1):
     ///
@@ -103,20 +89,14 @@ public struct RSAPublicKey: Sendable, Hashable {
             throw .malformedKey
         }
         if e.count == 1 && e[0] == 1 { throw .malformedKey }
-        guard let m = MontgomeryModulus(bigEndian: n) else { throw .malformedKey }  // even modulus
-
-        let el = (e.count + 7) / 8
-        var eLimbs = [UInt](repeating: 0, count: el)
-        eLimbs.withUnsafeMutableBufferPointer { limbsFromBigEndian(e, $0.baseAddress!, el) }
         if e.count == n.count {
             // e < n, compared on equal-length big-endian byte strings.
             var less = false
             for i in 0..<n.count where e[i] != n[i] { less = e[i] < n[i]; break }
             guard less else { throw .malformedKey }
         }
+        guard let m = MontgomeryModulus(bigEndian: n, exponent: e) else { throw .malformedKey }  // even n
         self.modulus = m
-        self.exponentLimbs = eLimbs
-        self.modulusBytes = Array(n)
         self.bitCount = bits
     }
 
@@ -145,22 +125,27 @@ public struct RSAPublicKey: Sendable, Hashable {
     @inline(__always)
     func withRecoveredMessage<R>(_ signature: UnsafeRawBufferPointer,
                                  _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R) throws(CryptoError) -> R {
-        let k = modulusBytes.count
+        let k = modulusByteCount
         guard signature.count == k else { throw .malformedSignature }
         let n = modulus.count
-        // Layout: s (n) | result (n) | modPow scratch | EM bytes (k, rounded up to limbs).
-        let total = 2 * n + MontgomeryModulus.scratchCount(n) + (k + 7) / 8
-        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: total) { (buf) throws(CryptoError) -> R in
-            let s = buf.baseAddress!
+        let areaCount = MontgomeryModulus.scratchCount(n)   // 2n limbs
+        // Three areas of 2n limbs: s and the result, the product buffer, modPow's work area.
+        // Up to 4096-bit moduli each is at most 1 KiB, which `withUnsafeTemporaryAllocation`
+        // places on the stack: no heap allocation per verification.
+        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { (sr) throws(CryptoError) -> R in
+            let s = sr.baseAddress!
             let r = s + n
-            let scratch = r + n
-            let emLimbs = scratch + MontgomeryModulus.scratchCount(n)
             limbsFromBigEndian(signature, s, n)
-            let inRange = modulus.limbs.withUnsafeBufferPointer { compareLimbs(s, $0.baseAddress!, n) < 0 }
-            guard inRange else { throw .malformedSignature }
-            modulus.modPow(s, exponent: exponentLimbs, r, scratch: scratch)
-            let em = UnsafeMutableRawPointer(emLimbs)
-            _ = limbsToBigEndian(r, n, em, k)  // r < n < 256^k: always fits
+            guard modulus.isReduced(s) else { throw .malformedSignature }
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { product in
+                withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { work in
+                    modulus.modPow(s, r, product: product.baseAddress!, work: work.baseAddress!)
+                }
+            }
+            // I2OSP(r, k) over s, which is no longer needed: k ≤ 8n bytes fit its n limbs and do
+            // not reach r (the next n limbs); r < n < 256^k, so it always fits in k bytes.
+            let em = UnsafeMutableRawPointer(s)
+            _ = limbsToBigEndian(r, n, em, k)
             return try body(UnsafeRawBufferPointer(start: em, count: k))
         }
     }
@@ -193,7 +178,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
-        let k = modulusBytes.count
+        let k = modulusByteCount
         let tLen = prefix.count + hLen
         // §9.2 step 3: "intended encoded message length too short" (cannot happen for ≥ 1024 bits).
         guard k >= tLen + 11 else { throw .badSignature }
@@ -255,7 +240,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         if let s = saltLength, s < 0 { throw .unsupportedAlgorithm }
-        let k = modulusBytes.count
+        let k = modulusByteCount
         // §8.1.2 step 2c: EM = I2OSP(m, emLen), emLen = ⌈(modBits − 1)/8⌉. When modBits − 1 is a
         // multiple of 8, emLen = k − 1 and the first byte of the k-byte value must be zero.
         let emBits = bitCount - 1

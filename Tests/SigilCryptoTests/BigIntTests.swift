@@ -25,22 +25,21 @@ print(json.dumps(out))
         func be(_ hex: String) -> [UInt8] { hexBytes(hex.count % 2 == 1 ? "0" + hex : hex) }
         for c in cases {
             let mBytes = be(c["m"]!), eBytes = be(c["e"]!), xBytes = be(c["x"]!), expect = be(c["r"]!)
-            let mod = try XCTUnwrap(mBytes.withUnsafeBytes { MontgomeryModulus(bigEndian: $0) })
+            let mod = try XCTUnwrap(mBytes.withUnsafeBytes { mb in eBytes.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) } })
+            XCTAssertEqual(mod.modulusBigEndian, mBytes)
+            XCTAssertEqual(mod.exponentBigEndian, eBytes)
             let n = mod.count
-            let eLimbs: [UInt] = eBytes.withUnsafeBytes { raw in
-                let k = (raw.count + 7) / 8
-                var l = [UInt](repeating: 0, count: k)
-                l.withUnsafeMutableBufferPointer { limbsFromBigEndian(raw, $0.baseAddress!, k) }
-                return l
-            }
             var x = [UInt](repeating: 0, count: n)
             xBytes.withUnsafeBytes { raw in x.withUnsafeMutableBufferPointer { limbsFromBigEndian(raw, $0.baseAddress!, n) } }
             var r = [UInt](repeating: 0, count: n)
             var scratch = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
+            var work = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
             x.withUnsafeBufferPointer { xp in
                 r.withUnsafeMutableBufferPointer { rp in
                     scratch.withUnsafeMutableBufferPointer { sp in
-                        mod.modPow(xp.baseAddress!, exponent: eLimbs, rp.baseAddress!, scratch: sp.baseAddress!)
+                        work.withUnsafeMutableBufferPointer { wp in
+                            mod.modPow(xp.baseAddress!, rp.baseAddress!, product: sp.baseAddress!, work: wp.baseAddress!)
+                        }
                     }
                 }
             }
@@ -68,7 +67,10 @@ print(json.dumps(out))
         let fits = limbs.withUnsafeBufferPointer { lp in short.withUnsafeMutableBytes { limbsToBigEndian(lp.baseAddress!, 3, $0.baseAddress!, 10) } }
         XCTAssertFalse(fits)
         // Even or empty moduli are refused.
-        XCTAssertNil([UInt8]([0x10, 0x00]).withUnsafeBytes { MontgomeryModulus(bigEndian: $0) })
-        XCTAssertNil([UInt8]().withUnsafeBytes { MontgomeryModulus(bigEndian: $0) })
+        let three: [UInt8] = [3]
+        three.withUnsafeBytes { e in
+            XCTAssertNil([UInt8]([0x10, 0x00]).withUnsafeBytes { MontgomeryModulus(bigEndian: $0, exponent: e) })
+            XCTAssertNil([UInt8]().withUnsafeBytes { MontgomeryModulus(bigEndian: $0, exponent: e) })
+        }
     }
 }
