@@ -167,9 +167,13 @@ public struct RSAPublicKey: Sendable, Hashable {
 
     /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) given the message digest.
     ///
-    /// Encode-and-compare: EM' = 0x00 || 0x01 || 0xFF... || 0x00 || DigestInfo(hash, digest) is
-    /// built (EMSA-PKCS1-v1_5-ENCODE, §9.2) and compared with the whole recovered EM. The padding
-    /// is never parsed, which closes the Bleichenbacher-2006 family of forgeries.
+    /// Encode-and-compare (§8.2.2 steps 3–4): the expected EM' = 0x00 || 0x01 || 0xFF... || 0x00 ||
+    /// DigestInfo(hash, digest) of EMSA-PKCS1-v1_5-ENCODE (§9.2) has a fixed layout for the
+    /// modulus length and hash, so every byte of the recovered EM is compared with the byte EM'
+    /// has at that position (the same as building EM' and comparing the two whole, without the
+    /// copy). Nothing is parsed or searched for, which closes the Bleichenbacher-2006 family of
+    /// forgeries (garbage after the digest, short padding, alternative DigestInfo encodings).
+    /// Returns normally when the signature is valid, throws otherwise.
     ///
     /// - Throws: `.malformedSignature` (length ≠ k, or value ≥ n), `.badSignature` (no match,
     ///   or `digest.count` is not the hash's digest length).
@@ -222,10 +226,9 @@ public struct RSAPublicKey: Sendable, Hashable {
 
     // MARK: PSS
 
-    /// Largest salt (or digest) an EM can hold; `nil` salt length means "any" (recovered from DB).
-    ///
     /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) with EMSA-PSS-VERIFY (§9.1.2) and MGF1 (§B.2.1),
-    /// given the message digest `mHash` computed with `hash`.
+    /// given the message digest `mHash` computed with `hash`. Returns normally when the signature
+    /// is valid, throws otherwise.
     ///
     /// - Parameters:
     ///   - hash: the hash of the message and of M' (RSASSA-PSS-params hashAlgorithm).
