@@ -33,8 +33,10 @@ func limbsFromBigEndian(_ bytes: UnsafeRawBufferPointer, _ out: UnsafeMutablePoi
 @inline(__always)
 func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeMutableRawPointer, _ byteCount: Int) -> Bool {
     // Any non-zero byte beyond byteCount means the integer is too large.
-    for k in byteCount..<(count * 8) where (limbs[k / 8] >> UInt((k % 8) * 8)) & 0xFF != 0 {
-        return false
+    if byteCount < count * 8 {
+        for k in byteCount..<(count * 8) where (limbs[k / 8] >> UInt((k % 8) * 8)) & 0xFF != 0 {
+            return false
+        }
     }
     for k in 0..<byteCount {
         // Byte k from the least significant end goes to out[byteCount - 1 - k].
@@ -55,55 +57,63 @@ func compareLimbs(_ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ count: I
     return 0
 }
 
-/// An odd modulus prepared for Montgomery multiplication (Montgomery 1985; the REDC loop is
-/// the word-by-word form of Koç, Acar & Kaliski 1996, "SOS" variant, with carries parked in
-/// the limbs it zeroes, as GMP's own mpn_redc_1 does). R = 2^(64·count).
+/// An odd modulus prepared for Montgomery multiplication, with the fixed exponent it is used
+/// with (RSA's public exponent), so that x^e mod m is one call.
+///
+/// Montgomery 1985; the REDC loop is the word-by-word form (Koç, Acar & Kaliski 1996, "SOS"),
+/// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
+///
+/// Everything lives in one array (`storage` = m | R² mod m | e), so a key costs one allocation.
 @usableFromInline
 struct MontgomeryModulus: Sendable, Hashable {
-    /// Modulus limbs, little-endian, top limb non-zero.
-    let limbs: [UInt]
+    /// m (n limbs, top limb non-zero) | R^2 mod m (n limbs) | e (`exponentCount` limbs, top
+    /// limb non-zero); all little-endian.
+    let storage: [UInt]
+    /// n, the modulus size in limbs.
+    let count: Int
+    /// Limbs of e.
+    let exponentCount: Int
     /// -m^-1 mod 2^64.
     let negInverse: UInt
-    /// R^2 mod m, to move values into Montgomery form with one multiplication.
-    let rSquared: [UInt]
 
-    var count: Int { limbs.count }
-
-    /// `modulus`: big-endian bytes without leading zeros, odd. Returns nil when even or empty.
-    init?(bigEndian modulus: UnsafeRawBufferPointer) {
-        guard let last = modulus.last, last & 1 == 1, modulus.count > 0 else { return nil }
+    /// `modulus` and `exponent`: big-endian bytes without leading zeros. Returns nil when the
+    /// modulus is even or empty, or the exponent is empty (the caller checks e's other rules).
+    init?(bigEndian modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer) {
+        guard let last = modulus.last, last & 1 == 1, modulus[0] != 0, exponent.count > 0 else { return nil }
         let n = (modulus.count + 7) / 8
-        var m = [UInt](repeating: 0, count: n)
-        m.withUnsafeMutableBufferPointer { limbsFromBigEndian(modulus, $0.baseAddress!, n) }
-        guard m[n - 1] != 0 else { return nil }
-        limbs = m
+        let el = (exponent.count + 7) / 8
+        var inverse: UInt = 0
+        storage = [UInt](unsafeUninitializedCapacity: 2 * n + el) { buf, initialized in
+            let m = buf.baseAddress!
+            limbsFromBigEndian(modulus, m, n)
+            limbsFromBigEndian(exponent, m + 2 * n, el)
 
-        // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number of
-        // correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96 ≥ 64.
-        let m0 = m[0]
-        var inv = m0
-        for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
-        negInverse = 0 &- inv
+            // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number
+            // of correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96.
+            let m0 = m[0]
+            var inv = m0
+            for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
+            inverse = 0 &- inv
 
-        // R^2 mod m = 2^(128·n) mod m by one division (key set-up only, not per verification).
-        var num = [UInt](repeating: 0, count: 2 * n + 1)
-        num[2 * n] = 1
-        var q = [UInt](repeating: 0, count: n + 2)
-        var r = [UInt](repeating: 0, count: n)
-        num.withUnsafeBufferPointer { np in
-            m.withUnsafeBufferPointer { mp in
-                q.withUnsafeMutableBufferPointer { qp in
-                    r.withUnsafeMutableBufferPointer { rp in
-                        __gmpn_tdiv_qr(qp.baseAddress!, rp.baseAddress!, 0, np.baseAddress!, 2 * n + 1, mp.baseAddress!, n)
-                    }
-                }
+            // R^2 mod m = 2^(128·n) mod m by one division (key set-up only, not per
+            // verification). Numerator (2n + 1 limbs) and quotient (n + 2) are temporary.
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: 3 * n + 3) { tmp in
+                let num = tmp.baseAddress!
+                let q = num + (2 * n + 1)
+                num.initialize(repeating: 0, count: 2 * n)
+                num[2 * n] = 1
+                __gmpn_tdiv_qr(q, m + n, 0, num, 2 * n + 1, m, n)
             }
+            initialized = 2 * n + el
         }
-        rSquared = r
+        count = n
+        exponentCount = el
+        negInverse = inverse
     }
 
-    /// Scratch limbs `modPow` needs.
-    static func scratchCount(_ n: Int) -> Int { 5 * n + 2 }
+    /// Limbs of each of the two scratch areas `modPow` needs (kept apart so that each stays
+    /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli).
+    static func scratchCount(_ n: Int) -> Int { 2 * n }
 
     /// r = REDC(t) = t · R^-1 mod m, fully reduced. `t` (2n limbs) is destroyed; `r` must not
     /// overlap `t`. Precondition: t < m·R (true for products of reduced values).
@@ -122,7 +132,8 @@ struct MontgomeryModulus: Sendable, Hashable {
         }
     }
 
-    /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch.
+    /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
+    /// (the double-length product, then REDC's working space).
     @inline(__always)
     func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
              _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>) {
@@ -134,44 +145,66 @@ struct MontgomeryModulus: Sendable, Hashable {
         redc(r, t, m)
     }
 
-    /// out = x^e mod m for an odd exponent e ≥ 3 (given as little-endian limbs, top limb
-    /// non-zero) and x < m (n limbs). Left-to-right square-and-multiply in Montgomery form;
-    /// public exponents only, so no constant-time concern. `scratch`: `scratchCount(n)` limbs.
+    /// Whether the n-limb value at `x` is below m.
+    func isReduced(_ x: UnsafePointer<UInt>) -> Bool {
+        storage.withUnsafeBufferPointer { compareLimbs(x, $0.baseAddress!, count) < 0 }
+    }
+
+    /// out = x^e mod m for x < m (n limbs), e the stored exponent, which must be odd and ≥ 3.
+    /// Left-to-right square-and-multiply in Montgomery form; public exponents only, so no
+    /// constant-time concern. `product` and `work`: `scratchCount(n)` limbs each, overlapping
+    /// neither each other, `x` nor `out`.
     ///
     /// The last step multiplies by x in *ordinary* form, which both applies the exponent's
     /// low bit (always 1: e is odd) and leaves Montgomery form: Mont(x^(e-1)·R, x) = x^e.
     /// For e = 65537 that is 1 + 16 + 1 multiplications.
-    func modPow(_ x: UnsafePointer<UInt>, exponent e: [UInt], _ out: UnsafeMutablePointer<UInt>,
-                scratch: UnsafeMutablePointer<UInt>) {
+    func modPow(_ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
+                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>) {
         let n = count
-        let t = scratch                 // 2n + 2
-        let xm = scratch + (2 * n + 2)  // n: x·R mod m
-        let acc = xm + n                // n
-        limbs.withUnsafeBufferPointer { mb in
-            rSquared.withUnsafeBufferPointer { r2 in
-                let m = mb.baseAddress!
-                mul(xm, x, r2.baseAddress!, t, m)            // x·R mod m
-                acc.update(from: xm, count: n)
-                let topLimb = e.count - 1
-                let topBit = limbBits - 1 - e[topLimb].leadingZeroBitCount
-                // Bits below the top one, down to bit 1; bit 0 is handled by the final step.
-                var limb = topLimb
-                var bit = topBit - 1
-                while limb >= 0 {
-                    while bit >= 0 {
-                        if limb == 0 && bit == 0 { break }
-                        mul(acc, acc, acc, t, m)
-                        if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m) }
-                        bit -= 1
-                    }
-                    if limb == 0 { break }
-                    limb -= 1
-                    bit = limbBits - 1
+        let xm = work       // n: x·R mod m
+        let acc = work + n  // n
+        storage.withUnsafeBufferPointer { sb in
+            let m = sb.baseAddress!
+            let e = m + 2 * n
+            mul(xm, x, m + n, t, m)            // x·R mod m = Mont(x, R^2)
+            acc.update(from: xm, count: n)
+            let topLimb = exponentCount - 1
+            let topBit = limbBits - 1 - e[topLimb].leadingZeroBitCount
+            // Bits below the top one, down to bit 1; bit 0 is handled by the final step.
+            var limb = topLimb
+            var bit = topBit - 1
+            while limb >= 0 {
+                while bit >= 0 {
+                    if limb == 0 && bit == 0 { break }
+                    mul(acc, acc, acc, t, m)
+                    if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m) }
+                    bit -= 1
                 }
-                // Bit 0 (= 1): square, then multiply by ordinary x to leave Montgomery form.
-                mul(acc, acc, acc, t, m)
-                mul(out, acc, x, t, m)
+                if limb == 0 { break }
+                limb -= 1
+                bit = limbBits - 1
+            }
+            // Bit 0 (= 1): square, then multiply by ordinary x to leave Montgomery form.
+            mul(acc, acc, acc, t, m)
+            mul(out, acc, x, t, m)
+        }
+    }
+
+    /// m as big-endian bytes without leading zeros.
+    var modulusBigEndian: [UInt8] { bigEndianBytes(0, count) }
+    /// e as big-endian bytes without leading zeros.
+    var exponentBigEndian: [UInt8] { bigEndianBytes(2 * count, exponentCount) }
+
+    private func bigEndianBytes(_ offset: Int, _ limbs: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(limbs * 8)
+        for i in stride(from: offset + limbs - 1, through: offset, by: -1) {
+            for shift in stride(from: 56, through: 0, by: -8) {
+                let b = UInt8(truncatingIfNeeded: storage[i] >> UInt(shift))
+                if out.isEmpty && b == 0 { continue }
+                out.append(b)
             }
         }
+        return out
     }
 }

@@ -8,41 +8,31 @@ import SigilDER
 ///
 /// Accepted: n of 1024...16384 bits and odd (every RSA modulus is a product of odd primes);
 /// 1 < e < n and e odd (RFC 8017 §3.1 requires 3 ≤ e ≤ n − 1; an even e cannot be coprime to
-/// λ(n)). Anything else is `CryptoError.malformedKey`.
+/// λ(n)); for moduli above 3072 bits e has at most 64 bits (a work cap, as in OpenSSL).
+/// Anything else is `CryptoError.malformedKey`.
 public struct RSAPublicKey: Sendable, Hashable {
     /// Smallest and largest accepted modulus sizes in bits. The upper bound caps the cost of a
     /// verification an attacker can force (16384-bit moduli exist in the wild; larger do not).
     public static let minimumModulusBits = 1024
     public static let maximumModulusBits = 16384
+    /// Above this modulus size the public exponent is limited to `maximumLargeModulusExponentBits`.
+    public static let largeModulusBits = 3072
+    public static let maximumLargeModulusExponentBits = 64
 
-    @usableFromInline let modulus: MontgomeryModulus
-    /// e as little-endian limbs, top limb non-zero.
-    @usableFromInline let exponentLimbs: [UInt]
-    /// Big-endian modulus bytes without leading zeros (k = its count, RFC 8017 §8.2.2).
-    @usableFromInline let modulusBytes: [UInt8]
+    /// n and e, prepared for exponentiation (one allocation per key).
+    let modulus: MontgomeryModulus
 
     /// Size of the modulus in bits.
     public let bitCount: Int
 
     /// k, the modulus length in bytes: the length every signature must have.
-    public var modulusByteCount: Int { modulusBytes.count }
+    public var modulusByteCount: Int { (bitCount + 7) / 8 }
 
     /// The modulus as big-endian bytes (no leading zero).
-    public var modulusBigEndian: [UInt8] { modulusBytes }
+    public var modulusBigEndian: [UInt8] { modulus.modulusBigEndian }
 
     /// The public exponent as big-endian bytes (no leading zero).
-    public var exponentBigEndian: [UInt8] {
-        var out: [UInt8] = []
-        var started = false
-        for limb in exponentLimbs.reversed() {
-            for s in stride(from: 56, through: 0, by: -8) {
-                let b = UInt8(truncatingIfNeeded: limb >> UInt(s))
-                if b != 0 { started = true }
-                if started { out.append(b) }
-            }
-        }
-        return out
-    }
+    public var exponentBigEndian: [UInt8] { modulus.exponentBigEndian }
 
     /// From a PKCS#1 `RSAPublicKey` DER encoding (RFC 8017 Appendix A.1.1):
     ///
@@ -91,21 +81,22 @@ public struct RSAPublicKey: Sendable, Hashable {
         }
         // e: odd, > 1, < n (so it has at most as many bytes as n).
         guard let eLast = e.last, eLast & 1 == 1, e.count <= n.count else { throw .malformedKey }
+        // Work cap: verification costs about two modular multiplications per exponent bit. As
+        // OpenSSL does (RSA_SMALL_MODULUS_BITS / RSA_MAX_PUBEXP_BITS), moduli above 3072 bits must
+        // have e of at most 64 bits, so the worst case (a 3072-bit e) stays around 10 ms and a
+        // 16384-bit key with a 16384-bit e cannot make one verification take seconds.
+        if bits > RSAPublicKey.largeModulusBits && e.count * 8 - e[0].leadingZeroBitCount > RSAPublicKey.maximumLargeModulusExponentBits {
+            throw .malformedKey
+        }
         if e.count == 1 && e[0] == 1 { throw .malformedKey }
-        guard let m = MontgomeryModulus(bigEndian: n) else { throw .malformedKey }  // even modulus
-
-        let el = (e.count + 7) / 8
-        var eLimbs = [UInt](repeating: 0, count: el)
-        eLimbs.withUnsafeMutableBufferPointer { limbsFromBigEndian(e, $0.baseAddress!, el) }
         if e.count == n.count {
             // e < n, compared on equal-length big-endian byte strings.
             var less = false
             for i in 0..<n.count where e[i] != n[i] { less = e[i] < n[i]; break }
             guard less else { throw .malformedKey }
         }
+        guard let m = MontgomeryModulus(bigEndian: n, exponent: e) else { throw .malformedKey }  // even n
         self.modulus = m
-        self.exponentLimbs = eLimbs
-        self.modulusBytes = Array(n)
         self.bitCount = bits
     }
 
@@ -134,22 +125,27 @@ public struct RSAPublicKey: Sendable, Hashable {
     @inline(__always)
     func withRecoveredMessage<R>(_ signature: UnsafeRawBufferPointer,
                                  _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R) throws(CryptoError) -> R {
-        let k = modulusBytes.count
+        let k = modulusByteCount
         guard signature.count == k else { throw .malformedSignature }
         let n = modulus.count
-        // Layout: s (n) | result (n) | modPow scratch | EM bytes (k, rounded up to limbs).
-        let total = 2 * n + MontgomeryModulus.scratchCount(n) + (k + 7) / 8
-        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: total) { (buf) throws(CryptoError) -> R in
-            let s = buf.baseAddress!
+        let areaCount = MontgomeryModulus.scratchCount(n)   // 2n limbs
+        // Three areas of 2n limbs: s and the result, the product buffer, modPow's work area.
+        // Up to 4096-bit moduli each is at most 1 KiB, which `withUnsafeTemporaryAllocation`
+        // places on the stack: no heap allocation per verification.
+        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { (sr) throws(CryptoError) -> R in
+            let s = sr.baseAddress!
             let r = s + n
-            let scratch = r + n
-            let emLimbs = scratch + MontgomeryModulus.scratchCount(n)
             limbsFromBigEndian(signature, s, n)
-            let inRange = modulus.limbs.withUnsafeBufferPointer { compareLimbs(s, $0.baseAddress!, n) < 0 }
-            guard inRange else { throw .malformedSignature }
-            modulus.modPow(s, exponent: exponentLimbs, r, scratch: scratch)
-            let em = UnsafeMutableRawPointer(emLimbs)
-            _ = limbsToBigEndian(r, n, em, k)  // r < n < 256^k: always fits
+            guard modulus.isReduced(s) else { throw .malformedSignature }
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { product in
+                withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { work in
+                    modulus.modPow(s, r, product: product.baseAddress!, work: work.baseAddress!)
+                }
+            }
+            // I2OSP(r, k) over s, which is no longer needed: k ≤ 8n bytes fit its n limbs and do
+            // not reach r (the next n limbs); r < n < 256^k, so it always fits in k bytes.
+            let em = UnsafeMutableRawPointer(s)
+            _ = limbsToBigEndian(r, n, em, k)
             return try body(UnsafeRawBufferPointer(start: em, count: k))
         }
     }
@@ -171,9 +167,13 @@ public struct RSAPublicKey: Sendable, Hashable {
 
     /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) given the message digest.
     ///
-    /// Encode-and-compare: EM' = 0x00 || 0x01 || 0xFF... || 0x00 || DigestInfo(hash, digest) is
-    /// built (EMSA-PKCS1-v1_5-ENCODE, §9.2) and compared with the whole recovered EM. The padding
-    /// is never parsed, which closes the Bleichenbacher-2006 family of forgeries.
+    /// Encode-and-compare (§8.2.2 steps 3–4): the expected EM' = 0x00 || 0x01 || 0xFF... || 0x00 ||
+    /// DigestInfo(hash, digest) of EMSA-PKCS1-v1_5-ENCODE (§9.2) has a fixed layout for the
+    /// modulus length and hash, so every byte of the recovered EM is compared with the byte EM'
+    /// has at that position (the same as building EM' and comparing the two whole, without the
+    /// copy). Nothing is parsed or searched for, which closes the Bleichenbacher-2006 family of
+    /// forgeries (garbage after the digest, short padding, alternative DigestInfo encodings).
+    /// Returns normally when the signature is valid, throws otherwise.
     ///
     /// - Throws: `.malformedSignature` (length ≠ k, or value ≥ n), `.badSignature` (no match,
     ///   or `digest.count` is not the hash's digest length).
@@ -182,7 +182,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
-        let k = modulusBytes.count
+        let k = modulusByteCount
         let tLen = prefix.count + hLen
         // §9.2 step 3: "intended encoded message length too short" (cannot happen for ≥ 1024 bits).
         guard k >= tLen + 11 else { throw .badSignature }
@@ -226,10 +226,9 @@ public struct RSAPublicKey: Sendable, Hashable {
 
     // MARK: PSS
 
-    /// Largest salt (or digest) an EM can hold; `nil` salt length means "any" (recovered from DB).
-    ///
     /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) with EMSA-PSS-VERIFY (§9.1.2) and MGF1 (§B.2.1),
-    /// given the message digest `mHash` computed with `hash`.
+    /// given the message digest `mHash` computed with `hash`. Returns normally when the signature
+    /// is valid, throws otherwise.
     ///
     /// - Parameters:
     ///   - hash: the hash of the message and of M' (RSASSA-PSS-params hashAlgorithm).
@@ -244,7 +243,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         if let s = saltLength, s < 0 { throw .unsupportedAlgorithm }
-        let k = modulusBytes.count
+        let k = modulusByteCount
         // §8.1.2 step 2c: EM = I2OSP(m, emLen), emLen = ⌈(modBits − 1)/8⌉. When modBits − 1 is a
         // multiple of 8, emLen = k − 1 and the first byte of the k-byte value must be zero.
         let emBits = bitCount - 1
@@ -290,7 +289,9 @@ public struct RSAPublicKey: Sendable, Hashable {
                               hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?) -> Bool {
         let hLen = hash.digestCount
         let emLen = em.count
-        // Step 3 (with the smallest salt when the length is free).
+        // Step 3 (with the smallest salt when the length is free); the first test keeps the sum
+        // below from overflowing for absurd salt lengths.
+        if let want = saltLength, want > emLen { return false }
         guard emLen >= hLen + (saltLength ?? 0) + 2 else { return false }
         // Step 4: rightmost octet 0xbc.
         guard em[emLen - 1] == 0xBC else { return false }

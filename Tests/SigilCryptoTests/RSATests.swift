@@ -153,9 +153,11 @@ final class RSAWycheproofTests: XCTestCase {
     }
 }
 
+/// A real 2048-bit key (Wycheproof's), as PKCS#1 DER, for the malformed-input checks.
+let wycheproofKey2048: [UInt8] = hexBytes("3082010a0282010100a2b451a07d0aa5f96e455671513550514a8a5b462ebef717094fa1fee82224e637f9746d3f7cafd31878d80325b6ef5a1700f65903b469429e89d6eac8845097b5ab393189db92512ed8a7711a1253facd20f79c15e8247f3d3e42e46e48c98e254a2fe9765313a03eff8f17e1a029397a1fa26a8dce26f490ed81299615d9814c22da610428e09c7d9658594266f5c021d0fceca08d945a12be82de4d1ece6b4c03145b5d3495d4ed5411eb878daf05fd7afc3e09ada0f1126422f590975a1969816f48698bcbba1b4d9cae79d460d8f9f85e7975005d9bc22c4e5ac0f7c1a45d12569a62807d3b9a02e5a530e773066f453d1f5b4c2e9cf7820283f742b9d50203010001")
+
 final class RSAKeyAndInputTests: XCTestCase {
-    /// A real 2048-bit key (Wycheproof's), as PKCS#1 DER, for the malformed-input checks.
-    let der2048 = hexBytes("3082010a0282010100a2b451a07d0aa5f96e455671513550514a8a5b462ebef717094fa1fee82224e637f9746d3f7cafd31878d80325b6ef5a1700f65903b469429e89d6eac8845097b5ab393189db92512ed8a7711a1253facd20f79c15e8247f3d3e42e46e48c98e254a2fe9765313a03eff8f17e1a029397a1fa26a8dce26f490ed81299615d9814c22da610428e09c7d9658594266f5c021d0fceca08d945a12be82de4d1ece6b4c03145b5d3495d4ed5411eb878daf05fd7afc3e09ada0f1126422f590975a1969816f48698bcbba1b4d9cae79d460d8f9f85e7975005d9bc22c4e5ac0f7c1a45d12569a62807d3b9a02e5a530e773066f453d1f5b4c2e9cf7820283f742b9d50203010001")
+    let der2048: [UInt8] = wycheproofKey2048
 
     private func expect(_ error: CryptoError, _ body: () throws -> Void, _ msg: String = "",
                         file: StaticString = #filePath, line: UInt = #line) {
@@ -202,6 +204,11 @@ final class RSAKeyAndInputTests: XCTestCase {
         var big = [UInt8](repeating: 0xFF, count: 2049); big[0] = 0x01   // 16385 bits
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: big, exponent: [3]) }, "16385 bits")
         XCTAssertNoThrow(try RSAPublicKey(modulus: Array(big.dropFirst()), exponent: [3]), "16384 bits accepted")
+        // Above 3072 bits, e is limited to 64 bits (work cap); 64 bits is still accepted.
+        let n4096 = [UInt8](repeating: 0xFF, count: 512)
+        XCTAssertNoThrow(try RSAPublicKey(modulus: n4096, exponent: [0x80, 0, 0, 0, 0, 0, 0, 1]))
+        expect(.malformedKey, { _ = try RSAPublicKey(modulus: n4096, exponent: [1, 0, 0, 0, 0, 0, 0, 0, 1]) }, "65-bit e, 4096-bit n")
+        XCTAssertNoThrow(try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 384), exponent: [UInt8](repeating: 0x11, count: 300)))
         let clock = ContinuousClock()
         let huge = [UInt8](repeating: 0xFF, count: 1 << 20)
         let elapsed = clock.measure {
@@ -232,8 +239,32 @@ final class RSAKeyAndInputTests: XCTestCase {
             expect(.badSignature, { try key.verifyPKCS1v15(signature: s, digest: digest, hash: .sha256) })
             expect(.badSignature, { try key.verifyPSS(signature: s, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) })
         }
+        // Absurd salt lengths are simply inconsistent (no arithmetic overflow).
+        let sig = [UInt8](repeating: 1, count: 256)
+        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: Int.max) })
+        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 223) })
+        expect(.unsupportedAlgorithm, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: -1) })
         // Digest of the wrong length never matches.
         expect(.badSignature, { try key.verifyPKCS1v15(signature: [UInt8](repeating: 1, count: 256), digest: [1, 2, 3], hash: .sha256) })
+    }
+
+    /// The costliest inputs the key limits allow still finish quickly: a 16384-bit modulus with
+    /// a 64-bit exponent, and a 3072-bit modulus with a 3071-bit exponent.
+    func testWorstCaseWorkIsBounded() throws {
+        let clock = ContinuousClock()
+        let n16k = [UInt8](repeating: 0xFF, count: 2048)
+        let big = try RSAPublicKey(modulus: n16k, exponent: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        XCTAssertEqual(big.bitCount, 16384)
+        let n3k = [UInt8](repeating: 0xFF, count: 384)
+        var e3k = [UInt8](repeating: 0xFF, count: 384); e3k[0] = 0x7F
+        let wide = try RSAPublicKey(modulus: n3k, exponent: e3k)
+        let elapsed = try clock.measure {
+            XCTAssertThrowsError(try big.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512))
+            XCTAssertThrowsError(try big.verifyPSS(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512, mgf1Hash: .sha512, saltLength: nil))
+            XCTAssertThrowsError(try wide.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 384), digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
+        }
+        print("worst-case RSA inputs: \(elapsed)")
+        XCTAssertLessThan(elapsed, .seconds(2))
     }
 
     /// Cross-check with Python `cryptography` (OpenSSL underneath): keys of unusual sizes (not a
@@ -304,4 +335,63 @@ print(json.dumps(out))
             XCTAssertThrowsError(try verify(msg, sig), label)
         }
     }
+}
+
+final class RSARobustnessTests: XCTestCase {
+    /// Random mutations of a valid PKCS#1 key and random signatures: only typed errors, no trap.
+    func testMutatedInputsNeverTrap() throws {
+        let der = wycheproofKey2048
+        var rng = SystemRandomNumberGenerator()
+        var accepted = 0, refused = 0
+        for _ in 0..<3000 {
+            var m = der
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: if !m.isEmpty { m[Int.random(in: 0..<m.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+                case 1: if m.count > 1 { m.remove(at: Int.random(in: 0..<m.count, using: &rng)) }
+                case 2: m.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...m.count, using: &rng))
+                default: m = Array(m.prefix(Int.random(in: 0...m.count, using: &rng)))
+                }
+            }
+            do {
+                let key = try RSAPublicKey(pkcs1DER: m)
+                accepted += 1
+                let sig = (0..<key.modulusByteCount).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                XCTAssertThrowsError(try key.verifyPKCS1v15(signature: sig, digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
+                XCTAssertThrowsError(try key.verifyPSS(signature: sig, digest: [UInt8](repeating: 0, count: 48), hash: .sha384, mgf1Hash: .sha1, saltLength: nil))
+            } catch {
+                refused += 1
+            }
+        }
+        print("mutated keys: \(accepted) still well-formed, \(refused) refused")
+        XCTAssertGreaterThan(refused, 0)
+    }
+
+    /// Keys and the SHA engines are safe to use from many threads at once.
+    func testConcurrentVerification() throws {
+        guard let data = Vectors.load("wycheproof/rsa_pss_2048_sha256_mgf1_32_test.json") else { return }
+        let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let group = (json["testGroups"] as! [[String: Any]])[0]
+        let key = try RSAPublicKey(pkcs1DER: hexBytes(group["publicKeyAsn"] as! String))
+        let valid = (group["tests"] as! [[String: Any]]).filter { $0["result"] as? String == "valid" }
+            .map { (hexBytes($0["msg"] as! String), hexBytes($0["sig"] as! String)) }
+        let failures = LockedCounter(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for (msg, sig) in valid {
+                if (try? key.verifyPSS(signature: sig, message: msg, hash: .sha256, mgf1Hash: .sha256, saltLength: 32)) == nil {
+                    failures.add(1)
+                }
+            }
+        }
+        XCTAssertEqual(failures.value, 0)
+    }
+}
+
+/// A tiny lock-protected counter for the concurrency test.
+final class LockedCounter<T: Numeric>: @unchecked Sendable {
+    private var v: T
+    private let lock = NSLock()
+    init(_ v: T) { self.v = v }
+    func add(_ d: T) { lock.lock(); v += d; lock.unlock() }
+    var value: T { lock.lock(); defer { lock.unlock() }; return v }
 }
