@@ -30,10 +30,12 @@ let package = Package(
             name: "SigilCLI",
             dependencies: ["Sigil", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "SigilDERTests", dependencies: ["SigilDER"]),
-        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER"]),
-        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER"]),
-        .testTarget(name: "SigilTrustTests", dependencies: ["Sigil"]),
-        .testTarget(name: "SigilTests", dependencies: ["Sigil"]),
+        // Helpers shared by the test targets (paths, fixtures, running openssl/python).
+        .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),
+        .testTarget(name: "SigilDERTests", dependencies: ["SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilTrustTests", dependencies: ["Sigil", "SigilTestSupport"]),
+        .testTarget(name: "SigilTests", dependencies: ["Sigil", "SigilTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// Sigil's fields against an independent parser: `Fixtures/scripts/dump_fields.py` (Python

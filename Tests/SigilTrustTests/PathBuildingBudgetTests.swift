@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// The path builder's work budget on hostile inputs: limbo's pathological chains (100

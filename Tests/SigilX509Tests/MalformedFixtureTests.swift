@@ -1,6 +1,7 @@
 import Foundation
 import SigilDER
 import SigilX509
+import SigilTestSupport
 import XCTest
 
 /// Each sample in `Fixtures/malformed/` (one defect in an otherwise valid certificate, made by

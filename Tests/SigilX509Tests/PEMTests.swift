@@ -1,6 +1,7 @@
 import Foundation
 import SigilDER
 import SigilX509
+import SigilTestSupport
 import XCTest
 
 final class PEMTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import SigilDER
 import SigilX509
+import SigilTestSupport
 import XCTest
 
 /// Truncations and single-byte mutations of real certificates never crash: each either parses

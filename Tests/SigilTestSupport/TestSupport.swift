@@ -1,8 +1,9 @@
 import Foundation
 
-enum TestSupport {
+/// Helpers shared by the test targets (Foundation allowed here).
+public enum TestSupport {
     /// The package root (the directory holding Package.swift).
-    static let packageRoot: URL = {
+    public static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -11,14 +12,14 @@ enum TestSupport {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    static var fixtures: URL { packageRoot.appendingPathComponent("Fixtures") }
+    public static var fixtures: URL { packageRoot.appendingPathComponent("Fixtures") }
 
-    static func read(_ path: String) throws -> [UInt8] {
+    public static func read(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// `/etc/ssl/certs/*.pem` (one root per file on Debian), sorted; empty when absent.
-    static func systemRootFiles() -> [String] {
+    public static func systemRootFiles() -> [String] {
         let dir = "/etc/ssl/certs"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
         return names.filter { $0.hasSuffix(".pem") }.sorted().map { dir + "/" + $0 }
@@ -27,11 +28,11 @@ enum TestSupport {
 
 extension TestSupport {
     /// Runs a command; its stdout, or nil when it cannot run or fails.
-    static func run(_ args: [String]) throws -> String? {
+    public static func run(_ args: [String]) throws -> String? {
         try runStdin(args, input: nil)
     }
 
-    static func runStdin(_ args: [String], input: String?) throws -> String? {
+    public static func runStdin(_ args: [String], input: String?) throws -> String? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
