@@ -23,7 +23,10 @@ let package = Package(
         // SHA-NI compression function: a C target so only these functions are compiled
         // with the SHA extensions enabled (per-function target attributes), chosen at run time.
         .target(name: "CSigilSHA"),
-        .target(name: "SigilCrypto", dependencies: ["SigilDER", "SigilX509", "CGMP", "CSigilSHA"]),
+        // Montgomery multiplication with MULX/ADX (per-function target attributes, run-time
+        // CPU check), for RSA: the distribution's GMP may not select such kernels.
+        .target(name: "CSigilBignum"),
+        .target(name: "SigilCrypto", dependencies: ["SigilDER", "SigilX509", "CGMP", "CSigilSHA", "CSigilBignum"]),
         .target(name: "SigilTrust", dependencies: ["SigilDER", "SigilX509"]),
         .target(name: "Sigil", dependencies: ["SigilDER", "SigilX509", "SigilCrypto", "SigilTrust"]),
         .executableTarget(
