@@ -484,15 +484,19 @@ public enum PolicyQualifier: Sendable {
     case userNotice(organization: String?, noticeNumbers: [Int64], explicitText: String?)
     case other(oid: String)
 
+    /// Checks the structure and strings without building any value (no allocation).
     static func validate(_ r: inout DERReader) throws(DERError) {
-        _ = try parse(&r)
+        _ = try parse(&r, materialize: false)
     }
 
-    static func parse(_ r: inout DERReader) throws(DERError) -> PolicyQualifier {
+    /// With `materialize` false, every check is made but texts and numbers are not collected
+    /// and the returned value is a placeholder.
+    static func parse(_ r: inout DERReader, materialize: Bool = true) throws(DERError) -> PolicyQualifier {
         let oid = try r.readObjectIdentifier()
         if OID.cpsQualifier.matches(oid) {
             let v = try r.read(.ia5String)
-            return .cps(try DERString(v).string)
+            let text = try DERString(v)
+            return .cps(materialize ? text.string : "")
         }
         if OID.userNoticeQualifier.matches(oid) {
             return try r.enter(.sequence) { (u) throws(DERError) -> PolicyQualifier in
@@ -501,27 +505,32 @@ public enum PolicyQualifier: Sendable {
                 // NoticeReference ::= SEQUENCE { organization DisplayText, noticeNumbers SEQUENCE OF INTEGER }
                 if try u.peekTagChecked() == .sequence {
                     try u.enter(.sequence) { (n) throws(DERError) in
-                        org = try displayText(&n)
+                        org = try displayText(&n, materialize: materialize)
                         try n.enter(.sequence) { (nums) throws(DERError) in
-                            while !nums.isAtEnd { numbers.append(try nums.readInt64()) }
+                            while !nums.isAtEnd {
+                                let v = try nums.readInt64()
+                                if materialize { numbers.append(v) }
+                            }
                         }
                     }
                 }
                 var text: String?
-                if !u.isAtEnd { text = try displayText(&u) }
+                if !u.isAtEnd { text = try displayText(&u, materialize: materialize) }
                 return .userNotice(organization: org, noticeNumbers: numbers, explicitText: text)
             }
         }
         // Unknown qualifier: skip its value.
         if !r.isAtEnd { try r.skip() }
-        return .other(oid: objectIdentifierDottedString(oid))
+        return .other(oid: materialize ? objectIdentifierDottedString(oid) : "")
     }
 
     /// `DisplayText ::= CHOICE { ia5String, visibleString, bmpString, utf8String }` (§4.2.1.4)
-    static func displayText(_ r: inout DERReader) throws(DERError) -> String {
+    static func displayText(_ r: inout DERReader, materialize: Bool) throws(DERError) -> String {
         let v = try r.readAny()
         switch v.tag {
-        case .ia5String, .visibleString, .bmpString, .utf8String: return try DERString(v).string
+        case .ia5String, .visibleString, .bmpString, .utf8String:
+            let text = try DERString(v)
+            return materialize ? text.string : ""
         default: throw DERError(.unexpectedTag, at: v.start)
         }
     }
