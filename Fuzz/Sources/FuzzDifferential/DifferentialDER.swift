@@ -156,7 +156,7 @@ public enum DifferentialDER {
         let su = (try? v.decodeUnsignedIntegerBytes()).map { Array($0) }
         let tu = (try? ArraySlice<UInt8>(derEncoded: node, withIdentifier: id)).map { Array($0) }
         if su == [0x00] && tu == [] {
-            note(.unsignedZeroRepresentation)
+            if v.tag == .integer { note(.unsignedZeroRepresentation) }
         } else {
             diffCheck(su == tu, "unsigned INTEGER \(content): Sigil \(String(describing: su)), swift-asn1 \(String(describing: tu))")
         }
@@ -186,7 +186,7 @@ public enum DifferentialDER {
             diffCheck(sd == normalised, "OID \(content): Sigil \(sd), swift-asn1 \(toid.description)")
             if sd != toid.description {
                 diffCheck(x >= 120, "OID \(content) renders differently with first subidentifier \(x)")
-                note(.oidFirstArcRendering, "\(sd) vs \(toid.description)")
+                if v.tag == .objectIdentifier { note(.oidFirstArcRendering, "\(sd) vs \(toid.description)") }
             }
         }
 
@@ -266,15 +266,15 @@ public enum DifferentialDER {
             diffCheck(ours == String(tu!), "UTF8String \(content): Sigil \(ours), swift-asn1 \(String(tu!))")
         } else {
             diffCheck(String(validating: content, as: UTF8.self) == nil, "valid UTF-8 \(content) rejected by Sigil")
-            note(.utf8NotValidated)
+            if v.tag == .utf8String { note(.utf8NotValidated) }
         }
         // BMPString / UniversalString: swift-asn1 keeps the octets unchecked; Sigil requires
         // UCS-2 without surrogates / UCS-4 scalars (X.680 §41.16, §41.17).
         diffCheck((try? ASN1BMPString(derEncoded: node, withIdentifier: id)) != nil, "BMPString rejected by swift-asn1")
-        if sigil(.bmpString) == nil { note(.bmpNotValidated) }
+        if sigil(.bmpString) == nil && v.tag == .bmpString { note(.bmpNotValidated) }
         diffCheck((try? ASN1UniversalString(derEncoded: node, withIdentifier: id)) != nil,
                   "UniversalString rejected by swift-asn1")
-        if sigil(.universalString) == nil { note(.universalNotValidated) }
+        if sigil(.universalString) == nil && v.tag == .universalString { note(.universalNotValidated) }
     }
 
     // MARK: - One rejects
