@@ -74,12 +74,18 @@ eoc-in-seq           3002 0000
 trailing             3000 00
 '
 
+unhex() { # hex string -> bytes on stdout (no xxd needed)
+    local hex="$1" esc="" i
+    for ((i = 0; i < ${#hex}; i += 2)); do esc+="\\x${hex:i:2}"; done
+    printf '%b' "$esc"
+}
+
 write_snippets() { # dir
     local dir="$1" name hex
     while read -r name hex; do
         [ -z "${name:-}" ] && continue
         hex="${hex// /}"
-        printf '%s' "$hex" | xxd -r -p > "$dir/snippet-$name.der"
+        unhex "$hex" > "$dir/snippet-$name.der"
     done <<< "$SNIPPETS"
     # Long-form length: SEQUENCE (128) { OCTET STRING (125) }.
     { printf '\x30\x81\x80\x04\x81\x7d'; head -c 125 /dev/zero; } > "$dir/snippet-len-long.der"
@@ -88,7 +94,7 @@ write_snippets() { # dir
     for n in 31 32 33 40; do
         inner=""
         for ((i = 0; i < n; i++)); do inner="30$(printf '%02x' $((${#inner} / 2)))$inner"; done
-        printf '%s' "$inner" | xxd -r -p > "$dir/snippet-nested-$n.der"
+        unhex "$inner" > "$dir/snippet-nested-$n.der"
     done
 }
 

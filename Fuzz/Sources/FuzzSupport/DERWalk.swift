@@ -42,13 +42,17 @@ public enum DERWalk {
             let before = reader.position
             let peeked = reader.peekTag()
             fuzzCheck(peeked != nil, "peekTag nil before end")
+            let expected = referenceHeader(reader.input, before, reader.end)
             do {
                 let value = try reader.readAny()
+                fuzzCheck(expected != nil && expected!.contentStart == value.contentStart && expected!.end == value.end,
+                          "readAny accepted a header the reference parser \(expected == nil ? "rejects" : "reads differently")")
                 fuzzCheck(value.start == before, "value.start \(value.start) != position \(before)")
                 fuzzCheck(value.tag == peeked, "readAny tag differs from peekTag")
                 fuzzCheck(reader.position == value.end, "cursor not at value end")
                 visit(value, depth: depth)
             } catch {
+                fuzzCheck(expected == nil, "readAny rejected (\(error)) a header the reference parser accepts")
                 fuzzCheck(reader.position == before, "a failed read moved the cursor")
                 fuzzCheck(error.offset >= before && error.offset <= reader.end,
                           "error offset \(error.offset) outside [\(before), \(reader.end)]")
@@ -80,6 +84,31 @@ public enum DERWalk {
         } catch {
             fuzzCheck(error.kind == .truncated, "readAny at end: \(error)")
         }
+    }
+
+    /// Strict DER header (X.690 §8.1.2–8.1.3, §10.1), written out plainly as the oracle for
+    /// `readAny`: low tag numbers, not [UNIVERSAL 0], definite length in the fewest octets,
+    /// at most 4 length octets, the value inside `end`. Nil when invalid.
+    static func referenceHeader(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> (contentStart: Int, end: Int)? {
+        guard end - start >= 2 else { return nil }
+        let tag = b[start]
+        if tag & 0x1F == 0x1F { return nil }              // high-tag-number form
+        if tag == 0x00 || tag == 0x20 { return nil }       // [UNIVERSAL 0]: end-of-contents
+        let first = Int(b[start + 1])
+        var p = start + 2
+        var length = 0
+        if first & 0x80 == 0 {
+            length = first
+        } else {
+            let count = first & 0x7F
+            if count == 0 || count > 4 || end - p < count { return nil }   // indefinite, too long, truncated
+            for i in 0..<count { length = length * 256 + Int(b[p + i]) }
+            let fewest = length < 0x80 ? 0 : length < 0x100 ? 1 : length < 0x1_0000 ? 2 : length < 0x100_0000 ? 3 : 4
+            if count != fewest { return nil }                // not minimal (incl. long form for < 128)
+            p += count
+        }
+        if length > end - p { return nil }
+        return (p, p + length)
     }
 
     /// The header of a failed read, re-examined independently: the reported kind must be one
