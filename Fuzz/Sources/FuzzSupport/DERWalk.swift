@@ -430,9 +430,14 @@ public enum DERWalk {
     static func decodeObjectIdentifier(_ v: DERValue, content: [UInt8], primitive: Bool) {
         // Rendering never traps, even on content that is not a valid OID (bounded: rendering
         // and re-encoding every long value as an OID would dominate the walk's cost).
-        if content.count <= 64 {
+        // Most short random contents are valid OIDs, so outside OBJECT IDENTIFIER values the
+        // text round trips are limited to short contents.
+        let isOIDTag = v.tag == .objectIdentifier
+        if content.count <= 16 || (isOIDTag && content.count <= 64) {
             let anyDotted = objectIdentifierDottedString(v.content)
             _ = objectIdentifierContent(dotted: anyDotted)
+        }
+        if content.count <= 24 && content.allSatisfy({ $0 == 0x2E || ($0 >= 0x30 && $0 <= 0x39) }) {
             // Parsing dotted text made of the raw content never traps either.
             _ = objectIdentifierContent(dotted: String(decoding: content, as: UTF8.self))
         }
@@ -449,6 +454,7 @@ public enum DERWalk {
         do {
             let oid = try v.decodeObjectIdentifier()
             fuzzCheck(valid, "OID \(content) accepted")
+            guard isOIDTag || content.count <= 16 else { return }
             let dotted = objectIdentifierDottedString(oid)
             let back = objectIdentifierContent(dotted: dotted)
             fuzzCheck(back == content, "OID \(content) -> \(dotted) -> \(String(describing: back))")
@@ -528,7 +534,7 @@ public enum DERWalk {
         // Through every string tag, as an IMPLICIT [n] string would be decoded. Building the
         // strings dominates the walk's cost, so the sweep takes short contents only (names and
         // SANs are short; long ones still get their own tag's check above).
-        for tag in stringTags where tag == v.tag || content.count <= 48 {
+        for tag in stringTags where tag == v.tag || content.count <= 24 {
             let s = DERString(tag: tag, bytes: v.content, offset: v.contentStart)
             let oracle = expectedScalars(tag, content)
             do {
