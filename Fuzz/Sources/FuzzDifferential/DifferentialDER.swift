@@ -160,6 +160,13 @@ public enum DifferentialDER {
         } else {
             diffCheck(su == tu, "unsigned INTEGER \(content): Sigil \(String(describing: su)), swift-asn1 \(String(describing: tu))")
         }
+        // Other widths: swift-asn1's UInt64 / Int8 against Sigil's magnitude / Int64.
+        let tU64 = try? UInt64(derEncoded: node, withIdentifier: id)
+        let sU64: UInt64? = su.flatMap { $0.count <= 8 ? $0.reduce(0) { $0 << 8 | UInt64($1) } : nil }
+        diffCheck(sU64 == tU64, "UInt64 \(content): Sigil \(String(describing: sU64)), swift-asn1 \(String(describing: tU64))")
+        let t8 = try? Int8(derEncoded: node, withIdentifier: id)
+        let s8: Int8? = s64.flatMap { Int8(exactly: $0) }
+        diffCheck(s8 == t8, "Int8 \(content): Sigil \(String(describing: s8)), swift-asn1 \(String(describing: t8))")
         let sAny = (try? v.decodeIntegerBytes()) != nil
         if t64 != nil || tu != nil { diffCheck(sAny, "INTEGER \(content) rejected by Sigil only") }
         if sAny && content.count <= 8 { diffCheck(t64 != nil, "INTEGER \(content) rejected by swift-asn1 only") }
