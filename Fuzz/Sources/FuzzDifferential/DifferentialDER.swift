@@ -50,7 +50,7 @@ func diffCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () 
 }
 
 public enum DifferentialDER {
-    nonisolated(unsafe) static var verbose: Bool = getenv("FUZZ_DIFF_VERBOSE") != nil
+    static let verbose: Bool = getenv("FUZZ_DIFF_VERBOSE") != nil
 
     static func note(_ c: DifferenceClass, _ detail: @autoclosure () -> String = "") {
         if verbose { print("known difference: \(c.rawValue) \(detail())") }
