@@ -117,7 +117,8 @@ echo "run.sh: $TARGET: ${execs:-?} executions, ${rate:-?} exec/s, coverage ${cov
 if [ "$status" -ne 0 ] || [ "$after" -gt "$before" ]; then
     grep -E "Fatal error|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|SUMMARY|Test unit written" "$LOG" | head -20 >&2
     echo "run.sh: VERDICT $TARGET: FINDING (exit $status) — see $LOG and $ARTIFACTS/" >&2
-    echo "run.sh: turn it into a regression: copy the artifact to $REGRESSIONS/<name>, fix, re-run" >&2
+    echo "run.sh: turn it into a regression: copy the artifact to $REGRESSIONS/<what>-found-<sha1 prefix>.der" >&2
+    echo "run.sh: (not crash-*/leak-*/timeout-*/oom-*: the root .gitignore drops those), fix, re-run" >&2
     exit 1
 fi
 echo "run.sh: VERDICT $TARGET: PASS (no crash, leak, timeout or OOM in ${SECS}s)"
