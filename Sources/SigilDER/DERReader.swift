@@ -144,6 +144,10 @@ public struct DERReader {
         guard p < end else { throw DERError(.truncated, at: p) }
         let tagByte = input[p]
         if tagByte & 0x1F == 0x1F { throw DERError(.highTagNumber, at: p) }
+        // [UNIVERSAL 0], primitive or constructed, is no value: X.680 §8.6 reserves it for the
+        // encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets of the
+        // indefinite form, which DER never has (§10.1). Found by fuzzing (FuzzDER).
+        if tagByte & 0xDF == 0 { throw DERError(.unexpectedTag, at: p) }
         p += 1
         guard p < end else { throw DERError(.truncated, at: p) }
         let first = input[p]
