@@ -518,11 +518,12 @@ def _(r):
     return d, v.content_start + 1
 
 
-@sample("printablestring-asterisk-issuer.der", "invalidString", LEAF, "tbsCertificate.issuer",
-        "issuer countryName PrintableString 'US' rewritten '*S'")
+# ('*' and '&' are tolerated in PrintableString, as Go does, for old wildcard CNs; '<' is not.)
+@sample("printablestring-lessthan-issuer.der", "invalidString", LEAF, "tbsCertificate.issuer",
+        "issuer countryName PrintableString 'US' rewritten '<S'")
 def _(r):
     v = attr_value(tbs(r).children[3], C)
-    v.content = b"*S"
+    v.content = b"<S"
     d = ser(r)
     return d, v.content_start
 

@@ -239,7 +239,9 @@ final class DERReaderTests: XCTestCase {
     func testStrings() throws {
         XCTAssertEqual(try string(.printableString, Array("Example Co. (1)".utf8)), "Example Co. (1)")
         stringError(.printableString, Array("a@b".utf8), at: 3)
-        stringError(.printableString, Array("a*".utf8), at: 3)
+        stringError(.printableString, Array("a<".utf8), at: 3)
+        // Tolerated (real wildcard CNs; Go accepts them too).
+        XCTAssertEqual(try string(.printableString, Array("*.example.com & co".utf8)), "*.example.com & co")
         XCTAssertEqual(try string(.utf8String, [0xC3, 0xA9, 0x74, 0xC3, 0xA9]), "été")
         stringError(.utf8String, [0x41, 0xC0, 0x80], at: 3)       // overlong NUL
         stringError(.utf8String, [0xED, 0xA0, 0x80], at: 2)       // surrogate U+D800

@@ -560,7 +560,8 @@ public enum DERWalk {
     }
 
     /// X.680 §41.4 Table 10: the PrintableString characters.
-    static let printableSet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?".utf8)
+    // X.680 §41.4 plus '*' and '&', which Sigil tolerates on purpose (real wildcard CNs; as Go).
+    static let printableSet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?*&".utf8)
 
     /// The scalars a valid string of this type decodes to, or nil if the content is invalid.
     static func expectedScalars(_ tag: DERTag, _ b: [UInt8]) -> [Unicode.Scalar]? {
