@@ -169,6 +169,12 @@ final class PolicyPinTests: XCTestCase {
         XCTAssertTrue(d.validatesDomainName)
         XCTAssertFalse(d.validatesCertificateChain)
         XCTAssertEqual(d.configurationWarnings(at: Self.at), [])
+        var ignored = d
+        ignored.pinSets = [PinSet(domain: "a.test", pins: [PublicKeyPin(sha256: Array(repeating: 1, count: 32))!])]
+        XCTAssertTrue(ignored.configurationWarnings(at: Self.at).contains { $0.contains("not enforced") })
+        ignored.pinningMode = .certificate
+        ignored.pinnedCertificates = [try cert("leaf")]
+        XCTAssertTrue(ignored.configurationWarnings(at: Self.at).contains { $0.contains("publicKey mode only") })
         var loud = d
         loud.allowInvalidCertificates = true
         loud.pinningMode = .publicKey

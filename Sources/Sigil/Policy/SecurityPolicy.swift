@@ -183,6 +183,12 @@ public struct SecurityPolicy: Sendable {
         if pinningMode != .none && pinnedCertificates.isEmpty && (pinningMode == .certificate || (pinnedPublicKeys.isEmpty && pinSets.isEmpty)) {
             out.append("pinning mode \(pinningMode.rawValue) with nothing pinned: every chain is refused")
         }
+        if pinningMode == .none && (!pinnedCertificates.isEmpty || !pinnedPublicKeys.isEmpty || !pinSets.isEmpty) {
+            out.append("pins are configured but pinningMode is none: they are not enforced")
+        }
+        if pinningMode == .certificate && (!pinnedPublicKeys.isEmpty || !pinSets.isEmpty) {
+            out.append("public-key pins and pin sets are enforced in publicKey mode only, not in certificate mode")
+        }
         if pinningMode == .publicKey {
             for s in pinSets { out += s.warnings(at: time) }
         }
