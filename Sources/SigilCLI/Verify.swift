@@ -221,6 +221,11 @@ extension Verify {
                 printError("sigil: cannot read \(path)")
                 throw ExitCode(Exit.usage)
             }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+               let loaded = CertificateFiles.load(directory: path) {
+                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
+            }
             switch CertificateFiles.load(fileOrDirectory: path) {
             case .success(let c): certs += c
             case .failure(let e):
