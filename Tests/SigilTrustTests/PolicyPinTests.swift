@@ -49,6 +49,25 @@ final class PolicyPinTests: XCTestCase {
         XCTAssertFalse(PublicKeyPin(certificate: leaf).matches(try cert("intermediate")))
     }
 
+    /// Round trip and mutations: a parsed pin always prints back as its input (canonical form
+    /// only), random edits never crash and are refused unless they are another canonical pin.
+    func testPinParsingRoundTripAndMutations() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ .".utf8)
+        for _ in 0..<500 {
+            let digest = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let pin = PublicKeyPin(sha256: digest)!
+            XCTAssertEqual(PublicKeyPin(pin.description), pin)
+            var text = Array(pin.description.utf8)
+            let i = Int.random(in: 0..<text.count, using: &rng)
+            text[i] = alphabet.randomElement(using: &rng)!
+            let mutated = String(decoding: text, as: UTF8.self)
+            if let p = PublicKeyPin(mutated) {
+                XCTAssertEqual(String(p.description.dropFirst(7)), String(mutated.dropFirst(7)), "accepted only as a canonical pin: \(mutated)")
+            }
+        }
+    }
+
     func testPinSetDomainMatching() {
         let pins = [PublicKeyPin(sha256: Array(repeating: 1, count: 32))!]
         let exact = PinSet(domain: "api.sigil.test", pins: pins)
