@@ -14,7 +14,7 @@ struct SigilCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sigil",
         abstract: "Inspect X.509 certificates and decide whether a chain deserves trust.",
-        subcommands: [Inspect.self, Convert.self, Verify.self]
+        subcommands: [Inspect.self, Convert.self, Verify.self, Pin.self, ATS.self]
     )
 }
 
