@@ -1,4 +1,5 @@
 import Foundation
+import SigilTestSupport
 import XCTest
 
 /// `sigil pin`, `sigil ats` and the security-policy options of `sigil verify`, run as a process

@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// ATS diagnostics on the two samples of `Fixtures/pinning/` (see gen_pinning.py). Expected

@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// `sha256/` SPKI pins, per-domain pin sets (subdomains, expiry, backup-pin warning) and the

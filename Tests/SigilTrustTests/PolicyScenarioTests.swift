@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// The AFSecurityPolicy scenario table of `Fixtures/pinning/manifest.json`: every combination of

@@ -1,5 +1,6 @@
 import Foundation
 import Sigil
+import SigilTestSupport
 import XCTest
 
 /// `CertificateTrust`, the SecTrust-style evaluator: the `SecTrustResultType` mapping per failure
