@@ -3,6 +3,7 @@
 // GMP types never leave this module; limbs are plain `UInt` (GMP's mp_limb_t on LP64).
 
 import CGMP
+import CSigilBignum
 
 /// Bits per limb. The `mpn` layer is only used on 64-bit limbs (x86-64, arm64 Linux/Darwin).
 @usableFromInline let limbBits = 64
@@ -132,17 +133,47 @@ struct MontgomeryModulus: Sendable, Hashable {
         }
     }
 
+    /// The Montgomery multiplication kernels `modPow` can run on.
+    @usableFromInline
+    enum Kernel: Sendable, CaseIterable {
+        /// GMP's `mpn` multiplication / squaring, then `redc` (GMP's `addmul_1` rows).
+        case gmp
+        /// CSigilBignum's MULX/ADX kernels (x86-64 with BMI2 and ADX only).
+        case mulx
+
+        /// Whether this CPU can run the kernel.
+        var isAvailable: Bool {
+            switch self {
+            case .gmp: return true
+            case .mulx: return csigil_bignum_mulx_supported() != 0
+            }
+        }
+
+        /// The fastest kernel this CPU can run (the CPU check is cached on the C side).
+        @inline(__always)
+        static var preferred: Kernel { csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp }
+    }
+
     /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
     /// (the double-length product, then REDC's working space).
     @inline(__always)
     func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
-             _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>) {
-        if a == b {
-            __gmpn_sqr(t, a, count)
-        } else {
-            __gmpn_mul_n(t, a, b, count)
+             _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel) {
+        switch kernel {
+        case .mulx:
+            if a == b {
+                csigil_mont_sqr_mulx(r, a, m, count, negInverse, t)
+            } else {
+                csigil_mont_mul_mulx(r, a, b, m, count, negInverse, t)
+            }
+        case .gmp:
+            if a == b {
+                __gmpn_sqr(t, a, count)
+            } else {
+                __gmpn_mul_n(t, a, b, count)
+            }
+            redc(r, t, m)
         }
-        redc(r, t, m)
     }
 
     /// Whether the n-limb value at `x` is below m.
@@ -158,15 +189,18 @@ struct MontgomeryModulus: Sendable, Hashable {
     /// The last step multiplies by x in *ordinary* form, which both applies the exponent's
     /// low bit (always 1: e is odd) and leaves Montgomery form: Mont(x^(e-1)·R, x) = x^e.
     /// For e = 65537 that is 1 + 16 + 1 multiplications.
+    ///
+    /// `kernel`: the multiplication kernel (default: the fastest this CPU runs); tests pick one.
     func modPow(_ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
-                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>) {
+                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
+                kernel: Kernel = .preferred) {
         let n = count
         let xm = work       // n: x·R mod m
         let acc = work + n  // n
         storage.withUnsafeBufferPointer { sb in
             let m = sb.baseAddress!
             let e = m + 2 * n
-            mul(xm, x, m + n, t, m)            // x·R mod m = Mont(x, R^2)
+            mul(xm, x, m + n, t, m, kernel)    // x·R mod m = Mont(x, R^2)
             acc.update(from: xm, count: n)
             let topLimb = exponentCount - 1
             let topBit = limbBits - 1 - e[topLimb].leadingZeroBitCount
@@ -176,8 +210,8 @@ struct MontgomeryModulus: Sendable, Hashable {
             while limb >= 0 {
                 while bit >= 0 {
                     if limb == 0 && bit == 0 { break }
-                    mul(acc, acc, acc, t, m)
-                    if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m) }
+                    mul(acc, acc, acc, t, m, kernel)
+                    if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m, kernel) }
                     bit -= 1
                 }
                 if limb == 0 { break }
@@ -185,8 +219,8 @@ struct MontgomeryModulus: Sendable, Hashable {
                 bit = limbBits - 1
             }
             // Bit 0 (= 1): square, then multiply by ordinary x to leave Montgomery form.
-            mul(acc, acc, acc, t, m)
-            mul(out, acc, x, t, m)
+            mul(acc, acc, acc, t, m, kernel)
+            mul(out, acc, x, t, m, kernel)
         }
     }
 
