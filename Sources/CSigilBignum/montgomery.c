@@ -90,11 +90,58 @@ MX static inline csigil_limb addmul_row(csigil_limb *rp, const csigil_limb *up, 
     return prev;
 }
 
+#include "montgomery_rows.h"
+
+#define INLINE __attribute__((always_inline)) static inline
+
+/* rp[0..n) += up[0..n) * v: the unrolled row for the generated lengths (1...32, 48, 64), else
+   the loop. In the specialised callers below n is a constant and the switch folds away. */
+MX INLINE csigil_limb row(csigil_limb *rp, const csigil_limb *up, size_t n, csigil_limb v) {
+    switch (n) {
+    case 1: return addmul_row_1(rp, up, v);
+    case 2: return addmul_row_2(rp, up, v);
+    case 3: return addmul_row_3(rp, up, v);
+    case 4: return addmul_row_4(rp, up, v);
+    case 5: return addmul_row_5(rp, up, v);
+    case 6: return addmul_row_6(rp, up, v);
+    case 7: return addmul_row_7(rp, up, v);
+    case 8: return addmul_row_8(rp, up, v);
+    case 9: return addmul_row_9(rp, up, v);
+    case 10: return addmul_row_10(rp, up, v);
+    case 11: return addmul_row_11(rp, up, v);
+    case 12: return addmul_row_12(rp, up, v);
+    case 13: return addmul_row_13(rp, up, v);
+    case 14: return addmul_row_14(rp, up, v);
+    case 15: return addmul_row_15(rp, up, v);
+    case 16: return addmul_row_16(rp, up, v);
+    case 17: return addmul_row_17(rp, up, v);
+    case 18: return addmul_row_18(rp, up, v);
+    case 19: return addmul_row_19(rp, up, v);
+    case 20: return addmul_row_20(rp, up, v);
+    case 21: return addmul_row_21(rp, up, v);
+    case 22: return addmul_row_22(rp, up, v);
+    case 23: return addmul_row_23(rp, up, v);
+    case 24: return addmul_row_24(rp, up, v);
+    case 25: return addmul_row_25(rp, up, v);
+    case 26: return addmul_row_26(rp, up, v);
+    case 27: return addmul_row_27(rp, up, v);
+    case 28: return addmul_row_28(rp, up, v);
+    case 29: return addmul_row_29(rp, up, v);
+    case 30: return addmul_row_30(rp, up, v);
+    case 31: return addmul_row_31(rp, up, v);
+    case 32: return addmul_row_32(rp, up, v);
+    case 48: return addmul_row_48(rp, up, v);
+    case 64: return addmul_row_64(rp, up, v);
+    default: return addmul_row(rp, up, n, v);
+    }
+}
+
 /* r = REDC(t) = t·R^-1 mod m, fully reduced; t (2n limbs) is destroyed. t < m·R. */
-MX static void redc(csigil_limb *r, csigil_limb *t, const csigil_limb *m, size_t n, csigil_limb ninv) {
+MX INLINE void redc(csigil_limb *r, csigil_limb *t, const csigil_limb *m, size_t n, csigil_limb ninv) {
+    #pragma clang loop unroll(disable)
     for (size_t i = 0; i < n; i++) {
-        csigil_limb q = t[i] * ninv;                 /* makes limb i zero */
-        t[i] = addmul_row(t + i, m, n, q);        /* park the carry (it belongs at limb i + n) */
+        csigil_limb q = t[i] * ninv;              /* makes limb i zero */
+        t[i] = row(t + i, m, n, q);          /* park the carry (it belongs at limb i + n) */
     }
     unsigned char c = 0;
     for (size_t i = 0; i < n; i++) {
@@ -120,21 +167,23 @@ MX static void redc(csigil_limb *r, csigil_limb *t, const csigil_limb *m, size_t
     }
 }
 
-MX void csigil_mont_mul_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *b, const csigil_limb *m,
-                             size_t n, csigil_limb ninv, csigil_limb *t) {
+MX INLINE void mont_mul(csigil_limb *r, const csigil_limb *a, const csigil_limb *b, const csigil_limb *m,
+                        size_t n, csigil_limb ninv, csigil_limb *t) {
     for (size_t i = 0; i < n; i++) t[i] = 0;
-    for (size_t i = 0; i < n; i++) t[n + i] = addmul_row(t + i, b, n, a[i]);
+    #pragma clang loop unroll(disable)
+    for (size_t i = 0; i < n; i++) t[n + i] = row(t + i, b, n, a[i]);
     redc(r, t, m, n, ninv);
 }
 
-MX void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
-                             size_t n, csigil_limb ninv, csigil_limb *t) {
+MX INLINE void mont_sqr(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
+                        size_t n, csigil_limb ninv, csigil_limb *t) {
     /* Off-diagonal products a[i]·a[j], i < j: row i adds a[i]·a[i+1..n) at limb 2i+1 and sets
        limb n+i, which no earlier row reached. */
     for (size_t i = 0; i < n; i++) t[i] = 0;
     t[n] = 0;
     t[2 * n - 1] = 0;
-    for (size_t i = 0; i + 1 < n; i++) t[n + i] = addmul_row(t + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
+    #pragma clang loop unroll(disable)
+    for (size_t i = 0; i + 1 < n; i++) t[n + i] = row(t + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
     /* t = 2·t + Σ a[i]²·2^(128i). */
     csigil_limb shiftIn = 0;
     unsigned char c = 0;
@@ -151,6 +200,29 @@ MX void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_
         t[2 * i + 1] = s1;
     }
     redc(r, t, m, n, ninv);
+}
+
+/* The public entry points, specialised for the unrolled sizes. */
+MX void csigil_mont_mul_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *b, const csigil_limb *m,
+                             size_t n, csigil_limb ninv, csigil_limb *t) {
+    switch (n) {
+    case 16: mont_mul(r, a, b, m, 16, ninv, t); break;
+    case 32: mont_mul(r, a, b, m, 32, ninv, t); break;
+    case 48: mont_mul(r, a, b, m, 48, ninv, t); break;
+    case 64: mont_mul(r, a, b, m, 64, ninv, t); break;
+    default: mont_mul(r, a, b, m, n, ninv, t); break;
+    }
+}
+
+MX void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
+                             size_t n, csigil_limb ninv, csigil_limb *t) {
+    switch (n) {
+    case 16: mont_sqr(r, a, m, 16, ninv, t); break;
+    case 32: mont_sqr(r, a, m, 32, ninv, t); break;
+    case 48: mont_sqr(r, a, m, 48, ninv, t); break;
+    case 64: mont_sqr(r, a, m, 64, ninv, t); break;
+    default: mont_sqr(r, a, m, n, ninv, t); break;
+    }
 }
 
 #else
