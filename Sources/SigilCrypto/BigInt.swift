@@ -64,10 +64,15 @@ func compareLimbs(_ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ count: I
 /// Montgomery 1985; the REDC loop is the word-by-word form (Koç, Acar & Kaliski 1996, "SOS"),
 /// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
 ///
-/// Everything lives in one array (`storage` = m | R² mod m | e), so a key costs one allocation.
+/// Everything lives in one array (`storage` = m | e), so a key costs one allocation.
+///
+/// No R² mod m is kept: entering Montgomery form (x·R mod m) is one division per
+/// exponentiation instead of a division at set-up plus a Montgomery multiplication by R² per
+/// exponentiation. Keys are usually parsed for one verification (a certificate's issuer key), so
+/// this saves the set-up division and costs about as much as the multiplication it replaces.
 @usableFromInline
 struct MontgomeryModulus: Sendable, Hashable {
-    /// m (n limbs, top limb non-zero) | R^2 mod m (n limbs) | e (`exponentCount` limbs, top
+    /// m (n limbs, top limb non-zero) | e (`exponentCount` limbs, top
     /// limb non-zero); all little-endian.
     let storage: [UInt]
     /// n, the modulus size in limbs.
@@ -84,10 +89,10 @@ struct MontgomeryModulus: Sendable, Hashable {
         let n = (modulus.count + 7) / 8
         let el = (exponent.count + 7) / 8
         var inverse: UInt = 0
-        storage = [UInt](unsafeUninitializedCapacity: 2 * n + el) { buf, initialized in
+        storage = [UInt](unsafeUninitializedCapacity: n + el) { buf, initialized in
             let m = buf.baseAddress!
             limbsFromBigEndian(modulus, m, n)
-            limbsFromBigEndian(exponent, m + 2 * n, el)
+            limbsFromBigEndian(exponent, m + n, el)
 
             // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number
             // of correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96.
@@ -96,16 +101,7 @@ struct MontgomeryModulus: Sendable, Hashable {
             for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
             inverse = 0 &- inv
 
-            // R^2 mod m = 2^(128·n) mod m by one division (key set-up only, not per
-            // verification). Numerator (2n + 1 limbs) and quotient (n + 2) are temporary.
-            withUnsafeTemporaryAllocation(of: UInt.self, capacity: 3 * n + 3) { tmp in
-                let num = tmp.baseAddress!
-                let q = num + (2 * n + 1)
-                num.initialize(repeating: 0, count: 2 * n)
-                num[2 * n] = 1
-                __gmpn_tdiv_qr(q, m + n, 0, num, 2 * n + 1, m, n)
-            }
-            initialized = 2 * n + el
+            initialized = n + el
         }
         count = n
         exponentCount = el
@@ -188,7 +184,8 @@ struct MontgomeryModulus: Sendable, Hashable {
     ///
     /// The last step multiplies by x in *ordinary* form, which both applies the exponent's
     /// low bit (always 1: e is odd) and leaves Montgomery form: Mont(x^(e-1)·R, x) = x^e.
-    /// For e = 65537 that is 1 + 16 + 1 multiplications.
+    /// For e = 65537 that is one division (into Montgomery form), 16 squarings and 1
+    /// multiplication.
     ///
     /// `kernel`: the multiplication kernel (default: the fastest this CPU runs); tests pick one.
     func modPow(_ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
@@ -199,9 +196,15 @@ struct MontgomeryModulus: Sendable, Hashable {
         let acc = work + n  // n
         storage.withUnsafeBufferPointer { sb in
             let m = sb.baseAddress!
-            let e = m + 2 * n
-            mul(xm, x, m + n, t, m, kernel)    // x·R mod m = Mont(x, R^2)
-            acc.update(from: xm, count: n)
+            let e = m + n
+            // x·R mod m: the remainder of x·2^(64n) (t = 0^n | x) by m, left in t's low n limbs
+            // (GMP allows the remainder over the numerator); the n + 1 quotient limbs go to
+            // `work`, which is free until xm is set.
+            t.initialize(repeating: 0, count: n)
+            (t + n).update(from: x, count: n)
+            __gmpn_tdiv_qr(work, t, 0, t, 2 * n, m, n)
+            xm.update(from: t, count: n)
+            acc.update(from: t, count: n)
             let topLimb = exponentCount - 1
             let topBit = limbBits - 1 - e[topLimb].leadingZeroBitCount
             // Bits below the top one, down to bit 1; bit 0 is handled by the final step.
@@ -227,7 +230,7 @@ struct MontgomeryModulus: Sendable, Hashable {
     /// m as big-endian bytes without leading zeros.
     var modulusBigEndian: [UInt8] { bigEndianBytes(0, count) }
     /// e as big-endian bytes without leading zeros.
-    var exponentBigEndian: [UInt8] { bigEndianBytes(2 * count, exponentCount) }
+    var exponentBigEndian: [UInt8] { bigEndianBytes(count, exponentCount) }
 
     private func bigEndianBytes(_ offset: Int, _ limbs: Int) -> [UInt8] {
         var out: [UInt8] = []

@@ -28,7 +28,7 @@ final class MontgomeryKernelTests: XCTestCase {
                 let e: [UInt8] = [1, 0, 1]
                 let mod = try XCTUnwrap(mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) } })
                 XCTAssertEqual(mod.count, n)
-                let m = mod.storage   // m | R² mod m | e
+                let m = mod.storage   // m | e
                 // Operands below m: random with the top limb shrunk, and m − 1 (the largest).
                 func operand(_ kind: Int) -> [UInt] {
                     if kind == 0 { var v = Array(m[0..<n]); v[0] -= 1; return v }
