@@ -175,16 +175,8 @@ MX INLINE void mont_mul(csigil_limb *r, const csigil_limb *a, const csigil_limb 
     redc(r, t, m, n, ninv);
 }
 
-MX INLINE void mont_sqr(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
-                        size_t n, csigil_limb ninv, csigil_limb *t) {
-    /* Off-diagonal products a[i]·a[j], i < j: row i adds a[i]·a[i+1..n) at limb 2i+1 and sets
-       limb n+i, which no earlier row reached. */
-    for (size_t i = 0; i < n; i++) t[i] = 0;
-    t[n] = 0;
-    t[2 * n - 1] = 0;
-    #pragma clang loop unroll(disable)
-    for (size_t i = 0; i + 1 < n; i++) t[n + i] = row(t + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
-    /* t = 2·t + Σ a[i]²·2^(128i). */
+/* t[0..2n) = 2·t + Σ a[i]²·2^(128i) (other sizes than the generated ones). */
+MX static void sqr_double_add_diag(csigil_limb *t, const csigil_limb *a, size_t n) {
     csigil_limb shiftIn = 0;
     unsigned char c = 0;
     for (size_t i = 0; i < n; i++) {
@@ -198,6 +190,25 @@ MX INLINE void mont_sqr(csigil_limb *r, const csigil_limb *a, const csigil_limb 
         c = _addcarry_u64(c, d1, (csigil_limb)(sq >> 64), &s1);
         t[2 * i] = s0;
         t[2 * i + 1] = s1;
+    }
+}
+
+MX INLINE void mont_sqr(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
+                        size_t n, csigil_limb ninv, csigil_limb *t) {
+    /* Off-diagonal products a[i]·a[j], i < j: row i adds a[i]·a[i+1..n) at limb 2i+1 and sets
+       limb n+i, which no earlier row reached. */
+    for (size_t i = 0; i < n; i++) t[i] = 0;
+    t[n] = 0;
+    t[2 * n - 1] = 0;
+    #pragma clang loop unroll(disable)
+    for (size_t i = 0; i + 1 < n; i++) t[n + i] = row(t + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
+    /* t = 2·t + Σ a[i]²·2^(128i). */
+    switch (n) {
+    case 16: sqr_double_add_diag_16(t, a); break;
+    case 32: sqr_double_add_diag_32(t, a); break;
+    case 48: sqr_double_add_diag_48(t, a); break;
+    case 64: sqr_double_add_diag_64(t, a); break;
+    default: sqr_double_add_diag(t, a, n); break;
     }
     redc(r, t, m, n, ninv);
 }

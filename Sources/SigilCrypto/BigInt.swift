@@ -39,10 +39,17 @@ func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeM
             return false
         }
     }
-    for k in 0..<byteCount {
+    // Whole limbs from the end (least significant first), then any remaining bytes one by one.
+    var k = 0
+    while k + 8 <= byteCount && k / 8 < count {
+        out.storeBytes(of: UInt64(limbs[k / 8]).bigEndian, toByteOffset: byteCount - 8 - k, as: UInt64.self)
+        k += 8
+    }
+    while k < byteCount {
         // Byte k from the least significant end goes to out[byteCount - 1 - k].
         let byte: UInt8 = k / 8 < count ? UInt8(truncatingIfNeeded: limbs[k / 8] >> UInt((k % 8) * 8)) : 0
         out.storeBytes(of: byte, toByteOffset: byteCount - 1 - k, as: UInt8.self)
+        k += 1
     }
     return true
 }
