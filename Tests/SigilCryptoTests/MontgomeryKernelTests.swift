@@ -23,7 +23,7 @@ final class MontgomeryKernelTests: XCTestCase {
                 for i in 0..<mBytes.count { mBytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
                 if trial == 0 { mBytes = [UInt8](repeating: 0xFF, count: 8 * n) }          // 2^k − 1
                 if trial == 1 { for i in 1..<mBytes.count { mBytes[i] = 0 } }             // 2^(k−1) + 1
-                mBytes[0] |= 0x80
+                if trial == 2 { mBytes[0] = 1 } else { mBytes[0] |= 0x80 }               // short top limb
                 mBytes[mBytes.count - 1] |= 1
                 let e: [UInt8] = [1, 0, 1]
                 let mod = try XCTUnwrap(mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) } })
