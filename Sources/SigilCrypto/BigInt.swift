@@ -3,6 +3,7 @@
 // GMP types never leave this module; limbs are plain `UInt` (GMP's mp_limb_t on LP64).
 
 import CGMP
+import CSigilBignum
 
 /// Bits per limb. The `mpn` layer is only used on 64-bit limbs (x86-64, arm64 Linux/Darwin).
 @usableFromInline let limbBits = 64
@@ -38,10 +39,17 @@ func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeM
             return false
         }
     }
-    for k in 0..<byteCount {
+    // Whole limbs from the end (least significant first), then any remaining bytes one by one.
+    var k = 0
+    while k + 8 <= byteCount && k / 8 < count {
+        out.storeBytes(of: UInt64(limbs[k / 8]).bigEndian, toByteOffset: byteCount - 8 - k, as: UInt64.self)
+        k += 8
+    }
+    while k < byteCount {
         // Byte k from the least significant end goes to out[byteCount - 1 - k].
         let byte: UInt8 = k / 8 < count ? UInt8(truncatingIfNeeded: limbs[k / 8] >> UInt((k % 8) * 8)) : 0
         out.storeBytes(of: byte, toByteOffset: byteCount - 1 - k, as: UInt8.self)
+        k += 1
     }
     return true
 }
@@ -63,10 +71,15 @@ func compareLimbs(_ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ count: I
 /// Montgomery 1985; the REDC loop is the word-by-word form (Koç, Acar & Kaliski 1996, "SOS"),
 /// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
 ///
-/// Everything lives in one array (`storage` = m | R² mod m | e), so a key costs one allocation.
+/// Everything lives in one array (`storage` = m | e), so a key costs one allocation.
+///
+/// No R² mod m is kept: entering Montgomery form (x·R mod m) is one division per
+/// exponentiation instead of a division at set-up plus a Montgomery multiplication by R² per
+/// exponentiation. Keys are usually parsed for one verification (a certificate's issuer key), so
+/// this saves the set-up division and costs about as much as the multiplication it replaces.
 @usableFromInline
 struct MontgomeryModulus: Sendable, Hashable {
-    /// m (n limbs, top limb non-zero) | R^2 mod m (n limbs) | e (`exponentCount` limbs, top
+    /// m (n limbs, top limb non-zero) | e (`exponentCount` limbs, top
     /// limb non-zero); all little-endian.
     let storage: [UInt]
     /// n, the modulus size in limbs.
@@ -83,10 +96,10 @@ struct MontgomeryModulus: Sendable, Hashable {
         let n = (modulus.count + 7) / 8
         let el = (exponent.count + 7) / 8
         var inverse: UInt = 0
-        storage = [UInt](unsafeUninitializedCapacity: 2 * n + el) { buf, initialized in
+        storage = [UInt](unsafeUninitializedCapacity: n + el) { buf, initialized in
             let m = buf.baseAddress!
             limbsFromBigEndian(modulus, m, n)
-            limbsFromBigEndian(exponent, m + 2 * n, el)
+            limbsFromBigEndian(exponent, m + n, el)
 
             // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number
             // of correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96.
@@ -95,16 +108,7 @@ struct MontgomeryModulus: Sendable, Hashable {
             for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
             inverse = 0 &- inv
 
-            // R^2 mod m = 2^(128·n) mod m by one division (key set-up only, not per
-            // verification). Numerator (2n + 1 limbs) and quotient (n + 2) are temporary.
-            withUnsafeTemporaryAllocation(of: UInt.self, capacity: 3 * n + 3) { tmp in
-                let num = tmp.baseAddress!
-                let q = num + (2 * n + 1)
-                num.initialize(repeating: 0, count: 2 * n)
-                num[2 * n] = 1
-                __gmpn_tdiv_qr(q, m + n, 0, num, 2 * n + 1, m, n)
-            }
-            initialized = 2 * n + el
+            initialized = n + el
         }
         count = n
         exponentCount = el
@@ -132,17 +136,47 @@ struct MontgomeryModulus: Sendable, Hashable {
         }
     }
 
+    /// The Montgomery multiplication kernels `modPow` can run on.
+    @usableFromInline
+    enum Kernel: Sendable, CaseIterable {
+        /// GMP's `mpn` multiplication / squaring, then `redc` (GMP's `addmul_1` rows).
+        case gmp
+        /// CSigilBignum's MULX/ADX kernels (x86-64 with BMI2 and ADX only).
+        case mulx
+
+        /// Whether this CPU can run the kernel.
+        var isAvailable: Bool {
+            switch self {
+            case .gmp: return true
+            case .mulx: return csigil_bignum_mulx_supported() != 0
+            }
+        }
+
+        /// The fastest kernel this CPU can run (the CPU check is cached on the C side).
+        @inline(__always)
+        static var preferred: Kernel { csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp }
+    }
+
     /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
     /// (the double-length product, then REDC's working space).
     @inline(__always)
     func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
-             _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>) {
-        if a == b {
-            __gmpn_sqr(t, a, count)
-        } else {
-            __gmpn_mul_n(t, a, b, count)
+             _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel) {
+        switch kernel {
+        case .mulx:
+            if a == b {
+                csigil_mont_sqr_mulx(r, a, m, count, negInverse, t)
+            } else {
+                csigil_mont_mul_mulx(r, a, b, m, count, negInverse, t)
+            }
+        case .gmp:
+            if a == b {
+                __gmpn_sqr(t, a, count)
+            } else {
+                __gmpn_mul_n(t, a, b, count)
+            }
+            redc(r, t, m)
         }
-        redc(r, t, m)
     }
 
     /// Whether the n-limb value at `x` is below m.
@@ -157,17 +191,27 @@ struct MontgomeryModulus: Sendable, Hashable {
     ///
     /// The last step multiplies by x in *ordinary* form, which both applies the exponent's
     /// low bit (always 1: e is odd) and leaves Montgomery form: Mont(x^(e-1)·R, x) = x^e.
-    /// For e = 65537 that is 1 + 16 + 1 multiplications.
+    /// For e = 65537 that is one division (into Montgomery form), 16 squarings and 1
+    /// multiplication.
+    ///
+    /// `kernel`: the multiplication kernel (default: the fastest this CPU runs); tests pick one.
     func modPow(_ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
-                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>) {
+                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
+                kernel: Kernel = .preferred) {
         let n = count
         let xm = work       // n: x·R mod m
         let acc = work + n  // n
         storage.withUnsafeBufferPointer { sb in
             let m = sb.baseAddress!
-            let e = m + 2 * n
-            mul(xm, x, m + n, t, m)            // x·R mod m = Mont(x, R^2)
-            acc.update(from: xm, count: n)
+            let e = m + n
+            // x·R mod m: the remainder of x·2^(64n) (t = 0^n | x) by m, left in t's low n limbs
+            // (GMP allows the remainder over the numerator); the n + 1 quotient limbs go to
+            // `work`, which is free until xm is set.
+            t.initialize(repeating: 0, count: n)
+            (t + n).update(from: x, count: n)
+            __gmpn_tdiv_qr(work, t, 0, t, 2 * n, m, n)
+            xm.update(from: t, count: n)
+            acc.update(from: t, count: n)
             let topLimb = exponentCount - 1
             let topBit = limbBits - 1 - e[topLimb].leadingZeroBitCount
             // Bits below the top one, down to bit 1; bit 0 is handled by the final step.
@@ -176,8 +220,8 @@ struct MontgomeryModulus: Sendable, Hashable {
             while limb >= 0 {
                 while bit >= 0 {
                     if limb == 0 && bit == 0 { break }
-                    mul(acc, acc, acc, t, m)
-                    if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m) }
+                    mul(acc, acc, acc, t, m, kernel)
+                    if (e[limb] >> UInt(bit)) & 1 == 1 { mul(acc, acc, xm, t, m, kernel) }
                     bit -= 1
                 }
                 if limb == 0 { break }
@@ -185,15 +229,15 @@ struct MontgomeryModulus: Sendable, Hashable {
                 bit = limbBits - 1
             }
             // Bit 0 (= 1): square, then multiply by ordinary x to leave Montgomery form.
-            mul(acc, acc, acc, t, m)
-            mul(out, acc, x, t, m)
+            mul(acc, acc, acc, t, m, kernel)
+            mul(out, acc, x, t, m, kernel)
         }
     }
 
     /// m as big-endian bytes without leading zeros.
     var modulusBigEndian: [UInt8] { bigEndianBytes(0, count) }
     /// e as big-endian bytes without leading zeros.
-    var exponentBigEndian: [UInt8] { bigEndianBytes(2 * count, exponentCount) }
+    var exponentBigEndian: [UInt8] { bigEndianBytes(count, exponentCount) }
 
     private func bigEndianBytes(_ offset: Int, _ limbs: Int) -> [UInt8] {
         var out: [UInt8] = []

@@ -1,6 +1,7 @@
 // RSA signature verification (RFC 8017): RSASSA-PKCS1-v1_5 (§8.2.2) and RSASSA-PSS (§8.1.2).
-// Public-key operations only; the modular exponentiation runs on GMP's mpn layer through
-// `MontgomeryModulus` (BigInt.swift), with all per-call memory in one temporary allocation.
+// Public-key operations only; the modular exponentiation runs through `MontgomeryModulus`
+// (BigInt.swift): CSigilBignum's MULX/ADX Montgomery kernels where the CPU has them, else GMP's
+// mpn layer, with all per-call memory in temporary (stack) allocations.
 
 import SigilDER
 

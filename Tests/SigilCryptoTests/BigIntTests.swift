@@ -4,6 +4,7 @@ import XCTest
 
 /// The Montgomery layer against Python's arbitrary-precision `pow` (an independent implementation).
 final class BigIntTests: XCTestCase {
+    /// Runs every kernel this CPU has (GMP always; MULX/ADX where available).
     func testModPowAgainstPython() throws {
         let script = #"""
 import json, secrets
@@ -29,27 +30,29 @@ print(json.dumps(out))
             XCTAssertEqual(mod.modulusBigEndian, mBytes)
             XCTAssertEqual(mod.exponentBigEndian, eBytes)
             let n = mod.count
-            var x = [UInt](repeating: 0, count: n)
-            xBytes.withUnsafeBytes { raw in x.withUnsafeMutableBufferPointer { limbsFromBigEndian(raw, $0.baseAddress!, n) } }
-            var r = [UInt](repeating: 0, count: n)
-            var scratch = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
-            var work = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
-            x.withUnsafeBufferPointer { xp in
-                r.withUnsafeMutableBufferPointer { rp in
-                    scratch.withUnsafeMutableBufferPointer { sp in
-                        work.withUnsafeMutableBufferPointer { wp in
-                            mod.modPow(xp.baseAddress!, rp.baseAddress!, product: sp.baseAddress!, work: wp.baseAddress!)
+            for kernel in MontgomeryModulus.Kernel.allCases where kernel.isAvailable {
+                var x = [UInt](repeating: 0, count: n)
+                xBytes.withUnsafeBytes { raw in x.withUnsafeMutableBufferPointer { limbsFromBigEndian(raw, $0.baseAddress!, n) } }
+                var r = [UInt](repeating: 0, count: n)
+                var scratch = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
+                var work = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
+                x.withUnsafeBufferPointer { xp in
+                    r.withUnsafeMutableBufferPointer { rp in
+                        scratch.withUnsafeMutableBufferPointer { sp in
+                            work.withUnsafeMutableBufferPointer { wp in
+                                mod.modPow(xp.baseAddress!, rp.baseAddress!, product: sp.baseAddress!, work: wp.baseAddress!, kernel: kernel)
+                            }
                         }
                     }
                 }
+                // Export to the modulus byte length and compare with Python's result.
+                let k = mBytes.count
+                var got = [UInt8](repeating: 0, count: k)
+                let fits = r.withUnsafeBufferPointer { rp in got.withUnsafeMutableBytes { limbsToBigEndian(rp.baseAddress!, n, $0.baseAddress!, k) } }
+                XCTAssertTrue(fits)
+                let want = [UInt8](repeating: 0, count: k - expect.count) + expect
+                XCTAssertEqual(got, want, "\(kernel): m=\(c["m"]!.prefix(16))… e=\(c["e"]!.prefix(16)) x=\(c["x"]!.prefix(16))")
             }
-            // Export to the modulus byte length and compare with Python's result.
-            let k = mBytes.count
-            var got = [UInt8](repeating: 0, count: k)
-            let fits = r.withUnsafeBufferPointer { rp in got.withUnsafeMutableBytes { limbsToBigEndian(rp.baseAddress!, n, $0.baseAddress!, k) } }
-            XCTAssertTrue(fits)
-            let want = [UInt8](repeating: 0, count: k - expect.count) + expect
-            XCTAssertEqual(got, want, "m=\(c["m"]!.prefix(16))… e=\(c["e"]!.prefix(16)) x=\(c["x"]!.prefix(16))")
         }
     }
 
