@@ -23,16 +23,22 @@ let package = Package(
         // SHA-NI compression function: a C target so only these functions are compiled
         // with the SHA extensions enabled (per-function target attributes), chosen at run time.
         .target(name: "CSigilSHA"),
-        .target(name: "SigilCrypto", dependencies: ["SigilDER", "SigilX509", "CGMP", "CSigilSHA"]),
+        // Montgomery multiplication with MULX/ADX (per-function target attributes, run-time
+        // CPU check), for RSA: the distribution's GMP may not select such kernels.
+        .target(name: "CSigilBignum"),
+        .target(name: "SigilCrypto", dependencies: ["SigilDER", "SigilX509", "CGMP", "CSigilSHA", "CSigilBignum"]),
         .target(name: "SigilTrust", dependencies: ["SigilDER", "SigilX509"]),
         .target(name: "Sigil", dependencies: ["SigilDER", "SigilX509", "SigilCrypto", "SigilTrust"]),
         .executableTarget(
             name: "SigilCLI",
             dependencies: ["Sigil", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "SigilDERTests", dependencies: ["SigilDER"]),
-        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER"]),
-        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER"]),
-        .testTarget(name: "SigilTrustTests", dependencies: ["Sigil"]),
+        // Helpers shared by the test targets (paths, fixtures, running openssl/python).
+        .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),
+        .testTarget(name: "SigilDERTests", dependencies: ["SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(name: "SigilTrustTests", dependencies: ["Sigil", "SigilTestSupport"]),
+        .testTarget(name: "SigilTests", dependencies: ["Sigil", "SigilTestSupport"]),
     ]
 )

@@ -64,9 +64,15 @@ for t in range(64):
     A,B,C,D,E,F,G,H = [names[(j - t) % 8] for j in range(8)]
     # Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)), and this round's b ^ c is the previous round's a ^ b:
     # one AND and two XORs per round instead of the textbook's five operations.
-    w(f"        let t1_{t}: UInt32 = {H} &+ bsig1_256({E}) &+ ch({E}, {F}, {G}) &+ 0x{K256[t]:08x} &+ w{t%16}")
+    # h + K + W does not depend on this round's e: computing it first leaves only Σ1(e) and one
+    # addition on the e → e' dependency chain (the chain that bounds the speed).
+    w(f"        let hkw{t}: UInt32 = {H} &+ 0x{K256[t]:08x} &+ w{t%16}")
+    w(f"        let base{t}: UInt32 = hkw{t} &+ ch({E}, {F}, {G})")
+    w(f"        let s1_{t}: UInt32 = bsig1_256({E})")
     w(f"        let ab{t}: UInt32 = {A} ^ {B}")
-    w(f"        {D} = {D} &+ t1_{t}; {H} = t1_{t} &+ bsig0_256({A}) &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))")
+    w(f"        let t1_{t}: UInt32 = base{t} &+ s1_{t}")
+    w(f"        {D} = ({D} &+ base{t}) &+ s1_{t}  // e' = d + T1, one addition after Σ1")
+    w(f"        {H} = (t1_{t} &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))) &+ bsig0_256({A})")
 w("        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0")
 w("        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0")
 w("        p += 64; n &-= 1")
@@ -93,9 +99,13 @@ for t in range(80):
     if t >= 16:
         schedule(t, "UInt64", "ssig0_512", "ssig1_512", 16)
     A,B,C,D,E,F,G,H = [names[(j - t) % 8] for j in range(8)]
-    w(f"        let t1_{t}: UInt64 = {H} &+ bsig1_512({E}) &+ ch({E}, {F}, {G}) &+ 0x{K512[t]:016x} &+ w{t%16}")
+    w(f"        let hkw{t}: UInt64 = {H} &+ 0x{K512[t]:016x} &+ w{t%16}")
+    w(f"        let base{t}: UInt64 = hkw{t} &+ ch({E}, {F}, {G})")
+    w(f"        let s1_{t}: UInt64 = bsig1_512({E})")
     w(f"        let ab{t}: UInt64 = {A} ^ {B}")
-    w(f"        {D} = {D} &+ t1_{t}; {H} = t1_{t} &+ bsig0_512({A}) &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))")
+    w(f"        let t1_{t}: UInt64 = base{t} &+ s1_{t}")
+    w(f"        {D} = ({D} &+ base{t}) &+ s1_{t}  // e' = d + T1, one addition after Σ1")
+    w(f"        {H} = (t1_{t} &+ ({B} ^ (ab{t} & ab{t-1 if t else 'Prev'}))) &+ bsig0_512({A})")
 w("        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0")
 w("        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0")
 w("        p += 128; n &-= 1")

@@ -1,1 +1,147 @@
-print("sigil: under construction")
+import ArgumentParser
+import Foundation
+import Sigil
+
+/// Exit codes: 0 success, 1 an input could not be parsed / is not trusted, 2 usage error or
+/// unreadable input, 77 a requested feature is unsupported.
+enum Exit {
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let unsupported: Int32 = 77
+}
+
+struct SigilCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sigil",
+        abstract: "Inspect X.509 certificates and decide whether a chain deserves trust.",
+        subcommands: [Inspect.self, Convert.self, Verify.self, Pin.self, ATS.self]
+    )
+}
+
+/// Reads a file, or exits 2 with a message.
+func readInput(_ path: String) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("sigil: cannot read \(path)\n".utf8))
+        Foundation.exit(Exit.usage)
+    }
+    return [UInt8](data)
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a report for every certificate in the given PEM or DER files."
+    )
+
+    @Flag(name: .long, help: "One JSON object per certificate, one per line.")
+    var json = false
+
+    @Argument(help: "Certificate files (PEM bundles or DER).")
+    var files: [String]
+
+    func run() throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        var failed = false
+        for file in files {
+            let bytes = readInput(file)
+            let blocks: PEM.Blocks
+            do {
+                blocks = try PEM.certificatesDER(in: bytes)
+            } catch {
+                printError("sigil: \(file): \(error)")
+                failed = true
+                continue
+            }
+            for (i, der) in blocks.certificates.enumerated() {
+                let label = blocks.certificates.count > 1 ? "\(file) [\(i + 1)/\(blocks.certificates.count)]" : file
+                let cert: Certificate
+                do {
+                    cert = try Certificate(der: der)
+                } catch {
+                    printError("sigil: \(label): \(error)")
+                    failed = true
+                    continue
+                }
+                var report = CertificateReport(cert, now: now)
+                let sha = Fingerprint.sha256Hex(cert.der)
+                let spki = Fingerprint.sha256Hex(cert.subjectPublicKeyInfo.bytes)
+                if json {
+                    print(report.json(sha256: sha, spkiSha256: spki).serialized())
+                } else {
+                    print("Certificate \(label)")
+                    print(report.text(sha256: sha, spkiSha256: spki))
+                    print("")
+                }
+                for p in report.problems {
+                    printError("sigil: \(label): malformed \(p)")
+                    failed = true
+                }
+            }
+            if !json && blocks.skippedBlocks > 0 {
+                print("(\(file): skipped \(blocks.skippedBlocks) non-certificate PEM block(s))\n")
+            }
+        }
+        if failed { throw ExitCode(Exit.failure) }
+    }
+}
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert certificates between PEM and DER."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case der, pem }
+
+    @Option(name: .long, help: "Output format: der (exactly one certificate) or pem.")
+    var to: Format
+
+    @Argument(help: "Input file (PEM or DER, detected from the content).")
+    var input: String
+
+    @Argument(help: "Output file.")
+    var output: String
+
+    func run() throws {
+        let bytes = readInput(input)
+        let certs: [Certificate]
+        do {
+            certs = try Certificate.all(from: bytes)
+        } catch {
+            printError("sigil: \(input): \(error)")
+            throw ExitCode(Exit.failure)
+        }
+        var out: [UInt8]
+        switch to {
+        case .der:
+            guard certs.count == 1 else {
+                printError("sigil: \(input) holds \(certs.count) certificates; DER output takes exactly one")
+                throw ExitCode(Exit.usage)
+            }
+            out = certs[0].der
+        case .pem:
+            out = Array(certs.map(\.pem).joined().utf8)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(out)) else {
+            printError("sigil: cannot write \(output)")
+            throw ExitCode(Exit.usage)
+        }
+    }
+}
+
+// Entry point: argument errors exit 2 (ArgumentParser's default is 64).
+do {
+    var command = try SigilCommand.parseAsRoot()
+    try command.run()
+} catch let exit as ExitCode {
+    Foundation.exit(exit.rawValue)
+} catch {
+    let code = SigilCommand.exitCode(for: error)
+    if code == .success || code.rawValue == Exit.failure || code.rawValue == Exit.unsupported {
+        SigilCommand.exit(withError: error)
+    }
+    printError(SigilCommand.fullMessage(for: error))
+    Foundation.exit(Exit.usage)
+}

@@ -294,10 +294,11 @@ enum SHA1Engine: MDEngine {
 @inline(__always) func rotr64(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &>> n) | (x &<< (64 &- n)) }
 @inline(__always) func ch<T: FixedWidthInteger>(_ x: T, _ y: T, _ z: T) -> T { z ^ (x & (y ^ z)) }
 @inline(__always) func maj<T: FixedWidthInteger>(_ x: T, _ y: T, _ z: T) -> T { (x & y) | (z & (x | y)) }
-// Σ0, Σ1 nested as ROTR^2(x ^ ROTR^9(x ^ ROTR^11... )) (equal by distributivity of rotation over
-// XOR): fewer register copies on two-operand x86 rotates.
-@inline(__always) func bsig0_256(_ x: UInt32) -> UInt32 { rotr32(rotr32(rotr32(x, 9) ^ x, 11) ^ x, 2) }
-@inline(__always) func bsig1_256(_ x: UInt32) -> UInt32 { rotr32(rotr32(rotr32(x, 14) ^ x, 5) ^ x, 6) }
+// Σ0, Σ1 in the textbook form: the three rotations are independent, so the latency on the
+// round's dependency chain is one rotation and two XORs (the nested form saves register copies
+// but serialises five operations).
+@inline(__always) func bsig0_256(_ x: UInt32) -> UInt32 { rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22) }
+@inline(__always) func bsig1_256(_ x: UInt32) -> UInt32 { rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25) }
 @inline(__always) func ssig0_256(_ x: UInt32) -> UInt32 { rotr32(x, 7) ^ rotr32(x, 18) ^ (x &>> 3) }
 @inline(__always) func ssig1_256(_ x: UInt32) -> UInt32 { rotr32(x, 17) ^ rotr32(x, 19) ^ (x &>> 10) }
 @inline(__always) func bsig0_512(_ x: UInt64) -> UInt64 { rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39) }

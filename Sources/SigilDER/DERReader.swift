@@ -128,6 +128,14 @@ public struct DERReader {
         position < end ? DERTag(rawValue: input[position]) : nil
     }
 
+    /// Like `peekTag()`, but reports the high-tag-number form as the error it is.
+    @inlinable
+    public func peekTagChecked() throws(DERError) -> DERTag? {
+        guard position < end else { return nil }
+        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        return DERTag(rawValue: input[position])
+    }
+
     /// Reads the next TLV of any tag.
     @inlinable
     public mutating func readAny() throws(DERError) -> DERValue {
@@ -136,6 +144,10 @@ public struct DERReader {
         guard p < end else { throw DERError(.truncated, at: p) }
         let tagByte = input[p]
         if tagByte & 0x1F == 0x1F { throw DERError(.highTagNumber, at: p) }
+        // [UNIVERSAL 0], primitive or constructed, is no value: X.680 §8.6 reserves it for the
+        // encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets of the
+        // indefinite form, which DER never has (§10.1). Found by fuzzing (FuzzDER).
+        if tagByte & 0xDF == 0 { throw DERError(.unexpectedTag, at: p) }
         p += 1
         guard p < end else { throw DERError(.truncated, at: p) }
         let first = input[p]
@@ -164,14 +176,21 @@ public struct DERReader {
     @inlinable
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
-        if input[position] != tag.rawValue { throw DERError(.unexpectedTag, at: position) }
+        let b = input[position]
+        if b != tag.rawValue {
+            // Report the high-tag form as such wherever a tag is examined.
+            if b & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+            throw DERError(.unexpectedTag, at: position)
+        }
         return try readAny()
     }
 
     /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
     @inlinable
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
-        guard position < end, input[position] == tag.rawValue else { return nil }
+        guard position < end else { return nil }
+        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        guard input[position] == tag.rawValue else { return nil }
         return try readAny()
     }
 
@@ -187,8 +206,7 @@ public struct DERReader {
     /// Like `enter(_:_:)`, but only when the next value carries `tag`.
     @inlinable
     public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        guard position < end, input[position] == tag.rawValue else { return nil }
-        let value = try readAny()
+        guard let value = try readOptional(tag) else { return nil }
         return try DERReader.enter(value, body)
     }
 

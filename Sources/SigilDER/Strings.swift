@@ -42,11 +42,16 @@ public struct DERString {
         }
     }
 
+    /// PrintableString's character set (X.680 §41.4), plus two tolerated characters.
+    /// Tolerated deviation: `*` and `&` appear in PrintableStrings of real certificates (wildcard
+    /// Common Names written with the wrong string type; Go's crypto/x509 accepts both for that
+    /// reason). Names are never used for identity matching, so accepting them is harmless.
     @inlinable
     public static func isPrintable(_ c: UInt8) -> Bool {
         switch c {
         case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
         case 0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F: return true
+        case 0x2A, 0x26: return true // tolerated: '*', '&'
         default: return false
         }
     }

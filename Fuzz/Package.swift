@@ -1,0 +1,37 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer targets for Sigil. A separate package so the library keeps no dependency but GMP.
+//
+// Layout (add a target in three steps):
+//   1. a walk function in `FuzzSupport` (or in its own library target if it needs another
+//      dependency, as `FuzzDifferential` needs swift-asn1),
+//   2. an executable target `Fuzz<Name>` whose `main.swift` only forwards
+//      `LLVMFuzzerTestOneInput` to that function,
+//   3. its name in `TARGETS` in `run-all.sh`, seeds in `make-corpus.sh`.
+// Build and run with `Fuzz/run.sh Fuzz<Name> [SECONDS]` (see README.md).
+let package = Package(
+    name: "SigilFuzz",
+    dependencies: [
+        .package(name: "Sigil", path: ".."),
+        .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
+    ],
+    targets: [
+        // Walk functions shared by the fuzz targets (and, for DERWalk.swift, by the regression
+        // replay in the root package's Tests/SigilDERTests, through a symlink).
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "SigilDER", package: "Sigil")]
+        ),
+        // Sigil's DER reader against apple/swift-asn1.
+        .target(
+            name: "FuzzDifferential",
+            dependencies: [
+                .product(name: "SigilDER", package: "Sigil"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .executableTarget(name: "FuzzDER", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzDifferentialDER", dependencies: ["FuzzDifferential"]),
+    ]
+)

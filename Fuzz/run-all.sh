@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every fuzz target in turn (never concurrently): build once per target, replay its
+# regression inputs, fuzz for SECONDS each (default 45). Meant for CI.
+#
+# Usage: Fuzz/run-all.sh [SECONDS]
+# Exit status: 0 when every target passes; 1 if any target had a finding; 2 if any build failed.
+# A failing target does not stop the others: the summary lists them all.
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SECS="${1:-45}"
+# shellcheck source=targets.sh
+source "$HERE/targets.sh"
+
+# Fresh seeds each time (cheap), so a CI run never depends on a stale corpus.
+"$HERE/make-corpus.sh" "${TARGETS[@]}" || { echo "run-all: make-corpus failed" >&2; exit 2; }
+
+worst=0
+summary=()
+for target in "${TARGETS[@]}"; do
+    echo "==== $target ===="
+    "$HERE/run.sh" "$target" "$SECS"
+    rc=$?
+    case $rc in
+        0) summary+=("PASS     $target") ;;
+        1) summary+=("FINDING  $target"); [ $worst -lt 1 ] && worst=1 ;;
+        *) summary+=("BUILD/USAGE ERROR $target"); worst=2 ;;
+    esac
+done
+
+echo "==== fuzz summary (${SECS}s per target) ===="
+printf '%s\n' "${summary[@]}"
+if [ $worst -eq 0 ]; then
+    echo "fuzz: ${#TARGETS[@]} passed, 0 failed"
+else
+    failed=$(printf '%s\n' "${summary[@]}" | grep -vc '^PASS')
+    echo "fuzz: $(( ${#TARGETS[@]} - failed )) passed, $failed failed"
+fi
+exit $worst

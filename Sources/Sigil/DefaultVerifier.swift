@@ -1,0 +1,24 @@
+import SigilCrypto
+import SigilTrust
+import SigilX509
+
+/// Path validation wired to Sigil's own cryptography.
+public struct SigilSignatureVerifier: CertificateSignatureVerifier {
+    public init() {}
+
+    public func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
+        switch CertificateSignature.verify(certificate, issuer: issuer) {
+        case .verified: return .valid
+        case .badSignature: return .invalid
+        case .unsupportedAlgorithm: return .unsupportedAlgorithm
+        case .malformedKey: return .malformedKey
+        }
+    }
+}
+
+extension ChainVerifier {
+    /// A verifier with Sigil's signature verification.
+    public init(anchors: TrustStore) {
+        self.init(anchors: anchors, signatureVerifier: SigilSignatureVerifier())
+    }
+}

@@ -1,0 +1,66 @@
+/// A minimal JSON value with ordered object keys, for the CLI's machine-readable reports
+/// (Foundation-free so the library and fuzz targets can render reports).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+
+    /// Compact serialisation (one line).
+    public func serialized() -> String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(into: &out)
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, (k, v)) in o.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(k, into: &out)
+                out += ":"
+                v.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// RFC 8259 §7 string escaping.
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if c.value < 0x20 {
+                    let hex = String(c.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,341 @@
+import SigilTrust
+import SigilX509
+
+/// AFSecurityPolicy's pinning modes (`AFSSLPinningMode`).
+public enum PinningMode: String, Sendable, Hashable, CaseIterable {
+    /// Ordinary trust evaluation only.
+    case none
+    /// The chain must validate with the pinned certificates as its only anchors.
+    case certificate
+    /// A certificate of the chain must carry a pinned public key.
+    case publicKey
+}
+
+/// Why a `SecurityPolicy` refused a chain.
+public enum SecurityPolicyRejection: String, Sendable, Hashable, CaseIterable {
+    /// No certificate was presented.
+    case emptyChain
+    /// `validatesDomainName` is on but no domain was given (Sigil is stricter than AFNetworking,
+    /// which then checks no name: turn `validatesDomainName` off to say so).
+    case domainRequired
+    /// Clause 1: invalid certificates are allowed and the domain must be validated, but nothing
+    /// is pinned ("to validate a domain with a self-signed certificate you must pin").
+    case domainValidationNeedsPinning
+    /// The ordinary evaluation failed and `allowInvalidCertificates` is off.
+    case untrusted
+    /// A pinning mode with no pin in force for the domain (fail closed).
+    case noPins
+    /// Certificate mode: the chain does not validate with the pinned certificates as its only
+    /// anchors (dates and host are checked there even with `allowInvalidCertificates`).
+    case pinnedEvaluationFailed
+    /// No certificate of the matched chain is pinned / carries a pinned key.
+    case pinNotFound
+    /// `validatesCertificateChain`: some certificate of the matched chain is not pinned.
+    case chainNotFullyPinned
+}
+
+/// Which certificates the pins were compared with.
+public enum MatchedChain: Sendable, Hashable {
+    /// The path a successful evaluation built (leaf first, anchor last): what Sigil matches
+    /// whenever the chain was evaluated.
+    case validatedPath
+    /// The certificates as the peer sent them: only in public-key mode with
+    /// `allowInvalidCertificates`, where nothing is evaluated (AFNetworking's behaviour).
+    case presented
+}
+
+/// The verdict of `SecurityPolicy.evaluate`.
+public struct SecurityPolicyEvaluation: Sendable {
+    public enum Outcome: Sendable, Hashable {
+        /// Mode none: the chain is valid.
+        case trusted
+        /// Mode none with `allowInvalidCertificates`: accepted without looking (see `ignoredFailures`).
+        case acceptedWithoutValidation
+        /// Certificate or public-key mode: the pins matched.
+        case pinMatched
+        case rejected(SecurityPolicyRejection)
+    }
+
+    public let outcome: Outcome
+    /// The policy the chain was judged by: `.ssl(host: domain)` when `validatesDomainName`,
+    /// else `.basicX509`.
+    public let policy: CertificateTrust.Policy
+    /// The ordinary evaluation against `SecurityPolicy.anchors` (nil when refused before it).
+    public let ordinaryResult: TrustResult?
+    /// Certificate mode: the re-evaluation with the pinned certificates as the only anchors.
+    public let pinnedResult: TrustResult?
+    /// What the pins were matched against, and where it came from.
+    public let matchedChain: [Certificate]
+    public let matchedChainSource: MatchedChain?
+    /// Indexes into `matchedChain` of the certificates that matched a pin.
+    public let matchedIndexes: [Int]
+    /// Things the caller should know even when accepted (allowed-invalid failures, unchecked
+    /// domain, expired pin set...).
+    public let warnings: [String]
+    /// One line saying why.
+    public let message: String
+
+    public var isTrusted: Bool {
+        if case .rejected = outcome { return false }
+        return true
+    }
+
+    public var rejection: SecurityPolicyRejection? {
+        if case .rejected(let r) = outcome { return r }
+        return nil
+    }
+
+    /// The trust failures behind the decision (the pinned re-evaluation's when it failed, else
+    /// the ordinary evaluation's).
+    public var failures: [TrustFailure] {
+        if let p = pinnedResult, !p.isTrusted { return p.failures }
+        return ordinaryResult?.failures ?? []
+    }
+}
+
+/// AFNetworking's `AFSecurityPolicy`, on Sigil's evaluator, with the same properties and the
+/// decision procedure of its `evaluateServerTrust:forDomain:` — stricter where AFNetworking
+/// leaves a gap (see `evaluate(serverChain:domain:at:)` and Docs/SecurityPolicies.md).
+public struct SecurityPolicy: Sendable {
+    public var pinningMode: PinningMode
+    /// Pinned certificates (AFNetworking: DER data of `.cer` files). In certificate mode they
+    /// are the only anchors of the re-evaluation; in public-key mode their keys are pinned.
+    public var pinnedCertificates: [Certificate]
+    /// Additional public-key pins (public-key mode), e.g. `PublicKeyPin("sha256/…")`.
+    public var pinnedPublicKeys: [PublicKeyPin] = []
+    /// Per-domain public-key pins (public-key mode). The most specific set that applies to the
+    /// domain replaces the global pins (`pinnedPublicKeys` and the keys of
+    /// `pinnedCertificates`); an expired set is not enforced (the domain gets the ordinary
+    /// evaluation, as in mode none).
+    public var pinSets: [PinSet] = []
+    /// Accept chains that fail evaluation. For development against self-signed servers only;
+    /// see the documentation for what it disables in each mode. Default false.
+    public var allowInvalidCertificates = false
+    /// Check the domain (SSL policy) or not (basic X.509 policy). Default true.
+    public var validatesDomainName = true
+    /// AFNetworking 2.x: every certificate of the matched chain must be pinned (certificate
+    /// mode) or carry a pinned key (public-key mode). Default false.
+    public var validatesCertificateChain = false
+    /// Anchors of the ordinary evaluation (AFNetworking: the system's, or whatever the
+    /// `SecTrust` was given). `defaultPolicy()` uses the system store.
+    public var anchors: TrustStore
+    public var algorithms: AlgorithmPolicy = .standard
+    public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+
+    public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
+        self.pinningMode = pinningMode
+        self.pinnedCertificates = pinnedCertificates
+        self.anchors = anchors
+    }
+
+    /// Pinned certificates given as DER data, as AFNetworking takes them.
+    public init(pinningMode: PinningMode, pinnedCertificateData: [[UInt8]], anchors: TrustStore) throws(DERError) {
+        var certs: [Certificate] = []
+        for d in pinnedCertificateData { certs.append(try Certificate(der: d)) }
+        self.init(pinningMode: pinningMode, pinnedCertificates: certs, anchors: anchors)
+    }
+
+    /// `+defaultPolicy`: no pinning, invalid certificates refused, the domain validated, the
+    /// system's anchors (or the ones given).
+    public static func defaultPolicy(anchors: TrustStore = .system()) -> SecurityPolicy {
+        SecurityPolicy(pinningMode: .none, anchors: anchors)
+    }
+
+    /// `+certificatesInBundle:`: every certificate of the `.cer`/`.crt`/`.der`/`.pem` files in a
+    /// directory (see `CertificateFiles`); empty when it cannot be read.
+    public static func certificates(inDirectory path: String) -> [Certificate] {
+        CertificateFiles.load(directory: path)?.certificates ?? []
+    }
+
+    /// The global public-key pins: `pinnedPublicKeys` and the keys of `pinnedCertificates`.
+    public var globalKeyPins: [PublicKeyPin] {
+        var out: [PublicKeyPin] = []
+        for p in pinnedCertificates.map(PublicKeyPin.init(certificate:)) + pinnedPublicKeys where !out.contains(p) {
+            out.append(p)
+        }
+        return out
+    }
+
+    /// The pin set that applies to `domain`: an exact match first, then the longest parent
+    /// domain with `includesSubdomains`.
+    public func pinSet(for domain: String?) -> PinSet? {
+        guard let domain else { return nil }
+        let applicable = pinSets.filter { $0.applies(to: domain) }
+        if let exact = applicable.first(where: { PinSet.normalized($0.domain) == PinSet.normalized(domain) }) { return exact }
+        return applicable.max { $0.domain.count < $1.domain.count }
+    }
+
+    /// Problems in the configuration itself (no backup pin, the CA-pinning trap, allowing
+    /// invalid certificates...), independent of any chain.
+    public func configurationWarnings(at time: Double) -> [String] {
+        var out: [String] = []
+        if allowInvalidCertificates {
+            out.append("allowInvalidCertificates is on: chains that fail evaluation are accepted" +
+                       (pinningMode == .publicKey ? " and, in public-key mode, nothing is evaluated: the domain, dates and signatures are not checked" : ""))
+        }
+        if !validatesDomainName { out.append("validatesDomainName is off: the server's name is not checked (basic X.509 policy)") }
+        if !validatesDomainName && pinningMode != .none {
+            let cas = pinnedCertificates.filter { ((try? $0.basicConstraints()) ?? nil)?.isCA == true }
+            if !cas.isEmpty && cas.count == pinnedCertificates.count && pinnedPublicKeys.isEmpty && pinSets.isEmpty {
+                out.append("only CA certificates are pinned and the domain is not checked: every certificate these CAs issued to anyone is accepted (pin the leaf or intermediate, or check the domain)")
+            }
+        }
+        if pinningMode != .none && pinnedCertificates.isEmpty && (pinningMode == .certificate || (pinnedPublicKeys.isEmpty && pinSets.isEmpty)) {
+            out.append("pinning mode \(pinningMode.rawValue) with nothing pinned: every chain is refused")
+        }
+        if pinningMode == .none && (!pinnedCertificates.isEmpty || !pinnedPublicKeys.isEmpty || !pinSets.isEmpty) {
+            out.append("pins are configured but pinningMode is none: they are not enforced")
+        }
+        if pinningMode == .certificate && (!pinnedPublicKeys.isEmpty || !pinSets.isEmpty) {
+            out.append("public-key pins and pin sets are enforced in publicKey mode only, not in certificate mode")
+        }
+        if pinningMode == .publicKey {
+            for s in pinSets { out += s.warnings(at: time) }
+        }
+        return out
+    }
+
+    /// `evaluateServerTrust:forDomain:` at the current time (the outermost API's default).
+    public func evaluate(serverChain: [Certificate], domain: String?) -> SecurityPolicyEvaluation {
+        evaluate(serverChain: serverChain, domain: domain, at: WallClock.now())
+    }
+
+    /// `evaluateServerTrust:forDomain:`, clause by clause (numbers as in
+    /// Docs/SecurityPolicies.md):
+    ///
+    /// 1. A domain is given, `allowInvalidCertificates` and `validatesDomainName` are on, and
+    ///    nothing is pinned (mode none, or no pin in force): refused.
+    ///    Sigil: `validatesDomainName` without a domain is refused too (`domainRequired`).
+    /// 2. The policy is SSL with the domain when `validatesDomainName`, else basic X.509.
+    /// 3. Mode none: accepted when `allowInvalidCertificates`, else when the chain is valid.
+    /// 4. A pinning mode: refused when the chain is invalid and invalid certificates are not
+    ///    allowed.
+    /// 5. Certificate mode: the chain is evaluated again, under the same policy, with the pinned
+    ///    certificates as its only anchors (even with `allowInvalidCertificates`); it must be
+    ///    valid, and the validated path must contain a pinned certificate (with
+    ///    `validatesCertificateChain`: only pinned certificates).
+    /// 6. Public-key mode: a certificate of the validated path of step 4 — or, with
+    ///    `allowInvalidCertificates`, of the presented chain, nothing being evaluated — must carry
+    ///    a pinned key (with `validatesCertificateChain`: every one).
+    public func evaluate(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
+        var warnings = configurationWarnings(at: time)
+        let policy: CertificateTrust.Policy = validatesDomainName ? .ssl(host: domain) : .basicX509
+        func done(_ outcome: SecurityPolicyEvaluation.Outcome, _ message: String, ordinary: TrustResult? = nil,
+                  pinned: TrustResult? = nil, chain: [Certificate] = [], source: MatchedChain? = nil,
+                  matched: [Int] = []) -> SecurityPolicyEvaluation {
+            SecurityPolicyEvaluation(outcome: outcome, policy: policy, ordinaryResult: ordinary, pinnedResult: pinned,
+                                     matchedChain: chain, matchedChainSource: source, matchedIndexes: matched,
+                                     warnings: warnings, message: message)
+        }
+        guard let leaf = serverChain.first else { return done(.rejected(.emptyChain), "no certificate was presented") }
+
+        // Pins in force: certificate mode pins certificates; public-key mode the pin set for the
+        // domain, else the global key pins. An expired pin set is not enforced.
+        var mode = pinningMode
+        var keyPins: [PublicKeyPin] = []
+        if mode == .publicKey {
+            if let set = pinSet(for: domain) {
+                if set.isExpired(at: time) {
+                    mode = .none
+                    warnings.append("the pin set for \(set.domain) has expired: its pins are not enforced, ordinary evaluation only")
+                } else {
+                    keyPins = set.pins
+                }
+            } else {
+                keyPins = globalKeyPins
+            }
+        }
+        let hasPins = mode == .certificate ? !pinnedCertificates.isEmpty : !keyPins.isEmpty
+
+        // Clause 1.
+        if domain != nil && allowInvalidCertificates && validatesDomainName && (mode == .none || !hasPins) {
+            return done(.rejected(.domainValidationNeedsPinning),
+                        "to validate a domain while allowing invalid (e.g. self-signed) certificates you must pin")
+        }
+        if validatesDomainName && domain == nil {
+            return done(.rejected(.domainRequired), "validatesDomainName is on but no domain was given")
+        }
+
+        // Clause 2: the ordinary evaluation.
+        var options = VerificationOptions(kind: validatesDomainName ? .server : .basic, time: time,
+                                          host: validatesDomainName ? domain : nil)
+        options.algorithms = algorithms
+        let intermediates = Array(serverChain.dropFirst())
+        let ordinary = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
+            .verify(leaf: leaf, intermediates: intermediates, options: options)
+        if allowInvalidCertificates, case .untrusted(let f) = ordinary {
+            warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))
+        }
+
+        // Clause 3.
+        if mode == .none {
+            if allowInvalidCertificates {
+                return done(.acceptedWithoutValidation, "accepted without validation (allowInvalidCertificates)", ordinary: ordinary)
+            }
+            if case .trusted(let path, _) = ordinary {
+                return done(.trusted, "trusted", ordinary: ordinary, chain: path, source: .validatedPath)
+            }
+            return done(.rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"), ordinary: ordinary)
+        }
+
+        // Clause 4.
+        if !ordinary.isTrusted && !allowInvalidCertificates {
+            return done(.rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"), ordinary: ordinary)
+        }
+        if !hasPins {
+            return done(.rejected(.noPins), "pinning mode \(pinningMode.rawValue) but nothing is pinned for \(domain ?? "this connection")", ordinary: ordinary)
+        }
+
+        if mode == .certificate {
+            // Clause 5: the pinned certificates as the only anchors, same policy and time.
+            var store = TrustStore()
+            for c in pinnedCertificates { store.add(c, source: .custom) }
+            let pinned = ChainVerifier(anchors: store, signatureVerifier: signatureVerifier)
+                .verify(leaf: leaf, intermediates: intermediates, options: options)
+            guard case .trusted(let path, _) = pinned else {
+                return done(.rejected(.pinnedEvaluationFailed),
+                            "does not validate to a pinned certificate: " + (pinned.failures.first?.description ?? "unknown reason"),
+                            ordinary: ordinary, pinned: pinned)
+            }
+            let matched = path.indices.filter { pinnedCertificates.contains(path[$0]) }
+            if matched.isEmpty {
+                return done(.rejected(.pinNotFound), "no pinned certificate in the validated path",
+                            ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath)
+            }
+            if validatesCertificateChain && matched.count != path.count {
+                let first = path.indices.first { !matched.contains($0) }!
+                return done(.rejected(.chainNotFullyPinned),
+                            "certificate [\(first)] \(path[first].subject.rfc4514String) of the validated path is not pinned",
+                            ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
+            }
+            return done(.pinMatched, "pinned certificate [\(matched[0])] \(path[matched[0]].subject.rfc4514String) in the validated path",
+                        ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
+        }
+
+        // Clause 6.
+        let chain: [Certificate]
+        let source: MatchedChain
+        if !allowInvalidCertificates, case .trusted(let path, _) = ordinary {
+            chain = path
+            source = .validatedPath
+        } else {
+            chain = serverChain
+            source = .presented
+            warnings.append("public-key mode with allowInvalidCertificates: keys matched against the chain as presented, which was not validated (domain, dates and signatures unchecked)")
+        }
+        let pins = Set(keyPins)
+        let matched = chain.indices.filter { pins.contains(PublicKeyPin(certificate: chain[$0])) }
+        let what = source == .validatedPath ? "validated path" : "presented chain"
+        if matched.isEmpty {
+            return done(.rejected(.pinNotFound), "no key of the \(what) is pinned", ordinary: ordinary, chain: chain, source: source)
+        }
+        if validatesCertificateChain && matched.count != chain.count {
+            let first = chain.indices.first { !matched.contains($0) }!
+            return done(.rejected(.chainNotFullyPinned),
+                        "the key of certificate [\(first)] \(chain[first].subject.rfc4514String) of the \(what) is not pinned",
+                        ordinary: ordinary, chain: chain, source: source, matched: matched)
+        }
+        return done(.pinMatched, "pinned key of [\(matched[0])] \(chain[matched[0]].subject.rfc4514String) in the \(what)",
+                    ordinary: ordinary, chain: chain, source: source, matched: matched)
+    }
+}

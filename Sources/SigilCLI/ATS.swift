@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Sigil
+
+struct ATS: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ats",
+        abstract: "Check a server chain against Apple's App Transport Security certificate requirements.",
+        discussion: """
+        Requirement by requirement, with pass/fail and the offending certificate: SHA-2 signatures, \
+        RSA ≥ 2048 / EC ≥ 256 keys, the host in the SubjectAltName (Common Name not used), serverAuth \
+        EKU, validity ≤ 825 days (issued from 2019-07-01) / ≤ 398 days (from 2020-09-01, system \
+        roots), embedded SCTs per Apple's CT policy, chain valid to a trusted root. TLS version, \
+        cipher suites (forward secrecy) and SCTs delivered in the handshake need a connection and \
+        are listed as such. Exit codes: 0 no requirement failed, 1 some failed, 2 usage or unreadable input.
+        """
+    )
+
+    @Argument(help: "The server's chain: leaf first, then intermediates (PEM bundle or DER).")
+    var chain: String
+
+    @Option(help: "The host name (or IP address) the app connects to.")
+    var host: String
+
+    @Option(name: .customLong("intermediate"), help: "More intermediates (PEM/DER file; repeatable).")
+    var intermediates: [String] = []
+
+    @Option(name: .customLong("anchor"), help: "Additional trust anchors (PEM/DER; repeatable). They count as custom roots: the 398-day and CT rules do not apply to them.")
+    var anchors: [String] = []
+
+    @Flag(name: .customLong("anchors-only"), help: "Trust only the --anchor certificates, not the system store.")
+    var anchorsOnly = false
+
+    @Flag(name: .customLong("public-root"), help: "Count the --anchor roots as publicly trusted (system) roots, so the 398-day and CT rules apply.")
+    var publicRoot = false
+
+    @Option(help: "Evaluation time, Unix seconds. Default: now.")
+    var at: Double?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        var certs: [Certificate]
+        do {
+            certs = try Certificate.all(from: readInput(chain))
+            for f in intermediates { certs += try Certificate.all(from: readInput(f)) }
+        } catch {
+            printError("sigil: \(chain): \(error)")
+            throw ExitCode(Exit.usage)
+        }
+        guard !certs.isEmpty else {
+            printError("sigil: \(chain): no certificate")
+            throw ExitCode(Exit.usage)
+        }
+        var store = TrustStore()
+        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        let report = ATSReport.evaluate(presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970)
+        if json {
+            let reqs: [JSONValue] = report.requirements.map { r in
+                .object([("id", .string(r.id)), ("title", .string(r.title)), ("status", .string(r.status.rawValue)),
+                         ("detail", .string(r.detail)),
+                         ("offending", .array(r.offending.map { i in
+                             .object([("index", .int(Int64(i))), ("subject", .string(report.chain[i].subject.rfc4514String))])
+                         }))])
+            }
+            print(JSONValue.object([("host", .string(host)), ("passed", .bool(report.passed)),
+                                    ("chainValidated", .bool(report.chainIsValidated)),
+                                    ("chain", .array(report.chain.map { .string($0.subject.rfc4514String) })),
+                                    ("requirements", .array(reqs))]).serialized())
+        } else {
+            print("ATS check for \(host) (\(report.chainIsValidated ? "validated path" : "chain as presented, not validated")):")
+            for (i, c) in report.chain.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+            for r in report.requirements {
+                let tag: String
+                switch r.status {
+                case .pass: tag = "PASS"
+                case .fail: tag = "FAIL"
+                case .notApplicable: tag = "N/A "
+                case .needsConnection: tag = "TLS "
+                }
+                print("\(tag) \(r.title)")
+                print("     \(r.detail)")
+                for i in r.offending { print("     offending: [\(i)] \(report.chain[i].subject.rfc4514String)") }
+            }
+            print(report.passed ? "result: no certificate requirement failed (TLS-only requirements need a connection: nscurl --ats-diagnostics)"
+                                : "result: FAILS App Transport Security certificate requirements")
+        }
+        if !report.passed { throw ExitCode(Exit.failure) }
+    }
+}

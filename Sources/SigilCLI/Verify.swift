@@ -1,0 +1,323 @@
+import ArgumentParser
+import Foundation
+import Sigil
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decide whether a certificate chain deserves trust.",
+        discussion: """
+        LEAF may be a PEM bundle: the leaf first, then intermediates. Anchors default to the \
+        system store; with --anchor, the system store is added unless --anchors-only is given. \
+        Exit codes: 0 trusted, 1 not trusted (reasons on stdout), 2 usage or unreadable input, \
+        77 a requested feature is unsupported.
+
+        Security policy (AFSecurityPolicy semantics, see Docs/SecurityPolicies.md): --pin-mode \
+        certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
+        --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
+        would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
+        """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case server, client, basic }
+
+    @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates.")
+    var leaf: String
+
+    @Option(name: .customLong("intermediate"), help: "Untrusted intermediate certificates (PEM/DER file; repeatable).")
+    var intermediates: [String] = []
+
+    @Option(name: .customLong("anchor"), help: "Trust anchors (PEM/DER file; repeatable).")
+    var anchors: [String] = []
+
+    @Flag(name: .customLong("anchors-only"), help: "Trust only the --anchor certificates, not the system store.")
+    var anchorsOnly = false
+
+    @Option(help: "server (serverAuth, host checked), client (clientAuth, e-mail checked) or basic (chain only).")
+    var kind: Kind = .server
+
+    @Option(help: "Expected server DNS name.")
+    var host: String?
+
+    @Option(help: "Expected server IP address.")
+    var ip: String?
+
+    @Option(name: .customLong("email"), help: "Expected client e-mail address (repeatable).")
+    var emails: [String] = []
+
+    @Option(help: "Validation time, Unix seconds (decimals allowed). Default: now.")
+    var at: Double?
+
+    @Option(name: .customLong("max-depth"), help: "Maximum number of intermediates (self-issued ones not counted).")
+    var maxDepth: Int?
+
+    @Option(name: .customLong("eku"), help: "Required extended key usage, dotted OID (repeatable).")
+    var ekus: [String] = []
+
+    @Option(name: .customLong("key-usage"), help: "Key usage the leaf must allow, RFC 5280 name (repeatable).")
+    var keyUsages: [String] = []
+
+    @Option(name: .customLong("sig-alg"), help: "Restrict signature algorithms (not supported: exits 77).")
+    var sigAlgs: [String] = []
+
+    @Option(name: .customLong("crl"), help: "CRL to check revocation against (not supported yet: exits 77).")
+    var crls: [String] = []
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    enum PinModeArgument: String, ExpressibleByArgument, CaseIterable {
+        case none, certificate
+        case publicKey = "public-key"
+    }
+
+    @Option(name: .customLong("pin-mode"), help: "Pinning mode: none, certificate (the chain must validate to a pinned certificate) or public-key (a certificate of the validated path must carry a pinned key).")
+    var pinMode: PinModeArgument?
+
+    @Option(name: .customLong("pin-cert"), help: "Pinned certificate(s): a PEM/DER file or a directory of .cer/.crt/.der/.pem files (repeatable).")
+    var pinCerts: [String] = []
+
+    @Option(name: .customLong("pin-key"), help: "Pinned public key: sha256/BASE64, or a certificate / PUBLIC KEY file (repeatable; public-key mode).")
+    var pinKeys: [String] = []
+
+    @Flag(name: .customLong("allow-invalid"), help: "Accept chains that fail validation (allowInvalidCertificates). DANGEROUS: development only.")
+    var allowInvalid = false
+
+    @Flag(name: .customLong("no-domain-check"), help: "Do not check the server name (validatesDomainName off: basic X.509 policy).")
+    var noDomainCheck = false
+
+    @Flag(name: .customLong("validate-whole-chain"), help: "Every certificate of the matched chain must be pinned (validatesCertificateChain, AFNetworking 2.x).")
+    var validateWholeChain = false
+
+    /// Any security-policy option given: the chain is judged by `SecurityPolicy`.
+    var usesSecurityPolicy: Bool {
+        pinMode != nil || !pinCerts.isEmpty || !pinKeys.isEmpty || allowInvalid || noDomainCheck || validateWholeChain
+    }
+
+    func validate() throws {
+        if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
+        for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
+        for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
+        if usesSecurityPolicy { try validatePolicyOptions() }
+    }
+
+    func run() throws {
+        if !crls.isEmpty {
+            print("unsupported: CRL revocation checking is not implemented yet")
+            throw ExitCode(Exit.unsupported)
+        }
+        if !sigAlgs.isEmpty {
+            print("unsupported: --sig-alg restrictions are not implemented")
+            throw ExitCode(Exit.unsupported)
+        }
+        // The leaf (and any bundled intermediates).
+        let leafBytes = readInput(leaf)
+        let leafCert: Certificate
+        var pool: [Certificate] = []
+        do {
+            let blocks = try PEM.certificatesDER(in: leafBytes)
+            leafCert = try Certificate(der: blocks.certificates[0])
+            for der in blocks.certificates.dropFirst() {
+                if let c = try? Certificate(der: der) { pool.append(c) }
+            }
+        } catch {
+            report(.untrusted([TrustFailure(.malformedCertificate, at: 0, "\(leaf): \(error)")]))
+            throw ExitCode(Exit.failure)
+        }
+        // Intermediates: unparseable ones are ignored, never fatal.
+        for file in intermediates {
+            let bytes = readInput(file)
+            if let blocks = try? PEM.certificatesDER(in: bytes) {
+                for der in blocks.certificates { if let c = try? Certificate(der: der) { pool.append(c) } }
+            }
+        }
+        var store = TrustStore()
+        for file in anchors { store.add(contentsOf: readInput(file), source: .custom) }
+        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        if usesSecurityPolicy {
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: store)
+            return
+        }
+
+        var options = VerificationOptions(time: at ?? Date().timeIntervalSince1970)
+        switch kind {
+        case .server: options.kind = .server
+        case .client: options.kind = .client
+        case .basic:
+            options.kind = .basic
+            printError("warning: --kind basic checks the chain only; no name was checked")
+        }
+        options.host = host ?? ip
+        options.emails = emails
+        options.maximumDepth = maxDepth
+        options.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
+        for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
+        // An invalid expected name is not a usage error: no certificate is valid for it, and the
+        // result says so (name mismatch).
+
+        let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
+        report(result)
+        if !result.isTrusted { throw ExitCode(Exit.failure) }
+    }
+
+    func report(_ result: TrustResult) {
+        if json {
+            var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
+            switch result {
+            case .trusted(let path, let anchor):
+                object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
+                object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
+            case .untrusted(let failures):
+                object.append(("reasons", .array(failures.map { f in
+                    .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
+                             ("message", .string(f.message))])
+                })))
+            }
+            print(JSONValue.object(object).serialized())
+            return
+        }
+        switch result {
+        case .trusted(let path, let anchor):
+            print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
+            for (i, c) in path.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+        case .untrusted(let failures):
+            print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
+            for f in failures { print("  \(f)") }
+        }
+    }
+}
+
+// MARK: - Security policy (AFSecurityPolicy semantics)
+
+extension Verify {
+    func validatePolicyOptions() throws {
+        let mode = pinMode ?? .none
+        if mode == .none && (!pinCerts.isEmpty || !pinKeys.isEmpty) {
+            throw ValidationError("--pin-cert/--pin-key need --pin-mode certificate or public-key")
+        }
+        if mode == .certificate && !pinKeys.isEmpty {
+            throw ValidationError("--pin-key pins keys: use --pin-mode public-key (certificate mode pins --pin-cert certificates)")
+        }
+        if mode != .none && pinCerts.isEmpty && pinKeys.isEmpty {
+            throw ValidationError("--pin-mode \(mode.rawValue) needs --pin-cert or --pin-key")
+        }
+        if mode == .none && validateWholeChain {
+            throw ValidationError("--validate-whole-chain needs --pin-mode certificate or public-key")
+        }
+        if kind == .client { throw ValidationError("security-policy options judge a server chain: not with --kind client") }
+        if maxDepth != nil || !ekus.isEmpty || !keyUsages.isEmpty || !emails.isEmpty {
+            throw ValidationError("--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
+        }
+        if !noDomainCheck && kind != .basic && host == nil && ip == nil {
+            throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
+        }
+    }
+
+    func loadPins() throws -> (certificates: [Certificate], keys: [PublicKeyPin]) {
+        var certs: [Certificate] = []
+        var keys: [PublicKeyPin] = []
+        for path in pinCerts {
+            guard FileManager.default.fileExists(atPath: path) else {
+                printError("sigil: cannot read \(path)")
+                throw ExitCode(Exit.usage)
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+               let loaded = CertificateFiles.load(directory: path) {
+                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
+            }
+            switch CertificateFiles.load(fileOrDirectory: path) {
+            case .success(let c): certs += c
+            case .failure(let e):
+                printError("sigil: --pin-cert \(e)")
+                throw ExitCode(Exit.usage)
+            }
+        }
+        for spec in pinKeys {
+            if let pin = PublicKeyPin(spec) {
+                keys.append(pin)
+                continue
+            }
+            if spec.lowercased().hasPrefix("sha256/") {
+                printError("sigil: --pin-key \(spec): not sha256/ followed by the base64 of 32 bytes")
+                throw ExitCode(Exit.usage)
+            }
+            let bytes = readInput(spec)
+            let certsInFile = (try? Certificate.all(from: bytes)) ?? []
+            let spkis = publicKeyBlocks(bytes)
+            if certsInFile.isEmpty && spkis.isEmpty {
+                printError("sigil: --pin-key \(spec): neither a sha256/ pin nor a certificate or PUBLIC KEY file")
+                throw ExitCode(Exit.usage)
+            }
+            keys += certsInFile.map(PublicKeyPin.init(certificate:)) + spkis.map { PublicKeyPin(subjectPublicKeyInfo: $0) }
+        }
+        return (certs, keys)
+    }
+
+    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore) throws {
+        let pins = try loadPins()
+        var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
+        switch pinMode ?? .none {
+        case .none: policy.pinningMode = .none
+        case .certificate: policy.pinningMode = .certificate
+        case .publicKey: policy.pinningMode = .publicKey
+        }
+        policy.pinnedPublicKeys = pins.keys
+        policy.allowInvalidCertificates = allowInvalid
+        policy.validatesDomainName = !(noDomainCheck || kind == .basic)
+        policy.validatesCertificateChain = validateWholeChain
+        if allowInvalid {
+            printError("""
+            ************************************************************************
+            WARNING: --allow-invalid: chains that FAIL validation are ACCEPTED.
+            This is allowInvalidCertificates: for development against a self-signed
+            server only. Never ship it: it lets anyone intercept the connection\(policy.pinningMode == .publicKey ? ",\nand in public-key mode the chain is not validated at all (no domain,\ndate or signature check)" : "").
+            ************************************************************************
+            """)
+        }
+        let time = at ?? Date().timeIntervalSince1970
+        let domain = host ?? ip
+        let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
+        for w in e.warnings where !w.hasPrefix("allowInvalidCertificates is on") { printError("warning: " + w) }
+        if json {
+            var o: [(String, JSONValue)] = [("trusted", .bool(e.isTrusted))]
+            let outcome: String
+            switch e.outcome {
+            case .trusted: outcome = "trusted"
+            case .acceptedWithoutValidation: outcome = "acceptedWithoutValidation"
+            case .pinMatched: outcome = "pinMatched"
+            case .rejected(let r): outcome = r.rawValue
+            }
+            o.append(("outcome", .string(outcome)))
+            o.append(("message", .string(e.message)))
+            o.append(("pinMode", .string((pinMode ?? .none).rawValue)))
+            if let src = e.matchedChainSource {
+                o.append(("matchedAgainst", .string(src == .validatedPath ? "validatedPath" : "presented")))
+                o.append(("chain", .array(e.matchedChain.map { .string($0.subject.rfc4514String) })))
+                o.append(("matched", .array(e.matchedIndexes.map { .int(Int64($0)) })))
+            }
+            o.append(("reasons", .array(e.failures.map { f in
+                .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))), ("message", .string(f.message))])
+            })))
+            o.append(("warnings", .array(e.warnings.map { .string($0) })))
+            print(JSONValue.object(o).serialized())
+        } else {
+            switch e.outcome {
+            case .trusted: print("trusted (pin mode none)")
+            case .acceptedWithoutValidation: print("ACCEPTED WITHOUT VALIDATION (--allow-invalid)")
+            case .pinMatched: print("trusted (pin mode \((pinMode ?? .none).rawValue)): \(e.message)")
+            case .rejected(let r): print("not trusted (\(r.rawValue)): \(e.message)")
+            }
+            if let src = e.matchedChainSource {
+                print("  \(src == .validatedPath ? "validated path" : "presented chain (not validated)"):")
+                for (i, c) in e.matchedChain.enumerated() {
+                    print("  [\(i)] \(c.subject.rfc4514String)\(e.matchedIndexes.contains(i) ? "  <- pinned" : "")")
+                }
+            }
+            if !e.isTrusted || e.outcome == .acceptedWithoutValidation {
+                for f in e.failures { print("  \(f)") }
+            }
+        }
+        if !e.isTrusted { throw ExitCode(Exit.failure) }
+    }
+}

@@ -1,0 +1,102 @@
+import SigilDER
+import SigilX509
+
+/// The one entry point the trust layer uses: does the issuer's key verify a certificate's
+/// signature? Answers verified / bad signature / unsupported algorithm / malformed key — no
+/// other detail of the crypto layer leaks upward.
+public enum CertificateSignature {
+    public enum Outcome: Sendable, Hashable {
+        case verified
+        case badSignature
+        case unsupportedAlgorithm
+        case malformedKey
+    }
+
+    static func hash(_ d: DigestAlgorithm) -> HashAlgorithm? {
+        switch d {
+        case .sha1: return .sha1
+        case .sha224: return .sha224
+        case .sha256: return .sha256
+        case .sha384: return .sha384
+        case .sha512: return .sha512
+        case .md2, .md5: return nil
+        }
+    }
+
+    /// Verifies `signature` over `signed` with `algorithm` and the issuer key (`keyAlgorithm`,
+    /// and the subjectPublicKey bytes `key`).
+    public static func verify(algorithm: SignatureAlgorithm, signed: UnsafeRawBufferPointer,
+                              signature: UnsafeRawBufferPointer, keyAlgorithm: PublicKeyAlgorithm,
+                              key: UnsafeRawBufferPointer) -> Outcome {
+        do {
+            switch (algorithm, keyAlgorithm) {
+            case (.rsaPKCS1(let d), .rsa):
+                guard let h = hash(d) else { return .unsupportedAlgorithm }
+                let k = try rsaKey(key)
+                try k.verifyPKCS1v15(signature: signature, message: signed, hash: h)
+            case (.rsaPSS(let p), .rsa), (.rsaPSS(let p), .rsaPSS(nil)):
+                try verifyPSS(p, signed: signed, signature: signature, key: key)
+            case (.rsaPSS(let p), .rsaPSS(let restriction?)):
+                // RFC 4055 §3.3: a key restricted to PSS parameters verifies only signatures
+                // with the same hash and MGF, and a salt at least as long.
+                guard p.hash == restriction.hash, p.mgf1Hash == restriction.mgf1Hash,
+                      p.saltLength >= restriction.saltLength else { return .badSignature }
+                try verifyPSS(p, signed: signed, signature: signature, key: key)
+            case (.ecdsa(let d), .ec(let named)):
+                guard let h = hash(d) else { return .unsupportedAlgorithm }
+                let curve: ECCurve
+                switch named {
+                case .p256: curve = .p256
+                case .p384: curve = .p384
+                case .p521: curve = .p521
+                case .other: return .unsupportedAlgorithm
+                }
+                let pub: ECDSAPublicKey
+                do { pub = try ECDSAPublicKey(curve: curve, x963: key) } catch { return .malformedKey }
+                let digest = SigilCrypto.hash(h, signed)
+                try digest.withUnsafeBytes { (dg) throws(CryptoError) in
+                    try pub.verify(signatureDER: signature, digest: dg)
+                }
+            case (.rsaPKCS1, _), (.rsaPSS, _), (.ecdsa, _):
+                // The signature algorithm does not fit the key type.
+                return .badSignature
+            default:
+                return .unsupportedAlgorithm
+            }
+            return .verified
+        } catch {
+            switch error {
+            case .malformedKey: return .malformedKey
+            case .unsupportedAlgorithm: return .unsupportedAlgorithm
+            case .malformedSignature, .badSignature: return .badSignature
+            }
+        }
+    }
+
+    static func rsaKey(_ key: UnsafeRawBufferPointer) throws(CryptoError) -> RSAPublicKey {
+        do { return try RSAPublicKey(pkcs1DER: key) } catch { throw .malformedKey }
+    }
+
+    static func verifyPSS(_ p: RSAPSSParameters, signed: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
+                          key: UnsafeRawBufferPointer) throws(CryptoError) {
+        guard let h = hash(p.hash), let m = hash(p.mgf1Hash) else { throw .unsupportedAlgorithm }
+        let k = try rsaKey(key)
+        let digest = SigilCrypto.hash(h, signed)
+        try digest.withUnsafeBytes { (dg) throws(CryptoError) in
+            try k.verifyPSS(signature: signature, digest: dg, hash: h, mgf1Hash: m, saltLength: p.saltLength)
+        }
+    }
+
+    /// Verifies `certificate`'s signature with `issuer`'s public key.
+    public static func verify(_ certificate: Certificate, issuer: Certificate) -> Outcome {
+        let result: Outcome? = try? certificate.tbsCertificate.withUnsafeBytes { (tbs) throws(DERError) -> Outcome in
+            try certificate.signature.withUnsafeBytes { (sig) throws(DERError) -> Outcome in
+                try issuer.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> Outcome in
+                    verify(algorithm: certificate.signatureAlgorithm, signed: tbs, signature: sig,
+                           keyAlgorithm: issuer.publicKeyAlgorithm, key: key)
+                }
+            }
+        }
+        return result ?? .badSignature
+    }
+}

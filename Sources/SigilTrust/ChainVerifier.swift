@@ -1,0 +1,297 @@
+import SigilDER
+import SigilX509
+
+/// Builds a path from a leaf to a trust anchor and validates it (RFC 5280 §6.1 with the CA/B
+/// Forum Baseline Requirements profile for server and client kinds).
+///
+/// Path building is depth-first with backtracking: candidate issuers are looked up by subject
+/// (RFC 5280 §7.1, through hashed indexes, never a scan), anchors before untrusted
+/// intermediates and candidates whose subject key identifier matches the child's authority key
+/// identifier first. A candidate that fails any check is abandoned and the next one tried, so
+/// cross-signed and expired alternatives still find the valid path.
+public struct ChainVerifier: Sendable {
+    public var anchors: TrustStore
+    public var signatureVerifier: any CertificateSignatureVerifier
+
+    /// Work budget (why: a hostile peer controls the intermediates, and with many certificates
+    /// sharing a subject or key the number of candidate paths grows exponentially — Go's
+    /// `TestPathologicalChains`, limbo `pathological::*`). Signature checks are the expensive
+    /// step (≈ 20–800 µs each): 100 of them bound the worst case to well under a second, and no
+    /// real chain needs more than a handful (rustls-webpki uses the same figure). Candidate
+    /// visits bound the cheap work (index lookups, cached checks) at 4 096.
+    public static let maximumSignatureChecks = 100
+    public static let maximumCandidateVisits = 4096
+    /// Hard bound on the whole path length, self-issued certificates included.
+    public static let maximumPathLength = 16
+
+    public init(anchors: TrustStore, signatureVerifier: any CertificateSignatureVerifier) {
+        self.anchors = anchors
+        self.signatureVerifier = signatureVerifier
+    }
+
+    /// Validates `leaf` with the untrusted `intermediates` (any order; duplicates and unrelated
+    /// ones are ignored) at `options.time`.
+    public func verify(leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) -> TrustResult {
+        var session = Session(verifier: self, leaf: leaf, intermediates: intermediates, options: options)
+        return session.run()
+    }
+}
+
+/// One verification's state: the candidate pool, caches and budget.
+struct Session {
+    let verifier: ChainVerifier
+    let leaf: Certificate
+    let options: VerificationOptions
+    /// Pool of untrusted intermediates (deduplicated; those identical to the leaf dropped).
+    var pool: [Certificate] = []
+    var poolBySubject: [Int: [Int]] = [:]
+    /// Per-node cached outcome of the path-independent CA checks (node: anchor i → i,
+    /// intermediate j → anchors.count + j).
+    var caCheckCache: [Int: TrustFailure?] = [:]
+    var signatureCache: [SignaturePair: SignatureVerdict] = [:]
+    /// Per-node facts used on every visit, computed once.
+    var infoCache: [Int: NodeInfo] = [:]
+
+    struct NodeInfo {
+        let isSelfIssued: Bool
+        let subjectKeyID: ByteSpan?
+        let authorityKeyID: ByteSpan?
+        /// Hash of subject and SubjectPublicKeyInfo: the "logical CA" for loop detection.
+        let logicalKey: Int
+    }
+
+    mutating func info(_ node: Int) -> NodeInfo {
+        if let i = infoCache[node] { return i }
+        let c = certificate(node)
+        var h = Hasher()
+        h.combine(c.subject.encoded)
+        h.combine(c.subjectPublicKeyInfo)
+        let i = NodeInfo(isSelfIssued: c.isSelfIssued,
+                         subjectKeyID: (try? c.subjectKeyIdentifier()) ?? nil,
+                         authorityKeyID: ((try? c.authorityKeyIdentifier()) ?? nil)?.keyIdentifier,
+                         logicalKey: h.finalize())
+        infoCache[node] = i
+        return i
+    }
+    var signatureChecks = 0
+    var visits = 0
+    var best: TrustFailure?
+    var budgetHit = false
+
+    struct SignaturePair: Hashable {
+        let child: Int
+        let parent: Int
+    }
+
+    static let leafNode = -1
+
+    init(verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) {
+        self.verifier = verifier
+        self.leaf = leaf
+        self.options = options
+        for c in intermediates where c != leaf && !pool.contains(c) {
+            let key = c.subject.chainingHashValue
+            poolBySubject[key, default: []].append(pool.count)
+            pool.append(c)
+        }
+    }
+
+    var anchorCount: Int { verifier.anchors.anchors.count }
+
+    func certificate(_ node: Int) -> Certificate {
+        if node == Session.leafNode { return leaf }
+        if node < anchorCount { return verifier.anchors.anchors[node].certificate }
+        return pool[node - anchorCount]
+    }
+
+    func isAnchor(_ node: Int) -> Bool { node >= 0 && node < anchorCount }
+
+    mutating func note(_ f: TrustFailure) {
+        if let b = best, (b.kind, b.certificateIndex) >= (f.kind, f.certificateIndex) { return }
+        best = f
+    }
+
+    // MARK: run
+
+    mutating func run() -> TrustResult {
+        var failures = Checks.leafFailures(leaf, options: options)
+        // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
+        // validity, names, usages).
+        let leafAnchors = verifier.anchors.anchors(withSubject: leaf.subject).filter {
+            verifier.anchors.anchors[$0].certificate == leaf
+        }
+        if let a = leafAnchors.first {
+            if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source) }
+            return .untrusted(failures.sorted { $0.kind > $1.kind })
+        }
+        var path: [Int] = [Session.leafNode]
+        if let anchorNode = extend(&path) {
+            if failures.isEmpty {
+                return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
+                                anchor: verifier.anchors.anchors[anchorNode].source)
+            }
+        } else if budgetHit {
+            failures.append(TrustFailure(.budgetExhausted, at: path.count,
+                                         "gave up after \(signatureChecks) signature checks and \(visits) candidates"))
+            if let b = best { failures.append(b) }
+        } else if let b = best {
+            failures.append(b)
+        } else {
+            failures.append(TrustFailure(.unknownIssuer, at: 0, "no issuer found for \(leaf.issuer.rfc4514String)"))
+        }
+        return .untrusted(failures.sorted { ($0.kind, -$0.certificateIndex) > ($1.kind, -$1.certificateIndex) })
+    }
+
+    /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
+    /// `path` holding the leaf and the intermediates.
+    mutating func extend(_ path: inout [Int]) -> Int? {
+        let childNode = path[path.count - 1]
+        let child = certificate(childNode)
+        let depth = path.count // index the issuer would have
+        let candidates = order(candidateIssuers(of: child), for: childNode)
+        var tried = 0
+        defer {
+            // No issuer at all (or only ones already on the path): the chain ends here.
+            if tried == 0 && !budgetHit {
+                let selfIssued = child.isSelfIssued
+                note(TrustFailure(selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
+                                  selfIssued ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
+                                             : "no certificate found for issuer \(child.issuer.rfc4514String)"))
+            }
+        }
+        for node in candidates {
+            visits += 1
+            if visits > ChainVerifier.maximumCandidateVisits || signatureChecks >= ChainVerifier.maximumSignatureChecks {
+                budgetHit = true
+                return nil
+            }
+            // Loop detection: a certificate, or the same logical CA (subject and key), at most
+            // once per path.
+            let key = info(node).logicalKey
+            var looped = false
+            for n in path where n == node || info(n).logicalKey == key {
+                let c = certificate(n), cand = certificate(node)
+                if n == node || c == cand
+                    || (c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo) {
+                    looped = true
+                    break
+                }
+            }
+            if looped { continue }
+            tried += 1
+            if path.count + 1 > ChainVerifier.maximumPathLength {
+                note(TrustFailure(.maximumDepthExceeded, at: depth, "path longer than \(ChainVerifier.maximumPathLength) certificates"))
+                continue
+            }
+            if let f = check(candidate: node, at: depth, path: path) {
+                note(f)
+                continue
+            }
+            if isAnchor(node) { return node }
+            path.append(node)
+            if let anchor = extend(&path) { return anchor }
+            path.removeLast()
+            if budgetHit { return nil }
+        }
+        return nil
+    }
+
+    /// Anchors and pool certificates whose subject matches the child's issuer.
+    func candidateIssuers(of child: Certificate) -> [Int] {
+        var out = verifier.anchors.anchors(withSubject: child.issuer)
+        if let list = poolBySubject[child.issuer.chainingHashValue] {
+            for j in list where pool[j].subject.matchesForChaining(child.issuer) {
+                // A pool certificate identical to an anchor is considered as the anchor only.
+                if !verifier.anchors.contains(pool[j]) { out.append(anchorCount + j) }
+            }
+        }
+        return out
+    }
+
+    /// Anchors first; within each group, candidates whose SKI equals the child's AKI keyIdentifier
+    /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
+    mutating func order(_ nodes: [Int], for childNode: Int) -> [Int] {
+        let aki = info(childNode).authorityKeyID
+        var scored: [(Int, Int, Int)] = []
+        scored.reserveCapacity(nodes.count)
+        for (offset, n) in nodes.enumerated() {
+            var s = isAnchor(n) ? 0 : 10
+            if let aki, let ski = info(n).subjectKeyID {
+                s += ski == aki ? 0 : 2
+            } else {
+                s += 1
+            }
+            scored.append((s, offset, n))
+        }
+        scored.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        return scored.map { $0.2 }
+    }
+
+    // MARK: candidate checks
+
+    /// Every check of `node` as the issuer at position `depth` of `path`.
+    mutating func check(candidate node: Int, at depth: Int, path: [Int]) -> TrustFailure? {
+        let cand = certificate(node)
+        // Path-independent CA checks, cached per certificate.
+        if let cached = caCheckCache[node] {
+            if let f = cached { return TrustFailure(f.kind, at: depth, f.message) }
+        } else {
+            let f = Checks.caFailure(cand, isAnchor: isAnchor(node), options: options)
+            caCheckCache[node] = .some(f)
+            if let f { return TrustFailure(f.kind, at: depth, f.message) }
+        }
+        // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)).
+        var below = 0
+        for n in path.dropFirst() where !info(n).isSelfIssued { below += 1 }
+        if let bc = (try? cand.basicConstraints()) ?? nil, let p = bc.pathLength, below > p {
+            return TrustFailure(.pathLengthExceeded, at: depth, "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
+        }
+        if !isAnchor(node) {
+            let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
+            let intermediates = below + (info(node).isSelfIssued ? 0 : 1)
+            if intermediates > max {
+                return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
+            }
+        }
+        // The child's signature, made with this candidate's key.
+        let childNode = path[path.count - 1]
+        let child = certificate(childNode)
+        if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
+            return TrustFailure(f.kind, at: depth - 1, f.message)
+        }
+        let pair = SignaturePair(child: childNode, parent: node)
+        let verdict: SignatureVerdict
+        if let v = signatureCache[pair] {
+            verdict = v
+        } else {
+            signatureChecks += 1
+            verdict = verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
+            signatureCache[pair] = verdict
+        }
+        switch verdict {
+        case .valid: break
+        case .invalid, .malformedSignature:
+            return TrustFailure(.badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
+        case .unsupportedAlgorithm:
+            return TrustFailure(.unsupportedAlgorithm, at: depth - 1, "signature algorithm \(child.signatureAlgorithm.name) is not supported")
+        case .malformedKey:
+            return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
+        }
+        // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)):
+        // the leaf always, intermediates unless self-issued.
+        if let nc = (try? cand.nameConstraints()) ?? nil {
+            for (i, n) in path.enumerated() {
+                let c = certificate(n)
+                if i > 0 && info(n).isSelfIssued { continue }
+                switch NameChecks.constraints(nc, for: c, isLeaf: i == 0) {
+                case .satisfied: break
+                case .violated(let what):
+                    return TrustFailure(.nameConstraintViolated, at: i, "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
+                case .unsupported(let why):
+                    return TrustFailure(.nameConstraintUnsupported, at: i, why)
+                }
+            }
+        }
+        return nil
+    }
+}

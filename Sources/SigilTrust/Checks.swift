@@ -1,0 +1,289 @@
+import SigilDER
+import SigilX509
+
+/// The path-independent checks, as pure functions of a certificate and the options.
+enum Checks {
+    /// Extensions Sigil processes; any other extension marked critical makes the certificate
+    /// unacceptable (RFC 5280 §4.2: "A certificate-using system MUST reject the certificate if
+    /// it encounters a critical extension it does not recognize").
+    ///
+    /// certificatePolicies is listed although policy processing (§6.1.3 (d)) is not done yet:
+    /// a critical certificatePolicies only restricts the policy tree, which Sigil does not
+    /// expose, so accepting it cannot make an untrusted chain trusted. policyConstraints,
+    /// policyMappings and inhibitAnyPolicy are NOT listed: marked critical they would require
+    /// policy processing, so they fail closed.
+    static let understoodCritical: [[UInt8]] = [
+        OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName, OID.nameConstraints,
+        OID.certificatePolicies,
+    ]
+
+    /// Extensions that conforming CAs MUST mark non-critical; critical ones are rejected.
+    static let mustBeNonCritical: [([UInt8], String)] = [
+        (OID.authorityKeyIdentifier, "authorityKeyIdentifier (RFC 5280 §4.2.1.1)"),
+        (OID.subjectKeyIdentifier, "subjectKeyIdentifier (RFC 5280 §4.2.1.2)"),
+        (OID.authorityInfoAccess, "authorityInfoAccess (RFC 5280 §4.2.2.1)"),
+        (OID.cRLDistributionPoints, "cRLDistributionPoints (BR §7.1.2)"),
+    ]
+
+    static func within(_ c: Certificate, _ time: Double) -> TrustFailure? {
+        // RFC 5280 §4.1.2.5: valid from notBefore through notAfter, both inclusive. Times are
+        // whole seconds; a fractional validation time past notAfter by less than a second is
+        // still within the last encoded second (limbo notafter-fractional).
+        if time < Double(c.notBefore) {
+            return TrustFailure(.notYetValid, at: 0, "valid from \(DERTime.rfc3339(c.notBefore))")
+        }
+        if time >= Double(c.notAfter) + 1 {
+            return TrustFailure(.expired, at: 0, "expired at \(DERTime.rfc3339(c.notAfter))")
+        }
+        return nil
+    }
+
+    /// Structure and extension rules every certificate on the path must satisfy.
+    static func commonFailures(_ c: Certificate, isAnchor: Bool, options: VerificationOptions) -> [TrustFailure] {
+        var out: [TrustFailure] = []
+        do {
+            try c.validateExtensions()
+        } catch {
+            out.append(TrustFailure(.malformedCertificate, at: 0, "\(error)"))
+            return out
+        }
+        for e in c.extensions where e.critical {
+            if !understoodCritical.contains(where: { e.oid == $0 }) {
+                out.append(TrustFailure(.unsupportedCriticalExtension, at: 0,
+                                        "critical extension \(e.name ?? e.oidDotted) is not supported"))
+            }
+        }
+        if options.kind == .basic { return out }
+        for (oid, name) in mustBeNonCritical where c.extension(oid)?.critical == true {
+            out.append(TrustFailure(.profileViolation, at: 0, "\(name) must not be critical"))
+        }
+        // RFC 5280 §4.1.2.2: positive serial (0 is parsed because real roots carry it, but it
+        // is refused on certificates other than configured anchors).
+        if !isAnchor && c.serialNumber.bytes.allSatisfy({ $0 == 0 }) {
+            out.append(TrustFailure(.profileViolation, at: 0, "serial number is zero (RFC 5280 §4.1.2.2)"))
+        }
+        // RFC 5280 §4.2.1.1: every certificate except a self-signed one carries an AKI with a
+        // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
+        // equal to its SKI.
+        let aki = (try? c.authorityKeyIdentifier()) ?? nil
+        if c.isSelfIssued {
+            // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
+            // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
+            // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
+            if isAnchor, let aki {
+                if aki.keyIdentifier == nil || aki.authorityCertIssuer != nil {
+                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier must hold only a keyIdentifier (BR §7.1.2.1.3)"))
+                } else if let ski = (try? c.subjectKeyIdentifier()) ?? nil, let kid = aki.keyIdentifier, ski != kid {
+                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
+                }
+            }
+        } else if !isAnchor && aki?.keyIdentifier == nil {
+            // Not for anchors: a configured anchor stands for its name and key (RFC 5280
+            // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
+            // anchor without AKI).
+            out.append(TrustFailure(.profileViolation, at: 0, "authorityKeyIdentifier with keyIdentifier is missing (RFC 5280 §4.2.1.1)"))
+        }
+        // RFC 5280 §4.2.1.11 / §4.2.1.5 / §4.2.1.14: policy extensions MUST be critical or are
+        // not processed; non-critical policyConstraints is a profile error.
+        if let pc = c.extension(OID.policyConstraints), !pc.critical {
+            out.append(TrustFailure(.profileViolation, at: 0, "policyConstraints must be critical (RFC 5280 §4.2.1.11)"))
+        }
+        if c.issuer.isEmpty {
+            out.append(TrustFailure(.profileViolation, at: 0, "issuer name is empty (RFC 5280 §4.1.2.4)"))
+        }
+        return out
+    }
+
+    /// Key acceptability (BR §6.1.5, §7.1.3.1): RSA ≥ minimum and a multiple of 8 bits, EC on an
+    /// allowed named curve.
+    static func keyFailure(_ c: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
+        switch c.publicKeyAlgorithm {
+        case .rsa, .rsaPSS:
+            guard let bits = c.publicKeyBitCount else { return TrustFailure(.malformedCertificate, at: 0, "RSA key is malformed") }
+            if bits < policy.minimumRSABits { return TrustFailure(.weakKey, at: 0, "RSA key of \(bits) bits (minimum \(policy.minimumRSABits))") }
+            if policy.requireRSAByteMultiple && bits % 8 != 0 {
+                return TrustFailure(.weakKey, at: 0, "RSA key of \(bits) bits is not a multiple of 8 (BR §6.1.5)")
+            }
+            return nil
+        case .ec(let curve):
+            if !policy.allowedCurves.contains(curve) { return TrustFailure(.unsupportedAlgorithm, at: 0, "EC curve \(curve.name) is not allowed") }
+            return nil
+        case .ecExplicitParameters:
+            return TrustFailure(.unsupportedAlgorithm, at: 0, "EC key with explicit curve parameters (RFC 5480 §2.1.1)")
+        case .ed25519, .ed448:
+            return TrustFailure(.unsupportedAlgorithm, at: 0, "\(c.publicKeyAlgorithm.name) keys are not supported")
+        case .unknown:
+            return TrustFailure(.unsupportedAlgorithm, at: 0, "unsupported public key algorithm")
+        }
+    }
+
+    /// The signature algorithm of `signed` and the key of `issuer` under the policy.
+    static func algorithmFailure(signed: Certificate, issuer: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
+        switch signed.signatureAlgorithm {
+        case .rsaPKCS1(let d), .ecdsa(let d):
+            if !policy.allowedDigests.contains(d) { return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)") }
+        case .rsaPSS(let p):
+            if !policy.allowRSAPSS { return TrustFailure(.unsupportedAlgorithm, at: 0, "RSA-PSS signatures are not allowed") }
+            if !policy.allowedDigests.contains(p.hash) || !policy.allowedDigests.contains(p.mgf1Hash) {
+                return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
+            }
+        case .ed25519, .ed448, .unknown:
+            return TrustFailure(.unsupportedAlgorithm, at: 0, "signature algorithm \(signed.signatureAlgorithmOID) is not supported")
+        }
+        return nil
+    }
+
+    /// A certificate acting as an issuer (intermediate or anchor): RFC 5280 §6.1.4 (k), (n) and
+    /// the CA profile.
+    static func caFailure(_ c: Certificate, isAnchor: Bool, options: VerificationOptions) -> TrustFailure? {
+        var failures: [TrustFailure] = []
+        // Anchors' validity is checked too (limbo rfc5280::validity::expired-root; OpenSSL, Go
+        // and Apple reject expired roots).
+        if let f = within(c, options.time) { failures.append(f) }
+        failures += commonFailures(c, isAnchor: isAnchor, options: options)
+        if c.version != .v3 {
+            failures.append(TrustFailure(.notACA, at: 0, "a \(c.version) certificate cannot be a CA (RFC 5280 §6.1.4 (k))"))
+        }
+        // §6.1.4 (k): basicConstraints present with cA TRUE; §4.2.1.9: MUST be critical in CAs.
+        if let bc = (try? c.basicConstraints()) ?? nil {
+            if !bc.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
+            if options.kind != .basic, c.extension(OID.basicConstraints)?.critical != true {
+                failures.append(TrustFailure(.profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
+            }
+        } else {
+            failures.append(TrustFailure(.notACA, at: 0, "basicConstraints is missing"))
+        }
+        // §6.1.4 (n): keyUsage, if present, allows keyCertSign.
+        if let ku = (try? c.keyUsage()) ?? nil, !ku.contains(.keyCertSign) {
+            failures.append(TrustFailure(.keyUsage, at: 0, "keyUsage lacks keyCertSign"))
+        }
+        if options.kind != .basic {
+            // §4.1.2.6: a CA's subject is non-empty. §4.2.1.2: CAs carry an SKI.
+            if c.subject.isEmpty { failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)")) }
+            if c.extension(OID.subjectKeyIdentifier) == nil {
+                failures.append(TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
+            }
+            // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
+            // self-signed root must not carry one at all (BR §7.1.2.1.2).
+            if let eku = (try? c.extendedKeyUsage()) ?? nil {
+                if c.isSelfIssued && isAnchor {
+                    failures.append(TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
+                }
+                for required in requiredEKUs(options) where !eku.contains(required) {
+                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(objectIdentifierDotted(required))"))
+                }
+            }
+        }
+        if let f = keyFailure(c, policy: options.algorithms) { failures.append(f) }
+        return failures.max { $0.kind < $1.kind }
+    }
+
+    static func requiredEKUs(_ options: VerificationOptions) -> [[UInt8]] {
+        if !options.requiredEKUs.isEmpty { return options.requiredEKUs }
+        switch options.kind {
+        case .server: return [OID.serverAuth]
+        case .client: return [OID.clientAuth]
+        case .basic: return []
+        }
+    }
+
+    /// Checks of the end-entity certificate that do not depend on the path.
+    static func leafFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
+        var out: [TrustFailure] = []
+        if let f = within(c, options.time) { out.append(f) }
+        out += commonFailures(c, isAnchor: false, options: options)
+        if out.contains(where: { $0.kind == .malformedCertificate }) { return out }
+        let bc = (try? c.basicConstraints()) ?? nil
+        let ku = (try? c.keyUsage()) ?? nil
+        // §4.2.1.3: keyCertSign only with cA TRUE.
+        if let ku, ku.contains(.keyCertSign), bc?.isCA != true {
+            out.append(TrustFailure(.keyUsage, at: 0, "keyCertSign set on a certificate that is not a CA (RFC 5280 §4.2.1.3)"))
+        }
+        if let ku, !ku.contains(options.requiredKeyUsage) {
+            out.append(TrustFailure(.keyUsage, at: 0, "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"))
+        }
+        // §4.2.1.10: name constraints only in CA certificates.
+        if c.extension(OID.nameConstraints) != nil {
+            out.append(TrustFailure(.profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
+        }
+        // EKU (§4.2.1.12): absent means any purpose under RFC 5280; the BR profile requires it.
+        let eku = (try? c.extendedKeyUsage()) ?? nil
+        let required = requiredEKUs(options)
+        if let eku {
+            for r in required where !eku.contains(r) {
+                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(objectIdentifierDotted(r))"))
+            }
+        }
+        if options.kind != .basic {
+            if c.version != .v3 { out.append(TrustFailure(.profileViolation, at: 0, "end-entity certificate is \(c.version), not v3 (BR §7.1.1)")) }
+            // A CA certificate in the leaf position is accepted (RFC 5280 has no rule against
+            // it; limbo rfc5280::ca-as-leaf and pathlen::validation-ignores-pathlen-in-leaf),
+            // but cA TRUE with a keyUsage lacking keyCertSign is inconsistent (§4.2.1.9).
+            if bc?.isCA == true, let ku, !ku.contains(.keyCertSign) {
+                out.append(TrustFailure(.profileViolation, at: 0, "cA TRUE but keyUsage lacks keyCertSign (RFC 5280 §4.2.1.9)"))
+            }
+            if let e = c.extension(OID.extKeyUsage) {
+                // BR §7.1.2.7.10: present, non-critical, without anyExtendedKeyUsage.
+                if e.critical { out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)")) }
+                if eku?.contains(OID.anyExtendedKeyUsage) == true {
+                    out.append(TrustFailure(.extendedKeyUsage, at: 0, "anyExtendedKeyUsage in an end-entity certificate (BR §7.1.2.7.10)"))
+                }
+            }
+            // An absent extKeyUsage means any purpose (RFC 5280 §4.2.1.12), as Go and OpenSSL
+            // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
+            // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
+            if let f = keyFailure(c, policy: options.algorithms) { out.append(f) }
+            out += subjectNameFailures(c, options: options)
+        }
+        out += NameChecks.identityFailures(c, options: options)
+        return out
+    }
+
+    /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR
+    /// §7.1.4.3, §7.1.2.7.12).
+    static func subjectNameFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
+        var out: [TrustFailure] = []
+        let sanExt = c.extension(OID.subjectAltName)
+        if c.subject.isEmpty {
+            // §4.2.1.6: an empty subject requires a critical SAN.
+            if sanExt == nil {
+                out.append(TrustFailure(.profileViolation, at: 0, "empty subject without subjectAltName (RFC 5280 §4.2.1.6)"))
+            } else if sanExt?.critical != true {
+                out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName must be critical when the subject is empty (RFC 5280 §4.2.1.6)"))
+            }
+        } else if sanExt?.critical == true && options.kind == .server {
+            out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
+        }
+        guard options.kind == .server else { return out }
+        guard sanExt != nil, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
+            out.append(TrustFailure(.nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
+            return out
+        }
+        var dnsNames: [String] = []
+        var ipTexts: [String] = []
+        for n in sans {
+            switch n {
+            case .dnsName(let s):
+                let text = s.latin1String
+                if !NameChecks.isValidPresentedDNSName(text) {
+                    out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName dNSName \"\(text)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
+                }
+                dnsNames.append(text)
+            case .ipAddress(let b):
+                ipTexts.append(IPAddressText.format(b.array))
+            default:
+                break
+            }
+        }
+        // The subject Common Name is never used for identity (no CN fallback), and BR §7.1.4.3
+        // (CN repeats a SAN entry) is a CA issuance rule that Sigil, like rustls-webpki, Go and
+        // browsers, does not enforce; see Conformance/limbo-exceptions.json.
+        _ = dnsNames
+        _ = ipTexts
+        return out
+    }
+}
+
+func objectIdentifierDotted(_ content: [UInt8]) -> String {
+    content.withUnsafeBytes { objectIdentifierDottedString($0) }
+}

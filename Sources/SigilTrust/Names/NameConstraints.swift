@@ -1,0 +1,421 @@
+import SigilX509
+import SigilDER
+
+/// The verdict of one CA's name constraints on one certificate below it.
+public enum NameConstraintsResult: Sendable, Hashable {
+    /// Every name of the certificate lies within the constraints.
+    case satisfied
+    /// A name is in an excluded subtree, outside every permitted subtree of its type, or is
+    /// malformed while constraints of its type exist. The text names it (e.g.
+    /// `"DNS:www.example.org is not in a permitted subtree"`).
+    case violated(String)
+    /// A constraint that applies to one of the certificate's names is malformed (e.g. the
+    /// dNSName constraint `*.example.com`, a non-contiguous iPAddress mask): the CA's intent
+    /// is unknown, so the certificate is refused.
+    case malformedConstraint(String)
+    /// The constraints could not be evaluated: a name form Sigil does not evaluate (otherName,
+    /// x400Address, ediPartyName, registeredID) is constrained and present in the
+    /// certificate, or the work limit was exceeded. Fail closed: treat as a rejection.
+    case unsupported(String)
+
+    public var isSatisfied: Bool { self == .satisfied }
+}
+
+/// Work limit for `checkNameConstraints`: constraint × name comparisons per certificate (a
+/// directoryName comparison counts once per RDN compared). Real chains need a few hundred at
+/// most (100 SANs against 10 constraints of each kind is 2 000); hostile ones carry thousands
+/// of constraints and of names (x509-limbo `pathological::nc-dos-*`: 2 048 × 4 096). Beyond the
+/// limit the answer is `.unsupported` (fail closed), after bounded work.
+public let maximumNameConstraintComparisons = 1 << 16
+
+/// Checks the names of `cert` against the name constraints `nc` of a CA certificate above it
+/// on the path (RFC 5280 §4.2.1.10; §6.1.3 (b)(c) and §6.1.4 (g)).
+///
+/// **How to call it (path validation).** For each CA certificate on the path that has a
+/// nameConstraints extension, call this for every certificate *below* it on the path (all
+/// intermediates and the leaf); the path is valid only if every call is `.satisfied`.
+/// Checking each CA's constraints separately is equivalent to the RFC's state machine, whose
+/// permitted subtrees are an intersection and excluded subtrees a union over the CAs.
+/// **Self-issued exemption (§6.1.3 (b)):** skip the call for a self-issued certificate
+/// (`cert.isSelfIssued`) that is *not* the last certificate of the path; the leaf is always
+/// checked, self-issued or not. This function does not apply the exemption itself.
+///
+/// **Names checked.** The subject when it is non-empty (directoryName constraints; §4.2.1.10:
+/// "when the certificate includes a non-empty subject field"), every emailAddress attribute
+/// of the subject (rfc822Name constraints — always, not only when the SAN has no rfc822Name:
+/// stricter than §4.2.1.10's "legacy implementations" rule, never looser), and every
+/// subjectAltName entry against the constraints of its own type. A name of a type with no
+/// constraints of that type is unaffected. An excluded match always wins; a name of a type
+/// that has permitted subtrees must lie in at least one of them.
+///
+/// The subject Common Name is **not** treated as a DNS name (the modern behaviour of
+/// rustls-webpki, Go ≥ 1.15 and browsers). This is safe only because `matches(_:_:)` never
+/// uses the Common Name as a host name: a validator that did would let a constrained CA
+/// issue a certificate for any host.
+///
+/// **Semantics per name form.** Where RFC 5280 and widely used implementations read a
+/// constraint differently, Sigil takes the narrowest reading for permitted subtrees and the
+/// broadest for excluded ones ("when in doubt, reject"):
+/// - dNSName: `example.com` covers `example.com` and every name below it at a label boundary
+///   (not `badexample.com`); case-insensitive. A leading-dot `.example.com` (not in RFC 5280,
+///   accepted by OpenSSL, NSS, Go and rustls-webpki) permits only names strictly below it,
+///   and as an exclusion excludes `example.com` too. The empty constraint covers every name.
+///   A presented wildcard `*.p` is permitted only if every name it can match is (`p` within
+///   the subtree), and excluded if any name it can match is (`p` within it, or the excluded
+///   name is one label above `p`) — rustls-webpki's rule, which covers CVE-2025-61727.
+///   Constraints that are not LDH names (`*.example.com`, trailing dot, "_") are malformed.
+/// - rfc822Name: `user@host` is exactly that mailbox (local part case-sensitive);
+///   `host` every mailbox at exactly that host (as an exclusion: also below it);
+///   `.host` every mailbox at a host strictly below it (as an exclusion: also at it).
+/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host`
+///   permits exactly that host (as an exclusion: also below it), `.domain` hosts strictly
+///   below. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+///   host, or a host that is not an LDH name fails when URI constraints exist.
+/// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
+///   address with bits set outside the mask is malformed. Families never mix for permitted
+///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded subtrees
+///   an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4 address and an
+///   IPv4 name as its IPv4-mapped form, since both reach the same host.
+/// - directoryName: the constraint's RDNs must be a prefix of the name's RDNs, compared with
+///   `DistinguishedName.matchesForChaining` (the empty name covers every name).
+/// - otherName, x400Address, ediPartyName, registeredID: not evaluated; `.unsupported` if
+///   the certificate has a name of a constrained such type, ignored otherwise.
+///
+/// Work is bounded by `budget` comparisons (`.unsupported` beyond). Allocates only to
+/// describe a failure, and for directoryName constraints.
+public func checkNameConstraints(
+    _ nc: NameConstraints, for cert: Certificate, budget: Int = maximumNameConstraintComparisons
+) -> NameConstraintsResult {
+    var checker = ConstraintChecker(nc: nc, budget: budget)
+    let subject = cert.subject
+    if !subject.isEmpty {
+        if let r = checker.check(.directoryName(subject)) { return r }
+    }
+    // emailAddress attributes of the subject (PKCS #9), as rfc822Names.
+    for rdn in subject {
+        for atv in rdn where atv.type == OID.emailAddress {
+            if let r = checker.check(.rfc822Name(atv.value)) { return r }
+        }
+    }
+    let sans: GeneralNames?
+    do {
+        sans = try cert.subjectAlternativeNames()
+    } catch {
+        return .violated("malformed subjectAltName extension")
+    }
+    if let sans {
+        for name in sans {
+            if let r = checker.check(name) { return r }
+        }
+    }
+    return .satisfied
+}
+
+/// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
+/// trust anchor: the name constraints of every CA certificate on it (the anchor included,
+/// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
+/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued).
+///
+/// Returns nil when all hold, else the first failure: the index of the constraining CA, the
+/// index of the certificate, and the result. A malformed nameConstraints extension is a
+/// `.malformedConstraint` failure for every certificate below it.
+public func checkNameConstraints(
+    path: [Certificate], budget: Int = maximumNameConstraintComparisons
+) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
+    guard path.count > 1 else { return nil }
+    for i in 1..<path.count {
+        let nc: NameConstraints
+        do {
+            guard let decoded = try path[i].nameConstraints() else { continue }
+            nc = decoded
+        } catch {
+            return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
+        }
+        for j in 0..<i {
+            if j > 0 && path[j].isSelfIssued { continue }
+            let r = checkNameConstraints(nc, for: path[j], budget: budget)
+            if r != .satisfied { return (i, j, r) }
+        }
+    }
+    return nil
+}
+
+/// Result of comparing one name with one constraint.
+enum ConstraintOutcome {
+    /// The constraint is of another name form: it says nothing about this name.
+    case otherType
+    case within
+    case outside
+    case malformedConstraint
+    /// The name is malformed and a constraint of its type exists: fail.
+    case malformedName
+    case unsupported
+    /// The work limit ran out during the comparison.
+    case overBudget
+}
+
+struct ConstraintChecker {
+    let nc: NameConstraints
+    var budget: Int
+
+    init(nc: NameConstraints, budget: Int) {
+        self.nc = nc
+        self.budget = max(0, budget)
+    }
+
+    /// nil when `name` is acceptable, else the failing result.
+    mutating func check(_ name: GeneralName) -> NameConstraintsResult? {
+        if let excluded = nc.excluded {
+            for c in excluded {
+                if let r = spend(name, c) { return r }
+                switch outcome(name, c, excluded: true) {
+                case .otherType, .outside: continue
+                case .within: return .violated(name.description + " is in the excluded subtree " + c.description)
+                case let o: return failure(o, name, c)
+                }
+            }
+        }
+        if let permitted = nc.permitted {
+            var constrained = false
+            for c in permitted {
+                if let r = spend(name, c) { return r }
+                switch outcome(name, c, excluded: false) {
+                case .otherType: continue
+                case .outside: constrained = true
+                case .within: return nil
+                case let o: return failure(o, name, c)
+                }
+            }
+            if constrained { return .violated(name.description + " is not in a permitted subtree") }
+        }
+        return nil
+    }
+
+    /// Charges one comparison.
+    mutating func spend(_ name: GeneralName, _ c: GeneralName) -> NameConstraintsResult? {
+        budget -= 1
+        return budget < 0 ? ConstraintChecker.overBudget : nil
+    }
+
+    static let overBudget = NameConstraintsResult.unsupported("too many names or name constraints to compare")
+
+    func failure(_ o: ConstraintOutcome, _ name: GeneralName, _ c: GeneralName) -> NameConstraintsResult {
+        switch o {
+        case .malformedConstraint: return .malformedConstraint(c.description)
+        case .malformedName: return .violated(name.description + " is malformed and constrained by " + c.description)
+        case .overBudget: return ConstraintChecker.overBudget
+        default: return .unsupported(name.description + ": name form not supported for name constraints")
+        }
+    }
+
+    mutating func outcome(_ name: GeneralName, _ c: GeneralName, excluded: Bool) -> ConstraintOutcome {
+        switch (name, c) {
+        case (.dnsName(let n), .dnsName(let k)):
+            return dnsConstraintOutcome(n.bytes, k.bytes, excluded: excluded)
+        case (.rfc822Name(let n), .rfc822Name(let k)):
+            return emailConstraintOutcome(n.bytes, k.bytes, excluded: excluded)
+        case (.uri(let n), .uri(let k)):
+            return uriConstraintOutcome(n.bytes, k.bytes, excluded: excluded)
+        case (.ipAddress(let n), .ipAddress(let k)):
+            return ipConstraintOutcome(n.bytes, k.bytes, excluded: excluded)
+        case (.directoryName(let n), .directoryName(let k)):
+            return directoryNameOutcome(n, k, budget: &budget)
+        case (.otherName, .otherName), (.x400Address, .x400Address), (.ediPartyName, .ediPartyName),
+             (.registeredID, .registeredID):
+            return .unsupported
+        default:
+            return .otherType
+        }
+    }
+}
+
+// MARK: - Per-form rules (see `checkNameConstraints` for the semantics)
+
+/// The base of a host/domain constraint: (name without leading dot, had a leading dot), or
+/// nil when malformed. The empty constraint is handled by the callers.
+func hostConstraintBase(_ k: ArraySlice<UInt8>) -> (base: ArraySlice<UInt8>, dot: Bool)? {
+    var base = k
+    var dot = false
+    if base.first == UInt8(ascii: ".") {
+        base = base.dropFirst()
+        dot = true
+    }
+    guard DNSSyntax.check(base, wildcard: false) == nil else { return nil }
+    return (base, dot)
+}
+
+/// dNSName (RFC 5280 §4.2.1.10 "DNS name restrictions are expressed as host.example.com.
+/// Any DNS name that can be constructed by simply adding zero or more labels to the
+/// left-hand side of the name satisfies the name constraint").
+func dnsConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excluded: Bool) -> ConstraintOutcome {
+    let presented = DNSSyntax.classify(n)
+    if case .invalid = presented { return .malformedName }
+    if k.isEmpty { return .within } // empty constraint: every name (NSS, Go, rustls-webpki)
+    // RFC 5280 §4.2.1.10 defines dNSName constraints without a leading period (that form
+    // belongs to URI and rfc822Name constraints). A CA relying on `.example.com` has an
+    // ambiguous intent: fail closed, as x509-limbo rfc5280::nc::invalid-dnsname-leading-period
+    // expects (OpenSSL, NSS, Go and rustls-webpki accept it as "subdomains only").
+    if k.first == UInt8(ascii: ".") { return .malformedConstraint }
+    guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
+    switch presented {
+    case .invalid:
+        return .malformedName
+    case .exact:
+        if excluded { return isInSubtree(n, base) ? .within : .outside }
+        return isInSubtree(n, base, strict: dot) ? .within : .outside
+    case .wildcard(let parent):
+        // Every name `*.parent` matches is one label below `parent`.
+        if isInSubtree(parent, base) { return .within }
+        if excluded {
+            // Some match is excluded when the excluded name is exactly one label below
+            // `parent` (excluded bar.example.com vs *.example.com: CVE-2025-61727).
+            if isInSubtree(base, parent, strict: true),
+               let dot = base.firstIndex(of: UInt8(ascii: ".")), base.index(after: dot) == base.endIndex - parent.count {
+                return .within
+            }
+        }
+        return .outside
+    }
+}
+
+/// rfc822Name (RFC 5280 §4.2.1.10: a mailbox, a host, or a domain with a leading period).
+func emailConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excluded: Bool) -> ConstraintOutcome {
+    guard let (local, domain) = Mailbox.split(n) else { return .malformedName }
+    if k.isEmpty { return .within }
+    if k.contains(UInt8(ascii: "@")) {
+        guard let (kLocal, kDomain) = Mailbox.split(k) else { return .malformedConstraint }
+        return local.elementsEqual(kLocal) && asciiEqualIgnoringCase(domain, kDomain) ? .within : .outside
+    }
+    guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
+    if excluded { return isInSubtree(domain, base) ? .within : .outside }
+    if dot { return isInSubtree(domain, base, strict: true) ? .within : .outside }
+    return asciiEqualIgnoringCase(domain, base) ? .within : .outside
+}
+
+/// uniformResourceIdentifier (RFC 5280 §4.2.1.10: "the constraint applies to the host part
+/// of the name ... When the constraint begins with a period, it MAY be expanded with one or
+/// more labels ... When the constraint does not begin with a period, it specifies a host").
+func uriConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excluded: Bool) -> ConstraintOutcome {
+    guard let host = uriHost(n) else { return .malformedName }
+    if k.isEmpty { return .within }
+    guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
+    if excluded { return isInSubtree(host, base) ? .within : .outside }
+    if dot { return isInSubtree(host, base, strict: true) ? .within : .outside }
+    return asciiEqualIgnoringCase(host, base) ? .within : .outside
+}
+
+/// The host of a URI (RFC 3986 §3: `scheme ":" "//" [userinfo "@"] host [":" port] ...`),
+/// when it is an LDH host name; nil for no authority, userinfo, an IP literal or IPv4
+/// address, percent-encoding, a non-numeric port, or any other host Sigil cannot compare with
+/// a domain constraint.
+func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+    guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex else { return nil }
+    for (i, c) in uri[uri.startIndex..<colon].enumerated() {
+        let alpha = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
+        let other = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+")
+            || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        if !(alpha || (i > 0 && other)) { return nil }
+    }
+    let rest = uri[(colon + 1)...]
+    guard rest.starts(with: "//".utf8) else { return nil }
+    let authorityStart = rest.startIndex + 2
+    var authorityEnd = authorityStart
+    while authorityEnd < rest.endIndex {
+        let c = rest[authorityEnd]
+        if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { break }
+        authorityEnd += 1
+    }
+    let authority = rest[authorityStart..<authorityEnd]
+    // Userinfo ("user@host") is refused: a certificate has no reason to carry it, and
+    // readers disagree on where the host starts ("https://good.com@evil.com/").
+    if authority.contains(UInt8(ascii: "@")) { return nil }
+    if authority.first == UInt8(ascii: "[") { return nil } // IP-literal
+    var host = authority
+    if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
+        host = authority[authority.startIndex..<portColon]
+        for c in authority[(portColon + 1)...] where !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) { return nil }
+    }
+    // An LDH name; IPv4 hosts fail here (all-numeric last label).
+    guard DNSSyntax.check(host, wildcard: false) == nil else { return nil }
+    return host
+}
+
+/// iPAddress (RFC 5280 §4.2.1.10: "the iPAddress field MUST contain eight (for IPv4) or 32
+/// (for IPv6) octets ... in the style of CIDR").
+func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excluded: Bool) -> ConstraintOutcome {
+    let half = k.count / 2
+    guard k.count == 8 || k.count == 32 else { return .malformedConstraint }
+    guard n.count == 4 || n.count == 16 else { return .malformedName }
+    let address = k.prefix(half), mask = k.suffix(half)
+    // The mask is contiguous ones then zeros, and the address has no bits outside it.
+    var seenZero = false
+    for (a, m) in zip(address, mask) {
+        if seenZero {
+            if m != 0 { return .malformedConstraint }
+        } else if m != 0xFF {
+            // m is 1…10…0 exactly when its complement plus one is a power of two (or zero).
+            let inv = ~m
+            if inv & (inv &+ 1) != 0 { return .malformedConstraint }
+            seenZero = true
+        }
+        if a & ~m != 0 { return .malformedConstraint }
+    }
+    var name = n
+    if n.count != half {
+        // Families never mix for permitted subtrees. For excluded ones, an IPv4 address and
+        // its IPv4-mapped IPv6 form (RFC 4291 §2.5.5.2) reach the same host, so each is also
+        // checked in the other's family.
+        let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+        guard excluded else { return .outside }
+        if n.count == 16 && n.prefix(12).elementsEqual(mappedPrefix) {
+            name = n.suffix(4)
+        } else if n.count == 4 {
+            name = (mappedPrefix + n)[...]
+        } else {
+            return .outside
+        }
+    }
+    for (x, (a, m)) in zip(name, zip(address, mask)) where x & m != a { return .outside }
+    return .within
+}
+
+/// directoryName: the constraint is an RDN-wise prefix of the name (RFC 5280 §4.2.1.10,
+/// §7.1 comparison via `matchesForChaining`).
+/// Charges `budget` one unit per 16 octets compared or copied (names can be large: a subject
+/// of thousands of RDNs, checked against thousands of directoryName constraints).
+func directoryNameOutcome(_ name: DistinguishedName, _ constraint: DistinguishedName, budget: inout Int) -> ConstraintOutcome {
+    budget -= constraint.encoded.count / 16
+    if budget < 0 { return .overBudget }
+    var count = 0
+    for _ in constraint { count += 1 }
+    if count == 0 { return .within }
+    // The first `count` RDNs of `name`, re-wrapped as a Name, compared with the constraint.
+    var it = name.makeIterator()
+    var start = -1, end = -1
+    for _ in 0..<count {
+        guard let rdn = it.next() else { return .outside }
+        if start < 0 { start = rdn.encoded.start }
+        end = rdn.encoded.end
+    }
+    let content = name.encoded.storage[start..<end]
+    budget -= content.count / 16
+    if budget < 0 { return .overBudget }
+    var der: [UInt8] = [0x30]
+    appendDERLength(content.count, to: &der)
+    der.append(contentsOf: content)
+    let prefix = DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+    return constraint.matchesForChaining(prefix) ? .within : .outside
+}
+
+func appendDERLength(_ n: Int, to out: inout [UInt8]) {
+    if n < 0x80 {
+        out.append(UInt8(n))
+        return
+    }
+    var bytes: [UInt8] = []
+    var v = n
+    while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+    out.append(0x80 | UInt8(bytes.count))
+    out.append(contentsOf: bytes)
+}

@@ -1,0 +1,69 @@
+import SigilX509
+
+/// Loading the certificates an application ships, as AFNetworking's `certificatesInBundle:`
+/// scans a bundle for `.cer` files — here every `.cer`, `.crt`, `.der` and `.pem` file of a
+/// directory (not recursive), DER or PEM whatever the extension says, every certificate of a PEM
+/// bundle.
+public enum CertificateFiles {
+    /// File name extensions read by `load(directory:)` (compared case-insensitively).
+    public static let extensions = ["cer", "crt", "der", "pem"]
+
+    /// What a directory held.
+    public struct Loaded: Sendable {
+        /// The certificates, in file-name order, then file order.
+        public var certificates: [Certificate] = []
+        /// Files with a certificate extension that could not be read or held no parseable
+        /// certificate (name and why). Never fatal: the caller decides.
+        public var skipped: [(file: String, reason: String)] = []
+        /// Paths of the files that contributed certificates.
+        public var files: [String] = []
+    }
+
+    /// Every certificate in `directory`'s `.cer`/`.crt`/`.der`/`.pem` files; nil when the
+    /// directory cannot be read.
+    public static func load(directory: String) -> Loaded? {
+        guard FileInput.isDirectory(directory) else { return nil }
+        var out = Loaded()
+        for name in FileInput.list(directory) {
+            guard let dot = name.lastIndex(of: "."),
+                  extensions.contains(String(name[name.index(after: dot)...]).lowercased()) else { continue }
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard FileInput.isRegularFile(path) else { continue }
+            switch load(file: path) {
+            case .success(let certs):
+                out.certificates += certs
+                out.files.append(path)
+            case .failure(let why):
+                out.skipped.append((path, why.message))
+            }
+        }
+        return out
+    }
+
+    public struct LoadError: Error, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Every certificate in one DER or PEM file (a PEM file may hold several).
+    public static func load(file path: String) -> Result<[Certificate], LoadError> {
+        guard let bytes = FileInput.read(path) else { return .failure(LoadError(message: "cannot read \(path)")) }
+        do {
+            let certs = try Certificate.all(from: bytes)
+            if certs.isEmpty { return .failure(LoadError(message: "\(path): no certificate")) }
+            return .success(certs)
+        } catch {
+            return .failure(LoadError(message: "\(path): \(error)"))
+        }
+    }
+
+    /// A file, or every certificate file of a directory.
+    public static func load(fileOrDirectory path: String) -> Result<[Certificate], LoadError> {
+        if FileInput.isDirectory(path) {
+            guard let loaded = load(directory: path) else { return .failure(LoadError(message: "cannot read directory \(path)")) }
+            if loaded.certificates.isEmpty { return .failure(LoadError(message: "\(path): no .cer/.crt/.der/.pem certificate")) }
+            return .success(loaded.certificates)
+        }
+        return load(file: path)
+    }
+}

@@ -1,0 +1,73 @@
+/// The outcome of a `CertificateTrust` evaluation, one case per `SecTrustResultType` value that
+/// a successful `SecTrustEvaluate` returns, for people porting code from Apple's Security
+/// framework:
+///
+/// | Sigil | Apple | meaning |
+/// |---|---|---|
+/// | `.proceed` | `kSecTrustResultProceed` | trusted, via an anchor the caller added |
+/// | `.unspecified` | `kSecTrustResultUnspecified` | trusted, via a system anchor |
+/// | `.recoverableTrustFailure` | `kSecTrustResultRecoverableTrustFailure` | not trusted, but a different evaluation context (time, host, anchors, a policy) could make it trusted |
+/// | `.fatalTrustFailure` | `kSecTrustResultFatalTrustFailure` | not trusted, and no context change helps: the certificates themselves are defective |
+///
+/// As on Apple platforms, both `.proceed` and `.unspecified` mean "trusted"
+/// (AFNetworking's `AFServerTrustIsValid` accepts exactly these two). Apple's `.deny` and
+/// `.confirm` come from user trust settings and `.invalid`/`.otherError` from API misuse; Sigil
+/// has no user trust settings, and an empty certificate list is reported as a fatal failure
+/// (malformed input).
+public enum TrustResultType: Sendable, Hashable, CustomStringConvertible {
+    case proceed
+    case unspecified
+    case recoverableTrustFailure
+    case fatalTrustFailure
+
+    /// `.proceed` or `.unspecified`.
+    public var isTrusted: Bool { self == .proceed || self == .unspecified }
+
+    public var description: String {
+        switch self {
+        case .proceed: return "proceed"
+        case .unspecified: return "unspecified"
+        case .recoverableTrustFailure: return "recoverableTrustFailure"
+        case .fatalTrustFailure: return "fatalTrustFailure"
+        }
+    }
+
+    /// The result for a set of failures: fatal when any failure is fatal, else recoverable.
+    public static func forFailures<S: Sequence>(_ failures: S) -> TrustResultType where S.Element == TrustFailure {
+        for f in failures where !f.kind.isRecoverable { return .fatalTrustFailure }
+        return .recoverableTrustFailure
+    }
+}
+
+extension TrustFailureKind {
+    /// Whether this failure is recoverable in `SecTrustResultType` terms: Apple's documentation
+    /// calls a failure recoverable when "the chain could be trusted with some minor change to
+    /// the evaluation context, such as ignoring expired certificates or adding another anchor",
+    /// and fatal when it stems from "a fundamental defect in the certificate data ... changing
+    /// parameter values and reevaluating is unlikely to succeed unless you provide different
+    /// certificates".
+    ///
+    /// Recoverable (the context decides): time (`expired`, `notYetValid`), the name
+    /// (`nameMismatch`), the anchors (`unknownIssuer`, `untrustedRoot`), the algorithm policy
+    /// (`weakAlgorithm`, `weakKey`: `AlgorithmPolicy.legacy` accepts them), the purpose
+    /// (`keyUsage`, `extendedKeyUsage`: another policy, e.g. basic X.509, asks for another or no
+    /// usage) and the depth limit (`maximumDepthExceeded`: an option).
+    ///
+    /// Fatal (the certificates decide): `badSignature`, `malformedCertificate`,
+    /// `unsupportedCriticalExtension` (Apple's own example), `unsupportedAlgorithm` (no policy
+    /// makes Sigil verify it), `notACA`, `pathLengthExceeded`, `nameConstraintViolated` and
+    /// `nameConstraintUnsupported` (constraints a CA put in its certificate), `profileViolation`
+    /// (a certificate breaking RFC 5280 / CA/B Forum encoding rules) and `budgetExhausted` (a
+    /// peer whose certificates make path building explode: retrying cannot help).
+    public var isRecoverable: Bool {
+        switch self {
+        case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
+             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded:
+            return true
+        case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
+             .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,
+             .profileViolation, .budgetExhausted:
+            return false
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The current time, for the outermost APIs only (`CertificateTrust`, `SecurityPolicy`'s
+/// convenience overloads, the CLI). Everything below them takes the time as a parameter
+/// (DESIGN.md habit 7), so tests and callers checking a past signature stay deterministic.
+public enum WallClock {
+    /// Seconds since the Unix epoch (UTC), with sub-second precision.
+    public static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+    }
+}

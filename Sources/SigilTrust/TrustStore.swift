@@ -1,0 +1,111 @@
+import SigilDER
+import SigilX509
+
+/// Where an anchor came from: the caller's own anchors or the system store.
+public enum AnchorSource: Sendable, Hashable {
+    case custom
+    case system
+}
+
+/// A certificate trusted as the end of a chain. Any certificate can be an anchor (a company's
+/// self-signed root or an intermediate); a chain ends at the first anchor reached.
+public struct TrustAnchor: Sendable {
+    public let certificate: Certificate
+    public let source: AnchorSource
+
+    public init(_ certificate: Certificate, source: AnchorSource = .custom) {
+        self.certificate = certificate
+        self.source = source
+    }
+}
+
+/// An immutable set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
+/// candidate lookup.
+public struct TrustStore: Sendable {
+    public private(set) var anchors: [TrustAnchor] = []
+    /// Entries that could not be parsed while loading (skipped, never fatal).
+    public private(set) var skippedCount = 0
+    var bySubject: [Int: [Int]] = [:]
+
+    public init() {}
+
+    public init(_ anchors: [TrustAnchor]) {
+        for a in anchors { add(a) }
+    }
+
+    public var count: Int { anchors.count }
+    public var isEmpty: Bool { anchors.isEmpty }
+
+    public mutating func add(_ anchor: TrustAnchor) {
+        // Duplicates (same DER) are kept once; the first source wins.
+        let key = anchor.certificate.subject.chainingHashValue
+        if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) { return }
+        bySubject[key, default: []].append(anchors.count)
+        anchors.append(anchor)
+    }
+
+    public mutating func add(_ certificate: Certificate, source: AnchorSource = .custom) {
+        add(TrustAnchor(certificate, source: source))
+    }
+
+    /// Adds every certificate in PEM or DER `bytes`; unparseable ones are skipped and counted.
+    /// Returns how many were added.
+    @discardableResult
+    public mutating func add(contentsOf bytes: [UInt8], source: AnchorSource = .custom) -> Int {
+        let blocks: PEM.Blocks
+        do {
+            blocks = try PEM.certificatesDER(in: bytes)
+        } catch {
+            skippedCount += 1
+            return 0
+        }
+        var added = 0
+        for der in blocks.certificates {
+            if let c = try? Certificate(der: der) {
+                add(c, source: source)
+                added += 1
+            } else {
+                skippedCount += 1
+            }
+        }
+        return added
+    }
+
+    /// Merges another store (e.g. custom anchors plus the system's).
+    public mutating func add(_ other: TrustStore) {
+        for a in other.anchors { add(a) }
+        skippedCount += other.skippedCount
+    }
+
+    /// Anchors whose subject matches `name` (RFC 5280 §7.1).
+    public func anchors(withSubject name: DistinguishedName) -> [Int] {
+        guard let list = bySubject[name.chainingHashValue] else { return [] }
+        return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
+    }
+
+    /// True when `certificate` itself is one of the anchors (same encoding).
+    public func contains(_ certificate: Certificate) -> Bool {
+        anchors(withSubject: certificate.subject).contains { anchors[$0].certificate == certificate }
+    }
+}
+
+/// Locations of the system's trusted roots, in the order Sigil looks (the first that exists
+/// wins): `SSL_CERT_FILE` / `SSL_CERT_DIR` when set, then the usual bundles and directories.
+public enum SystemTrustLocations {
+    public static let bundles = [
+        "/etc/ssl/certs/ca-certificates.crt",                // Debian, Ubuntu, Gentoo, Arch (p11-kit link)
+        "/etc/pki/tls/certs/ca-bundle.crt",                  // Fedora, RHEL, CentOS
+        "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", // Fedora/RHEL extracted
+        "/etc/ssl/ca-bundle.pem",                            // openSUSE
+        "/etc/ssl/cert.pem",                                 // Alpine, macOS-style, OpenBSD
+        "/etc/pki/tls/cacert.pem",                           // OpenELEC
+        "/usr/local/share/certs/ca-root-nss.crt",            // FreeBSD
+        "/usr/local/etc/ssl/cert.pem",                       // FreeBSD (ports)
+        "/etc/ca-certificates/extracted/tls-ca-bundle.pem",  // Arch
+    ]
+    public static let directories = [
+        "/etc/ssl/certs",               // hashed directory (Debian, SLES)
+        "/etc/pki/tls/certs",           // Fedora/RHEL
+        "/system/etc/security/cacerts", // Android
+    ]
+}

@@ -1,0 +1,282 @@
+import SigilDER
+
+/// Digest algorithms that appear in certificate signature algorithms. MD2, MD5 and SHA-1 are
+/// recognised so that policy can reject them by name.
+public enum DigestAlgorithm: UInt8, Sendable, Hashable, CaseIterable {
+    case md2, md5, sha1, sha224, sha256, sha384, sha512
+
+    public var name: String {
+        switch self {
+        case .md2: return "MD2"
+        case .md5: return "MD5"
+        case .sha1: return "SHA-1"
+        case .sha224: return "SHA-224"
+        case .sha256: return "SHA-256"
+        case .sha384: return "SHA-384"
+        case .sha512: return "SHA-512"
+        }
+    }
+
+    /// Output length in bytes.
+    public var digestCount: Int {
+        switch self {
+        case .md2, .md5: return 16
+        case .sha1: return 20
+        case .sha224: return 28
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    static func fromOID(_ oid: UnsafeRawBufferPointer) -> DigestAlgorithm? {
+        if OID.sha256.matches(oid) { return .sha256 }
+        if OID.sha384.matches(oid) { return .sha384 }
+        if OID.sha512.matches(oid) { return .sha512 }
+        if OID.sha224.matches(oid) { return .sha224 }
+        if OID.sha1.matches(oid) { return .sha1 }
+        if OID.md5.matches(oid) { return .md5 }
+        if OID.md2.matches(oid) { return .md2 }
+        return nil
+    }
+}
+
+/// RSASSA-PSS-params (RFC 4055 §3.1), defaults applied.
+public struct RSAPSSParameters: Sendable, Hashable {
+    public var hash: DigestAlgorithm
+    public var mgf1Hash: DigestAlgorithm
+    public var saltLength: Int
+}
+
+/// A certificate signature algorithm (the `signature` / `signatureAlgorithm` fields).
+public enum SignatureAlgorithm: Sendable, Hashable {
+    /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2) with the given digest (RFC 4055 §5, RFC 3279 §2.2.1).
+    case rsaPKCS1(DigestAlgorithm)
+    /// RSASSA-PSS (RFC 4055 §3) with its parameters.
+    case rsaPSS(RSAPSSParameters)
+    /// ECDSA (RFC 5758 §3.2; RFC 3279 §2.2.3 for SHA-1).
+    case ecdsa(DigestAlgorithm)
+    /// EdDSA (RFC 8410 §3).
+    case ed25519
+    case ed448
+    /// Anything else (DSA, GOST, ...): kept so the certificate parses; verification refuses it.
+    case unknown
+
+    public var name: String {
+        switch self {
+        case .rsaPKCS1(let d): return "RSA PKCS#1 v1.5 with \(d.name)"
+        case .rsaPSS(let p): return "RSA-PSS with \(p.hash.name) (MGF1 \(p.mgf1Hash.name), salt \(p.saltLength))"
+        case .ecdsa(let d): return "ECDSA with \(d.name)"
+        case .ed25519: return "Ed25519"
+        case .ed448: return "Ed448"
+        case .unknown: return "unknown"
+        }
+    }
+
+    /// The digest the algorithm uses, when it names one.
+    public var digest: DigestAlgorithm? {
+        switch self {
+        case .rsaPKCS1(let d), .ecdsa(let d): return d
+        case .rsaPSS(let p): return p.hash
+        default: return nil
+        }
+    }
+
+    /// Parses `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`
+    /// for a signature algorithm, enforcing each algorithm's parameter rule.
+    static func parse(_ reader: inout DERReader) throws(DERError) -> SignatureAlgorithm {
+        try reader.enter(.sequence) { (r) throws(DERError) -> SignatureAlgorithm in
+            let oidStart = r.position
+            let oid = try r.readObjectIdentifier()
+            // RFC 4055 §5 / RFC 3279 §2.2.1: PKCS#1 v1.5 parameters MUST be NULL. RFC 8017
+            // Appendix C notes absent parameters in old implementations; Sigil accepts the
+            // absent form too (see `acceptsAbsentRSAParameters`) because real roots use it.
+            if let d = rsaPKCS1Digest(oid) {
+                try readNullOrAbsentRSAParameters(&r)
+                return .rsaPKCS1(d)
+            }
+            if let d = ecdsaDigest(oid) {
+                // RFC 5758 §3.2: the parameters field MUST be absent.
+                if !r.isAtEnd { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                return .ecdsa(d)
+            }
+            if OID.ed25519.matches(oid) || OID.ed448.matches(oid) {
+                // RFC 8410 §3: parameters MUST be absent.
+                if !r.isAtEnd { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                return OID.ed25519.matches(oid) ? .ed25519 : .ed448
+            }
+            if OID.rsassaPSS.matches(oid) {
+                // RFC 4055 §3.1: in a signature algorithm the parameters MUST be present.
+                guard !r.isAtEnd else { throw DERError(.invalidAlgorithmParameters, at: oidStart) }
+                return .rsaPSS(try parsePSSParameters(&r))
+            }
+            // Unknown algorithm: skip its parameters (any single value) and carry on.
+            if !r.isAtEnd { try r.skip() }
+            return .unknown
+        }
+    }
+
+    static func rsaPKCS1Digest(_ oid: UnsafeRawBufferPointer) -> DigestAlgorithm? {
+        if OID.sha256WithRSAEncryption.matches(oid) { return .sha256 }
+        if OID.sha384WithRSAEncryption.matches(oid) { return .sha384 }
+        if OID.sha512WithRSAEncryption.matches(oid) { return .sha512 }
+        if OID.sha1WithRSAEncryption.matches(oid) { return .sha1 }
+        if OID.sha224WithRSAEncryption.matches(oid) { return .sha224 }
+        if OID.md5WithRSAEncryption.matches(oid) { return .md5 }
+        if OID.md2WithRSAEncryption.matches(oid) { return .md2 }
+        return nil
+    }
+
+    static func ecdsaDigest(_ oid: UnsafeRawBufferPointer) -> DigestAlgorithm? {
+        if OID.ecdsaWithSHA256.matches(oid) { return .sha256 }
+        if OID.ecdsaWithSHA384.matches(oid) { return .sha384 }
+        if OID.ecdsaWithSHA512.matches(oid) { return .sha512 }
+        if OID.ecdsaWithSHA224.matches(oid) { return .sha224 }
+        if OID.ecdsaWithSHA1.matches(oid) { return .sha1 }
+        return nil
+    }
+
+    /// Tolerated deviation: RFC 4055 §5 says NULL, but absent parameters occur in certificates
+    /// produced by some old CAs and are unambiguous (RFC 8017 Appendix C allows reading both).
+    static func readNullOrAbsentRSAParameters(_ r: inout DERReader) throws(DERError) {
+        if r.isAtEnd { return }
+        guard try r.peekTagChecked() == .null else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+        try r.readNull()
+    }
+
+    /// Hash AlgorithmIdentifier inside PSS parameters: SHA-2 family, parameters NULL or absent
+    /// (RFC 4055 §2.1 requires accepting both).
+    static func parseHashIdentifier(_ r: inout DERReader) throws(DERError) -> DigestAlgorithm {
+        try r.enter(.sequence) { (h) throws(DERError) -> DigestAlgorithm in
+            let at = h.position
+            let oid = try h.readObjectIdentifier()
+            guard let d = DigestAlgorithm.fromOID(oid) else { throw DERError(.invalidAlgorithmParameters, at: at) }
+            if !h.isAtEnd { try h.readNull() }
+            return d
+        }
+    }
+
+    /// RSASSA-PSS-params ::= SEQUENCE {
+    ///   hashAlgorithm    [0] HashAlgorithm    DEFAULT sha1,
+    ///   maskGenAlgorithm [1] MaskGenAlgorithm DEFAULT mgf1SHA1,
+    ///   saltLength       [2] INTEGER          DEFAULT 20,
+    ///   trailerField     [3] TrailerField     DEFAULT trailerFieldBC }   -- RFC 4055 §3.1
+    static func parsePSSParameters(_ reader: inout DERReader) throws(DERError) -> RSAPSSParameters {
+        try reader.enter(.sequence) { (r) throws(DERError) -> RSAPSSParameters in
+            var p = RSAPSSParameters(hash: .sha1, mgf1Hash: .sha1, saltLength: 20)
+            if let h = try r.enterOptional(.contextConstructed(0), { (e) throws(DERError) -> DigestAlgorithm in
+                try parseHashIdentifier(&e)
+            }) { p.hash = h }
+            if let m = try r.enterOptional(.contextConstructed(1), { (e) throws(DERError) -> DigestAlgorithm in
+                try e.enter(.sequence) { (mgf) throws(DERError) -> DigestAlgorithm in
+                    let at = mgf.position
+                    let oid = try mgf.readObjectIdentifier()
+                    // RFC 4055 §3.1: MGF1 is the only mask generation function.
+                    guard OID.mgf1.matches(oid) else { throw DERError(.invalidAlgorithmParameters, at: at) }
+                    return try parseHashIdentifier(&mgf)
+                }
+            }) { p.mgf1Hash = m }
+            if let s = try r.enterOptional(.contextConstructed(2), { (e) throws(DERError) -> Int64 in
+                try e.readInt64()
+            }) {
+                guard s >= 0 && s <= 4096 else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                p.saltLength = Int(s)
+            }
+            if let t = try r.enterOptional(.contextConstructed(3), { (e) throws(DERError) -> Int64 in
+                try e.readInt64()
+            }) {
+                // RFC 4055 §3.1: trailerField MUST be 1 (0xBC).
+                guard t == 1 else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+            }
+            return p
+        }
+    }
+}
+
+/// Named elliptic curves (RFC 5480 §2.1.1.1).
+public enum NamedCurve: Sendable, Hashable {
+    case p256, p384, p521
+    /// A named curve Sigil does not implement (e.g. brainpool, secp256k1).
+    case other
+
+    public var name: String {
+        switch self {
+        case .p256: return "P-256"
+        case .p384: return "P-384"
+        case .p521: return "P-521"
+        case .other: return "unsupported curve"
+        }
+    }
+
+    public var bitCount: Int {
+        switch self {
+        case .p256: return 256
+        case .p384: return 384
+        case .p521: return 521
+        case .other: return 0
+        }
+    }
+}
+
+/// The algorithm of a SubjectPublicKeyInfo.
+public enum PublicKeyAlgorithm: Sendable, Hashable {
+    /// rsaEncryption (RFC 3279 §2.3.1).
+    case rsa
+    /// id-RSASSA-PSS key (RFC 4055 §1.2), with its parameters when present.
+    case rsaPSS(RSAPSSParameters?)
+    /// id-ecPublicKey with a named curve (RFC 5480 §2.1.1).
+    case ec(NamedCurve)
+    /// id-ecPublicKey with implicit or specified curve parameters (RFC 5480 §2.1.1: MUST NOT be
+    /// used in PKIX); parsed so the certificate can be shown, refused by verification.
+    case ecExplicitParameters
+    case ed25519
+    case ed448
+    case unknown
+
+    public var name: String {
+        switch self {
+        case .rsa: return "RSA"
+        case .rsaPSS: return "RSA-PSS"
+        case .ec(let c): return "EC \(c.name)"
+        case .ecExplicitParameters: return "EC (explicit parameters)"
+        case .ed25519: return "Ed25519"
+        case .ed448: return "Ed448"
+        case .unknown: return "unknown"
+        }
+    }
+
+    /// Parses the AlgorithmIdentifier of a SubjectPublicKeyInfo.
+    static func parse(_ reader: inout DERReader) throws(DERError) -> PublicKeyAlgorithm {
+        try reader.enter(.sequence) { (r) throws(DERError) -> PublicKeyAlgorithm in
+            let oid = try r.readObjectIdentifier()
+            if OID.rsaEncryption.matches(oid) {
+                // RFC 3279 §2.3.1: parameters MUST be NULL; absent tolerated as for signatures.
+                try SignatureAlgorithm.readNullOrAbsentRSAParameters(&r)
+                return .rsa
+            }
+            if OID.ecPublicKey.matches(oid) {
+                guard let tag = try r.peekTagChecked() else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                if tag == .objectIdentifier {
+                    let curve = try r.readObjectIdentifier()
+                    if OID.secp256r1.matches(curve) { return .ec(.p256) }
+                    if OID.secp384r1.matches(curve) { return .ec(.p384) }
+                    if OID.secp521r1.matches(curve) { return .ec(.p521) }
+                    return .ec(.other)
+                }
+                try r.skip()
+                return .ecExplicitParameters
+            }
+            if OID.ed25519.matches(oid) || OID.ed448.matches(oid) {
+                if !r.isAtEnd { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                return OID.ed25519.matches(oid) ? .ed25519 : .ed448
+            }
+            if OID.rsassaPSS.matches(oid) {
+                // RFC 4055 §1.2: parameters absent (any PSS use) or present (restricted).
+                if r.isAtEnd { return .rsaPSS(nil) }
+                return .rsaPSS(try SignatureAlgorithm.parsePSSParameters(&r))
+            }
+            if !r.isAtEnd { try r.skip() }
+            return .unknown
+        }
+    }
+}

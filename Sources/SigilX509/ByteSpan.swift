@@ -1,0 +1,85 @@
+import SigilDER
+
+/// A zero-copy view of part of a certificate's bytes: it shares (retains) the certificate's
+/// storage and records a range in it. Offsets are absolute in the certificate, so errors found
+/// while decoding a span lazily still point into the original DER.
+public struct ByteSpan: Sendable {
+    public let storage: [UInt8]
+    public let start: Int
+    public let end: Int
+
+    @inlinable
+    public init(_ storage: [UInt8], _ start: Int, _ end: Int) {
+        self.storage = storage
+        self.start = start
+        self.end = end
+    }
+
+    @inlinable public var count: Int { end - start }
+    @inlinable public var isEmpty: Bool { end == start }
+
+    /// The bytes, as a slice sharing storage (no copy).
+    @inlinable public var bytes: ArraySlice<UInt8> { storage[start..<end] }
+
+    /// A fresh array copy (allocates).
+    public var array: [UInt8] { Array(storage[start..<end]) }
+
+    /// Lowercase hex, no separators (allocates; for display).
+    public var hex: String { hexString(bytes) }
+
+    @inlinable
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
+        try withStorage(storage) { (buf) throws(DERError) -> R in
+            try body(UnsafeRawBufferPointer(rebasing: buf[start..<end]))
+        }
+    }
+
+    /// Runs `body` with a reader over the span (absolute offsets), requiring it to consume all.
+    @inlinable
+    public func read<R>(_ body: (inout DERReader) throws(DERError) -> R) throws(DERError) -> R {
+        try withStorage(storage) { (buf) throws(DERError) -> R in
+            var r = DERReader(input: buf, from: start, to: end)
+            let v = try body(&r)
+            try r.finish()
+            return v
+        }
+    }
+}
+
+extension ByteSpan: Equatable, Hashable {
+    /// Spans compare by content.
+    public static func == (a: ByteSpan, b: ByteSpan) -> Bool {
+        a.count == b.count && a.bytes.elementsEqual(b.bytes)
+    }
+
+    /// Content comparison with a constant (e.g. an OID).
+    public static func == (a: ByteSpan, b: [UInt8]) -> Bool {
+        a.count == b.count && a.bytes.elementsEqual(b)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for b in bytes { hasher.combine(b) }
+    }
+}
+
+/// `Array.withUnsafeBytes` is not typed-throws; this keeps `DERError` typed through it.
+@inlinable
+func withStorage<R>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
+    let result: Result<R, DERError> = storage.withUnsafeBytes { buf in
+        Result { () throws(DERError) -> R in try body(buf) }
+    }
+    return try result.get()
+}
+
+let hexDigits: [Character] = Array("0123456789abcdef")
+
+/// Lowercase hex of bytes (allocates; for display).
+public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    var s = ""
+    for b in bytes {
+        s.append(hexDigits[Int(b >> 4)])
+        s.append(hexDigits[Int(b & 0xF)])
+    }
+    return s
+}

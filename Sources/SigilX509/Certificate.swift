@@ -1,0 +1,308 @@
+import SigilDER
+
+/// An X.509 v1/v2/v3 certificate (RFC 5280 §4.1).
+///
+/// The certificate owns its DER bytes once — the array handed to `init(der:)` is kept, not
+/// copied — and records where each field lies. Parsing validates the whole structure strictly
+/// (DER, names, validity, SubjectPublicKeyInfo, the list of extensions); extension *values*
+/// are decoded lazily by the accessors, which return views sharing the same bytes.
+///
+///     Certificate ::= SEQUENCE { tbsCertificate TBSCertificate,
+///                                signatureAlgorithm AlgorithmIdentifier,
+///                                signatureValue BIT STRING }
+public struct Certificate: Sendable {
+    /// Certificates larger than this are refused with `.tooLarge`. Real certificates are a few
+    /// KiB; the largest seen in the wild (huge SAN lists) stay well under 100 KiB.
+    public static let maximumSize = 1 << 20
+    /// At most this many extensions (duplicate detection is quadratic in the count; real
+    /// certificates carry about ten).
+    public static let maximumExtensionCount = 64
+
+    public enum Version: UInt8, Sendable, Hashable {
+        case v1 = 1, v2 = 2, v3 = 3
+    }
+
+    /// The whole DER encoding.
+    public let der: [UInt8]
+    public let version: Version
+    /// Validity bounds, seconds since the Unix epoch (UTC), both inclusive (RFC 5280 §4.1.2.5).
+    public let notBefore: Int64
+    public let notAfter: Int64
+    /// The signature algorithm (inner and outer are required to be identical).
+    public let signatureAlgorithm: SignatureAlgorithm
+    public let publicKeyAlgorithm: PublicKeyAlgorithm
+    @usableFromInline let spans: Spans
+
+    /// Field positions, as 32-bit offsets (certificates are capped at 1 MiB).
+    @usableFromInline struct Spans: Sendable {
+        var tbs: Span            // TBSCertificate TLV
+        var serial: Span         // serial INTEGER content
+        var signatureAlgorithm: Span // outer AlgorithmIdentifier TLV (== TBS one)
+        var issuer: Span         // Name TLV
+        var subject: Span        // Name TLV
+        var spki: Span           // SubjectPublicKeyInfo TLV
+        var spkiAlgorithm: Span  // its AlgorithmIdentifier TLV
+        var publicKey: Span      // subjectPublicKey bits (after the unused-bits octet)
+        var issuerUID: Span      // [1] content after the unused-bits octet (empty if absent)
+        var subjectUID: Span     // [2]
+        var extensions: Span     // content of `SEQUENCE OF Extension` (empty if absent)
+        var signature: Span      // signatureValue bits
+        var hasIssuerUID: Bool
+        var hasSubjectUID: Bool
+        var extensionCount: UInt8
+    }
+
+    @usableFromInline struct Span: Sendable {
+        @usableFromInline var start: UInt32
+        @usableFromInline var end: UInt32
+        @inlinable init(_ start: Int, _ end: Int) {
+            self.start = UInt32(truncatingIfNeeded: start)
+            self.end = UInt32(truncatingIfNeeded: end)
+        }
+        static let empty = Span(0, 0)
+    }
+
+    /// Parses a DER certificate, keeping `der` as its storage. The whole input must be one
+    /// certificate (trailing bytes are an error).
+    public init(der: [UInt8]) throws(DERError) {
+        guard der.count <= Certificate.maximumSize else { throw DERError(.tooLarge, at: Certificate.maximumSize) }
+        let parsed = try withStorage(der) { (buf) throws(DERError) -> Parsed in try Certificate.parse(buf) }
+        self.der = der
+        self.version = parsed.version
+        self.notBefore = parsed.notBefore
+        self.notAfter = parsed.notAfter
+        self.signatureAlgorithm = parsed.signatureAlgorithm
+        self.publicKeyAlgorithm = parsed.publicKeyAlgorithm
+        self.spans = parsed.spans
+    }
+
+    /// Parses a DER certificate from any byte sequence (copies once into owned storage).
+    public init<S: Sequence>(derBytes: S) throws(DERError) where S.Element == UInt8 {
+        try self.init(der: Array(derBytes))
+    }
+
+    struct Parsed {
+        var version: Version
+        var notBefore: Int64
+        var notAfter: Int64
+        var signatureAlgorithm: SignatureAlgorithm
+        var publicKeyAlgorithm: PublicKeyAlgorithm
+        var spans: Spans
+    }
+
+    static func parse(_ buf: UnsafeRawBufferPointer) throws(DERError) -> Parsed {
+        var outer = DERReader(buf)
+        let certValue = try outer.read(.sequence)
+        try outer.finish()
+        return try DERReader.enter(certValue) { (c) throws(DERError) -> Parsed in
+            let tbsValue = try c.read(.sequence)
+            var p = try DERReader.enter(tbsValue) { (t) throws(DERError) -> Parsed in try parseTBS(&t) }
+            p.spans.tbs = Span(tbsValue.start, tbsValue.end)
+            // §4.1.1.2: signatureAlgorithm MUST contain the same identifier as the TBS
+            // `signature` field; compared as encodings (stricter than comparing meanings).
+            let outerAlgStart = c.position
+            _ = try SignatureAlgorithm.parse(&c)
+            let outerAlg = Span(outerAlgStart, c.position)
+            let inner = p.spans.signatureAlgorithm
+            let same = derBytesEqual(
+                UnsafeRawBufferPointer(rebasing: buf[Int(outerAlg.start)..<Int(outerAlg.end)]),
+                UnsafeRawBufferPointer(rebasing: buf[Int(inner.start)..<Int(inner.end)]))
+            if !same { throw DERError(.signatureAlgorithmMismatch, at: outerAlgStart) }
+            p.spans.signatureAlgorithm = outerAlg
+            // Signatures of RSA and ECDSA are whole octets: unused bits must be 0.
+            let sigValue = try c.read(.bitString)
+            let sig = try sigValue.decodeBitString()
+            if sig.unusedBits != 0 { throw DERError(.invalidBitString, at: sigValue.contentStart) }
+            p.spans.signature = Span(sig.offset, sigValue.end)
+            return p
+        }
+    }
+
+    /// TBSCertificate ::= SEQUENCE {
+    ///   version         [0] EXPLICIT Version DEFAULT v1,
+    ///   serialNumber        CertificateSerialNumber,
+    ///   signature           AlgorithmIdentifier,
+    ///   issuer              Name,
+    ///   validity            Validity,
+    ///   subject             Name,
+    ///   subjectPublicKeyInfo SubjectPublicKeyInfo,
+    ///   issuerUniqueID  [1] IMPLICIT UniqueIdentifier OPTIONAL,  -- v2 or v3
+    ///   subjectUniqueID [2] IMPLICIT UniqueIdentifier OPTIONAL,  -- v2 or v3
+    ///   extensions      [3] EXPLICIT Extensions OPTIONAL }       -- v3
+    static func parseTBS(_ t: inout DERReader) throws(DERError) -> Parsed {
+        var version = Version.v1
+        if let v = try t.readOptional(.contextConstructed(0)) {
+            let n = try DERReader.enter(v) { (e) throws(DERError) -> (Int64, Int) in
+                let i = try e.read(.integer)
+                return (try i.decodeInt64(), i.contentStart)
+            }
+            switch n.0 {
+            case 0: throw DERError(.defaultValueEncoded, at: v.start) // X.690 §11.5: v1 is the DEFAULT
+            case 1: version = .v2
+            case 2: version = .v3
+            default: throw DERError(.invalidVersion, at: n.1)
+            }
+        }
+
+        // §4.1.2.2: a positive INTEGER of at most 20 octets. Sigil counts the magnitude's
+        // octets (a leading 0x00 sign octet is not counted), as rustls-webpki does, and
+        // rejects negative serials (as Go does since 1.23).
+        // Tolerated deviation: serial 0 ("positive" says the RFC) is accepted because Mozilla
+        // roots carry it (Go Daddy Class 2 CA, Starfield Class 2 CA, Security Communication
+        // Root CA, Hellenic Academic RootCA 2015, ...).
+        let serialValue = try t.read(.integer)
+        let serialBytes = try serialValue.decodeIntegerBytes()
+        if serialBytes[0] & 0x80 != 0 { throw DERError(.invalidSerialNumber, at: serialValue.start) }
+        let magnitude = serialBytes[0] == 0 ? serialBytes.count - 1 : serialBytes.count
+        if magnitude > 20 { throw DERError(.invalidSerialNumber, at: serialValue.start) }
+
+        let sigAlgStart = t.position
+        let signatureAlgorithm = try SignatureAlgorithm.parse(&t)
+        let sigAlgSpan = Span(sigAlgStart, t.position)
+
+        let issuer = try DistinguishedName.validate(&t)
+
+        // Validity ::= SEQUENCE { notBefore Time, notAfter Time }
+        let (notBefore, notAfter) = try t.enter(.sequence) { (v) throws(DERError) -> (Int64, Int64) in
+            (try v.readTime(), try v.readTime())
+        }
+
+        let subject = try DistinguishedName.validate(&t)
+
+        // SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier, subjectPublicKey BIT STRING }
+        let spkiValue = try t.read(.sequence)
+        var spkiAlgSpan = Span.empty
+        var keySpan = Span.empty
+        let publicKeyAlgorithm = try DERReader.enter(spkiValue) { (s) throws(DERError) -> PublicKeyAlgorithm in
+            let algStart = s.position
+            let alg = try PublicKeyAlgorithm.parse(&s)
+            spkiAlgSpan = Span(algStart, s.position)
+            let keyValue = try s.read(.bitString)
+            let key = try keyValue.decodeBitString()
+            // Every key format in use is a whole number of octets.
+            if key.unusedBits != 0 { throw DERError(.invalidPublicKey, at: keyValue.contentStart) }
+            keySpan = Span(key.offset, keyValue.end)
+            return alg
+        }
+
+        var spans = Spans(
+            tbs: .empty, serial: Span(serialValue.contentStart, serialValue.end),
+            signatureAlgorithm: sigAlgSpan, issuer: Span(issuer.start, issuer.end),
+            subject: Span(subject.start, subject.end), spki: Span(spkiValue.start, spkiValue.end),
+            spkiAlgorithm: spkiAlgSpan, publicKey: keySpan, issuerUID: .empty, subjectUID: .empty,
+            extensions: .empty, signature: .empty, hasIssuerUID: false, hasSubjectUID: false,
+            extensionCount: 0)
+
+        // §4.1.2.8: unique identifiers MUST NOT appear in v1 certificates.
+        if let u = try t.readOptional(.contextPrimitive(1)) {
+            if version == .v1 { throw DERError(.uniqueIdentifierNotAllowed, at: u.start) }
+            let b = try u.decodeBitString()
+            spans.issuerUID = Span(b.offset, u.end)
+            spans.hasIssuerUID = true
+        }
+        if let u = try t.readOptional(.contextPrimitive(2)) {
+            if version == .v1 { throw DERError(.uniqueIdentifierNotAllowed, at: u.start) }
+            let b = try u.decodeBitString()
+            spans.subjectUID = Span(b.offset, u.end)
+            spans.hasSubjectUID = true
+        }
+        // §4.1.2.9: extensions only in v3.
+        if let e = try t.readOptional(.contextConstructed(3)) {
+            if version != .v3 { throw DERError(.extensionsNotAllowed, at: e.start) }
+            let (span, count) = try DERReader.enter(e) { (x) throws(DERError) -> (Span, Int) in
+                let list = try x.read(.sequence)
+                let count = try validateExtensions(list)
+                return (Span(list.contentStart, list.end), count)
+            }
+            spans.extensions = span
+            spans.extensionCount = UInt8(count)
+        }
+        return Parsed(version: version, notBefore: notBefore, notAfter: notAfter,
+                      signatureAlgorithm: signatureAlgorithm, publicKeyAlgorithm: publicKeyAlgorithm,
+                      spans: spans)
+    }
+
+    /// Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension
+    /// Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
+    /// Checks each entry's structure and that no extension appears twice (§4.2).
+    static func validateExtensions(_ list: DERValue) throws(DERError) -> Int {
+        var count = 0
+        try DERReader.enter(list) { (r) throws(DERError) in
+            if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
+            let firstStart = r.position
+            while !r.isAtEnd {
+                let extStart = r.position
+                count += 1
+                if count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
+                let oid = try r.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
+                    let oid = try e.readObjectIdentifier()
+                    _ = try e.readBooleanDefaultFalse()
+                    _ = try e.read(.octetString)
+                    return oid
+                }
+                // Quadratic but bounded by `maximumExtensionCount`; no allocation.
+                var earlier = DERReader(input: r.input, from: firstStart, to: extStart)
+                while !earlier.isAtEnd {
+                    let prev = try earlier.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
+                        let o = try e.readObjectIdentifier()
+                        _ = try e.readBooleanDefaultFalse()
+                        _ = try e.read(.octetString)
+                        return o
+                    }
+                    if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
+                }
+            }
+        }
+        return count
+    }
+
+    @inlinable
+    func span(_ s: Span) -> ByteSpan { ByteSpan(der, Int(s.start), Int(s.end)) }
+
+    // MARK: Accessors
+
+    /// The TBSCertificate encoding: the bytes the signature covers.
+    public var tbsCertificate: ByteSpan { span(spans.tbs) }
+    /// The serial number's INTEGER content octets (two's complement, may start with 0x00).
+    public var serialNumber: ByteSpan { span(spans.serial) }
+    /// The serial number as lowercase hex without leading zero octets.
+    public var serialNumberHex: String {
+        let s = serialNumber.bytes
+        let trimmed = s.drop(while: { $0 == 0 })
+        return trimmed.isEmpty ? "0" : hexString(trimmed)
+    }
+    public var issuer: DistinguishedName { DistinguishedName(encoded: span(spans.issuer)) }
+    public var subject: DistinguishedName { DistinguishedName(encoded: span(spans.subject)) }
+    /// The whole SubjectPublicKeyInfo encoding (what SPKI pins hash).
+    public var subjectPublicKeyInfo: ByteSpan { span(spans.spki) }
+    /// The SPKI's AlgorithmIdentifier encoding.
+    public var publicKeyAlgorithmIdentifier: ByteSpan { span(spans.spkiAlgorithm) }
+    /// The subjectPublicKey BIT STRING's bytes (for RSA a DER RSAPublicKey; for EC the point).
+    public var publicKeyBytes: ByteSpan { span(spans.publicKey) }
+    /// The outer AlgorithmIdentifier encoding (identical to the TBS one).
+    public var signatureAlgorithmIdentifier: ByteSpan { span(spans.signatureAlgorithm) }
+    /// The signature octets.
+    public var signature: ByteSpan { span(spans.signature) }
+    public var issuerUniqueID: ByteSpan? { spans.hasIssuerUID ? span(spans.issuerUID) : nil }
+    public var subjectUniqueID: ByteSpan? { spans.hasSubjectUID ? span(spans.subjectUID) : nil }
+
+    /// True when issuer and subject are the same name (RFC 5280 §6.1: "self-issued").
+    public var isSelfIssued: Bool { issuer.matchesForChaining(subject) }
+
+    /// Dotted OID of the signature algorithm.
+    public var signatureAlgorithmOID: String {
+        (try? signatureAlgorithmIdentifier.read { (r) throws(DERError) -> String in
+            try r.enter(.sequence) { (a) throws(DERError) -> String in
+                let o = objectIdentifierDottedString(try a.readObjectIdentifier())
+                if !a.isAtEnd { try a.skip() }
+                return o
+            }
+        }) ?? ""
+    }
+}
+
+extension Certificate: Equatable, Hashable {
+    /// Certificates are equal when their encodings are.
+    public static func == (a: Certificate, b: Certificate) -> Bool { a.der == b.der }
+    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+}

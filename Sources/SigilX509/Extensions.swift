@@ -1,0 +1,676 @@
+import SigilDER
+
+/// One extension: `Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE,
+/// extnValue OCTET STRING }` (RFC 5280 §4.1). `value` is the content of extnValue, i.e. the
+/// DER encoding of the extension's own ASN.1 type.
+public struct Extension: Sendable {
+    /// OID content octets.
+    public let oid: ByteSpan
+    public let critical: Bool
+    public let value: ByteSpan
+
+    public var oidDotted: String {
+        (try? oid.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+    }
+
+    /// A descriptive name for known extensions ("basicConstraints"), else nil.
+    public var name: String? {
+        try? oid.withUnsafeBytes { (b) throws(DERError) -> String? in OID.displayName(b) } ?? nil
+    }
+}
+
+/// The extensions of a certificate, in order (validated during parsing).
+public struct Extensions: Sequence, Sendable {
+    let storage: [UInt8]
+    let start: Int
+    let end: Int
+
+    public func makeIterator() -> Iterator { Iterator(storage: storage, position: start, end: end) }
+
+    public struct Iterator: IteratorProtocol {
+        let storage: [UInt8]
+        var position: Int
+        let end: Int
+
+        public mutating func next() -> Extension? {
+            guard let tlv = nextValue(storage, &position, end) else { return nil }
+            return try? tlv.read { (r) throws(DERError) -> Extension in
+                try r.enter(.sequence) { (e) throws(DERError) -> Extension in
+                    let oid = try e.read(.objectIdentifier)
+                    let critical = try e.readBooleanDefaultFalse()
+                    let value = try e.read(.octetString)
+                    return Extension(oid: ByteSpan(storage, oid.contentStart, oid.end), critical: critical,
+                                     value: ByteSpan(storage, value.contentStart, value.end))
+                }
+            }
+        }
+    }
+}
+
+extension Certificate {
+    /// All extensions, in order.
+    public var extensions: Extensions {
+        Extensions(storage: der, start: Int(spans.extensions.start), end: Int(spans.extensions.end))
+    }
+
+    /// The number of extensions.
+    public var extensionCount: Int { Int(spans.extensionCount) }
+
+    /// The extension with the given OID (content octets), if present.
+    public func `extension`(_ oid: [UInt8]) -> Extension? {
+        for e in extensions where e.oid == oid { return e }
+        return nil
+    }
+
+    /// Decodes the value of the extension `oid` with `body`, which must consume it all.
+    /// Errors are `.invalidExtension` at the offending offset (any DER error inside an extension
+    /// value is reported as the extension being malformed, with the precise offset).
+    func decodeExtension<T>(_ oid: [UInt8], _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
+        guard let e = `extension`(oid) else { return nil }
+        do {
+            return try e.value.read(body)
+        } catch {
+            throw DERError(.invalidExtension, at: error.offset)
+        }
+    }
+
+    // MARK: basicConstraints (§4.2.1.9)
+
+    /// `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE,
+    ///                                  pathLenConstraint INTEGER (0..MAX) OPTIONAL }`
+    public func basicConstraints() throws(DERError) -> BasicConstraints? {
+        try decodeExtension(OID.basicConstraints) { (r) throws(DERError) -> BasicConstraints in
+            try r.enter(.sequence) { (s) throws(DERError) -> BasicConstraints in
+                let ca = try s.readBooleanDefaultFalse()
+                var pathLen: Int?
+                if let v = try s.readOptional(.integer) {
+                    let n = try v.decodeInt64()
+                    guard n >= 0 && n <= 255 else { throw DERError(.invalidExtension, at: v.contentStart) }
+                    pathLen = Int(n)
+                }
+                return BasicConstraints(isCA: ca, pathLength: pathLen)
+            }
+        }
+    }
+
+    // MARK: keyUsage (§4.2.1.3)
+
+    /// `KeyUsage ::= BIT STRING { digitalSignature (0), ... decipherOnly (8) }`
+    /// Tolerated deviation: DER wants trailing zero bits of a named bit list removed
+    /// (X.690 §11.2.2); some CAs encode fixed-width masks. The bits read the same either way.
+    public func keyUsage() throws(DERError) -> KeyUsage? {
+        try decodeExtension(OID.keyUsage) { (r) throws(DERError) -> KeyUsage in
+            let start = r.position
+            let bits = try r.readBitString()
+            var raw: UInt16 = 0
+            for i in 0..<9 where bits.bit(i) { raw |= 1 << UInt16(i) }
+            // §4.2.1.3: when the extension appears, at least one bit MUST be set.
+            if raw == 0 { throw DERError(.invalidExtension, at: start) }
+            // Bits beyond decipherOnly are not defined.
+            for i in 9..<max(9, bits.bitCount) where bits.bit(i) { throw DERError(.invalidExtension, at: start) }
+            return KeyUsage(rawValue: raw)
+        }
+    }
+
+    // MARK: extKeyUsage (§4.2.1.12)
+
+    /// `ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId` — iterated as OID spans.
+    public func extendedKeyUsage() throws(DERError) -> ObjectIdentifierList? {
+        try listExtension(OID.extKeyUsage) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+            .map { ObjectIdentifierList(list: $0) }
+    }
+
+    // MARK: subjectAltName / issuerAltName (§4.2.1.6, §4.2.1.7)
+
+    /// `SubjectAltName ::= GeneralNames`, iterated (every GeneralName kind).
+    public func subjectAlternativeNames() throws(DERError) -> GeneralNames? {
+        try generalNamesExtension(OID.subjectAltName)
+    }
+
+    public func issuerAlternativeNames() throws(DERError) -> GeneralNames? {
+        try generalNamesExtension(OID.issuerAltName)
+    }
+
+    func generalNamesExtension(_ oid: [UInt8]) throws(DERError) -> GeneralNames? {
+        try listExtension(oid) { (r) throws(DERError) in _ = try GeneralName.parse(&r, storage: []) }
+            .map { GeneralNames(list: $0) }
+    }
+
+    // MARK: key identifiers (§4.2.1.1, §4.2.1.2)
+
+    /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
+    public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
+        let storage = der
+        return try decodeExtension(OID.subjectKeyIdentifier) { (r) throws(DERError) -> ByteSpan in
+            let v = try r.read(.octetString)
+            return ByteSpan(storage, v.contentStart, v.end)
+        }
+    }
+
+    /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
+    ///   authorityCertIssuer [1] GeneralNames OPTIONAL,
+    ///   authorityCertSerialNumber [2] CertificateSerialNumber OPTIONAL }`
+    public func authorityKeyIdentifier() throws(DERError) -> AuthorityKeyIdentifier? {
+        let storage = der
+        return try decodeExtension(OID.authorityKeyIdentifier) { (r) throws(DERError) -> AuthorityKeyIdentifier in
+            try r.enter(.sequence) { (s) throws(DERError) -> AuthorityKeyIdentifier in
+                var aki = AuthorityKeyIdentifier()
+                if let k = try s.readOptional(.contextPrimitive(0)) {
+                    aki.keyIdentifier = ByteSpan(storage, k.contentStart, k.end)
+                }
+                if let n = try s.readOptional(.contextConstructed(1)) {
+                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                    aki.authorityCertIssuer = GeneralNames(list: ByteSpan(storage, n.contentStart, n.end))
+                }
+                if let sn = try s.readOptional(.contextPrimitive(2)) {
+                    _ = try sn.decodeIntegerBytes()
+                    aki.authorityCertSerialNumber = ByteSpan(storage, sn.contentStart, sn.end)
+                }
+                // §4.2.1.1: issuer and serial are present together or not at all.
+                if (aki.authorityCertIssuer == nil) != (aki.authorityCertSerialNumber == nil) {
+                    throw DERError(.invalidExtension, at: s.position)
+                }
+                return aki
+            }
+        }
+    }
+
+    // MARK: nameConstraints (§4.2.1.10)
+
+    /// `NameConstraints ::= SEQUENCE { permittedSubtrees [0] GeneralSubtrees OPTIONAL,
+    ///                                 excludedSubtrees  [1] GeneralSubtrees OPTIONAL }`
+    /// `GeneralSubtree ::= SEQUENCE { base GeneralName, minimum [0] BaseDistance DEFAULT 0,
+    ///                                maximum [1] BaseDistance OPTIONAL }`
+    /// §4.2.1.10: minimum MUST be zero and maximum MUST be absent; Sigil rejects other values
+    /// (an explicit minimum 0 also breaks DER's DEFAULT rule), and an empty NameConstraints.
+    public func nameConstraints() throws(DERError) -> NameConstraints? {
+        let storage = der
+        return try decodeExtension(OID.nameConstraints) { (r) throws(DERError) -> NameConstraints in
+            try r.enter(.sequence) { (s) throws(DERError) -> NameConstraints in
+                var nc = NameConstraints()
+                for (tag, isPermitted) in [(DERTag.contextConstructed(0), true), (DERTag.contextConstructed(1), false)] {
+                    guard let v = try s.readOptional(tag) else { continue }
+                    try validateList(v, atLeastOne: true) { (g) throws(DERError) in
+                        try g.enter(.sequence) { (sub) throws(DERError) in
+                            _ = try GeneralName.parse(&sub, storage: [], inConstraint: true)
+                            if !sub.isAtEnd { throw DERError(.invalidExtension, at: sub.position) }
+                        }
+                    }
+                    let list = GeneralSubtrees(list: ByteSpan(storage, v.contentStart, v.end))
+                    if isPermitted { nc.permitted = list } else { nc.excluded = list }
+                }
+                if nc.permitted == nil && nc.excluded == nil { throw DERError(.invalidExtension, at: s.position) }
+                return nc
+            }
+        }
+    }
+
+    // MARK: certificatePolicies (§4.2.1.4)
+
+    /// `certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation`
+    /// `PolicyInformation ::= SEQUENCE { policyIdentifier CertPolicyId,
+    ///     policyQualifiers SEQUENCE SIZE (1..MAX) OF PolicyQualifierInfo OPTIONAL }`
+    public func certificatePolicies() throws(DERError) -> CertificatePolicies? {
+        try listExtension(OID.certificatePolicies) { (r) throws(DERError) in
+            try r.enter(.sequence) { (p) throws(DERError) in
+                _ = try p.readObjectIdentifier()
+                if let q = try p.readOptional(.sequence) {
+                    try validateList(q, atLeastOne: true) { (qi) throws(DERError) in
+                        try qi.enter(.sequence) { (info) throws(DERError) in try PolicyQualifier.validate(&info) }
+                    }
+                }
+            }
+        }.map { CertificatePolicies(list: $0) }
+    }
+
+    // MARK: policyMappings (§4.2.1.5)
+
+    /// `PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE {
+    ///     issuerDomainPolicy CertPolicyId, subjectDomainPolicy CertPolicyId }`
+    public func policyMappings() throws(DERError) -> PolicyMappings? {
+        try listExtension(OID.policyMappings) { (r) throws(DERError) in
+            try r.enter(.sequence) { (m) throws(DERError) in
+                _ = try m.readObjectIdentifier()
+                _ = try m.readObjectIdentifier()
+            }
+        }.map { PolicyMappings(list: $0) }
+    }
+
+    // MARK: policyConstraints (§4.2.1.11)
+
+    /// `PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
+    ///                                   inhibitPolicyMapping  [1] SkipCerts OPTIONAL }`
+    /// §4.2.1.11: conforming CAs MUST NOT issue an empty sequence.
+    public func policyConstraints() throws(DERError) -> PolicyConstraints? {
+        try decodeExtension(OID.policyConstraints) { (r) throws(DERError) -> PolicyConstraints in
+            try r.enter(.sequence) { (s) throws(DERError) -> PolicyConstraints in
+                var pc = PolicyConstraints()
+                if let v = try s.readOptional(.contextPrimitive(0)) { pc.requireExplicitPolicy = try skipCerts(v) }
+                if let v = try s.readOptional(.contextPrimitive(1)) { pc.inhibitPolicyMapping = try skipCerts(v) }
+                if pc.requireExplicitPolicy == nil && pc.inhibitPolicyMapping == nil {
+                    throw DERError(.invalidExtension, at: s.position)
+                }
+                return pc
+            }
+        }
+    }
+
+    // MARK: inhibitAnyPolicy (§4.2.1.14)
+
+    /// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)`
+    public func inhibitAnyPolicy() throws(DERError) -> Int? {
+        try decodeExtension(OID.inhibitAnyPolicy) { (r) throws(DERError) -> Int in
+            try skipCerts(try r.read(.integer))
+        }
+    }
+
+    // MARK: authorityInfoAccess (§4.2.2.1)
+
+    /// `AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription`
+    /// `AccessDescription ::= SEQUENCE { accessMethod OID, accessLocation GeneralName }`
+    public func authorityInformationAccess() throws(DERError) -> AccessDescriptions? {
+        try listExtension(OID.authorityInfoAccess) { (r) throws(DERError) in
+            try r.enter(.sequence) { (a) throws(DERError) in
+                _ = try a.readObjectIdentifier()
+                _ = try GeneralName.parse(&a, storage: [])
+            }
+        }.map { AccessDescriptions(list: $0) }
+    }
+
+    // MARK: cRLDistributionPoints / freshestCRL (§4.2.1.13, §4.2.1.15)
+
+    public func crlDistributionPoints() throws(DERError) -> DistributionPoints? {
+        try distributionPoints(OID.cRLDistributionPoints)
+    }
+
+    public func freshestCRL() throws(DERError) -> DistributionPoints? {
+        try distributionPoints(OID.freshestCRL)
+    }
+
+    func distributionPoints(_ oid: [UInt8]) throws(DERError) -> DistributionPoints? {
+        try listExtension(oid) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
+            .map { DistributionPoints(list: $0) }
+    }
+
+    // MARK: signed certificate timestamps (RFC 6962 §3.3)
+
+    /// The SCT list extension, recognised and kept raw: the extnValue holds an OCTET STRING
+    /// whose content is a TLS `SignedCertificateTimestampList` (RFC 6962 §3.3). Returns the TLS
+    /// bytes and the number of SCTs they hold (each SCT's length prefix checked, not its content).
+    public func signedCertificateTimestamps() throws(DERError) -> (list: ByteSpan, count: Int)? {
+        let storage = der
+        return try decodeExtension(OID.signedCertificateTimestampList) { (r) throws(DERError) -> (list: ByteSpan, count: Int) in
+            let v = try r.read(.octetString)
+            let b = v.content
+            guard b.count >= 2, Int(b[0]) << 8 | Int(b[1]) == b.count - 2 else {
+                throw DERError(.invalidExtension, at: v.contentStart)
+            }
+            var i = 2, count = 0
+            while i < b.count {
+                guard b.count - i >= 2 else { throw DERError(.invalidExtension, at: v.contentStart + i) }
+                let n = Int(b[i]) << 8 | Int(b[i + 1])
+                guard n > 0, b.count - i - 2 >= n else { throw DERError(.invalidExtension, at: v.contentStart + i) }
+                i += 2 + n
+                count += 1
+            }
+            return (ByteSpan(storage, v.contentStart, v.end), count)
+        }
+    }
+
+    // MARK: helpers
+
+    /// An extension whose value is `SEQUENCE SIZE (1..MAX) OF X`: validates every element with
+    /// `element` and returns the span of the SEQUENCE content, for later iteration.
+    func listExtension(_ oid: [UInt8], _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan? {
+        let storage = der
+        return try decodeExtension(oid) { (r) throws(DERError) -> ByteSpan in
+            let v = try r.read(.sequence)
+            try validateList(v, atLeastOne: true, element)
+            return ByteSpan(storage, v.contentStart, v.end)
+        }
+    }
+}
+
+/// Runs `element` over each element of the constructed `value`; `atLeastOne` enforces SIZE (1..MAX).
+func validateList(_ value: DERValue, atLeastOne: Bool, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) {
+    try DERReader.enter(value) { (r) throws(DERError) in
+        if atLeastOne && r.isAtEnd { throw DERError(.invalidExtension, at: value.start) }
+        while !r.isAtEnd { try element(&r) }
+    }
+}
+
+/// `SkipCerts ::= INTEGER (0..MAX)`, bounded to something meaningful for a path.
+func skipCerts(_ v: DERValue) throws(DERError) -> Int {
+    let n = try v.decodeInt64()
+    guard n >= 0 else { throw DERError(.invalidExtension, at: v.contentStart) }
+    return Int(min(n, 1 << 20))
+}
+
+// MARK: - Decoded extension types
+
+public struct BasicConstraints: Sendable, Hashable {
+    public var isCA: Bool
+    public var pathLength: Int?
+}
+
+/// KeyUsage bits (RFC 5280 §4.2.1.3), bit i of the BIT STRING at `1 << i`.
+public struct KeyUsage: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    public static let contentCommitment = KeyUsage(rawValue: 1 << 1) // nonRepudiation
+    public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
+
+    /// RFC 5280 names, bit order.
+    public static let names = ["digitalSignature", "contentCommitment", "keyEncipherment", "dataEncipherment",
+                               "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
+
+    public var names: [String] {
+        (0..<9).filter { rawValue & (1 << UInt16($0)) != 0 }.map { KeyUsage.names[$0] }
+    }
+
+    /// The usage named `name` (RFC 5280 name; "nonRepudiation" accepted for bit 1).
+    public init?(name: String) {
+        if name == "nonRepudiation" { self = .contentCommitment; return }
+        guard let i = KeyUsage.names.firstIndex(of: name) else { return nil }
+        self.init(rawValue: 1 << UInt16(i))
+    }
+}
+
+/// A validated `SEQUENCE OF OBJECT IDENTIFIER` (e.g. extKeyUsage), iterated as OID content spans.
+public struct ObjectIdentifierList: Sequence, Sendable {
+    let list: ByteSpan
+
+    public func makeIterator() -> SpanListIterator<ByteSpan> {
+        SpanListIterator(list) { storage, v in ByteSpan(storage, headerEnd(v), v.end) }
+    }
+
+    /// True when the list holds `oid`.
+    public func contains(_ oid: [UInt8]) -> Bool {
+        var position = list.start
+        while let v = nextValue(list.storage, &position, list.end) {
+            if ByteSpan(list.storage, headerEnd(v), v.end) == oid { return true }
+        }
+        return false
+    }
+
+    /// Dotted strings of every OID (allocates; for display).
+    public var dotted: [String] {
+        map { s in (try? s.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+    }
+}
+
+public struct AuthorityKeyIdentifier: Sendable {
+    public var keyIdentifier: ByteSpan?
+    public var authorityCertIssuer: GeneralNames?
+    public var authorityCertSerialNumber: ByteSpan?
+}
+
+public struct NameConstraints: Sendable {
+    public var permitted: GeneralSubtrees?
+    public var excluded: GeneralSubtrees?
+}
+
+/// `GeneralSubtrees ::= SEQUENCE SIZE (1..MAX) OF GeneralSubtree`, iterated as the subtree
+/// bases (minimum/maximum were checked absent).
+public struct GeneralSubtrees: Sequence, Sendable {
+    let list: ByteSpan
+
+    public func makeIterator() -> SpanListIterator<GeneralName> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try r.enter(.sequence) { (s) throws(DERError) -> GeneralName in
+                    try GeneralName.parse(&s, storage: storage, inConstraint: true)
+                }
+            }
+        }
+    }
+}
+
+public struct CertificatePolicies: Sequence, Sendable {
+    let list: ByteSpan
+
+    public func makeIterator() -> SpanListIterator<PolicyInformation> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> PolicyInformation in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try r.enter(.sequence) { (p) throws(DERError) -> PolicyInformation in
+                    let oid = try p.read(.objectIdentifier)
+                    var qualifiers: ByteSpan?
+                    if let q = try p.readOptional(.sequence) { qualifiers = ByteSpan(storage, q.contentStart, q.end) }
+                    return PolicyInformation(policyIdentifier: ByteSpan(storage, oid.contentStart, oid.end),
+                                             qualifierList: qualifiers)
+                }
+            }
+        }
+    }
+}
+
+public struct PolicyInformation: Sendable {
+    /// OID content octets.
+    public let policyIdentifier: ByteSpan
+    let qualifierList: ByteSpan?
+
+    public var policyIdentifierDotted: String {
+        (try? policyIdentifier.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+    }
+
+    public var qualifiers: [PolicyQualifier] {
+        guard let list = qualifierList else { return [] }
+        var out: [PolicyQualifier] = []
+        var position = list.start
+        while let v = nextValue(list.storage, &position, list.end) {
+            if let q = try? v.read({ (r) throws(DERError) -> PolicyQualifier in
+                try r.enter(.sequence) { (i) throws(DERError) -> PolicyQualifier in try PolicyQualifier.parse(&i) }
+            }) { out.append(q) }
+        }
+        return out
+    }
+}
+
+/// `PolicyQualifierInfo ::= SEQUENCE { policyQualifierId OID, qualifier ANY }` decoded for the
+/// two qualifiers RFC 5280 defines: CPS pointer (IA5String) and user notice.
+public enum PolicyQualifier: Sendable {
+    case cps(String)
+    /// `UserNotice ::= SEQUENCE { noticeRef NoticeReference OPTIONAL, explicitText DisplayText OPTIONAL }`
+    case userNotice(organization: String?, noticeNumbers: [Int64], explicitText: String?)
+    case other(oid: String)
+
+    /// Checks the structure and strings without building any value (no allocation).
+    static func validate(_ r: inout DERReader) throws(DERError) {
+        _ = try parse(&r, materialize: false)
+    }
+
+    /// With `materialize` false, every check is made but texts and numbers are not collected
+    /// and the returned value is a placeholder.
+    static func parse(_ r: inout DERReader, materialize: Bool = true) throws(DERError) -> PolicyQualifier {
+        let oid = try r.readObjectIdentifier()
+        if OID.cpsQualifier.matches(oid) {
+            let v = try r.read(.ia5String)
+            let text = try DERString(v)
+            return .cps(materialize ? text.string : "")
+        }
+        if OID.userNoticeQualifier.matches(oid) {
+            return try r.enter(.sequence) { (u) throws(DERError) -> PolicyQualifier in
+                var org: String?
+                var numbers: [Int64] = []
+                // NoticeReference ::= SEQUENCE { organization DisplayText, noticeNumbers SEQUENCE OF INTEGER }
+                if try u.peekTagChecked() == .sequence {
+                    try u.enter(.sequence) { (n) throws(DERError) in
+                        org = try displayText(&n, materialize: materialize)
+                        try n.enter(.sequence) { (nums) throws(DERError) in
+                            while !nums.isAtEnd {
+                                let v = try nums.readInt64()
+                                if materialize { numbers.append(v) }
+                            }
+                        }
+                    }
+                }
+                var text: String?
+                if !u.isAtEnd { text = try displayText(&u, materialize: materialize) }
+                return .userNotice(organization: org, noticeNumbers: numbers, explicitText: text)
+            }
+        }
+        // Unknown qualifier: skip its value.
+        if !r.isAtEnd { try r.skip() }
+        return .other(oid: materialize ? objectIdentifierDottedString(oid) : "")
+    }
+
+    /// `DisplayText ::= CHOICE { ia5String, visibleString, bmpString, utf8String }` (§4.2.1.4)
+    static func displayText(_ r: inout DERReader, materialize: Bool) throws(DERError) -> String {
+        let v = try r.readAny()
+        switch v.tag {
+        case .ia5String, .visibleString, .bmpString, .utf8String:
+            let text = try DERString(v)
+            return materialize ? text.string : ""
+        default: throw DERError(.unexpectedTag, at: v.start)
+        }
+    }
+}
+
+public struct PolicyMappings: Sequence, Sendable {
+    let list: ByteSpan
+
+    /// Pairs of (issuerDomainPolicy, subjectDomainPolicy) OID content spans.
+    public func makeIterator() -> SpanListIterator<(issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan)> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try r.enter(.sequence) { (m) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+                    let a = try m.read(.objectIdentifier), c = try m.read(.objectIdentifier)
+                    return (ByteSpan(storage, a.contentStart, a.end), ByteSpan(storage, c.contentStart, c.end))
+                }
+            }
+        }
+    }
+}
+
+public struct PolicyConstraints: Sendable, Hashable {
+    public var requireExplicitPolicy: Int?
+    public var inhibitPolicyMapping: Int?
+}
+
+public struct AccessDescriptions: Sequence, Sendable {
+    let list: ByteSpan
+
+    /// (accessMethod OID content, accessLocation) pairs.
+    public func makeIterator() -> SpanListIterator<(method: ByteSpan, location: GeneralName)> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try r.enter(.sequence) { (a) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
+                    let m = try a.read(.objectIdentifier)
+                    return (ByteSpan(storage, m.contentStart, m.end), try GeneralName.parse(&a, storage: storage))
+                }
+            }
+        }
+    }
+}
+
+/// `DistributionPoint ::= SEQUENCE { distributionPoint [0] DistributionPointName OPTIONAL,
+///     reasons [1] ReasonFlags OPTIONAL, cRLIssuer [2] GeneralNames OPTIONAL }`
+/// `DistributionPointName ::= CHOICE { fullName [0] GeneralNames,
+///     nameRelativeToCRLIssuer [1] RelativeDistinguishedName }`
+public struct DistributionPoint: Sendable {
+    /// The fullName GeneralNames, when the point is named that way.
+    public var fullName: GeneralNames?
+    /// True when the point is named relative to the CRL issuer.
+    public var hasRelativeName: Bool
+    /// ReasonFlags bits, when present.
+    public var reasons: UInt16?
+    public var crlIssuer: GeneralNames?
+
+    static func validate(_ r: inout DERReader) throws(DERError) {
+        _ = try parse(&r, storage: [])
+    }
+
+    static func parse(_ r: inout DERReader, storage: [UInt8]) throws(DERError) -> DistributionPoint {
+        try r.enter(.sequence) { (d) throws(DERError) -> DistributionPoint in
+            var dp = DistributionPoint(fullName: nil, hasRelativeName: false, reasons: nil, crlIssuer: nil)
+            if let name = try d.readOptional(.contextConstructed(0)) {
+                try DERReader.enter(name) { (n) throws(DERError) in
+                    let choice = try n.readAny()
+                    switch choice.tag {
+                    case .contextConstructed(0):
+                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        dp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
+                    case .contextConstructed(1):
+                        try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
+                            try a.enter(.sequence) { (atv) throws(DERError) in
+                                _ = try atv.readObjectIdentifier()
+                                _ = try atv.readAny()
+                            }
+                        }
+                        dp.hasRelativeName = true
+                    default:
+                        throw DERError(.unexpectedTag, at: choice.start)
+                    }
+                }
+            }
+            if let reasons = try d.readOptional(.contextPrimitive(1)) {
+                let bits = try reasons.decodeBitString()
+                var raw: UInt16 = 0
+                for i in 0..<9 where bits.bit(i) { raw |= 1 << UInt16(i) }
+                dp.reasons = raw
+            }
+            if let issuer = try d.readOptional(.contextConstructed(2)) {
+                try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                dp.crlIssuer = GeneralNames(list: ByteSpan(storage, issuer.contentStart, issuer.end))
+            }
+            // §4.2.1.13: either distributionPoint or cRLIssuer MUST be present.
+            if dp.fullName == nil && !dp.hasRelativeName && dp.crlIssuer == nil {
+                throw DERError(.invalidExtension, at: d.position)
+            }
+            return dp
+        }
+    }
+}
+
+public struct DistributionPoints: Sequence, Sendable {
+    let list: ByteSpan
+
+    public func makeIterator() -> SpanListIterator<DistributionPoint> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> DistributionPoint in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try DistributionPoint.parse(&r, storage: storage)
+            }
+        }
+    }
+}
+
+extension Certificate {
+    /// Decodes every extension Sigil knows and walks every decoded list, failing on the first
+    /// malformed one. The trust layer calls this so that a certificate with any malformed
+    /// known extension is rejected whether or not a check needs that extension (as
+    /// rustls-webpki does by decoding them while parsing). Allocates nothing.
+    public func validateExtensions() throws(DERError) {
+        _ = try basicConstraints()
+        _ = try keyUsage()
+        if let eku = try extendedKeyUsage() { for _ in eku {} }
+        if let san = try subjectAlternativeNames() { for _ in san {} }
+        if let ian = try issuerAlternativeNames() { for _ in ian {} }
+        _ = try subjectKeyIdentifier()
+        _ = try authorityKeyIdentifier()
+        if let nc = try nameConstraints() {
+            if let p = nc.permitted { for _ in p {} }
+            if let e = nc.excluded { for _ in e {} }
+        }
+        if let cp = try certificatePolicies() { for _ in cp {} }
+        if let pm = try policyMappings() { for _ in pm {} }
+        _ = try policyConstraints()
+        _ = try inhibitAnyPolicy()
+        if let aia = try authorityInformationAccess() { for _ in aia {} }
+        if let dp = try crlDistributionPoints() { for _ in dp {} }
+        if let f = try freshestCRL() { for _ in f {} }
+        _ = try signedCertificateTimestamps()
+    }
+}

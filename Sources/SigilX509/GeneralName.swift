@@ -1,0 +1,177 @@
+import SigilDER
+
+/// `GeneralName ::= CHOICE {
+///     otherName                 [0] AnotherName,
+///     rfc822Name                [1] IA5String,
+///     dNSName                   [2] IA5String,
+///     x400Address               [3] ORAddress,
+///     directoryName             [4] Name,
+///     ediPartyName              [5] EDIPartyName,
+///     uniformResourceIdentifier [6] IA5String,
+///     iPAddress                 [7] OCTET STRING,
+///     registeredID              [8] OBJECT IDENTIFIER }`   (RFC 5280 §4.2.1.6, implicit tags)
+///
+/// Each case holds a view of the certificate's bytes.
+public enum GeneralName: Sendable {
+    /// `AnotherName ::= SEQUENCE { type-id OID, value [0] EXPLICIT ANY }`: the type OID content
+    /// and the encoding of the inner value.
+    case otherName(typeID: ByteSpan, value: ByteSpan)
+    case rfc822Name(ByteSpan)
+    case dnsName(ByteSpan)
+    /// The raw ORAddress content (not decoded).
+    case x400Address(ByteSpan)
+    case directoryName(DistinguishedName)
+    /// The raw EDIPartyName content (not decoded).
+    case ediPartyName(ByteSpan)
+    case uri(ByteSpan)
+    /// 4 or 16 octets; in name constraints 8 or 32 (address followed by mask, §4.2.1.10).
+    case ipAddress(ByteSpan)
+    /// OID content octets.
+    case registeredID(ByteSpan)
+
+    /// Reads and validates one GeneralName. With `inConstraint`, iPAddress is an address and a
+    /// mask (8 or 32 octets) as in name constraints; otherwise 4 or 16 octets.
+    static func parse(_ r: inout DERReader, storage: [UInt8], inConstraint: Bool = false) throws(DERError) -> GeneralName {
+        let v = try r.readAny()
+        @inline(__always) func span(_ a: Int, _ b: Int) -> ByteSpan { ByteSpan(storage, a, b) }
+        @inline(__always) func ia5() throws(DERError) -> ByteSpan {
+            if v.tag.isConstructed { throw DERError(.unexpectedTag, at: v.start) }
+            try DERString(tag: .ia5String, bytes: v.content, offset: v.contentStart).validate()
+            return span(v.contentStart, v.end)
+        }
+        switch v.tag {
+        case .contextConstructed(0):
+            return try DERReader.enter(v) { (o) throws(DERError) -> GeneralName in
+                let type = try o.read(.objectIdentifier)
+                _ = try type.decodeObjectIdentifier()
+                let inner = try o.read(.contextConstructed(0))
+                try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
+                return .otherName(typeID: span(type.contentStart, type.end), value: span(inner.contentStart, inner.end))
+            }
+        case .contextPrimitive(1):
+            return .rfc822Name(try ia5())
+        case .contextPrimitive(2):
+            return .dnsName(try ia5())
+        case .contextConstructed(3):
+            return .x400Address(span(v.contentStart, v.end))
+        case .contextConstructed(4):
+            return try DERReader.enter(v) { (d) throws(DERError) -> GeneralName in
+                let name = try DistinguishedName.validate(&d)
+                return .directoryName(DistinguishedName(encoded: span(name.start, name.end)))
+            }
+        case .contextConstructed(5):
+            return .ediPartyName(span(v.contentStart, v.end))
+        case .contextPrimitive(6):
+            return .uri(try ia5())
+        case .contextPrimitive(7):
+            let n = v.contentCount
+            let ok = inConstraint ? (n == 8 || n == 32) : (n == 4 || n == 16)
+            if !ok { throw DERError(.invalidName, at: v.start) }
+            return .ipAddress(span(v.contentStart, v.end))
+        case .contextPrimitive(8):
+            _ = try v.decodeObjectIdentifier()
+            return .registeredID(span(v.contentStart, v.end))
+        default:
+            throw DERError(.unexpectedTag, at: v.start)
+        }
+    }
+
+    /// A short description, e.g. `DNS:example.com`, `IP:192.0.2.1` (allocates; for display).
+    public var description: String {
+        switch self {
+        case .otherName(let t, _):
+            return "othername:" + ((try? t.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "")
+        case .rfc822Name(let s): return "email:" + s.latin1String
+        case .dnsName(let s): return "DNS:" + s.latin1String
+        case .x400Address: return "X400Name"
+        case .directoryName(let n): return "DirName:" + n.rfc4514String
+        case .ediPartyName: return "EdiPartyName"
+        case .uri(let s): return "URI:" + s.latin1String
+        case .ipAddress(let s): return "IP:" + IPAddressText.format(s.array)
+        case .registeredID(let o):
+            return "RID:" + ((try? o.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "")
+        }
+    }
+}
+
+extension ByteSpan {
+    /// The bytes as text, one character per byte (IA5 content is 7-bit; allocates).
+    public var latin1String: String {
+        var s = String.UnicodeScalarView()
+        for b in bytes { s.append(Unicode.Scalar(b)) }
+        return String(s)
+    }
+}
+
+/// A validated `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`, iterated in order.
+public struct GeneralNames: Sequence, Sendable {
+    let list: ByteSpan
+
+    public func makeIterator() -> SpanListIterator<GeneralName> {
+        SpanListIterator(list) { storage, v in
+            try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
+                var r = DERReader(input: b, from: v.start, to: v.end)
+                return try GeneralName.parse(&r, storage: storage)
+            }
+        }
+    }
+}
+
+/// Iterates the elements of a validated list (the content span of a SEQUENCE OF), decoding
+/// each with a non-capturing function. No allocation.
+public struct SpanListIterator<Element>: IteratorProtocol {
+    let storage: [UInt8]
+    var position: Int
+    let end: Int
+    let decode: ([UInt8], ByteSpan) -> Element?
+
+    init(_ list: ByteSpan, _ decode: @escaping ([UInt8], ByteSpan) -> Element?) {
+        storage = list.storage
+        position = list.start
+        end = list.end
+        self.decode = decode
+    }
+
+    public mutating func next() -> Element? {
+        while let v = nextValue(storage, &position, end) {
+            if let e = decode(storage, v) { return e }
+        }
+        return nil
+    }
+}
+
+/// Text forms of IP addresses: dotted quad for IPv4, RFC 5952 for IPv6 (lowercase, longest run
+/// of zero groups compressed), and `address/mask` forms for constraints.
+public enum IPAddressText {
+    public static func format(_ bytes: [UInt8]) -> String {
+        switch bytes.count {
+        case 4: return bytes.map(String.init).joined(separator: ".")
+        case 16: return ipv6(bytes)
+        case 8: return format(Array(bytes[0..<4])) + "/" + format(Array(bytes[4..<8]))
+        case 32: return format(Array(bytes[0..<16])) + "/" + format(Array(bytes[16..<32]))
+        default: return "#" + hexString(bytes)
+        }
+    }
+
+    static func ipv6(_ b: [UInt8]) -> String {
+        var groups: [Int] = []
+        for i in stride(from: 0, to: 16, by: 2) { groups.append(Int(b[i]) << 8 | Int(b[i + 1])) }
+        // RFC 5952 §4.2: compress the longest run of two or more zero groups (first if tied).
+        var bestStart = -1, bestLen = 0, i = 0
+        while i < 8 {
+            if groups[i] == 0 {
+                var j = i
+                while j < 8 && groups[j] == 0 { j += 1 }
+                if j - i > bestLen && j - i >= 2 { bestStart = i; bestLen = j - i }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        func hex(_ g: Int) -> String { String(g, radix: 16) }
+        if bestStart < 0 { return groups.map(hex).joined(separator: ":") }
+        let head = groups[0..<bestStart].map(hex).joined(separator: ":")
+        let tail = groups[(bestStart + bestLen)...].map(hex).joined(separator: ":")
+        return head + "::" + tail
+    }
+}

@@ -1,0 +1,298 @@
+import SigilDER
+
+/// `Name ::= RDNSequence`, `RDNSequence ::= SEQUENCE OF RelativeDistinguishedName`,
+/// `RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue`,
+/// `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY DEFINED BY type }` (RFC 5280 §4.1.2.4).
+///
+/// A view over the encoded name (the whole SEQUENCE TLV). Names inside a parsed `Certificate`
+/// were validated during parsing, so iterating them cannot fail.
+public struct DistinguishedName: Sequence, Sendable {
+    /// The whole encoding (tag, length, content).
+    public let encoded: ByteSpan
+
+    @inlinable public init(encoded: ByteSpan) { self.encoded = encoded }
+
+    /// True when the name has no RDNs (an empty SEQUENCE).
+    public var isEmpty: Bool { encoded.count <= 2 }
+
+    public func makeIterator() -> Iterator { Iterator(encoded) }
+
+    public struct Iterator: IteratorProtocol {
+        let storage: [UInt8]
+        var position: Int
+        let end: Int
+
+        init(_ span: ByteSpan) {
+            storage = span.storage
+            end = span.end
+            // Skip the SEQUENCE header (validated already).
+            position = (try? span.withUnsafeBytes { (b) throws(DERError) -> Int in
+                var r = DERReader(b)
+                return try r.read(.sequence).contentStart
+            }).map { span.start + $0 } ?? span.end
+        }
+
+        public mutating func next() -> RelativeDistinguishedName? {
+            guard let v = nextValue(storage, &position, end) else { return nil }
+            return RelativeDistinguishedName(encoded: v)
+        }
+    }
+
+    /// Validates the structure and every string value (called while parsing a certificate).
+    static func validate(_ reader: inout DERReader) throws(DERError) -> DERValue {
+        let name = try reader.read(.sequence)
+        try DERReader.enter(name) { (rdns) throws(DERError) in
+            while !rdns.isAtEnd {
+                try rdns.enter(.set) { (set) throws(DERError) in
+                    // RFC 5280 §4.1.2.4: RelativeDistinguishedName ::= SET SIZE (1..MAX).
+                    if set.isAtEnd { throw DERError(.invalidName, at: set.position) }
+                    // Tolerated: the components of a multi-valued RDN are not required to be
+                    // in DER SET OF order (X.690 §11.6); CAs have issued unsorted ones.
+                    while !set.isAtEnd {
+                        try set.enter(.sequence) { (atv) throws(DERError) in
+                            _ = try atv.readObjectIdentifier()
+                            let value = try atv.readAny()
+                            if DERString.isStringTag(value.tag) { _ = try DERString(value) }
+                        }
+                    }
+                }
+            }
+        }
+        return name
+    }
+
+    /// RFC 4514 §2 string: RDNs in reverse order separated by ",", multi-valued RDN members
+    /// joined by "+", attribute types by short name (CN, C, L, ST, STREET, O, OU, DC, UID)
+    /// or dotted OID, values escaped per §2.4, non-string values as "#" + hex of their encoding.
+    public var rfc4514String: String {
+        var rdns: [String] = []
+        for rdn in self {
+            var parts: [String] = []
+            for atv in rdn { parts.append(atv.rfc4514String) }
+            rdns.append(parts.joined(separator: "+"))
+        }
+        return rdns.reversed().joined(separator: ",")
+    }
+
+    /// Values of the attributes with the given type, in order (e.g. every CN).
+    public func values(of type: [UInt8]) -> [String] {
+        var out: [String] = []
+        for rdn in self {
+            for atv in rdn where atv.type == type { out.append(atv.stringValue ?? ("#" + atv.encodedValue.hex)) }
+        }
+        return out
+    }
+
+    /// Name comparison for path building (RFC 5280 §7.1). Byte-identical encodings match
+    /// immediately. Otherwise names match when they have the same RDNs, each with the same
+    /// attribute types in the same order, and values that are equal after the caseIgnoreMatch
+    /// subset of RFC 4518 Sigil implements: both values string types (any of the directory
+    /// string encodings), leading/trailing spaces removed, inner runs of spaces collapsed, ASCII
+    /// compared case-insensitively; non-string values compared byte for byte. Non-ASCII text
+    /// is compared exactly (no Unicode case folding or normalisation): stricter, never looser.
+    public func matchesForChaining(_ other: DistinguishedName) -> Bool {
+        if encoded == other.encoded { return true }
+        var a = makeIterator()
+        var b = other.makeIterator()
+        while true {
+            let x = a.next(), y = b.next()
+            guard let ra = x, let rb = y else { return x == nil && y == nil }
+            var ia = ra.makeIterator()
+            var ib = rb.makeIterator()
+            while true {
+                let p = ia.next(), q = ib.next()
+                guard let va = p, let vb = q else {
+                    if p != nil || q != nil { return false }
+                    break
+                }
+                guard va.type == vb.type, va.valueMatches(vb) else { return false }
+            }
+        }
+    }
+}
+
+/// One RDN: a SET of attribute type-and-value pairs.
+public struct RelativeDistinguishedName: Sequence, Sendable {
+    public let encoded: ByteSpan
+
+    public func makeIterator() -> Iterator {
+        Iterator(storage: encoded.storage, position: headerEnd(encoded), end: encoded.end)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        let storage: [UInt8]
+        var position: Int
+        let end: Int
+
+        public mutating func next() -> NameAttribute? {
+            guard let v = nextValue(storage, &position, end) else { return nil }
+            // AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }
+            return try? v.withUnsafeBytes { (b) throws(DERError) -> NameAttribute in
+                var r = DERReader(b)
+                return try r.enter(.sequence) { (atv) throws(DERError) -> NameAttribute in
+                    let oid = try atv.read(.objectIdentifier)
+                    let value = try atv.readAny()
+                    let base = v.start
+                    return NameAttribute(
+                        type: ByteSpan(storage, base + oid.contentStart, base + oid.end),
+                        valueTag: value.tag,
+                        value: ByteSpan(storage, base + value.contentStart, base + value.end),
+                        encodedValue: ByteSpan(storage, base + value.start, base + value.end))
+                }
+            }
+        }
+    }
+}
+
+/// An attribute of a name: its type OID and value.
+public struct NameAttribute: Sendable {
+    /// OID content octets.
+    public let type: ByteSpan
+    public let valueTag: DERTag
+    /// The value's content octets.
+    public let value: ByteSpan
+    /// The value's whole encoding (tag, length, content).
+    public let encodedValue: ByteSpan
+
+    /// Dotted-decimal OID of the type.
+    public var typeDotted: String { (try? type.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+
+    /// RFC 4514 short name, or nil.
+    public var typeShortName: String? { try? type.withUnsafeBytes { (b) throws(DERError) -> String? in OID.attributeShortName(b) } ?? nil }
+
+    /// The value decoded as text when it is a string type.
+    public var stringValue: String? {
+        guard DERString.isStringTag(valueTag) else { return nil }
+        return try? value.withUnsafeBytes { (b) throws(DERError) -> String in
+            DERString(tag: valueTag, bytes: b, offset: 0).string
+        }
+    }
+
+    public var rfc4514String: String {
+        let key = typeShortName ?? typeDotted
+        guard let s = stringValue else { return key + "=#" + encodedValue.hex }
+        return key + "=" + rfc4514Escape(s)
+    }
+
+    func valueMatches(_ other: NameAttribute) -> Bool {
+        let sa = DERString.isStringTag(valueTag), sb = DERString.isStringTag(other.valueTag)
+        if !sa || !sb { return encodedValue == other.encodedValue }
+        let result: Bool? = try? value.withUnsafeBytes { (x) throws(DERError) -> Bool in
+            try other.value.withUnsafeBytes { (y) throws(DERError) -> Bool in
+                var i = NormalizedScalars(DERString(tag: valueTag, bytes: x, offset: 0).makeScalarIterator())
+                var j = NormalizedScalars(DERString(tag: other.valueTag, bytes: y, offset: 0).makeScalarIterator())
+                while true {
+                    let p = i.next(), q = j.next()
+                    if p != q { return false }
+                    if p == nil { return true }
+                }
+            }
+        }
+        return result ?? false
+    }
+}
+
+/// Scalars with RFC 4518 §2.6 insignificant-space handling (simplified to U+0020) and ASCII
+/// case folding, produced lazily.
+struct NormalizedScalars: IteratorProtocol {
+    var base: DERString.ScalarIterator
+    var started = false
+    var lookahead: Unicode.Scalar?
+
+    init(_ base: DERString.ScalarIterator) { self.base = base }
+
+    mutating func next() -> Unicode.Scalar? {
+        if let l = lookahead {
+            lookahead = nil
+            return fold(l)
+        }
+        var sawSpace = false
+        while let c = base.next() {
+            if c == " " { sawSpace = true; continue }
+            if sawSpace && started {
+                lookahead = c
+                return " "
+            }
+            started = true
+            return fold(c)
+        }
+        return nil // trailing spaces dropped
+    }
+
+    func fold(_ c: Unicode.Scalar) -> Unicode.Scalar {
+        if c.value >= 0x41 && c.value <= 0x5A { return Unicode.Scalar(c.value + 0x20)! }
+        return c
+    }
+}
+
+/// RFC 4514 §2.4 escaping of an attribute value.
+func rfc4514Escape(_ s: String) -> String {
+    var out = ""
+    let scalars = Array(s.unicodeScalars)
+    for (i, c) in scalars.enumerated() {
+        switch c {
+        case "\\", "\"", "+", ",", ";", "<", ">":
+            out += "\\" + String(c)
+        case "#" where i == 0:
+            out += "\\#"
+        case " " where i == 0 || i == scalars.count - 1:
+            out += "\\ "
+        case "\u{0}":
+            out += "\\00"
+        default:
+            out.unicodeScalars.append(c)
+        }
+    }
+    return out
+}
+
+/// Reads the next TLV at `position` (absolute) in `storage`, advancing it; nil at the end or on
+/// a malformed value (which validated spans never contain).
+func nextValue(_ storage: [UInt8], _ position: inout Int, _ end: Int) -> ByteSpan? {
+    guard position < end else { return nil }
+    let p = position
+    let next: Int? = try? withStorage(storage) { (b) throws(DERError) -> Int in
+        var r = DERReader(input: b, from: p, to: end)
+        return try r.readAny().end
+    }
+    guard let n = next else { position = end; return nil }
+    position = n
+    return ByteSpan(storage, p, n)
+}
+
+/// Offset of the first content octet of the TLV starting the span.
+func headerEnd(_ span: ByteSpan) -> Int {
+    let v: Int? = try? withStorage(span.storage) { (b) throws(DERError) -> Int in
+        var r = DERReader(input: b, from: span.start, to: span.end)
+        return try r.readAny().contentStart
+    }
+    return v ?? span.end
+}
+
+extension DistinguishedName {
+    /// A hash consistent with `matchesForChaining` (names that match hash equally), used to
+    /// index candidate issuers by subject. No allocation.
+    public func chainingHash(into hasher: inout Hasher) {
+        for rdn in self {
+            hasher.combine(0xA5 as UInt8)
+            for atv in rdn {
+                hasher.combine(0x5A as UInt8)
+                for b in atv.type.bytes { hasher.combine(b) }
+                if DERString.isStringTag(atv.valueTag) {
+                    _ = try? atv.value.withUnsafeBytes { (x) throws(DERError) in
+                        var it = NormalizedScalars(DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
+                        while let c = it.next() { hasher.combine(c.value) }
+                    }
+                } else {
+                    for b in atv.encodedValue.bytes { hasher.combine(b) }
+                }
+            }
+        }
+    }
+
+    public var chainingHashValue: Int {
+        var h = Hasher()
+        chainingHash(into: &h)
+        return h.finalize()
+    }
+}

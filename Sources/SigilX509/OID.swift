@@ -1,0 +1,156 @@
+import SigilDER
+
+/// OBJECT IDENTIFIER content octets (X.690 §8.19) of the identifiers Sigil knows. OIDs are
+/// compared as content octets everywhere; nothing is decoded to arcs on the hot path.
+public enum OID {
+    // Signature algorithms (RFC 3279, RFC 4055, RFC 5758, RFC 8410)
+    public static let md2WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x02]
+    public static let md5WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x04]
+    public static let sha1WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x05]
+    public static let sha256WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B]
+    public static let sha384WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0C]
+    public static let sha512WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0D]
+    public static let sha224WithRSAEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0E]
+    public static let rsaEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+    public static let rsassaPSS: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0A]
+    public static let mgf1: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x08]
+    public static let ecdsaWithSHA1: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x01]
+    public static let ecdsaWithSHA224: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x01]
+    public static let ecdsaWithSHA256: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
+    public static let ecdsaWithSHA384: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03]
+    public static let ecdsaWithSHA512: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x04]
+    public static let ed25519: [UInt8] = [0x2B, 0x65, 0x70]
+    public static let ed448: [UInt8] = [0x2B, 0x65, 0x71]
+    public static let dsaWithSHA1: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x38, 0x04, 0x03]
+
+    // Public keys and curves (RFC 5480)
+    public static let ecPublicKey: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
+    public static let secp256r1: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+    public static let secp384r1: [UInt8] = [0x2B, 0x81, 0x04, 0x00, 0x22]
+    public static let secp521r1: [UInt8] = [0x2B, 0x81, 0x04, 0x00, 0x23]
+
+    // Hashes (RFC 4055 §2.1, RFC 3279)
+    public static let md2: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x02, 0x02]
+    public static let md5: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x02, 0x05]
+    public static let sha1: [UInt8] = [0x2B, 0x0E, 0x03, 0x02, 0x1A]
+    public static let sha224: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04]
+    public static let sha256: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
+    public static let sha384: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02]
+    public static let sha512: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03]
+
+    // Certificate extensions (RFC 5280 §4.2, RFC 6962 §3.3)
+    public static let subjectKeyIdentifier: [UInt8] = [0x55, 0x1D, 0x0E]
+    public static let keyUsage: [UInt8] = [0x55, 0x1D, 0x0F]
+    public static let subjectAltName: [UInt8] = [0x55, 0x1D, 0x11]
+    public static let issuerAltName: [UInt8] = [0x55, 0x1D, 0x12]
+    public static let basicConstraints: [UInt8] = [0x55, 0x1D, 0x13]
+    public static let nameConstraints: [UInt8] = [0x55, 0x1D, 0x1E]
+    public static let cRLDistributionPoints: [UInt8] = [0x55, 0x1D, 0x1F]
+    public static let certificatePolicies: [UInt8] = [0x55, 0x1D, 0x20]
+    public static let policyMappings: [UInt8] = [0x55, 0x1D, 0x21]
+    public static let authorityKeyIdentifier: [UInt8] = [0x55, 0x1D, 0x23]
+    public static let policyConstraints: [UInt8] = [0x55, 0x1D, 0x24]
+    public static let extKeyUsage: [UInt8] = [0x55, 0x1D, 0x25]
+    public static let freshestCRL: [UInt8] = [0x55, 0x1D, 0x2E]
+    public static let inhibitAnyPolicy: [UInt8] = [0x55, 0x1D, 0x36]
+    public static let subjectDirectoryAttributes: [UInt8] = [0x55, 0x1D, 0x09]
+    public static let authorityInfoAccess: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01]
+    public static let subjectInfoAccess: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x0B]
+    public static let signedCertificateTimestampList: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
+    public static let ctPrecertificatePoison: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x03]
+
+    // Policies, access methods, qualifiers (RFC 5280 §4.2.1.4, §4.2.2.1)
+    public static let anyPolicy: [UInt8] = [0x55, 0x1D, 0x20, 0x00]
+    public static let cpsQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x01]
+    public static let userNoticeQualifier: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x02, 0x02]
+    public static let ocsp: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01]
+    public static let caIssuers: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x02]
+
+    // Extended key usages (RFC 5280 §4.2.1.12)
+    public static let anyExtendedKeyUsage: [UInt8] = [0x55, 0x1D, 0x25, 0x00]
+    public static let serverAuth: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x01]
+    public static let clientAuth: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02]
+    public static let codeSigning: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x03]
+    public static let emailProtection: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x04]
+    public static let timeStamping: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x08]
+    public static let ocspSigning: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x09]
+
+    // Name attributes (X.520, RFC 4519, RFC 2985)
+    public static let commonName: [UInt8] = [0x55, 0x04, 0x03]
+    public static let surname: [UInt8] = [0x55, 0x04, 0x04]
+    public static let serialNumber: [UInt8] = [0x55, 0x04, 0x05]
+    public static let countryName: [UInt8] = [0x55, 0x04, 0x06]
+    public static let localityName: [UInt8] = [0x55, 0x04, 0x07]
+    public static let stateOrProvinceName: [UInt8] = [0x55, 0x04, 0x08]
+    public static let streetAddress: [UInt8] = [0x55, 0x04, 0x09]
+    public static let organizationName: [UInt8] = [0x55, 0x04, 0x0A]
+    public static let organizationalUnitName: [UInt8] = [0x55, 0x04, 0x0B]
+    public static let title: [UInt8] = [0x55, 0x04, 0x0C]
+    public static let postalCode: [UInt8] = [0x55, 0x04, 0x11]
+    public static let givenName: [UInt8] = [0x55, 0x04, 0x2A]
+    public static let initials: [UInt8] = [0x55, 0x04, 0x2B]
+    public static let generationQualifier: [UInt8] = [0x55, 0x04, 0x2C]
+    public static let dnQualifier: [UInt8] = [0x55, 0x04, 0x2E]
+    public static let pseudonym: [UInt8] = [0x55, 0x04, 0x41]
+    public static let organizationIdentifier: [UInt8] = [0x55, 0x04, 0x61]
+    public static let emailAddress: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x01]
+    public static let domainComponent: [UInt8] = [0x09, 0x92, 0x26, 0x89, 0x93, 0xF2, 0x2C, 0x64, 0x01, 0x19]
+    public static let userID: [UInt8] = [0x09, 0x92, 0x26, 0x89, 0x93, 0xF2, 0x2C, 0x64, 0x01, 0x01]
+    public static let businessCategory: [UInt8] = [0x55, 0x04, 0x0F]
+    public static let jurisdictionCountry: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x03]
+    public static let jurisdictionState: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x02]
+    public static let jurisdictionLocality: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x01]
+
+    /// Short names for name attributes, as RFC 4514 §3 (and common practice) spells them.
+    /// Attributes without a short name render as dotted OIDs.
+    public static func attributeShortName(_ oid: UnsafeRawBufferPointer) -> String? {
+        for (bytes, name) in attributeNames where derBytesEqual(oid, bytes) { return name }
+        return nil
+    }
+
+    static let attributeNames: [([UInt8], String)] = [
+        (commonName, "CN"), (countryName, "C"), (localityName, "L"), (stateOrProvinceName, "ST"),
+        (streetAddress, "STREET"), (organizationName, "O"), (organizationalUnitName, "OU"),
+        (domainComponent, "DC"), (userID, "UID"),
+    ]
+
+    /// Descriptive names for attribute and other OIDs (for reports; not RFC 4514 keywords).
+    public static func displayName(_ oid: UnsafeRawBufferPointer) -> String? {
+        for (bytes, name) in displayNames where derBytesEqual(oid, bytes) { return name }
+        return nil
+    }
+
+    static let displayNames: [([UInt8], String)] = [
+        (commonName, "commonName"), (surname, "surname"), (serialNumber, "serialNumber"),
+        (countryName, "countryName"), (localityName, "localityName"),
+        (stateOrProvinceName, "stateOrProvinceName"), (streetAddress, "streetAddress"),
+        (organizationName, "organizationName"), (organizationalUnitName, "organizationalUnitName"),
+        (title, "title"), (postalCode, "postalCode"), (givenName, "givenName"), (initials, "initials"),
+        (generationQualifier, "generationQualifier"), (dnQualifier, "dnQualifier"),
+        (pseudonym, "pseudonym"), (organizationIdentifier, "organizationIdentifier"),
+        (emailAddress, "emailAddress"), (domainComponent, "domainComponent"), (userID, "userId"),
+        (businessCategory, "businessCategory"), (jurisdictionCountry, "jurisdictionCountryName"),
+        (jurisdictionState, "jurisdictionStateOrProvinceName"), (jurisdictionLocality, "jurisdictionLocalityName"),
+        (subjectKeyIdentifier, "subjectKeyIdentifier"), (keyUsage, "keyUsage"),
+        (subjectAltName, "subjectAltName"), (issuerAltName, "issuerAltName"),
+        (basicConstraints, "basicConstraints"), (nameConstraints, "nameConstraints"),
+        (cRLDistributionPoints, "cRLDistributionPoints"), (certificatePolicies, "certificatePolicies"),
+        (policyMappings, "policyMappings"), (authorityKeyIdentifier, "authorityKeyIdentifier"),
+        (policyConstraints, "policyConstraints"), (extKeyUsage, "extendedKeyUsage"),
+        (freshestCRL, "freshestCRL"), (inhibitAnyPolicy, "inhibitAnyPolicy"),
+        (authorityInfoAccess, "authorityInfoAccess"), (subjectInfoAccess, "subjectInfoAccess"),
+        (signedCertificateTimestampList, "signedCertificateTimestampList"),
+        (ctPrecertificatePoison, "ctPrecertificatePoison"),
+        (subjectDirectoryAttributes, "subjectDirectoryAttributes"),
+        (anyExtendedKeyUsage, "anyExtendedKeyUsage"), (serverAuth, "serverAuth"), (clientAuth, "clientAuth"),
+        (codeSigning, "codeSigning"), (emailProtection, "emailProtection"), (timeStamping, "timeStamping"),
+        (ocspSigning, "OCSPSigning"), (ocsp, "OCSP"), (caIssuers, "caIssuers"),
+        (anyPolicy, "anyPolicy"), (cpsQualifier, "CPS"), (userNoticeQualifier, "userNotice"),
+    ]
+}
+
+extension Array where Element == UInt8 {
+    /// Byte-wise comparison with a buffer (for OID constants).
+    @inlinable
+    func matches(_ other: UnsafeRawBufferPointer) -> Bool { derBytesEqual(other, self) }
+}

@@ -1,0 +1,69 @@
+import SigilDER
+
+/// An RSA public key's components as views: `RSAPublicKey ::= SEQUENCE { modulus INTEGER,
+/// publicExponent INTEGER }` (RFC 8017 Appendix A.1.1), magnitudes without sign octets.
+public struct RSAPublicKeyComponents: Sendable {
+    public let modulus: ByteSpan
+    public let exponent: ByteSpan
+
+    /// Size of the modulus in bits.
+    public var bitCount: Int { significantBits(modulus) }
+}
+
+func significantBits(_ s: ByteSpan) -> Int {
+    var bytes = s.bytes.drop(while: { $0 == 0 })
+    guard let first = bytes.first else { return 0 }
+    bytes = bytes.dropFirst()
+    return bytes.count * 8 + (8 - first.leadingZeroBitCount)
+}
+
+extension Certificate {
+    /// The RSA key (for rsaEncryption and RSASSA-PSS keys), validated: both INTEGERs minimal and
+    /// positive. Size and exponent policy belong to the crypto layer and trust policy.
+    public func rsaPublicKey() throws(DERError) -> RSAPublicKeyComponents? {
+        switch publicKeyAlgorithm {
+        case .rsa, .rsaPSS: break
+        default: return nil
+        }
+        let storage = der
+        do {
+            return try publicKeyBytes.read { (r) throws(DERError) -> RSAPublicKeyComponents in
+                try r.enter(.sequence) { (s) throws(DERError) -> RSAPublicKeyComponents in
+                    let n = try s.read(.integer)
+                    let nb = try n.decodeUnsignedIntegerBytes()
+                    let e = try s.read(.integer)
+                    let eb = try e.decodeUnsignedIntegerBytes()
+                    // Zero modulus or exponent is no key at all.
+                    if nb.count == 1 && nb[0] == 0 { throw DERError(.invalidPublicKey, at: n.contentStart) }
+                    if eb.count == 1 && eb[0] == 0 { throw DERError(.invalidPublicKey, at: e.contentStart) }
+                    let nStart = n.end - nb.count, eStart = e.end - eb.count
+                    return RSAPublicKeyComponents(modulus: ByteSpan(storage, nStart, n.end),
+                                                  exponent: ByteSpan(storage, eStart, e.end))
+                }
+            }
+        } catch {
+            throw DERError(.invalidPublicKey, at: error.offset)
+        }
+    }
+
+    /// The EC public key point (SEC 1 §2.3.3 encoding: `04 || X || Y`, or compressed), for
+    /// id-ecPublicKey keys; nil for other algorithms.
+    public var ecPoint: ByteSpan? {
+        switch publicKeyAlgorithm {
+        case .ec, .ecExplicitParameters: return publicKeyBytes
+        default: return nil
+        }
+    }
+
+    /// The key size in bits: RSA modulus length, EC curve size, 256 for Ed25519, 456 for Ed448;
+    /// nil when unknown or malformed.
+    public var publicKeyBitCount: Int? {
+        switch publicKeyAlgorithm {
+        case .rsa, .rsaPSS: return (try? rsaPublicKey())??.bitCount
+        case .ec(let c): return c == .other ? nil : c.bitCount
+        case .ed25519: return 256
+        case .ed448: return 456
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import SigilDER
+import XCTest
+
+/// Each rule of the strict DER reader, on hand-encoded inputs whose expected outcome follows
+/// from X.690 (and RFC 5280 for times). Offsets are absolute positions in the input.
+final class DERReaderTests: XCTestCase {
+    func expectError(_ bytes: [UInt8], _ kind: DERError.Kind, at offset: Int,
+                     file: StaticString = #filePath, line: UInt = #line,
+                     _ body: (inout DERReader) throws(DERError) -> Void) {
+        bytes.withUnsafeBytes { buf in
+            var r = DERReader(buf)
+            do throws(DERError) {
+                try body(&r)
+                XCTFail("expected \(kind) at \(offset), got success", file: file, line: line)
+            } catch {
+                XCTAssertEqual(error.kind, kind, "kind", file: file, line: line)
+                XCTAssertEqual(error.offset, offset, "offset", file: file, line: line)
+            }
+        }
+    }
+
+    func withReader<T>(_ bytes: [UInt8], _ body: (inout DERReader) throws(DERError) -> T) throws -> T {
+        try bytes.withUnsafeBytes { buf in
+            var r = DERReader(buf)
+            let result = Result { () throws(DERError) -> T in try body(&r) }
+            return try result.get()
+        }
+    }
+
+    // MARK: lengths (X.690 §10.1, §8.1.3)
+
+    func testShortAndLongLengths() throws {
+        let v = try withReader([0x04, 0x02, 0xAA, 0xBB]) { (r) throws(DERError) in try r.read(.octetString) }
+        XCTAssertEqual(v.contentStart, 2)
+        XCTAssertEqual(v.end, 4)
+        var long: [UInt8] = [0x04, 0x81, 0x80]
+        long += [UInt8](repeating: 7, count: 128)
+        let w = try withReader(long) { (r) throws(DERError) in try r.read(.octetString) }
+        XCTAssertEqual(w.contentCount, 128)
+        XCTAssertEqual(w.contentStart, 3)
+    }
+
+    func testIndefiniteLengthRejected() {
+        expectError([0x30, 0x80, 0x00, 0x00], .indefiniteLength, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+    }
+
+    func testNonMinimalLengthRejected() {
+        // 0x81 0x05: a length below 128 must use the short form.
+        expectError([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], .nonMinimalLength, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+        // Leading zero length octet.
+        var bytes: [UInt8] = [0x04, 0x82, 0x00, 0x80]
+        bytes += [UInt8](repeating: 0, count: 128)
+        expectError(bytes, .nonMinimalLength, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+    }
+
+    func testFiveLengthOctetsRejected() {
+        expectError([0x04, 0x85, 0x01, 0, 0, 0, 0], .lengthTooLong, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+    }
+
+    func testLengthBeyondInput() {
+        expectError([0x30, 0x05, 0x02, 0x01, 0x00], .truncated, at: 0) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([0x30], .truncated, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([0x04, 0x82, 0x01], .truncated, at: 2) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([], .truncated, at: 0) { (r) throws(DERError) in _ = try r.readAny() }
+    }
+
+    func testHighTagNumberRejected() {
+        expectError([0x1F, 0x21, 0x00], .highTagNumber, at: 0) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([0x9F, 0x40, 0x00], .highTagNumber, at: 0) { (r) throws(DERError) in _ = try r.readAny() }
+    }
+
+    // MARK: nesting
+
+    func testEnterRequiresFullConsumption() {
+        // SEQUENCE { INTEGER 1, INTEGER 2 } but the body reads only one.
+        expectError([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02], .trailingData, at: 5) { (r) throws(DERError) in
+            try r.enter(.sequence) { (s) throws(DERError) in _ = try s.readInt64() }
+        }
+    }
+
+    func testEnterRequiresConstructed() {
+        // Tag 0x10 (SEQUENCE number) without the constructed bit is not 0x30.
+        expectError([0x10, 0x00], .unexpectedTag, at: 0) { (r) throws(DERError) in
+            try r.enter(.sequence) { (_) throws(DERError) in }
+        }
+    }
+
+    func testDepthLimit() {
+        // 40 nested SEQUENCEs: deeper than `DERReader.maximumDepth`.
+        var bytes: [UInt8] = []
+        for _ in 0..<40 { bytes = [0x30, UInt8(bytes.count)] + bytes }
+        func descend(_ r: inout DERReader) throws(DERError) {
+            while !r.isAtEnd { try r.enter(.sequence) { (s) throws(DERError) in try descend(&s) } }
+        }
+        bytes.withUnsafeBytes { buf in
+            var r = DERReader(buf)
+            do throws(DERError) {
+                try descend(&r)
+                XCTFail("expected nestingTooDeep")
+            } catch {
+                XCTAssertEqual(error.kind, .nestingTooDeep)
+            }
+        }
+    }
+
+    func testUnexpectedTagAndOptional() throws {
+        expectError([0x02, 0x01, 0x05], .unexpectedTag, at: 0) { (r) throws(DERError) in _ = try r.read(.octetString) }
+        let opt = try withReader([0x02, 0x01, 0x05]) { (r) throws(DERError) -> Bool in
+            let none = try r.readOptional(.boolean)
+            let some = try r.readOptional(.integer)
+            return none == nil && some != nil && r.isAtEnd
+        }
+        XCTAssertTrue(opt)
+    }
+
+    // MARK: BOOLEAN (X.690 §11.1)
+
+    func testBoolean() throws {
+        XCTAssertTrue(try withReader([0x01, 0x01, 0xFF]) { (r) throws(DERError) in try r.readBoolean() })
+        XCTAssertFalse(try withReader([0x01, 0x01, 0x00]) { (r) throws(DERError) in try r.readBoolean() })
+        expectError([0x01, 0x01, 0x01], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
+        expectError([0x01, 0x02, 0xFF, 0xFF], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
+        expectError([0x01, 0x00], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
+        // DEFAULT FALSE explicitly encoded (X.690 §11.5).
+        expectError([0x01, 0x01, 0x00], .defaultValueEncoded, at: 0) { (r) throws(DERError) in _ = try r.readBooleanDefaultFalse() }
+    }
+
+    // MARK: INTEGER (X.690 §8.3)
+
+    func testInteger() throws {
+        XCTAssertEqual(try withReader([0x02, 0x01, 0x7F]) { (r) throws(DERError) in try r.readInt64() }, 127)
+        XCTAssertEqual(try withReader([0x02, 0x02, 0x00, 0x80]) { (r) throws(DERError) in try r.readInt64() }, 128)
+        XCTAssertEqual(try withReader([0x02, 0x01, 0x80]) { (r) throws(DERError) in try r.readInt64() }, -128)
+        XCTAssertEqual(try withReader([0x02, 0x02, 0xFF, 0x7F]) { (r) throws(DERError) in try r.readInt64() }, -129)
+        expectError([0x02, 0x02, 0x00, 0x7F], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x02, 0x02, 0xFF, 0x80], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x02, 0x00], .emptyInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x02, 0x09, 1, 0, 0, 0, 0, 0, 0, 0, 0], .integerOutOfRange, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x02, 0x01, 0x80], .integerOutOfRange, at: 2) { (r) throws(DERError) in _ = try r.readUnsignedIntegerBytes() }
+        let mag = try withReader([0x02, 0x03, 0x00, 0x80, 0x01]) { (r) throws(DERError) in Array(try r.readUnsignedIntegerBytes()) }
+        XCTAssertEqual(mag, [0x80, 0x01])
+        // A constructed INTEGER does not exist in DER.
+        expectError([0x22, 0x03, 0x02, 0x01, 0x01], .unexpectedTag, at: 0) { (r) throws(DERError) in _ = try r.readInt64() }
+    }
+
+    // MARK: BIT STRING (X.690 §11.2, §8.6)
+
+    func testBitString() throws {
+        // KeyUsage-like: 03 02 05 A0 → bits 0 and 2 set, 3 significant bits.
+        let bits = try withReader([0x03, 0x02, 0x05, 0xA0]) { (r) throws(DERError) -> [Bool] in
+            let b = try r.readBitString()
+            XCTAssertEqual(b.bitCount, 3)
+            return (0..<8).map { b.bit($0) }
+        }
+        XCTAssertEqual(bits, [true, false, true, false, false, false, false, false])
+        expectError([0x03, 0x02, 0x08, 0x00], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
+        expectError([0x03, 0x01, 0x01], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
+        expectError([0x03, 0x00], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
+        // Padding bits must be zero: 3 unused bits but the lowest bit set.
+        expectError([0x03, 0x02, 0x03, 0x09], .invalidBitString, at: 3) { (r) throws(DERError) in _ = try r.readBitString() }
+        XCTAssertEqual(try withReader([0x03, 0x01, 0x00]) { (r) throws(DERError) in try r.readBitString().bitCount }, 0)
+    }
+
+    // MARK: OBJECT IDENTIFIER (X.690 §8.19)
+
+    func testObjectIdentifier() throws {
+        // 1.2.840.113549.1.1.11 (sha256WithRSAEncryption), encoding from RFC 4055.
+        let bytes: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B]
+        let dotted = try withReader(bytes) { (r) throws(DERError) in objectIdentifierDottedString(try r.readObjectIdentifier()) }
+        XCTAssertEqual(dotted, "1.2.840.113549.1.1.11")
+        XCTAssertEqual(objectIdentifierContent(dotted: "1.2.840.113549.1.1.11"), Array(bytes[2...]))
+        XCTAssertEqual(objectIdentifierContent(dotted: "2.999.3"), [0x88, 0x37, 0x03])
+        let two = try withReader([0x06, 0x03, 0x88, 0x37, 0x03]) { (r) throws(DERError) in objectIdentifierDottedString(try r.readObjectIdentifier()) }
+        XCTAssertEqual(two, "2.999.3")
+        expectError([0x06, 0x02, 0x80, 0x01], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+        expectError([0x06, 0x02, 0x2A, 0x86], .invalidObjectIdentifier, at: 3) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+        expectError([0x06, 0x00], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+    }
+
+    // MARK: NULL (X.690 §8.8)
+
+    func testNull() throws {
+        try withReader([0x05, 0x00]) { (r) throws(DERError) in try r.readNull() }
+        expectError([0x05, 0x01, 0x00], .invalidNull, at: 2) { (r) throws(DERError) in try r.readNull() }
+    }
+
+    // MARK: times (RFC 5280 §4.1.2.5)
+
+    func time(_ tag: UInt8, _ s: String) throws -> Int64 {
+        let bytes = [tag, UInt8(s.utf8.count)] + Array(s.utf8)
+        return try withReader(bytes) { (r) throws(DERError) in try r.readTime() }
+    }
+
+    func testTimes() throws {
+        // Reference values: `date -u -d '2049-12-31 23:59:59' +%s` etc.
+        XCTAssertEqual(try time(0x17, "491231235959Z"), 2_524_607_999)
+        XCTAssertEqual(try time(0x17, "500101000000Z"), -631_152_000)
+        XCTAssertEqual(try time(0x17, "700101000000Z"), 0)
+        XCTAssertEqual(try time(0x18, "20500101000000Z"), 2_524_608_000)
+        XCTAssertEqual(try time(0x18, "20000229120000Z"), 951_825_600)
+        XCTAssertEqual(try time(0x18, "99991231235959Z"), 253_402_300_799)
+        XCTAssertEqual(DERTime.rfc3339(951_825_600), "2000-02-29T12:00:00Z")
+        XCTAssertEqual(DERTime.rfc3339(-631_152_000), "1950-01-01T00:00:00Z")
+    }
+
+    func testInvalidTimes() {
+        let bad: [(UInt8, String, Int)] = [
+            (0x17, "4912312359Z", 2),       // no seconds
+            (0x17, "491231235959+0000", 2), // offset form
+            (0x18, "20491231235959.5Z", 2), // fraction
+            (0x18, "20491231235959", 2),    // no Z
+            (0x17, "491331235959Z", 4),     // month 13
+            (0x17, "490230235959Z", 6),     // 30 February
+            (0x18, "19000229000000Z", 8),   // 1900 is not a leap year
+            (0x17, "491231245959Z", 8),     // hour 24
+            (0x17, "491231236059Z", 10),    // minute 60
+            (0x17, "491231235960Z", 12),    // second 60
+            (0x17, "4912312359590", 14),    // Z replaced
+            (0x17, "49123123595 Z", 13),    // non-digit
+        ]
+        for (tag, s, offset) in bad {
+            let bytes = [tag, UInt8(s.utf8.count)] + Array(s.utf8)
+            expectError(bytes, .invalidTime, at: offset) { (r) throws(DERError) in _ = try r.readTime() }
+        }
+    }
+
+    // MARK: strings (X.680 §41)
+
+    func string(_ tag: DERTag, _ bytes: [UInt8]) throws -> String {
+        let enc = [tag.rawValue, UInt8(bytes.count)] + bytes
+        return try withReader(enc) { (r) throws(DERError) in try DERString(try r.readAny()).string }
+    }
+
+    func stringError(_ tag: DERTag, _ bytes: [UInt8], at offset: Int) {
+        let enc = [tag.rawValue, UInt8(bytes.count)] + bytes
+        expectError(enc, .invalidString, at: offset) { (r) throws(DERError) in _ = try DERString(try r.readAny()) }
+    }
+
+    func testStrings() throws {
+        XCTAssertEqual(try string(.printableString, Array("Example Co. (1)".utf8)), "Example Co. (1)")
+        stringError(.printableString, Array("a@b".utf8), at: 3)
+        stringError(.printableString, Array("a<".utf8), at: 3)
+        // Tolerated (real wildcard CNs; Go accepts them too).
+        XCTAssertEqual(try string(.printableString, Array("*.example.com & co".utf8)), "*.example.com & co")
+        XCTAssertEqual(try string(.utf8String, [0xC3, 0xA9, 0x74, 0xC3, 0xA9]), "été")
+        stringError(.utf8String, [0x41, 0xC0, 0x80], at: 3)       // overlong NUL
+        stringError(.utf8String, [0xED, 0xA0, 0x80], at: 2)       // surrogate U+D800
+        stringError(.utf8String, [0xF4, 0x90, 0x80, 0x80], at: 2) // above U+10FFFF
+        stringError(.utf8String, [0xE2, 0x82], at: 2)             // truncated sequence
+        stringError(.utf8String, [0xFF], at: 2)
+        XCTAssertEqual(try string(.ia5String, Array("a@b.example".utf8)), "a@b.example")
+        stringError(.ia5String, [0x61, 0x80], at: 3)
+        XCTAssertEqual(try string(.bmpString, [0x00, 0x41, 0x00, 0xE9]), "Aé")
+        stringError(.bmpString, [0x00, 0x41, 0x00], at: 4)        // odd length
+        stringError(.bmpString, [0xD8, 0x00, 0xDC, 0x00], at: 2)  // surrogate pair not allowed in UCS-2
+        XCTAssertEqual(try string(.universalString, [0, 1, 0xF6, 0x00]), "\u{1F600}")
+        stringError(.universalString, [0, 0, 0x41], at: 2)
+        stringError(.universalString, [0, 0x11, 0, 0], at: 2)
+        XCTAssertEqual(try string(.teletexString, [0x43, 0x61, 0x66, 0xE9]), "Café") // read as Latin-1
+        XCTAssertEqual(try string(.visibleString, Array("Hi there".utf8)), "Hi there")
+        stringError(.visibleString, [0x48, 0x0A], at: 3)
+        stringError(.numericString, Array("12a".utf8), at: 4)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Helpers shared by the test targets (Foundation allowed here).
+public enum TestSupport {
+    /// The package root (the directory holding Package.swift).
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    public static var fixtures: URL { packageRoot.appendingPathComponent("Fixtures") }
+
+    public static func read(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// `/etc/ssl/certs/*.pem` (one root per file on Debian), sorted; empty when absent.
+    public static func systemRootFiles() -> [String] {
+        let dir = "/etc/ssl/certs"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
+        return names.filter { $0.hasSuffix(".pem") }.sorted().map { dir + "/" + $0 }
+    }
+}
+
+extension TestSupport {
+    /// Runs a command; its stdout, or nil when it cannot run or fails.
+    public static func run(_ args: [String]) throws -> String? {
+        try runStdin(args, input: nil)
+    }
+
+    public static func runStdin(_ args: [String], input: String?) throws -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        let inPipe = Pipe()
+        if input != nil { p.standardInput = inPipe }
+        do { try p.run() } catch { return nil }
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inPipe.fileHandleForWriting.close()
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

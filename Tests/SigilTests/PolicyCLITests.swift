@@ -1,0 +1,115 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+/// `sigil pin`, `sigil ats` and the security-policy options of `sigil verify`, run as a process
+/// (skipped when the `sigil` executable has not been built next to the test bundle).
+final class PolicyCLITests: XCTestCase {
+    static let pinning = TestSupport.packageRoot.appendingPathComponent("Fixtures/pinning").path
+    static let at = "1893456000"
+
+    func sigil() throws -> String {
+        // The test runner is <products>/SigilPackageTests.xctest (Linux); sigil is built beside it.
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
+        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("sigil").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+    }
+
+    @discardableResult
+    func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try sigil())
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)\n\(e)", file: file, line: line)
+        return (o, e)
+    }
+
+    func f(_ name: String) -> String { Self.pinning + "/" + name }
+
+    var base: [String] { ["--anchor", f("root.pem"), "--anchors-only", "--at", Self.at] }
+
+    func testPin() throws {
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json")))) as! [String: Any]
+        let pins = manifest["pins"] as! [String: String]
+        let r = try run(["pin", f("chains/valid.pem"), f("root.der")], exit: 0)
+        XCTAssertTrue(r.out.contains(pins["leaf"]!))
+        XCTAssertTrue(r.out.contains(pins["intermediate"]!))
+        XCTAssertTrue(r.out.contains(pins["root"]!))
+        XCTAssertTrue(r.out.contains("CN=Sigil Pinning Root"))
+        let j = try run(["pin", "--json", f("leaf.der")], exit: 0)
+        XCTAssertTrue(j.out.contains("\"pin\":\"\(pins["leaf"]!)\""))
+        try run(["pin", f("manifest.json")], exit: 1)
+        try run(["pin", f("missing.pem")], exit: 2)
+    }
+
+    func testVerifyPolicyOptions() throws {
+        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        // Existing behaviour unchanged.
+        try run(["verify", valid] + base + host, exit: 0)
+        try run(["verify", f("chains/wronghost.pem")] + base + host, exit: 1)
+        // Certificate mode: pin the intermediate (file) or a directory holding the root.
+        let r = try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("intermediate.der")], exit: 0)
+        XCTAssertTrue(r.out.contains("<- pinned"))
+        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("unrelated.pem")], exit: 1)
+        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", Self.pinning + "/chains", "--validate-whole-chain"], exit: 0)
+        // Public-key mode: a sha256 pin, or a certificate file whose key is pinned.
+        let pin = try run(["pin", f("root.der")], exit: 0).out.split(separator: " ").last { $0.hasPrefix("sha256/") }!
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", pin], exit: 0)
+        try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", f("unrelated.der")], exit: 1)
+        // The trap, and its safe alternative.
+        let trap = ["verify", f("chains/wronghost.pem")] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("root.der")]
+        let t = try run(trap + ["--no-domain-check"], exit: 0)
+        XCTAssertTrue(t.err.contains("only CA certificates are pinned"))
+        try run(trap, exit: 1)
+        // --allow-invalid is loud; without pinning and with the domain check it is refused.
+        let self_ = ["verify", f("chains/selfsigned.pem"), "--anchor", f("unrelated.pem"), "--anchors-only", "--at", Self.at] + host
+        let a = try run(self_ + ["--allow-invalid"], exit: 1)
+        XCTAssertTrue(a.err.contains("WARNING"))
+        XCTAssertTrue(a.out.contains("domainValidationNeedsPinning"))
+        try run(self_ + ["--allow-invalid", "--pin-mode", "certificate", "--pin-cert", f("selfsigned.der")], exit: 0)
+        // JSON.
+        let j = try run(["verify", valid, "--json"] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("root.der")], exit: 0)
+        let o = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as! [String: Any]
+        XCTAssertEqual(o["outcome"] as? String, "pinMatched")
+        XCTAssertEqual(o["matchedAgainst"] as? String, "validatedPath")
+    }
+
+    func testVerifyPolicyUsageErrors() throws {
+        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        try run(["verify", valid] + base + host + ["--pin-cert", f("root.der")], exit: 2)                    // no mode
+        try run(["verify", valid] + base + host + ["--pin-mode", "public-key"], exit: 2)                     // nothing pinned
+        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-key", f("root.der")], exit: 2)
+        try run(["verify", valid] + base + host + ["--validate-whole-chain"], exit: 2)
+        try run(["verify", valid] + base + ["--pin-mode", "certificate", "--pin-cert", f("root.der")], exit: 2) // no host
+        try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", "sha256/AAAA"], exit: 2)
+        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("nope.der")], exit: 2)
+        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("manifest.json")], exit: 2)
+        try run(["verify", valid] + base + host + ["--pin-mode", "bogus"], exit: 2)
+        try run(["verify", valid] + base + host + ["--allow-invalid", "--kind", "client"], exit: 2)
+    }
+
+    func testATS() throws {
+        let good = try run(["ats", f("ats-good.pem"), "--host", "ats.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
+                            "--public-root", "--at", "1748736000"], exit: 0)
+        XCTAssertTrue(good.out.contains("TLS  TLS 1.2 or later"))
+        let bad = try run(["ats", f("ats-bad.pem"), "--host", "ats-bad.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
+                           "--at", "1748736000", "--json"], exit: 1)
+        let o = try JSONSerialization.jsonObject(with: Data(bad.out.utf8)) as! [String: Any]
+        let reqs = o["requirements"] as! [[String: Any]]
+        let sig = reqs.first { $0["id"] as? String == "signature-hash" }!
+        XCTAssertEqual(sig["status"] as? String, "fail")
+        XCTAssertEqual((sig["offending"] as! [[String: Any]]).first?["subject"] as? String, "CN=ats-bad.sigil.test,O=Sigil Test PKI,C=US")
+        try run(["ats", f("ats-good.pem")], exit: 2) // --host is required
+    }
+}

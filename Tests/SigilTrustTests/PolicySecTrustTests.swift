@@ -1,0 +1,197 @@
+import Foundation
+import Sigil
+import SigilTestSupport
+import XCTest
+
+/// `CertificateTrust`, the SecTrust-style evaluator: the `SecTrustResultType` mapping per failure
+/// kind, on every chain scenario of `Fixtures/chains/`, and the SecTrust knobs (anchors,
+/// anchors-only, system anchors, host override, policies, time, chain).
+final class PolicySecTrustTests: XCTestCase {
+    /// The mapping, stated here from Apple's definitions (recoverable: "could be trusted with
+    /// some minor change to the evaluation context, such as ignoring expired certificates or
+    /// adding another anchor"; fatal: "a fundamental defect in the certificate data") — see
+    /// `TrustFailureKind.isRecoverable` for the per-kind reasoning.
+    static let recoverable: [TrustFailureKind: Bool] = [
+        .expired: true,              // another verification time
+        .notYetValid: true,          // another verification time
+        .nameMismatch: true,         // another host (override) or the basic policy
+        .unknownIssuer: true,        // add the missing intermediate or an anchor
+        .untrustedRoot: true,        // add the root as an anchor
+        .weakAlgorithm: true,        // AlgorithmPolicy.legacy
+        .weakKey: true,              // AlgorithmPolicy.legacy
+        .keyUsage: true,             // purpose depends on the policy
+        .extendedKeyUsage: true,     // purpose depends on the policy (basic asks none)
+        .maximumDepthExceeded: true, // an option
+        .badSignature: false,        // the bytes are wrong
+        .malformedCertificate: false,
+        .unsupportedCriticalExtension: false, // Apple's own example of fatal
+        .unsupportedAlgorithm: false,
+        .notACA: false,              // the issuer certificate says it is not a CA
+        .pathLengthExceeded: false,  // constraint inside a CA certificate
+        .nameConstraintViolated: false,
+        .nameConstraintUnsupported: false,
+        .profileViolation: false,    // certificate breaks the encoding rules
+        .budgetExhausted: false,     // hostile bundle: retrying cannot help
+    ]
+
+    func testMappingPerFailureKind() {
+        var kinds: [TrustFailureKind] = []
+        var raw = 0
+        while raw < 64 { raw += 1; if let k = TrustFailureKind(rawValue: raw) { kinds.append(k) } }
+        XCTAssertEqual(kinds.count, Self.recoverable.count, "every failure kind has a stated mapping")
+        for k in kinds {
+            XCTAssertEqual(k.isRecoverable, Self.recoverable[k], "\(k.name)")
+            let f = TrustFailure(k, at: 0, "x")
+            XCTAssertEqual(TrustResultType.forFailures([f]), Self.recoverable[k]! ? .recoverableTrustFailure : .fatalTrustFailure)
+            // One fatal failure among recoverable ones makes the whole result fatal.
+            XCTAssertEqual(TrustResultType.forFailures([TrustFailure(.expired, at: 0, "x"), f]),
+                           Self.recoverable[k]! ? .recoverableTrustFailure : .fatalTrustFailure)
+        }
+        XCTAssertTrue(TrustResultType.proceed.isTrusted)
+        XCTAssertTrue(TrustResultType.unspecified.isTrusted)
+        XCTAssertFalse(TrustResultType.recoverableTrustFailure.isTrusted)
+        XCTAssertFalse(TrustResultType.fatalTrustFailure.isTrusted)
+    }
+
+    struct Scenario: Decodable {
+        let scenario: String
+        let kind: String
+        let host: String?
+        let ip: String?
+        let at: Double
+        let anchorsOnly: Bool
+        let expected: String
+        let reason: String?
+    }
+
+    /// Manifest reason → expected result (from the mapping above, not from evaluation).
+    static let expectedForReason: [String: TrustResultType] = [
+        "expired": .recoverableTrustFailure, "notYetValid": .recoverableTrustFailure,
+        "nameMismatch": .recoverableTrustFailure, "unknownIssuer": .recoverableTrustFailure,
+        "untrustedRoot": .recoverableTrustFailure, "weakAlgorithm": .recoverableTrustFailure,
+        "weakKey": .recoverableTrustFailure, "keyUsage": .recoverableTrustFailure,
+        "badSignature": .fatalTrustFailure, "notCA": .fatalTrustFailure, "pathTooLong": .fatalTrustFailure,
+        "unsupportedCriticalExtension": .fatalTrustFailure, "nameConstraints": .fatalTrustFailure,
+    ]
+
+    /// Scenarios whose certificates also carry a defect besides the manifest's main reason
+    /// (stated from their descriptions in gen_chains.py): a fatal failure among the reasons
+    /// makes the whole result fatal.
+    static let alsoDefective: [String: String] = [
+        "wildcard-partial-label-rejected": "SAN dNSNames f*.partial.sigil.test and *.*.sigil.test are not valid host names (profile violation)",
+        "wildcard-not-leftmost-rejected": "same certificate as wildcard-partial-label-rejected",
+        "ip-in-dnsname-san-rejected": "SAN dNSName 203.0.113.9 is an address spelled as a name, not a valid host name (profile violation)",
+    ]
+
+    func certs(_ folder: URL, _ name: String) throws -> [Certificate] {
+        let bytes = try TestSupport.read(folder.appendingPathComponent(name).path)
+        return bytes.isEmpty ? [] : try Certificate.all(from: bytes)
+    }
+
+    func testChainScenariosMapOntoSecTrustResults() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("chains")
+        let scenarios = try JSONDecoder().decode([Scenario].self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+        var byResult: [String: Int] = [:]
+        for s in scenarios {
+            let folder = dir.appendingPathComponent(s.scenario)
+            let policy: CertificateTrust.Policy = s.kind == "basic" ? .basicX509 : .ssl(host: s.host ?? s.ip)
+            var trust = CertificateTrust(certificates: try certs(folder, "leaf.pem") + certs(folder, "intermediates.pem"),
+                                         policies: [policy], time: s.at, systemAnchors: TrustStore())
+            trust.anchors = try certs(folder, "anchors.pem")
+            trust.anchorsOnly = s.anchorsOnly
+            let e = trust.evaluate()
+            let expected: TrustResultType
+            if s.expected == "trusted" {
+                expected = .proceed // every scenario's anchors are the caller's own
+            } else if Self.alsoDefective[s.scenario] != nil {
+                expected = .fatalTrustFailure
+                XCTAssertTrue(e.failures.contains { $0.kind == .profileViolation }, s.scenario)
+            } else {
+                guard let r = s.reason, let x = Self.expectedForReason[r] else { XCTFail("\(s.scenario): no reason"); continue }
+                expected = x
+            }
+            XCTAssertEqual(e.result, expected, "\(s.scenario) (\(s.reason ?? "trusted")): \(e.failures)")
+            XCTAssertEqual(e.chain.isEmpty, !expected.isTrusted, s.scenario)
+            byResult[e.result.description, default: 0] += 1
+        }
+        XCTAssertEqual(byResult["fatalTrustFailure"].map { $0 > 5 }, true)
+        print("SecTrust mapping over \(scenarios.count) chain scenarios: \(byResult.sorted { $0.key < $1.key })")
+    }
+
+    // MARK: knobs
+
+    func rsa2048() throws -> (leaf: Certificate, intermediate: Certificate, root: Certificate, other: Certificate) {
+        let folder = TestSupport.fixtures.appendingPathComponent("chains/valid-rsa2048")
+        let other = try certs(TestSupport.fixtures.appendingPathComponent("chains/valid-p384"), "anchors.pem")[0]
+        return (try certs(folder, "leaf.pem")[0], try certs(folder, "intermediates.pem")[0], try certs(folder, "anchors.pem")[0], other)
+    }
+
+    static let at2030 = 1_893_456_000.0
+
+    func testSystemAnchorGivesUnspecifiedAndCustomGivesProceed() throws {
+        let c = try rsa2048()
+        var system = TrustStore()
+        system.add(c.root, source: .system)
+        var trust = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+                                     time: Self.at2030, systemAnchors: system)
+        var e = trust.evaluate()
+        XCTAssertEqual(e.result, .unspecified, "no caller anchors: the system's are used; a system anchor gives unspecified")
+        XCTAssertEqual(e.chain, [c.leaf, c.intermediate, c.root], "the validated chain, leaf to anchor")
+        XCTAssertEqual(e.anchorSource, .system)
+
+        // SecTrustSetAnchorCertificates with another root: only it counts (anchors-only default).
+        trust.anchors = [c.other]
+        e = trust.evaluate()
+        XCTAssertEqual(e.result, .recoverableTrustFailure, "system roots disabled once anchors are set")
+        XCTAssertTrue(e.failures.contains { $0.kind == .unknownIssuer })
+        // SecTrustSetAnchorCertificatesOnly(false): anchors plus system.
+        trust.anchorsOnly = false
+        XCTAssertEqual(trust.evaluate().result, .unspecified)
+        // The caller's own root: proceed (even when also a system root, the caller's wins).
+        trust.anchors = [c.root]
+        XCTAssertEqual(trust.evaluate().result, .proceed)
+        trust.anchorsOnly = true
+        XCTAssertEqual(trust.evaluate().result, .proceed)
+    }
+
+    /// Recipe: connecting by IP with a host override. The certificate names
+    /// leaf.rsa2048.sigil.test and 192.0.2.10; the client dialled 203.0.113.7 (a load balancer).
+    func testHostOverride() throws {
+        let c = try rsa2048()
+        var trust = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "203.0.113.7")],
+                                     time: Self.at2030, systemAnchors: TrustStore())
+        trust.anchors = [c.root]
+        var e = trust.evaluate()
+        XCTAssertEqual(e.result, .recoverableTrustFailure)
+        XCTAssertEqual(e.failures.first?.kind, .nameMismatch)
+        trust.overrideHost("leaf.rsa2048.sigil.test")
+        e = trust.evaluate()
+        XCTAssertEqual(e.result, .proceed)
+        trust.overrideHost("192.0.2.10") // the address the certificate does carry
+        XCTAssertEqual(trust.evaluate().result, .proceed)
+    }
+
+    func testPoliciesTimeAndInput() throws {
+        let c = try rsa2048()
+        var trust = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.basicX509],
+                                     time: Self.at2030, systemAnchors: TrustStore())
+        trust.anchors = [c.root]
+        XCTAssertEqual(trust.evaluate().result, .proceed, "basic X.509: no name")
+        trust.policies = [.ssl(host: "leaf.rsa2048.sigil.test"), .basicX509]
+        XCTAssertEqual(trust.evaluate().result, .proceed, "all policies hold")
+        trust.policies = [.ssl(host: "other.sigil.test"), .basicX509]
+        XCTAssertEqual(trust.evaluate().result, .recoverableTrustFailure, "one policy fails")
+        trust.policies = [.sslClient]
+        XCTAssertEqual(trust.evaluate().result, .proceed, "the fixture leaf also has clientAuth")
+        trust.policies = [.ssl(host: "leaf.rsa2048.sigil.test")]
+        trust.time = 2_200_000_000 // 2039: after notAfter (2035)
+        let late = trust.evaluate()
+        XCTAssertEqual(late.result, .recoverableTrustFailure)
+        XCTAssertTrue(late.failures.contains { $0.kind == .expired })
+        trust.certificates = []
+        XCTAssertEqual(trust.evaluate().result, .fatalTrustFailure, "no certificate: malformed input")
+        // Sigil's convenience initializer defaults the time to now.
+        let now = CertificateTrust(certificates: [c.leaf], policies: [.basicX509], systemAnchors: TrustStore())
+        XCTAssertEqual(now.time, Date().timeIntervalSince1970, accuracy: 60)
+    }
+}
