@@ -50,6 +50,12 @@ public struct Certificate: Sendable {
         var hasIssuerUID: Bool
         var hasSubjectUID: Bool
         var extensionCount: UInt8
+        /// Where each known extension (`KnownExtension`) lies: its Extension TLV's offset from
+        /// the start of the extensions content, plus one (0 = absent). Filled while parsing, so
+        /// accessors decode directly instead of scanning. `unindexed` when an offset does not
+        /// fit 16 bits (extension lists over 64 KiB): accessors then scan.
+        var knownExtensions: SIMD16<UInt16>
+        var unindexed: Bool
     }
 
     @usableFromInline struct Span: Sendable {
@@ -191,7 +197,7 @@ public struct Certificate: Sendable {
             subject: Span(subject.start, subject.end), spki: Span(spkiValue.start, spkiValue.end),
             spkiAlgorithm: spkiAlgSpan, publicKey: keySpan, issuerUID: .empty, subjectUID: .empty,
             extensions: .empty, signature: .empty, hasIssuerUID: false, hasSubjectUID: false,
-            extensionCount: 0)
+            extensionCount: 0, knownExtensions: SIMD16(repeating: 0), unindexed: false)
 
         // §4.1.2.8: unique identifiers MUST NOT appear in v1 certificates.
         if let u = try t.readOptional(.contextPrimitive(1)) {
@@ -209,12 +215,15 @@ public struct Certificate: Sendable {
         // §4.1.2.9: extensions only in v3.
         if let e = try t.readOptional(.contextConstructed(3)) {
             if version != .v3 { throw DERError(.extensionsNotAllowed, at: e.start) }
-            let (span, count) = try DERReader.enter(e) { (x) throws(DERError) -> (Span, Int) in
+            let (span, index) = try DERReader.enter(e) { (x) throws(DERError) -> (Span, ExtensionIndex) in
                 let list = try x.read(.sequence)
-                let count = try validateExtensions(list)
-                return (Span(list.contentStart, list.end), count)
+                let index = try validateExtensions(list)
+                return (Span(list.contentStart, list.end), index)
             }
             spans.extensions = span
+            spans.knownExtensions = index.slots
+            spans.unindexed = index.unindexed
+            let count = index.count
             spans.extensionCount = UInt8(count)
         }
         return Parsed(version: version, notBefore: notBefore, notAfter: notAfter,
@@ -222,25 +231,39 @@ public struct Certificate: Sendable {
                       spans: spans)
     }
 
+    struct ExtensionIndex {
+        var count = 0
+        var slots = SIMD16<UInt16>(repeating: 0)
+        var unindexed = false
+    }
+
     /// Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension
     /// Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
-    /// Checks each entry's structure and that no extension appears twice (§4.2).
-    static func validateExtensions(_ list: DERValue) throws(DERError) -> Int {
-        var count = 0
+    /// Checks each entry's structure and that no extension appears twice (§4.2), and indexes the
+    /// known ones. Duplicates of known extensions are found through the index; unknown OIDs are
+    /// compared with the earlier unknown ones (few in practice; bounded by
+    /// `maximumExtensionCount`). No allocation.
+    static func validateExtensions(_ list: DERValue) throws(DERError) -> ExtensionIndex {
+        var index = ExtensionIndex()
         try DERReader.enter(list) { (r) throws(DERError) in
             if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
             let firstStart = r.position
             while !r.isAtEnd {
                 let extStart = r.position
-                count += 1
-                if count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
+                index.count += 1
+                if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
                 let oid = try r.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
                     let oid = try e.readObjectIdentifier()
                     _ = try e.readBooleanDefaultFalse()
                     _ = try e.read(.octetString)
                     return oid
                 }
-                // Quadratic but bounded by `maximumExtensionCount`; no allocation.
+                if let slot = KnownExtension.slot(oid) {
+                    if index.slots[slot] != 0 { throw DERError(.duplicateExtension, at: extStart) }
+                    let relative = extStart - list.contentStart + 1
+                    if relative <= Int(UInt16.max) { index.slots[slot] = UInt16(relative) } else { index.unindexed = true }
+                    continue
+                }
                 var earlier = DERReader(input: r.input, from: firstStart, to: extStart)
                 while !earlier.isAtEnd {
                     let prev = try earlier.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
@@ -253,7 +276,7 @@ public struct Certificate: Sendable {
                 }
             }
         }
-        return count
+        return index
     }
 
     @inlinable

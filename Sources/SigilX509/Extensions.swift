@@ -33,16 +33,26 @@ public struct Extensions: Sequence, Sendable {
         let end: Int
 
         public mutating func next() -> Extension? {
-            guard let tlv = nextValue(storage, &position, end) else { return nil }
-            return try? tlv.read { (r) throws(DERError) -> Extension in
-                try r.enter(.sequence) { (e) throws(DERError) -> Extension in
-                    let oid = try e.read(.objectIdentifier)
-                    let critical = try e.readBooleanDefaultFalse()
-                    let value = try e.read(.octetString)
+            guard position < end else { return nil }
+            let p = position, e = end, storage = storage
+            // One pass over the bytes: the Extension TLV and its three fields.
+            let step: (Extension, Int)? = try? withStorage(storage) { (b) throws(DERError) -> (Extension, Int) in
+                var r = DERReader(input: b, from: p, to: e)
+                let ext = try r.enter(.sequence) { (x) throws(DERError) -> Extension in
+                    let oid = try x.read(.objectIdentifier)
+                    let critical = try x.readBooleanDefaultFalse()
+                    let value = try x.read(.octetString)
                     return Extension(oid: ByteSpan(storage, oid.contentStart, oid.end), critical: critical,
                                      value: ByteSpan(storage, value.contentStart, value.end))
                 }
+                return (ext, r.position)
             }
+            guard let (ext, next) = step else {
+                position = end
+                return nil
+            }
+            position = next
+            return ext
         }
     }
 }
@@ -58,6 +68,14 @@ extension Certificate {
 
     /// The extension with the given OID (content octets), if present.
     public func `extension`(_ oid: [UInt8]) -> Extension? {
+        if !spans.unindexed, let slot = KnownExtension.slot(oid) {
+            // Indexed while parsing: decode it in place, or know it is absent.
+            let relative = Int(spans.knownExtensions[slot])
+            if relative == 0 { return nil }
+            var it = extensions.makeIterator()
+            it.position = Int(spans.extensions.start) + relative - 1
+            return it.next()
+        }
         for e in extensions where e.oid == oid { return e }
         return nil
     }

@@ -154,3 +154,39 @@ extension Array where Element == UInt8 {
     @inlinable
     func matches(_ other: UnsafeRawBufferPointer) -> Bool { derBytesEqual(other, self) }
 }
+
+/// The extensions Sigil decodes, each with a slot in the certificate's extension index.
+enum KnownExtension {
+    /// The slot of a known extension OID (content octets), nil for others. Most are
+    /// `id-ce` = 2.5.29.x (`55 1D xx`), decided by the last octet.
+    @inlinable
+    static func slot(_ oid: UnsafeRawBufferPointer) -> Int? {
+        if oid.count == 3 && oid[0] == 0x55 && oid[1] == 0x1D {
+            switch oid[2] {
+            case 0x13: return 0  // basicConstraints
+            case 0x0F: return 1  // keyUsage
+            case 0x25: return 2  // extKeyUsage
+            case 0x11: return 3  // subjectAltName
+            case 0x12: return 4  // issuerAltName
+            case 0x0E: return 5  // subjectKeyIdentifier
+            case 0x23: return 6  // authorityKeyIdentifier
+            case 0x1E: return 7  // nameConstraints
+            case 0x20: return 8  // certificatePolicies
+            case 0x21: return 9  // policyMappings
+            case 0x24: return 10 // policyConstraints
+            case 0x36: return 11 // inhibitAnyPolicy
+            case 0x1F: return 12 // cRLDistributionPoints
+            case 0x2E: return 13 // freshestCRL
+            default: return nil
+            }
+        }
+        if OID.authorityInfoAccess.matches(oid) { return 14 }
+        if OID.signedCertificateTimestampList.matches(oid) { return 15 }
+        return nil
+    }
+
+    /// The slot of a known OID given as a constant.
+    static func slot(_ oid: [UInt8]) -> Int? {
+        oid.withUnsafeBytes { slot($0) }
+    }
+}

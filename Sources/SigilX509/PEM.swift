@@ -24,6 +24,7 @@ public enum PEM {
         while let (line, lineNumber) = lines.next() {
             guard let label = beginLabel(line) else { continue }
             var body: [UInt8] = []
+            body.reserveCapacity(2048)
             var ended = false
             var sawPadding = false
             while let (inner, n) = lines.next() {
@@ -34,12 +35,23 @@ public enum PEM {
                 }
                 // RFC 7468 §2: headers (RFC 1421 "Proc-Type:" etc.) are not allowed in the
                 // textual encodings it defines; reject anything but base64 and whitespace.
+                // Check the line with the lookup table, then copy it in one go.
+                var hasBlanks = false
                 for c in inner {
-                    if c == 0x20 || c == 0x09 { continue }
-                    if c == 0x3D { sawPadding = true; body.append(c); continue }
-                    guard base64Value(c) != nil else { throw DERError(.invalidBase64, at: n) }
-                    if sawPadding { throw DERError(.invalidBase64, at: n) }
-                    body.append(c)
+                    if Base64.decodeTable[Int(c)] != 0xFF {
+                        if sawPadding { throw DERError(.invalidBase64, at: n) }
+                    } else if c == 0x3D {
+                        sawPadding = true
+                    } else if c == 0x20 || c == 0x09 {
+                        hasBlanks = true
+                    } else {
+                        throw DERError(.invalidBase64, at: n)
+                    }
+                }
+                if hasBlanks {
+                    for c in inner where c != 0x20 && c != 0x09 { body.append(c) }
+                } else {
+                    body.append(contentsOf: inner)
                 }
             }
             guard ended else { throw DERError(.invalidPEM, at: lineNumber) }
@@ -104,22 +116,26 @@ public enum PEM {
         return out
     }
 
+    static let beginPrefix: [UInt8] = Array("-----BEGIN ".utf8)
+    static let endPrefix: [UInt8] = Array("-----END ".utf8)
+    static let dashes: [UInt8] = Array("-----".utf8)
+
     static func beginLabel(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        label(line, prefix: "-----BEGIN ")
+        label(line, prefix: beginPrefix)
     }
 
     static func endLabel(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        label(line, prefix: "-----END ")
+        label(line, prefix: endPrefix)
     }
 
-    static func label(_ line: ArraySlice<UInt8>, prefix: String) -> ArraySlice<UInt8>? {
+    /// The label of an armour line (no allocation: lines not starting with '-' exit at once).
+    static func label(_ line: ArraySlice<UInt8>, prefix p: [UInt8]) -> ArraySlice<UInt8>? {
+        guard line.first == 0x2D else { return nil }
         var l = line
         while let last = l.last, last == 0x20 || last == 0x09 { l = l.dropLast() }
-        let p = Array(prefix.utf8)
-        let suffix = Array("-----".utf8)
-        guard l.count >= p.count + suffix.count, l.prefix(p.count).elementsEqual(p),
-              l.suffix(suffix.count).elementsEqual(suffix) else { return nil }
-        return l.dropFirst(p.count).dropLast(suffix.count)
+        guard l.count >= p.count + dashes.count, l.prefix(p.count).elementsEqual(p),
+              l.suffix(dashes.count).elementsEqual(dashes) else { return nil }
+        return l.dropFirst(p.count).dropLast(dashes.count)
     }
 
     static func firstTLV(_ der: [UInt8]) -> [UInt8]? {
@@ -171,37 +187,62 @@ public enum Base64 {
         }
     }
 
+    /// Alphabet value of each octet, 0xFF for anything else (including '=').
+    static let decodeTable: [UInt8] = {
+        var t = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { t[Int(c)] = UInt8(i) }
+        return t
+    }()
+
     /// Decodes base64 characters (no whitespace); nil if the length, padding or trailing bits
-    /// are not canonical (RFC 4648 §3.5).
+    /// are not canonical (RFC 4648 §3.5) or a character is outside the alphabet.
     public static func decode<C: Collection>(_ chars: C) -> [UInt8]? where C.Element == UInt8 {
-        guard chars.count % 4 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 4 * 3)
-        var quad: (UInt32, Int) = (0, 0)
-        var padding = 0
-        for c in chars {
-            if c == 0x3D {
-                padding += 1
-                quad.0 <<= 6
-                quad.1 += 1
-            } else {
-                guard padding == 0, let v = value(c) else { return nil }
-                quad.0 = quad.0 << 6 | UInt32(v)
-                quad.1 += 1
+        if let r = chars.withContiguousStorageIfAvailable({ decode(buffer: $0) }) { return r }
+        return Array(chars).withUnsafeBufferPointer { decode(buffer: $0) }
+    }
+
+    static func decode(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let n = buffer.count
+        guard n % 4 == 0 else { return nil }
+        if n == 0 { return [] }
+        var pad = 0
+        if buffer[n - 1] == 0x3D { pad = buffer[n - 2] == 0x3D ? 2 : 1 }
+        let outCount = n / 4 * 3 - pad
+        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
+            var ok = true
+            let out = [UInt8](unsafeUninitializedCapacity: outCount) { dst, initialized in
+                var i = 0, o = 0
+                let full = pad > 0 ? n - 4 : n
+                while i < full {
+                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
+                    let c = table[Int(buffer[i + 2])], d = table[Int(buffer[i + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { ok = false; break }
+                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    dst[o] = UInt8(truncatingIfNeeded: v >> 16)
+                    dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    dst[o + 2] = UInt8(truncatingIfNeeded: v)
+                    i += 4
+                    o += 3
+                }
+                if ok && pad > 0 {
+                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
+                    if (a | b) & 0x80 != 0 { ok = false }
+                    if ok && pad == 2 {
+                        // Canonical: the 4 bits beyond the data are zero.
+                        if b & 0x0F != 0 { ok = false } else { dst[o] = a << 2 | b >> 4 }
+                    } else if ok {
+                        let c = table[Int(buffer[i + 2])]
+                        if c & 0x80 != 0 || c & 0x03 != 0 { ok = false } else {
+                            dst[o] = a << 2 | b >> 4
+                            dst[o + 1] = (b & 0x0F) << 4 | c >> 2
+                        }
+                    }
+                }
+                // UInt8 needs no deinitialisation; report the count either way.
+                initialized = outCount
             }
-            if quad.1 == 4 {
-                let v = quad.0
-                out.append(UInt8(v >> 16 & 0xFF))
-                if padding < 2 { out.append(UInt8(v >> 8 & 0xFF)) }
-                if padding < 1 { out.append(UInt8(v & 0xFF)) }
-                // Canonical: the bits beyond the data in a padded quad must be zero.
-                if padding == 1 && v & 0xFF != 0 { return nil }
-                if padding == 2 && v & 0xFFFF != 0 { return nil }
-                if padding > 2 { return nil }
-                quad = (0, 0)
-            }
+            return ok ? out : nil
         }
-        return out
     }
 
     public static func encode(_ bytes: [UInt8]) -> [UInt8] {
