@@ -484,8 +484,37 @@ public enum PolicyQualifier: Sendable {
     case userNotice(organization: String?, noticeNumbers: [Int64], explicitText: String?)
     case other(oid: String)
 
+    /// Checks a qualifier as `parse` does (same structure, string types and errors) without
+    /// building its strings and number list, so `validateExtensions()` allocates nothing.
     static func validate(_ r: inout DERReader) throws(DERError) {
-        _ = try parse(&r)
+        let oid = try r.readObjectIdentifier()
+        if OID.cpsQualifier.matches(oid) {
+            _ = try DERString(try r.read(.ia5String))
+            return
+        }
+        if OID.userNoticeQualifier.matches(oid) {
+            try r.enter(.sequence) { (u) throws(DERError) in
+                if try u.peekTagChecked() == .sequence {
+                    try u.enter(.sequence) { (n) throws(DERError) in
+                        try validateDisplayText(&n)
+                        try n.enter(.sequence) { (nums) throws(DERError) in
+                            while !nums.isAtEnd { _ = try nums.readInt64() }
+                        }
+                    }
+                }
+                if !u.isAtEnd { try validateDisplayText(&u) }
+            }
+            return
+        }
+        if !r.isAtEnd { try r.skip() }
+    }
+
+    static func validateDisplayText(_ r: inout DERReader) throws(DERError) {
+        let v = try r.readAny()
+        switch v.tag {
+        case .ia5String, .visibleString, .bmpString, .utf8String: _ = try DERString(v)
+        default: throw DERError(.unexpectedTag, at: v.start)
+        }
     }
 
     static func parse(_ r: inout DERReader) throws(DERError) -> PolicyQualifier {
