@@ -48,10 +48,11 @@ def fmt_time(us):
 def fmt_count(n):
     return "–" if n is None else f"{int(round(n))}"
 
-LIB_ORDER = ["Sigil", "SigilSHANI", "SigilPortable", "SwiftCertificates", "OpenSSL"]
+LIB_ORDER = ["Sigil", "SigilSHANI", "SigilPortable", "SwiftCertificates", "OpenSSL", "OpenSSLLowLevel"]
 LIB_TITLE = {"Sigil": "Sigil", "SigilSHANI": "Sigil (SHA-NI engine)",
              "SigilPortable": "Sigil (portable engine)",
-             "SwiftCertificates": "swift-certificates", "OpenSSL": "OpenSSL"}
+             "SwiftCertificates": "swift-certificates", "OpenSSL": "OpenSSL",
+             "OpenSSLLowLevel": "OpenSSL (`SHA256_Init/Update/Final`)"}
 
 groups = {}
 for name, r in main.items():
@@ -63,7 +64,8 @@ SECTIONS = [
     ("One signature (leaf signed by its intermediate)",
      ["VerifySignatureRSA2048", "VerifySignatureRSA4096", "VerifySignatureP256",
       "VerifySignatureP384", "VerifySignatureP521"]),
-    ("SHA-256 (OpenSSL with its SHA-NI code)", ["SHA256_64B", "SHA256_1KiB", "SHA256_16KiB"]),
+    ("SHA-256 (OpenSSL with its SHA-NI code; one-shot `SHA256()` and the low-level API)",
+     ["SHA256_64B", "SHA256_1KiB", "SHA256_16KiB"]),
     ("Chain validation with host name (3 certificates, root trusted)",
      ["ChainParseRSA2048", "ChainPreparsedRSA2048", "ChainParseP256", "ChainPreparsedP256",
       "ChainParseP384", "ChainPreparsedP384"]),
@@ -136,14 +138,18 @@ if rest:
 # SHA-NI masked run: portable engine against OpenSSL without its SHA extensions code.
 if masked:
     lines += ["## SHA-256 with OpenSSL's SHA-NI code masked (`OPENSSL_ia32cap=\":~0x20000000\"`)", "",
-              "| size | Sigil portable | OpenSSL (masked) | OpenSSL (SHA-NI, main run) | OpenSSL masked/Sigil portable |",
-              "|---|---:|---:|---:|---:|"]
+              "Sigil's portable engine against OpenSSL's non-SHA-NI assembly (the faster of its two APIs).", "",
+              "| size | Sigil portable | OpenSSL masked `SHA256()` | OpenSSL masked low-level | OpenSSL (SHA-NI, main run, best) | OpenSSL masked best / Sigil portable |",
+              "|---|---:|---:|---:|---:|---:|"]
     for size in ["64B", "1KiB", "16KiB"]:
         sp = masked.get(f"SHA256_{size}_SigilPortable", {}).get("us")
         om = masked.get(f"SHA256_{size}_OpenSSL", {}).get("us")
-        on = main.get(f"SHA256_{size}_OpenSSL", {}).get("us")
-        ratio = f"{om / sp:.2f}×" if sp and om else "–"
-        lines.append(f"| {size} | {fmt_time(sp)} | {fmt_time(om)} | {fmt_time(on)} | {ratio} |")
+        ol = masked.get(f"SHA256_{size}_OpenSSLLowLevel", {}).get("us")
+        best = min([x for x in (om, ol) if x] or [None]) if (om or ol) else None
+        on = [x for x in (main.get(f"SHA256_{size}_OpenSSL", {}).get("us"),
+                          main.get(f"SHA256_{size}_OpenSSLLowLevel", {}).get("us")) if x]
+        ratio = f"{best / sp:.2f}×" if sp and best else "–"
+        lines.append(f"| {size} | {fmt_time(sp)} | {fmt_time(om)} | {fmt_time(ol)} | {fmt_time(min(on) if on else None)} | {ratio} |")
     om16 = masked.get("SHA256_16KiB_OpenSSL", {}).get("us")
     on16 = main.get("SHA256_16KiB_OpenSSL", {}).get("us")
     if om16 and on16:
@@ -193,9 +199,11 @@ for fam, limit in [("RSA2048", 0.8), ("P256", 1.0), ("P384", 0.5)]:
         goal(f"{fam} signature ≤ {limit}× OpenSSL's time", s / o <= limit,
              f"{s / o:.2f}× ({fmt_time(s)} vs {fmt_time(o)})")
 for size in ["64B", "1KiB", "16KiB"]:
-    s, o = t(f"SHA256_{size}_SigilSHANI"), t(f"SHA256_{size}_OpenSSL")
-    if s and o:
-        goal(f"SHA-256 {size} ≥ 1.0× OpenSSL (SHA-NI) speed", o / s >= 1.0,
+    s = t(f"SHA256_{size}_SigilSHANI")
+    os_ = [x for x in (t(f"SHA256_{size}_OpenSSL"), t(f"SHA256_{size}_OpenSSLLowLevel")) if x]
+    if s and os_:
+        o = min(os_)
+        goal(f"SHA-256 {size} ≥ 1.0× OpenSSL (SHA-NI) speed, vs OpenSSL's faster API", o / s >= 1.0,
              f"{o / s:.2f}× ({fmt_time(s)} vs {fmt_time(o)})")
 for fam in ["RSA2048", "P256", "P384"]:
     s, o = t(f"ChainParse{fam}_Sigil"), t(f"ChainParse{fam}_OpenSSL")

@@ -1,3 +1,4 @@
+#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "COpenSSL.h"
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -33,6 +34,13 @@ int sb_x509_verify(sb_x509 *cert, sb_x509 *issuer) {
 }
 
 void sb_sha256(const void *data, size_t len, uint8_t *out) { SHA256(data, len, out); }
+
+void sb_sha256_lowlevel(const void *data, size_t len, uint8_t *out) {
+    SHA256_CTX ctx;
+    SHA256_Init(&ctx);
+    SHA256_Update(&ctx, data, len);
+    SHA256_Final(out, &ctx);
+}
 
 const char *sb_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 

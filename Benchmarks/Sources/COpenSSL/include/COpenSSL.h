@@ -18,6 +18,9 @@ void sb_x509_free(sb_x509 *cert);
 int sb_x509_verify(sb_x509 *cert, sb_x509 *issuer);
 /// SHA256() one-shot into out[32].
 void sb_sha256(const void *data, size_t len, uint8_t *out);
+/// The low-level (deprecated in 3.0, still shipped) SHA256_Init/Update/Final: no EVP fetch,
+/// no allocation — OpenSSL's compression function with the least overhead around it.
+void sb_sha256_lowlevel(const void *data, size_t len, uint8_t *out);
 const char *sb_openssl_version(void);
 
 /// A store holding `root` as the only trust anchor, with a verify param asking for the
