@@ -101,6 +101,18 @@ lines += ["", "Median wall-clock time per operation and median heap allocations 
           "(package-benchmark `mallocCountTotal`). *peer/Sigil* is the peer's median time divided "
           "by Sigil's: above 1 means Sigil is faster.", ""]
 
+lines += ["How to read these numbers (see `Benchmarks/README.md` for the setup):", "",
+          "- The machine is shared (2 cores, other builds running): medians move by ~10 % between "
+          "runs; allocation counts are exact and stable.",
+          "- OpenSSL is 3.0: its `d2i_X509` decodes the public key through the provider decoder "
+          "framework (~1 500 allocations per certificate), which dominates every OpenSSL "
+          "\"parse included\" figure; pre-parsed OpenSSL reuses cached decodings.",
+          "- The \"walk\" decodes what each library can decode: Sigil also decodes certificate "
+          "policies (with qualifiers), CRL distribution points, freshest CRL and SCTs, which "
+          "swift-certificates has no decoder for.",
+          "- Chain goal \"≥ 2× swift-certificates (pre-parsed)\" is read as Sigil pre-parsed vs "
+          "swift-certificates pre-parsed.", ""]
+
 used = set()
 for title, ops in SECTIONS:
     lines += [f"## {title}", ""]
