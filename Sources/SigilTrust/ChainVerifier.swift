@@ -89,8 +89,11 @@ struct Session {
         self.verifier = verifier
         self.leaf = leaf
         self.options = options
-        for c in intermediates where c != leaf && !pool.contains(c) {
+        for c in intermediates where c != leaf {
+            // Duplicates share their subject, so only the bucket needs comparing (a scan of the
+            // whole pool made this quadratic: 1 000 intermediates took ~70 ms).
             let key = c.subject.chainingHashValue
+            if let bucket = poolBySubject[key], bucket.contains(where: { pool[$0] == c }) { continue }
             poolBySubject[key, default: []].append(pool.count)
             pool.append(c)
         }

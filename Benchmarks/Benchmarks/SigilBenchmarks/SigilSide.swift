@@ -1,0 +1,156 @@
+import Benchmark
+import Sigil
+
+// Sigil's side of every comparison. Names are `<Operation>_<Library>`; run.sh groups on the
+// operation and computes peer/Sigil ratios.
+
+/// Reads every field of a parsed certificate and decodes every extension Sigil knows,
+/// iterating every list. Returns a checksum so nothing is optimised away. Allocates nothing.
+@inline(never)
+func sigilWalk(_ c: Certificate) throws(DERError) -> Int {
+    var acc = Int(c.version.rawValue) &+ c.serialNumber.count
+    acc &+= Int(truncatingIfNeeded: c.notBefore ^ c.notAfter)
+    blackHole(c.signatureAlgorithm)
+    blackHole(c.publicKeyAlgorithm)
+    acc &+= c.publicKeyBitCount ?? 0
+    acc &+= c.publicKeyBytes.count &+ c.signature.count &+ c.tbsCertificate.count
+    for rdn in c.issuer { for a in rdn { acc &+= a.type.count &+ a.value.count } }
+    for rdn in c.subject { for a in rdn { acc &+= a.type.count &+ a.value.count } }
+    for e in c.extensions { acc &+= e.oid.count &+ e.value.count &+ (e.critical ? 1 : 0) }
+    // Everything Sigil decodes, strictly (duplicates, trailing bytes, string types ...).
+    try c.validateExtensions()
+    // And read what the decoders hand back, as a caller would.
+    if let bc = try c.basicConstraints() { acc &+= (bc.isCA ? 1 : 0) &+ (bc.pathLength ?? 0) }
+    if let ku = try c.keyUsage() { acc &+= Int(ku.rawValue) }
+    if let eku = try c.extendedKeyUsage() { for o in eku { acc &+= o.count } }
+    if let san = try c.subjectAlternativeNames() { for n in san { blackHole(n); acc &+= 1 } }
+    if let ski = try c.subjectKeyIdentifier() { acc &+= ski.count }
+    if let aki = try c.authorityKeyIdentifier() {
+        acc &+= aki.keyIdentifier?.count ?? 0
+        if let names = aki.authorityCertIssuer { for n in names { blackHole(n) } }
+        acc &+= aki.authorityCertSerialNumber?.count ?? 0
+    }
+    if let cp = try c.certificatePolicies() { for p in cp { acc &+= p.policyIdentifier.count } }
+    if let aia = try c.authorityInformationAccess() { for d in aia { acc &+= d.method.count; blackHole(d.location) } }
+    if let dps = try c.crlDistributionPoints() {
+        for dp in dps { if let names = dp.fullName { for n in names { blackHole(n) } } }
+    }
+    if let nc = try c.nameConstraints() {
+        if let p = nc.permitted { for n in p { blackHole(n) } }
+        if let e = nc.excluded { for n in e { blackHole(n) } }
+    }
+    return acc
+}
+
+func sigilChainVerifier(_ chain: Inputs.Chain) -> ChainVerifier {
+    var store = TrustStore()
+    store.add(try! Certificate(der: chain.root), source: .custom)
+    return ChainVerifier(anchors: store)
+}
+
+func sigilOptions(_ chain: Inputs.Chain) -> VerificationOptions {
+    VerificationOptions(kind: .server, time: Double(Inputs.time), host: chain.host)
+}
+
+func registerSigilBenchmarks() {
+    let leaf = Inputs.leaf
+
+    Benchmark("ParseLeaf_Sigil") { b in
+        for _ in b.scaledIterations { blackHole(try Certificate(der: leaf)) }
+    }
+
+    Benchmark("ParseWalkLeaf_Sigil") { b in
+        for _ in b.scaledIterations { blackHole(try sigilWalk(try Certificate(der: leaf))) }
+    }
+
+    let roots = Inputs.bundleDER
+    Benchmark("ParseSystemRoots_Sigil") { b in
+        for _ in b.scaledIterations {
+            for der in roots { blackHole(try Certificate(der: der)) }
+        }
+    }
+
+    let bundle = Inputs.bundle
+    Benchmark("PEMDecodeBundle_Sigil") { b in
+        for _ in b.scaledIterations { blackHole(try PEM.decodeBlocks(bundle)) }
+    }
+
+    Benchmark("LoadBundleAnchors_Sigil") { b in
+        for _ in b.scaledIterations {
+            var store = TrustStore()
+            let added = store.add(contentsOf: bundle, source: .system)
+            precondition(added == roots.count)
+            blackHole(store)
+        }
+    }
+
+    // One signature: the leaf's, with the intermediate's key (RSA-4096 and P-521: their own
+    // fixture pairs).
+    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521"] {
+        let chain = Inputs.chain(family)
+        let child = try! Certificate(der: chain.leaf)
+        let issuer = try! Certificate(der: chain.intermediate)
+        precondition(CertificateSignature.verify(child, issuer: issuer) == .verified, "\(family) signature")
+        Benchmark("VerifySignature\(family.uppercased())_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(CertificateSignature.verify(child, issuer: issuer)) }
+        }
+    }
+
+    for size in [64, 1024, 16384] {
+        let data = Inputs.bytes(size)
+        let label = size >= 1024 ? "\(size / 1024)KiB" : "\(size)B"
+        for engine in [SHA256Implementation.portable, .shaExtensions] {
+            let name = engine == .portable ? "SigilPortable" : "SigilSHANI"
+            if engine == .shaExtensions && !SHA256.hardwareAccelerationAvailable { continue }
+            Benchmark("SHA256_\(label)_\(name)") { b in
+                let previous = SHA256.implementation
+                SHA256.setImplementation(engine)
+                defer { SHA256.setImplementation(previous) }
+                data.withUnsafeBytes { buf in
+                    for _ in b.scaledIterations { blackHole(SHA256.hash(buf)) }
+                }
+            }
+        }
+    }
+
+    // Chain validation with host name: root trusted, leaf + intermediate from the peer.
+    for family in ["rsa2048", "p256", "p384"] {
+        let chain = Inputs.chain(family)
+        let verifier = sigilChainVerifier(chain)
+        let options = sigilOptions(chain)
+        let leafCert = try! Certificate(der: chain.leaf)
+        let intermediates = [try! Certificate(der: chain.intermediate)]
+        let check = verifier.verify(leaf: leafCert, intermediates: intermediates, options: options)
+        precondition(check.isTrusted, "Sigil \(family) chain: \(check.failures)")
+        let tag = family.uppercased()
+        let leafDER = chain.leaf, intermediateDER = chain.intermediate
+        Benchmark("ChainParse\(tag)_Sigil") { b in
+            for _ in b.scaledIterations {
+                let l = try Certificate(der: leafDER)
+                let i = try Certificate(der: intermediateDER)
+                blackHole(verifier.verify(leaf: l, intermediates: [i], options: options).isTrusted)
+            }
+        }
+        Benchmark("ChainPreparsed\(tag)_Sigil") { b in
+            for _ in b.scaledIterations {
+                blackHole(verifier.verify(leaf: leafCert, intermediates: intermediates, options: options).isTrusted)
+            }
+        }
+    }
+
+    // Path building: cross-signed dead end + N unrelated intermediates + the real one.
+    let poolChain = Pools.chain
+    let poolVerifier = sigilChainVerifier(poolChain)
+    let poolOptions = sigilOptions(poolChain)
+    let poolLeaf = try! Certificate(der: poolChain.leaf)
+    for n in [0, 100, 1000] {
+        let intermediates = Pools.intermediates(pool: n).map { try! Certificate(der: $0) }
+        let check = poolVerifier.verify(leaf: poolLeaf, intermediates: intermediates, options: poolOptions)
+        precondition(check.isTrusted, "Sigil pool \(n): \(check.failures)")
+        Benchmark("PathBuildPool\(n)_Sigil") { b in
+            for _ in b.scaledIterations {
+                blackHole(poolVerifier.verify(leaf: poolLeaf, intermediates: intermediates, options: poolOptions).isTrusted)
+            }
+        }
+    }
+}
