@@ -259,27 +259,12 @@ enum Checks {
             out.append(TrustFailure(.nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
             return out
         }
-        var dnsNames: [String] = []
-        var ipTexts: [String] = []
-        for n in sans {
-            switch n {
-            case .dnsName(let s):
-                let text = s.latin1String
-                if !NameChecks.isValidPresentedDNSName(text) {
-                    out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName dNSName \"\(text)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
-                }
-                dnsNames.append(text)
-            case .ipAddress(let b):
-                ipTexts.append(IPAddressText.format(b.array))
-            default:
-                break
-            }
+        for case .dnsName(let name) in sans where !NameChecks.isValidPresentedDNSName(name.bytes) {
+            out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName dNSName \"\(name.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
         }
         // The subject Common Name is never used for identity (no CN fallback), and BR §7.1.4.3
         // (CN repeats a SAN entry) is a CA issuance rule that Sigil, like rustls-webpki, Go and
         // browsers, does not enforce; see Conformance/limbo-exceptions.json.
-        _ = dnsNames
-        _ = ipTexts
         return out
     }
 }

@@ -38,28 +38,11 @@ enum NameChecks {
     }
 
     /// A presented dNSName is a syntactically valid host name (RFC 5280 §4.2.1.6 → RFC 1034
-    /// §3.5 preferred syntax, letters/digits/hyphens), optionally with `*` as the whole
-    /// left-most label, and not an IPv4 address written as a name.
-    static func isValidPresentedDNSName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
-        var labels: [ArraySlice<UInt8>] = []
-        var start = 0
-        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2E {
-            labels.append(bytes[start..<i])
-            start = i + 1
-        }
-        for (index, label) in labels.enumerated() {
-            guard !label.isEmpty, label.count <= 63 else { return false }
-            if index == 0 && label.count == 1 && label.first == 0x2A { continue }
-            for c in label {
-                let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
-                if !ok { return false }
-            }
-            if label.first == 0x2D || label.last == 0x2D { return false }
-        }
-        // All-numeric last label: an IP address (or nonsense) masquerading as a DNS name.
-        if let last = labels.last, last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return false }
+    /// §3.5 preferred syntax), optionally with `*` as the whole left-most label (never directly
+    /// under a public suffix), and not an IPv4 address written as a name — the same rules the
+    /// matcher applies (`DNSSyntax`).
+    static func isValidPresentedDNSName(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if case .invalid = DNSSyntax.classify(bytes) { return false }
         return true
     }
 }
