@@ -54,8 +54,40 @@ public struct Certificate: Sendable {
         /// the start of the extensions content, plus one (0 = absent). Filled while parsing, so
         /// accessors decode directly instead of scanning. `unindexed` when an offset does not
         /// fit 16 bits (extension lists over 64 KiB): accessors then scan.
-        var knownExtensions: SIMD16<UInt16>
+        /// (Four 64-bit words holding sixteen 16-bit slots: no SIMD type here, whose 16/32-byte
+        /// alignment broke optimised code moving `Certificate` values around.)
+        var knownExtensions: ExtensionSlots
         var unindexed: Bool
+    }
+
+    /// Sixteen 16-bit slots packed in four words (8-byte alignment like the rest of the struct).
+    @usableFromInline struct ExtensionSlots: Sendable {
+        @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        @inlinable init() {}
+
+        @inlinable subscript(_ i: Int) -> UInt16 {
+            get {
+                let w: UInt64
+                switch i >> 2 {
+                case 0: w = words.0
+                case 1: w = words.1
+                case 2: w = words.2
+                default: w = words.3
+                }
+                return UInt16(truncatingIfNeeded: w >> UInt64((i & 3) * 16))
+            }
+            set {
+                let shift = UInt64((i & 3) * 16)
+                let mask = ~(UInt64(0xFFFF) << shift)
+                let v = UInt64(newValue) << shift
+                switch i >> 2 {
+                case 0: words.0 = words.0 & mask | v
+                case 1: words.1 = words.1 & mask | v
+                case 2: words.2 = words.2 & mask | v
+                default: words.3 = words.3 & mask | v
+                }
+            }
+        }
     }
 
     @usableFromInline struct Span: Sendable {
@@ -197,7 +229,7 @@ public struct Certificate: Sendable {
             subject: Span(subject.start, subject.end), spki: Span(spkiValue.start, spkiValue.end),
             spkiAlgorithm: spkiAlgSpan, publicKey: keySpan, issuerUID: .empty, subjectUID: .empty,
             extensions: .empty, signature: .empty, hasIssuerUID: false, hasSubjectUID: false,
-            extensionCount: 0, knownExtensions: SIMD16(repeating: 0), unindexed: false)
+            extensionCount: 0, knownExtensions: ExtensionSlots(), unindexed: false)
 
         // §4.1.2.8: unique identifiers MUST NOT appear in v1 certificates.
         if let u = try t.readOptional(.contextPrimitive(1)) {
@@ -233,7 +265,7 @@ public struct Certificate: Sendable {
 
     struct ExtensionIndex {
         var count = 0
-        var slots = SIMD16<UInt16>(repeating: 0)
+        var slots = ExtensionSlots()
         var unindexed = false
     }
 
