@@ -2,7 +2,11 @@
 // SignatureWalk, VerifyWalk): input splitting, a tiny DER builder, the fixture set, and the
 // oracle trap. Symlinked into Tests/SigilTests so the regression replay runs the same code.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SigilDER
 import SigilX509
 
@@ -89,11 +93,47 @@ public enum DERBuild {
 }
 
 /// The project's fixture certificates, loaded once: `Fixtures/certs/*.der`.
+/// File access without Foundation (FoundationEssentials' `FileManager.contents(atPath:)`
+/// is reported by LeakSanitizer: 4 KiB per file read, outside Sigil).
+enum FuzzFiles {
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { return nil }
+            if n == 0 { return out }
+            out += buffer[0..<n]
+        }
+    }
+
+    static func list(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}
+
 public struct FuzzFixtures: Sendable {
     /// Every certificate of Fixtures/certs/*.der that parses, by file name (sorted).
     public let certificates: [(name: String, certificate: Certificate)]
     /// The `*-root.der` ones: the anchors of `FuzzVerify`.
     public let roots: [Certificate]
+    /// `certificates`, then every other certificate of Fixtures/chains/*/*.pem (deduplicated):
+    /// the pool `FuzzVerify` picks fixture certificates from.
+    public let pool: [Certificate]
     /// DER of every fixture certificate (the "unchanged fixture" oracle).
     public let derSet: Set<[UInt8]>
 
@@ -101,11 +141,10 @@ public struct FuzzFixtures: Sendable {
 
     init() {
         var certs: [(String, Certificate)] = []
-        if let dir = FuzzFixtures.certsDirectory(),
-           let names = try? FileManager.default.contentsOfDirectory(atPath: dir) {
-            for name in names.sorted() where name.hasSuffix(".der") {
-                guard let data = FileManager.default.contents(atPath: dir + "/" + name),
-                      let c = try? Certificate(der: [UInt8](data)) else { continue }
+        if let dir = FuzzFixtures.certsDirectory() {
+            for name in FuzzFiles.list(dir) where name.hasSuffix(".der") {
+                guard let data = FuzzFiles.read(dir + "/" + name),
+                      let c = try? Certificate(der: data) else { continue }
                 certs.append((name, c))
             }
         }
@@ -114,7 +153,24 @@ public struct FuzzFixtures: Sendable {
         }
         certificates = certs
         roots = certs.filter { $0.0.hasSuffix("-root.der") }.map { $0.1 }
-        derSet = Set(certs.map { $0.1.der })
+        var pool = certs.map { $0.1 }
+        var seen = Set(pool.map { $0.der })
+        if let dir = FuzzFixtures.certsDirectory() {
+            let chains = String(dir.dropLast("certs".count)) + "chains"
+            for scenario in FuzzFiles.list(chains) {
+                for file in ["leaf.pem", "intermediates.pem", "anchors.pem"] {
+                    guard let data = FuzzFiles.read(chains + "/" + scenario + "/" + file),
+                          let blocks = try? PEM.decodeBlocks(data) else { continue }
+                    for der in blocks.certificates where !seen.contains(der) {
+                        guard let c = try? Certificate(der: der) else { continue }
+                        seen.insert(der)
+                        pool.append(c)
+                    }
+                }
+            }
+        }
+        self.pool = pool
+        derSet = seen
     }
 
     public func named(_ name: String) -> Certificate {
@@ -127,16 +183,18 @@ public struct FuzzFixtures: Sendable {
     /// `$SIGIL_ROOT/Fixtures/certs`, else the first `Fixtures/certs` found walking up from
     /// this source file, else from the current directory.
     static func certsDirectory() -> String? {
-        let fm = FileManager.default
-        if let root = ProcessInfo.processInfo.environment["SIGIL_ROOT"] {
-            return root + "/Fixtures/certs"
+        if let root = getenv("SIGIL_ROOT") {
+            return String(cString: root) + "/Fixtures/certs"
         }
-        for start in [URL(fileURLWithPath: #filePath), URL(fileURLWithPath: fm.currentDirectoryPath + "/x")] {
-            var url = start.deletingLastPathComponent()
+        var cwd = [CChar](repeating: 0, count: 4096)
+        let here = getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "."
+        for start in ["\(#filePath)", here + "/x"] {
+            var dir = start
             for _ in 0..<8 {
-                let candidate = url.appendingPathComponent("Fixtures/certs").path
-                if fm.fileExists(atPath: candidate + "/rsa2048-root.der") { return candidate }
-                url = url.deletingLastPathComponent()
+                guard let slash = dir.lastIndex(of: "/") else { break }
+                dir = String(dir[..<slash])
+                let candidate = dir + "/Fixtures/certs"
+                if FuzzFiles.exists(candidate + "/rsa2048-root.der") { return candidate }
             }
         }
         return nil

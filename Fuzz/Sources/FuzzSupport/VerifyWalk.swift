@@ -3,12 +3,14 @@
 //
 // Input: an options byte (kind, host), then length-prefixed chunks (FuzzChunks): the leaf,
 // then intermediates (at most 24). A chunk of exactly 1 byte stands for fixture certificate
-// number (byte mod count), so the fuzzer can assemble real chains cheaply; any other chunk is
+// number (byte mod count; Fixtures/certs/*.der sorted, then the certificates of
+// Fixtures/chains/*/*.pem), so the fuzzer can assemble real chains cheaply; any other chunk is
 // parsed as DER (a chunk that does not parse is dropped, as a bundle loader would).
 //
 // Oracles: the signature checks made (counted by a wrapping CertificateSignatureVerifier)
 // never exceed ChainVerifier.maximumSignatureChecks; "trusted" implies every certificate on
-// the path is byte-identical to a fixture certificate (a fuzzer cannot forge signatures).
+// the path is byte-identical to a fixture certificate (of Fixtures/certs or Fixtures/chains:
+// some chain scenarios are issued by the fixture roots), since a fuzzer cannot forge signatures.
 
 import Sigil
 import SigilTrust
@@ -40,11 +42,11 @@ public enum VerifyWalk {
     public static func run(_ bytes: [UInt8]) {
         var input = FuzzChunks(bytes)
         let options = input.byte()
-        let fixtures = FuzzFixtures.shared.certificates
+        let fixtures = FuzzFixtures.shared.pool
         var certs: [Certificate] = []
         while let chunk = input.next(), certs.count < 25 {
             if chunk.count == 1 {
-                certs.append(fixtures[Int(chunk[0]) % fixtures.count].certificate)
+                certs.append(fixtures[Int(chunk[0]) % fixtures.count])
             } else if let c = try? Certificate(der: chunk) {
                 certs.append(c)
             }
