@@ -196,16 +196,23 @@ for target in "${TARGETS[@]}"; do
         echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
         continue ;;
     esac
-    cp "$HERE"/seeds/*.der "$dir"/ 2> /dev/null || true
-    if [ -d "$ROOT/Fixtures" ]; then
-        find "$ROOT/Fixtures" -name '*.der' -not -path '*/fuzz-regressions/*' -print0 |
-            while IFS= read -r -d '' f; do cp "$f" "$dir/fixture-$(echo "$f" | sha1sum | cut -c1-12).der"; done
+    # The DER corpus is the same for every DER-input target: made once per invocation (the
+    # openssl conversions and the limbo sample dominate), then copied.
+    if [ -z "${der_pool:-}" ]; then
+        der_pool="$(mktemp -d)"
+        trap 'rm -rf "$der_pool"' EXIT
+        cp "$HERE"/seeds/*.der "$der_pool"/ 2> /dev/null || true
+        if [ -d "$ROOT/Fixtures" ]; then
+            find "$ROOT/Fixtures" -name '*.der' -not -path '*/fuzz-regressions/*' -print0 |
+                while IFS= read -r -d '' f; do cp "$f" "$der_pool/fixture-$(echo "$f" | sha1sum | cut -c1-12).der"; done
+        fi
+        write_snippets "$der_pool"
+        system_certs "$der_pool"
+        shared_vectors "$der_pool"
     fi
+    cp "$der_pool"/* "$dir"/
     if [ -d "$ROOT/Fixtures/fuzz-regressions/$target" ]; then
         find "$ROOT/Fixtures/fuzz-regressions/$target" -type f -not -name '*.md' -exec cp {} "$dir"/ \;
     fi
-    write_snippets "$dir"
-    system_certs "$dir"
-    shared_vectors "$dir"
     echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
 done
