@@ -21,7 +21,13 @@ let package = Package(
         // replay in the root package's Tests/SigilDERTests, through a symlink).
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "SigilDER", package: "Sigil")]
+            dependencies: [
+                .product(name: "SigilDER", package: "Sigil"),
+                .product(name: "SigilX509", package: "Sigil"),
+                .product(name: "SigilCrypto", package: "Sigil"),
+                .product(name: "SigilTrust", package: "Sigil"),
+                .product(name: "Sigil", package: "Sigil"),
+            ]
         ),
         // Sigil's DER reader against apple/swift-asn1.
         .target(
@@ -33,5 +39,10 @@ let package = Package(
         ),
         .executableTarget(name: "FuzzDER", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzDifferentialDER", dependencies: ["FuzzDifferential"]),
+        .executableTarget(name: "FuzzCertificate", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzPEM", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzNames", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzSignature", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzVerify", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -8,6 +8,11 @@
 #     CRLs, and Wycheproof ECDSA signatures / public keys (DER, many deliberately malformed)
 #   - the hand-made snippets below (edge cases of each DER rule)
 #
+# That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate).
+# FuzzPEM gets PEM text instead (Fixtures/**/*.pem, system PEM files, hand-made PEM edge cases);
+# FuzzNames, FuzzSignature and FuzzVerify read structured inputs, made from the fixtures by
+# make-seeds.py (python3). Every target also gets its regression inputs.
+#
 # Usage: Fuzz/make-corpus.sh [TARGET...]     (default: every target in run-all.sh)
 # Environment: FUZZ_SHARED=path to shared/ (default: ../shared beside the repository).
 set -euo pipefail
@@ -146,20 +151,68 @@ print('make-corpus: %d wycheproof keys/signatures' % n, file=sys.stderr)
 PY
 }
 
+pem_seeds() { # dir
+    local dir="$1" f
+    find "$ROOT/Fixtures" -name '*.pem' -not -path '*/fuzz-regressions/*' -print0 |
+        while IFS= read -r -d '' f; do cp "$f" "$dir/fixture-$(echo "$f" | sha1sum | cut -c1-12).pem"; done
+    local n=0
+    for f in /etc/ssl/certs/*.pem; do
+        [ -e "$f" ] || continue
+        n=$((n + 1)); [ $((n % 8)) -eq 0 ] || continue   # a sample of the system roots
+        cp -L "$f" "$dir/system-$(basename "$f")" 2> /dev/null || true
+    done
+    local cert
+    cert="$(head -c 2000 "$ROOT/Fixtures/certs/p256-leaf.pem" 2> /dev/null || true)"
+    printf -- '-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----\n' > "$dir/pem-tiny"
+    printf -- '-----BEGIN CERTIFICATE-----\r\nMAA=\r\n-----END CERTIFICATE-----\r\n' > "$dir/pem-crlf"
+    printf -- '-----BEGIN X509 CERTIFICATE-----\nMAA=\n-----END X509 CERTIFICATE-----\n' > "$dir/pem-x509"
+    printf -- '-----BEGIN TRUSTED CERTIFICATE-----\nMAAwAA==\n-----END TRUSTED CERTIFICATE-----\n' > "$dir/pem-trusted"
+    printf -- '-----BEGIN PRIVATE KEY-----\nMAA=\n-----END PRIVATE KEY-----\ntext\n%s\n' "$cert" > "$dir/pem-skipped"
+    printf -- '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n\nMAA=\n-----END CERTIFICATE-----\n' > "$dir/pem-header"
+    printf -- '-----BEGIN CERTIFICATE-----\nMA=A\n-----END CERTIFICATE-----\n' > "$dir/pem-bad-padding"
+    printf -- '-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE----- \t\n' > "$dir/pem-trailing-space"
+    printf -- '-----BEGIN CERTIFICATE-----\nMAA=\n' > "$dir/pem-unterminated"
+    printf -- '-----BEGIN CERTIFICATE-----\nMAA=\n-----END X509 CERTIFICATE-----\n' > "$dir/pem-label-mismatch"
+}
+
 for target in "${TARGETS[@]}"; do
     dir="$HERE/corpus/$target"
     rm -rf "$dir"
     mkdir -p "$dir"
-    cp "$HERE"/seeds/*.der "$dir"/ 2> /dev/null || true
-    if [ -d "$ROOT/Fixtures" ]; then
-        find "$ROOT/Fixtures" -name '*.der' -not -path '*/fuzz-regressions/*' -print0 |
-            while IFS= read -r -d '' f; do cp "$f" "$dir/fixture-$(echo "$f" | sha1sum | cut -c1-12).der"; done
-    fi
+    case "$target" in
+        FuzzPEM)
+            pem_seeds "$dir"
+            cp "$HERE"/seeds/*.der "$dir"/ 2> /dev/null || true
+            ;;
+        FuzzNames|FuzzSignature|FuzzVerify)
+            command -v python3 > /dev/null || { echo "make-corpus: $target needs python3" >&2; exit 1; }
+            python3 "$HERE/make-seeds.py" "$target" "$ROOT" "$dir"
+            ;;
+    esac
     if [ -d "$ROOT/Fixtures/fuzz-regressions/$target" ]; then
         find "$ROOT/Fixtures/fuzz-regressions/$target" -type f -not -name '*.md' -exec cp {} "$dir"/ \;
     fi
-    write_snippets "$dir"
-    system_certs "$dir"
-    shared_vectors "$dir"
+    case "$target" in FuzzPEM|FuzzNames|FuzzSignature|FuzzVerify)
+        echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
+        continue ;;
+    esac
+    # The DER corpus is the same for every DER-input target: made once per invocation (the
+    # openssl conversions and the limbo sample dominate), then copied.
+    if [ -z "${der_pool:-}" ]; then
+        der_pool="$(mktemp -d)"
+        trap 'rm -rf "$der_pool"' EXIT
+        cp "$HERE"/seeds/*.der "$der_pool"/ 2> /dev/null || true
+        if [ -d "$ROOT/Fixtures" ]; then
+            find "$ROOT/Fixtures" -name '*.der' -not -path '*/fuzz-regressions/*' -print0 |
+                while IFS= read -r -d '' f; do cp "$f" "$der_pool/fixture-$(echo "$f" | sha1sum | cut -c1-12).der"; done
+        fi
+        write_snippets "$der_pool"
+        system_certs "$der_pool"
+        shared_vectors "$der_pool"
+    fi
+    cp "$der_pool"/* "$dir"/
+    if [ -d "$ROOT/Fixtures/fuzz-regressions/$target" ]; then
+        find "$ROOT/Fixtures/fuzz-regressions/$target" -type f -not -name '*.md' -exec cp {} "$dir"/ \;
+    fi
     echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz target in turn (never concurrently): build once per target, replay its
-# regression inputs, fuzz for SECONDS each (default 45). Meant for CI.
+# Runs every fuzz target in turn (never concurrently): one `swift build` of every fuzz
+# product, then per target: replay its regression inputs, fuzz for SECONDS (default 45).
+# Meant for CI.
 #
 # Usage: Fuzz/run-all.sh [SECONDS]
 # Exit status: 0 when every target passes; 1 if any target had a finding; 2 if any build failed.
@@ -14,6 +15,18 @@ source "$HERE/targets.sh"
 
 # Fresh seeds each time (cheap), so a CI run never depends on a stale corpus.
 "$HERE/make-corpus.sh" "${TARGETS[@]}" || { echo "run-all: make-corpus failed" >&2; exit 2; }
+
+# One build of every product (libFuzzer + ASan): the library modules are compiled once.
+CONFIG="${FUZZ_CONFIG:-release}"
+mkdir -p "$HERE/logs"
+echo "run-all: building every fuzz target ($CONFIG)..."
+if ! swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$HERE/.build-fuzz" \
+        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address > "$HERE/logs/build.log" 2>&1; then
+    grep -v "Cannot export local symbol" "$HERE/logs/build.log" | tail -40 >&2
+    echo "run-all: BUILD FAILED" >&2
+    exit 2
+fi
+export FUZZ_NO_BUILD=1
 
 worst=0
 summary=()

@@ -14,7 +14,9 @@
 #   FUZZ_LEAKS=0       turn leak detection off (default on: see README.md)
 #   FUZZ_CONFIG=debug  build -c debug instead of -c release (slower, ~4x; exact line numbers
 #                      in traces). Release keeps every precondition, bounds and overflow check.
-#   FUZZ_NO_BUILD=1    use the binary already built
+#   FUZZ_NO_BUILD=1    use the binary already built (run-all.sh builds every target once)
+#   FUZZ_BUILD_ONE=1   build only TARGET (default: every fuzz product in one `swift build`,
+#                      which costs about the same: the library modules dominate)
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,8 +52,9 @@ mkdir -p "$ARTIFACTS" "$LOGDIR" "$WORK"
 # `-Xswiftc -sanitize=fuzzer,address` adds ASan and keeps the coverage instrumentation in every
 # Swift module (SigilDER and swift-asn1 included). See shared/docs/TOOLING.md.
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ] || [ ! -x "$BIN" ]; then
-    echo "run.sh: building $TARGET ($CONFIG, libFuzzer + ASan)..."
-    if ! swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$SCRATCH" --product "$TARGET" \
+    if [ "${FUZZ_BUILD_ONE:-0}" = 1 ]; then PRODUCT=(--product "$TARGET"); else PRODUCT=(); fi
+    echo "run.sh: building ${PRODUCT[1]:-every fuzz target} ($CONFIG, libFuzzer + ASan)..."
+    if ! swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$SCRATCH" "${PRODUCT[@]}" \
             --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address > "$LOGDIR/$TARGET.build.log" 2>&1; then
         grep -v "Cannot export local symbol" "$LOGDIR/$TARGET.build.log" | tail -40 >&2
         echo "run.sh: BUILD FAILED for $TARGET" >&2
@@ -89,6 +92,10 @@ if [ ! -d "$SEEDS" ] || [ -z "$(ls -A "$SEEDS" 2> /dev/null)" ]; then
 fi
 if [ "${FUZZ_FRESH:-0}" = 1 ]; then rm -rf "$WORK"; mkdir -p "$WORK"; fi
 
+# ---- dictionary: dicts/TARGET.dict if there is one, else the DER dictionary ------------------
+DICT="$HERE/dicts/$TARGET.dict"
+[ -f "$DICT" ] || DICT="$HERE/dicts/der.dict"
+
 # ---- fuzz --------------------------------------------------------------------------------------
 before=$(find "$ARTIFACTS" -type f | wc -l)
 echo "run.sh: fuzzing $TARGET for ${SECS}s (corpus $WORK, seeds $SEEDS)"
@@ -98,7 +105,7 @@ echo "run.sh: fuzzing $TARGET for ${SECS}s (corpus $WORK, seeds $SEEDS)"
     -max_len="${FUZZ_MAX_LEN:-65536}" \
     -timeout=10 \
     $LEAK_FLAG \
-    -dict="$HERE/dicts/der.dict" \
+    -dict="$DICT" \
     -artifact_prefix="$ARTIFACTS/" \
     -print_final_stats=1 \
     "$@" > "$LOG" 2>&1
