@@ -51,3 +51,53 @@ extension TestSupport {
         return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 }
+
+extension TestSupport {
+    /// The shared conformance vectors: `$SIGIL_VECTORS`, else `<package root>/../shared/vectors`;
+    /// nil when absent (tests then say they were skipped).
+    public static var vectors: URL? {
+        if let env = ProcessInfo.processInfo.environment["SIGIL_VECTORS"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
+        }
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    nonisolated(unsafe) private static var limboCache: Data?
+
+    /// The decompressed x509-limbo suite (`limbo/limbo.json.xz` under `vectors`, through `xz`),
+    /// read once per test process; nil when absent.
+    public static func limboSuiteJSON() throws -> Data? {
+        if let cached = limboCache { return cached }
+        guard let file = vectors?.appendingPathComponent("limbo/limbo.json.xz").path,
+              FileManager.default.fileExists(atPath: file) else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["xz", "-dc", file]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        limboCache = data
+        return data
+    }
+
+    /// One scenario of `Fixtures/chains/manifest.json` (made by `Fixtures/scripts/gen_chains.py`).
+    public struct ChainScenario: Decodable, Sendable {
+        public let scenario: String
+        public let kind: String
+        public let host: String?
+        public let ip: String?
+        public let at: Double
+        public let anchorsOnly: Bool
+        public let expected: String
+        public let reason: String?
+        public let description: String
+    }
+
+    public static func chainScenarios() throws -> [ChainScenario] {
+        let url = fixtures.appendingPathComponent("chains/manifest.json")
+        return try JSONDecoder().decode([ChainScenario].self, from: Data(contentsOf: url))
+    }
+}

@@ -7,17 +7,7 @@ import XCTest
 /// cross-checked there with `openssl verify -x509_strict`): each must give the verdict its
 /// manifest states, and when untrusted, the stated reason among the reported failures.
 final class ChainScenarioTests: XCTestCase {
-    struct Scenario: Decodable {
-        let scenario: String
-        let kind: String
-        let host: String?
-        let ip: String?
-        let at: Double
-        let anchorsOnly: Bool
-        let expected: String
-        let reason: String?
-        let description: String
-    }
+    typealias Scenario = TestSupport.ChainScenario
 
     /// Manifest reason names → Sigil's failure kinds.
     static let reasons: [String: Set<TrustFailureKind>] = [
@@ -30,7 +20,7 @@ final class ChainScenarioTests: XCTestCase {
 
     func testEveryScenario() throws {
         let dir = TestSupport.fixtures.appendingPathComponent("chains")
-        let scenarios = try JSONDecoder().decode([Scenario].self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+        let scenarios = try TestSupport.chainScenarios()
         XCTAssertGreaterThan(scenarios.count, 40)
         let system = TrustStore.system()
         var firstReasonMatches = 0

@@ -1,4 +1,5 @@
 import Foundation
+import SigilTestSupport
 import XCTest
 import SigilX509
 @testable import SigilTrust
@@ -18,21 +19,13 @@ final class NamesLimboTests: XCTestCase {
         let path: [Certificate] // leaf first, trust anchor last
     }
 
-    static let limboPath = "/work/shared/vectors/limbo/limbo.json.xz"
-
     nonisolated(unsafe) static var cached: [[String: Any]]?
 
     static func testcases() throws -> [[String: Any]] {
         if let c = cached { return c }
-        guard FileManager.default.fileExists(atPath: limboPath) else { throw XCTSkip("x509-limbo not found at \(limboPath)") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["xz", "-dc", limboPath]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        guard let data = try TestSupport.limboSuiteJSON() else {
+            throw XCTSkip("x509-limbo suite not found (../shared/vectors or $SIGIL_VECTORS)")
+        }
         let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let cases = json["testcases"] as! [[String: Any]]
         cached = cases

@@ -34,18 +34,7 @@ final class PathBuildingBudgetTests: XCTestCase {
     }
 
     static func limboCases(prefix: String) throws -> [Case]? {
-        let path = TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/limbo/limbo.json.xz").path
-        let env = ProcessInfo.processInfo.environment["SIGIL_VECTORS"].map { $0 + "/limbo/limbo.json.xz" }
-        let file = env ?? path
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["xz", "-dc", file]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        guard let data = try TestSupport.limboSuiteJSON() else { return nil }
         struct Suite: Decodable { let testcases: [Case] }
         return try JSONDecoder().decode(Suite.self, from: data).testcases.filter { $0.id.hasPrefix(prefix) }
     }

@@ -53,16 +53,7 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertFalse(TrustResultType.fatalTrustFailure.isTrusted)
     }
 
-    struct Scenario: Decodable {
-        let scenario: String
-        let kind: String
-        let host: String?
-        let ip: String?
-        let at: Double
-        let anchorsOnly: Bool
-        let expected: String
-        let reason: String?
-    }
+    typealias Scenario = TestSupport.ChainScenario
 
     /// Manifest reason → expected result (from the mapping above, not from evaluation).
     static let expectedForReason: [String: TrustResultType] = [
@@ -90,7 +81,7 @@ final class PolicySecTrustTests: XCTestCase {
 
     func testChainScenariosMapOntoSecTrustResults() throws {
         let dir = TestSupport.fixtures.appendingPathComponent("chains")
-        let scenarios = try JSONDecoder().decode([Scenario].self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+        let scenarios = try TestSupport.chainScenarios()
         var byResult: [String: Int] = [:]
         for s in scenarios {
             let folder = dir.appendingPathComponent(s.scenario)
