@@ -1,18 +1,10 @@
 import Foundation
+import SigilTestSupport
 
-/// Locates `/work/shared/vectors` as `<package root>/../shared/vectors`, or `$SIGIL_VECTORS`.
+/// The conformance vectors, located by `TestSupport.vectors` (`$SIGIL_VECTORS` or
+/// `<package root>/../shared/vectors`).
 enum Vectors {
-    static let directory: URL? = {
-        if let env = ProcessInfo.processInfo.environment["SIGIL_VECTORS"], !env.isEmpty {
-            let url = URL(fileURLWithPath: env)
-            return FileManager.default.fileExists(atPath: url.path) ? url : nil
-        }
-        // #filePath = <root>/Tests/SigilCryptoTests/VectorSupport.swift
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/vectors")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    static var directory: URL? { TestSupport.vectors }
 
     /// Contents of `relative` inside the vectors folder, or nil after printing why it was skipped.
     static func load(_ relative: String, test: String = #function) -> Data? {
