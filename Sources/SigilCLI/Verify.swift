@@ -164,7 +164,7 @@ struct Verify: ParsableCommand {
         if json {
             var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
             switch result {
-            case .trusted(let path, let anchor):
+            case .trusted(let path, let anchor, _):
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
                 object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
             case .untrusted(let failures):
@@ -177,7 +177,7 @@ struct Verify: ParsableCommand {
             return
         }
         switch result {
-        case .trusted(let path, let anchor):
+        case .trusted(let path, let anchor, _):
             print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
             for (i, c) in path.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
         case .untrusted(let failures):

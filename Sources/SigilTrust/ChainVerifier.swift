@@ -124,14 +124,14 @@ struct Session {
             verifier.anchors.anchors[$0].certificate == leaf
         }
         if let a = leafAnchors.first {
-            if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source) }
+            if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails()) }
             return .untrusted(failures.sorted { $0.kind > $1.kind })
         }
         var path: [Int] = [Session.leafNode]
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source)
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails())
             }
         } else if budgetHit {
             failures.append(TrustFailure(.budgetExhausted, at: path.count,

@@ -68,11 +68,17 @@ public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "[\(certificateIndex)] \(kind.name): \(message)" }
 }
 
+/// What a successful verification established beyond the path itself (validated certificate
+/// policies, revocation status, ...). Each check that produces such a result adds one field here.
+public struct TrustDetails: Sendable {
+    public init() {}
+}
+
 /// The verdict.
 public enum TrustResult: Sendable {
-    /// Trusted: the validated path from the leaf (first) to the anchor (last), and the anchor's
-    /// source.
-    case trusted(path: [Certificate], anchor: AnchorSource)
+    /// Trusted: the validated path from the leaf (first) to the anchor (last), the anchor's
+    /// source, and what else the verification established.
+    case trusted(path: [Certificate], anchor: AnchorSource, details: TrustDetails)
     /// Not trusted: reasons, most important first.
     case untrusted([TrustFailure])
 

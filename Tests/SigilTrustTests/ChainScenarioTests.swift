@@ -43,7 +43,7 @@ final class ChainScenarioTests: XCTestCase {
                               "\(s.scenario): expected \(reason), got \(result.failures)")
                 if let first = result.failures.first, kinds.contains(first.kind) { firstReasonMatches += 1 }
             }
-            if case .trusted(let path, let anchor) = result {
+            if case .trusted(let path, let anchor, _) = result {
                 XCTAssertEqual(path.first, leaf)
                 XCTAssertEqual(anchor, s.anchorsOnly ? .custom : (store.contains(path.last!) ? store.anchors.first { $0.certificate == path.last! }!.source : .custom))
             }

@@ -63,7 +63,7 @@ public enum VerifyWalk {
         oracle(counter.count <= ChainVerifier.maximumSignatureChecks,
                "\(counter.count) signature checks, budget \(ChainVerifier.maximumSignatureChecks)")
         switch result {
-        case .trusted(let path, _):
+        case .trusted(let path, _, _):
             oracle(!path.isEmpty && path[0] == leaf, "trusted path does not start at the leaf")
             for (i, c) in path.enumerated() {
                 oracle(FuzzFixtures.shared.derSet.contains(c.der),

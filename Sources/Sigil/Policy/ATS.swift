@@ -88,7 +88,7 @@ public struct ATSReport: Sendable {
         var chain = presented
         var validated = false
         var anchorSource: AnchorSource?
-        if case .trusted(let path, let source) = trust {
+        if case .trusted(let path, let source, _) = trust {
             chain = path
             validated = true
             anchorSource = source
@@ -99,7 +99,7 @@ public struct ATSReport: Sendable {
 
         // 1. Chain valid to a trusted root.
         switch trust {
-        case .trusted(_, let source):
+        case .trusted(_, let source, _):
             reqs.append(ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .pass,
                                        detail: "trusted via a \(source == .system ? "system" : "custom") anchor: \(chain.last!.subject.rfc4514String)",
                                        offending: []))

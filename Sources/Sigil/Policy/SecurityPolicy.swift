@@ -272,7 +272,7 @@ public struct SecurityPolicy: Sendable {
             if allowInvalidCertificates {
                 return done(.acceptedWithoutValidation, "accepted without validation (allowInvalidCertificates)", ordinary: ordinary)
             }
-            if case .trusted(let path, _) = ordinary {
+            if case .trusted(let path, _, _) = ordinary {
                 return done(.trusted, "trusted", ordinary: ordinary, chain: path, source: .validatedPath)
             }
             return done(.rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"), ordinary: ordinary)
@@ -292,7 +292,7 @@ public struct SecurityPolicy: Sendable {
             for c in pinnedCertificates { store.add(c, source: .custom) }
             let pinned = ChainVerifier(anchors: store, signatureVerifier: signatureVerifier)
                 .verify(leaf: leaf, intermediates: intermediates, options: options)
-            guard case .trusted(let path, _) = pinned else {
+            guard case .trusted(let path, _, _) = pinned else {
                 return done(.rejected(.pinnedEvaluationFailed),
                             "does not validate to a pinned certificate: " + (pinned.failures.first?.description ?? "unknown reason"),
                             ordinary: ordinary, pinned: pinned)
@@ -315,7 +315,7 @@ public struct SecurityPolicy: Sendable {
         // Clause 6.
         let chain: [Certificate]
         let source: MatchedChain
-        if !allowInvalidCertificates, case .trusted(let path, _) = ordinary {
+        if !allowInvalidCertificates, case .trusted(let path, _, _) = ordinary {
             chain = path
             source = .validatedPath
         } else {

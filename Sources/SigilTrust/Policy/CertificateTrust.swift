@@ -109,7 +109,7 @@ public struct CertificateTrust: Sendable {
             let result = verifier.verify(leaf: leaf, intermediates: Array(certificates.dropFirst()),
                                          options: options(for: policy))
             switch result {
-            case .trusted(let path, let anchor):
+            case .trusted(let path, let anchor, _):
                 if i == 0 { chain = path; source = anchor }
             case .untrusted(let f):
                 for x in f where !failures.contains(x) { failures.append(x) }
