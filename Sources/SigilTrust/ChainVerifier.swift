@@ -77,6 +77,8 @@ struct Session {
     var visits = 0
     var best: TrustFailure?
     var budgetHit = false
+    /// What the accepted path established beyond itself (revocation statuses, ...).
+    var details = TrustDetails()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -131,7 +133,7 @@ struct Session {
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails())
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: details)
             }
         } else if budgetHit {
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
@@ -190,7 +192,14 @@ struct Session {
                 note(f)
                 continue
             }
-            if isAnchor(node) { return node }
+            if isAnchor(node) {
+                // The path is complete: checks of the whole path, before it is accepted.
+                if let f = revocationFailure(path: path, anchor: node) {
+                    note(f)
+                    continue
+                }
+                return node
+            }
             path.append(node)
             if let anchor = extend(&path) { return anchor }
             path.removeLast()
@@ -296,5 +305,20 @@ struct Session {
             }
         }
         return nil
+    }
+}
+
+extension Session {
+    /// RFC 5280 §6.3 / RFC 6960 for the complete path (leaf … `anchor`); the statuses go into
+    /// `details`; the most important failure is returned (revoked, or undetermined under hard fail).
+    mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
+        guard let r = options.revocation else { return nil }
+        let certs = path.map(certificate) + [certificate(anchor)]
+        let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
+                                        verifier: verifier.signatureVerifier, certificates: certs + pool,
+                                        anchor: verifier.anchors.anchors[anchor])
+        let statuses = checker.check(path: certs)
+        details.revocation = statuses
+        return RevocationChecker.failures(statuses, policy: r.policy).first
     }
 }

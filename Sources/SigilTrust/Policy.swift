@@ -63,6 +63,8 @@ public struct VerificationOptions: Sendable {
     /// nil = `defaultMaximumDepth`.
     public var maximumDepth: Int?
     public var algorithms: AlgorithmPolicy = .standard
+    /// Revocation checking (CRLs, OCSP responses, hard or soft fail); nil = none.
+    public var revocation: RevocationOptions?
 
     /// Default depth: real Web PKI paths have 1–3 intermediates.
     public static let defaultMaximumDepth = 8

@@ -23,6 +23,10 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
     case notYetValid
     case expired
     case nameMismatch
+    /// Revocation (RFC 5280 §6.3, RFC 6960): the status could not be established (hard fail).
+    case revocationUndetermined
+    /// A CRL or OCSP response says the certificate is revoked.
+    case revoked
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
@@ -48,6 +52,8 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .notYetValid: return "not yet valid"
         case .expired: return "expired"
         case .nameMismatch: return "name mismatch"
+        case .revocationUndetermined: return "revocation undetermined"
+        case .revoked: return "revoked"
         }
     }
 }
@@ -71,6 +77,10 @@ public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
 /// What a successful verification established beyond the path itself (validated certificate
 /// policies, revocation status, ...). Each check that produces such a result adds one field here.
 public struct TrustDetails: Sendable {
+    /// Revocation status of each checked certificate of the path (index 0 = leaf; the anchor is
+    /// never checked). Empty when `VerificationOptions.revocation` is nil.
+    public var revocation: [CertificateRevocationStatus] = []
+
     public init() {}
 }
 
