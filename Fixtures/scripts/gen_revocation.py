@@ -202,7 +202,7 @@ def main():
     # Delta: leaf-delta revoked after the base CRL; openssl crl -gendelta diffs two CRLs.
     revoke("int", "leaf-delta", "superseded")
     gencrl("int", "int-newer.crl.pem", last=G - dt.timedelta(minutes=30))
-    run("openssl", "crl", "-in", "int.crl.pem", "-gendelta", "int-newer.crl.pem", "-key", "int.key", "-out", "int-delta.crl.pem")
+    run("openssl", "crl", "-in", "int.crl.pem", "-gendelta", "int-newer.crl.pem", "-key", "int.key", "-sha256", "-out", "int-delta.crl.pem")
     os.remove(os.path.join(OUT, "int-newer.crl.pem"))
     # certificateHold released: a delta listing leaf-hold with removeFromCRL (cryptography:
     # `openssl crl -gendelta` emits only new entries).

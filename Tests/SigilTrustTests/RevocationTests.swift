@@ -181,11 +181,12 @@ final class RevocationTests: XCTestCase {
         let tbs = tlv(0x30, alg + name + [0x17, 0x0D] + Array("250101000000Z".utf8) + tlv(0x30, entries))
         let crl = try CertificateList(der: tlv(0x30, tbs + alg + [0x03, 0x02, 0x00, 0x00]))
         XCTAssertEqual(crl.revokedCount, 10_000)
+        let all = Set(serials)
         for s in serials {
             XCTAssertEqual(crl.entries(serial: ByteSpan(s, 0, s.count)).count, 1)
             var t = s
             t[t.count - 1] ^= 0x80
-            if !serials.contains(t) { XCTAssertEqual(crl.entries(serial: ByteSpan(t, 0, t.count)).count, 0) }
+            if !all.contains(t) { XCTAssertEqual(crl.entries(serial: ByteSpan(t, 0, t.count)).count, 0) }
         }
     }
 
