@@ -173,6 +173,9 @@ def main():
     cert("badresponder", "Sigil Not A Responder", "int", "badresponder")
     # Same subject as `int`, another key: signs the "wrong key" CRL.
     cert("evil-int", "Sigil Revocation Intermediate", "root", "ca")
+    # Same subject again, but under a root that is not trusted.
+    cert("rogue-root", "Sigil Rogue Root", None, "root")
+    cert("rogue-int", "Sigil Revocation Intermediate", "rogue-root", "ca")
 
     ca_config("root")
     ca_config("int")
@@ -180,6 +183,7 @@ def main():
     ca_config("int-idp-ok", "issuingDistributionPoint = critical, @idp\n[idp]\nfullname = URI:http://crl.sigil.test/int.crl\nonlyuser = TRUE\n")
     ca_config("evil-int")
     ca_config("int2")
+    ca_config("rogue-int")
 
     # Root CRL: int2 revoked (revoked intermediate).
     revoke("root", "int2", "cACompromise")
@@ -199,6 +203,8 @@ def main():
     # Signed by a key that is not the issuer's (same issuer name).
     shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-evil-int/index.txt"))
     gencrl("evil-int", "int-wrongkey.crl.pem")
+    shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-rogue-int/index.txt"))
+    gencrl("rogue-int", "int-rogue.crl.pem")
     # Delta: leaf-delta revoked after the base CRL; openssl crl -gendelta diffs two CRLs.
     revoke("int", "leaf-delta", "superseded")
     gencrl("int", "int-newer.crl.pem", last=G - dt.timedelta(minutes=30))
@@ -238,6 +244,12 @@ def main():
     scenario("no-crl-for-leaf", "leaf-good", ["int"], ["root.crl.pem"], all_, "no CRL of the leaf's issuer: undetermined (hard fail)")
     scenario("expired-crl", "leaf-good", ["int"], ["root.crl.pem", "int-expired.crl.pem"], all_, "the leaf's CRL is past its nextUpdate")
     scenario("wrong-key-crl", "leaf-good", ["int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_, "the leaf's CRL is signed by another key with the issuer's name")
+    scenario("separate-crl-signer", "leaf-good", ["int", "evil-int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_ + ["-extended_crl"],
+             "the CRL is signed by another certificate of the issuer's name that chains to the same root (RFC 5280 §6.3.3 (f))")
+    scenario("separate-crl-signer-revoked", "leaf-revoked", ["int", "evil-int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_ + ["-extended_crl"],
+             "as separate-crl-signer, and that CRL lists the leaf")
+    scenario("crl-signer-other-root", "leaf-good", ["int", "rogue-int", "rogue-root"], ["root.crl.pem", "int-rogue.crl.pem"], all_ + ["-extended_crl"],
+             "the CRL's signer has the issuer's name but chains to another, untrusted root")
     scenario("idp-scope-mismatch", "leaf-good", ["int"], ["root.crl.pem", "int-idp-other.crl.pem"], all_, "the CRL's issuing distribution point is not the leaf's")
     scenario("idp-scope-match", "leaf-revoked", ["int"], ["root.crl.pem", "int-idp-match.crl.pem"], all_, "IDP matches the leaf's distribution point, onlyContainsUserCerts: leaf revoked")
     scenario("delta-revoked", "leaf-delta", ["int"], ["root.crl.pem", "int.crl.pem", "int-delta.crl.pem"], all_ + ["-use_deltas"], "revoked in the delta CRL only")

@@ -79,6 +79,8 @@ struct Session {
     var budgetHit = false
     /// What the accepted path established beyond itself (revocation statuses, ...).
     var details = TrustDetails()
+    /// Revocation work shared by the candidate paths (budget and signature cache).
+    let revocationWork = RevocationWork()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -316,7 +318,7 @@ extension Session {
         let certs = path.map(certificate) + [certificate(anchor)]
         let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
                                         verifier: verifier.signatureVerifier, certificates: certs + pool,
-                                        anchor: verifier.anchors.anchors[anchor])
+                                        anchor: verifier.anchors.anchors[anchor], work: revocationWork)
         let statuses = checker.check(path: certs)
         details.revocation = statuses
         return RevocationChecker.failures(statuses, policy: r.policy).first

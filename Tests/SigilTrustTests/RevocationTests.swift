@@ -59,8 +59,9 @@ final class RevocationTests: XCTestCase {
             if !s.trusted, let f = result.failures.first {
                 // "error 23 at D depth lookup: certificate revoked" → revoked at index D;
                 // anything else (no CRL, expired, scope, signature) → undetermined.
-                let depth = s.opensslOutput.range(of: #"at (\d+) depth"#, options: .regularExpression)
-                    .map { Int(s.opensslOutput[$0].split(separator: " ")[1])! }
+                // (Lines about the CRL signer's own path, "[CRL path] …", are not the verdict.)
+                let verdictLine = s.opensslOutput.split(separator: "\n").last { $0.hasPrefix("error ") && $0.contains(" depth lookup") }
+                let depth = verdictLine.flatMap { $0.range(of: #"at (\d+) depth"#, options: .regularExpression).map { r in Int(verdictLine![r].split(separator: " ")[1])! } }
                 if s.opensslOutput.contains("certificate revoked") {
                     XCTAssertEqual(f.kind, .revoked, "\(s.name): \(result.failures)")
                 } else {

@@ -7,6 +7,7 @@ struct OCSPChecker {
     let time: Double
     let algorithms: AlgorithmPolicy
     let verifier: any CertificateSignatureVerifier
+    let work: RevocationWork
 
     /// `.good`, `.revoked` or nil (no usable response for `c`; `notes` say why).
     func status(of c: Certificate, issuer: Certificate, notes: inout [String]) -> RevocationStatus? {
@@ -97,13 +98,17 @@ struct OCSPChecker {
                     continue
                 }
                 if let f = digestFailure(s.signatureAlgorithm) { why = "the responder certificate is signed with \(f)"; continue }
-                guard verifier.verifySignature(of: s, issuer: issuer) == .valid else {
+                guard work.verify(s.tbsCertificate, signer: issuer, { verifier.verifySignature(of: s, issuer: issuer) }) == .valid else {
                     why = "the responder certificate's signature does not verify with the issuer's key"
                     continue
                 }
             }
-            if verifier.verifySignedData(algorithm: basic.signatureAlgorithm, signed: basic.tbsResponseData,
-                                         signature: basic.signature, signer: s) == .valid { return nil }
+            let verdict = work.verify(basic.tbsResponseData, signer: s) {
+                verifier.verifySignedData(algorithm: basic.signatureAlgorithm, signed: basic.tbsResponseData,
+                                          signature: basic.signature, signer: s)
+            }
+            if verdict == .valid { return nil }
+            if verdict == nil { return "the revocation work budget is exhausted" }
             why = "its signature does not verify with the key of \(s.subject.rfc4514String)"
         }
         return why
@@ -147,7 +152,8 @@ extension OCSPResponse {
     public func status(of certificate: Certificate, issuer: Certificate, at time: Double,
                        verifier: any CertificateSignatureVerifier, algorithms: AlgorithmPolicy = .standard) -> RevocationStatus {
         var notes: [String] = []
-        let checker = OCSPChecker(options: RevocationOptions(ocspResponses: [self]), time: time, algorithms: algorithms, verifier: verifier)
+        let checker = OCSPChecker(options: RevocationOptions(ocspResponses: [self]), time: time, algorithms: algorithms,
+                                  verifier: verifier, work: RevocationWork())
         if let s = checker.status(of: certificate, issuer: issuer, in: self, notes: &notes) { return s }
         return .undetermined(notes.isEmpty ? "the OCSP response is not about this certificate" : notes.joined(separator: "; "))
     }

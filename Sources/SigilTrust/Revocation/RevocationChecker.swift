@@ -16,6 +16,8 @@ struct RevocationChecker {
     let certificates: [Certificate]
     /// The path's trust anchor: a separate CRL signer must chain to it (§6.3.3 (f)).
     let anchor: TrustAnchor
+    /// Work shared by every path checked in one verification (budget, signature cache).
+    let work: RevocationWork
 
     /// ReasonFlags bits 1...8 (`unused` excluded): every reason (§6.3.3, "all-reasons").
     static let allReasons: UInt16 = 0x1FE
@@ -32,7 +34,7 @@ struct RevocationChecker {
 
     func status(of c: Certificate, issuer: Certificate, path: [Certificate], index: Int) -> CertificateRevocationStatus {
         var notes: [String] = []
-        let ocsp = OCSPChecker(options: options, time: time, algorithms: algorithms, verifier: verifier)
+        let ocsp = OCSPChecker(options: options, time: time, algorithms: algorithms, verifier: verifier, work: work)
             .status(of: c, issuer: issuer, notes: &notes)
         let crl = crlStatus(of: c, issuer: issuer, notes: &notes)
         if let crl, case .revoked = crl { return CertificateRevocationStatus(certificateIndex: index, status: crl, source: .crl) }
@@ -65,7 +67,7 @@ struct RevocationChecker {
             if interim & ~reasonsMask == 0 { continue }
             // (c), (i): a matching delta CRL is searched first.
             var found: RevokedCertificate?
-            if options.useDeltaCRLs, let delta = delta(for: crl, certificate: c, notes: &notes) {
+            if options.useDeltaCRLs, let delta = delta(for: crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) {
                 found = entry(in: delta, for: c)
             }
             // (j): then the complete CRL.
@@ -195,7 +197,11 @@ struct RevocationChecker {
                 why = "its issuer \(s.subject.rfc4514String) lacks the cRLSign key usage (RFC 5280 §6.3.3 (f))"
                 return false
             }
-            switch verifier.verifySignedData(algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature, signer: s) {
+            guard let verdict = work.verify(crl.tbsCertList, signer: s, { verifier.verifySignedData(algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature, signer: s) }) else {
+                why = "the revocation work budget is exhausted"
+                return false
+            }
+            switch verdict {
             case .valid: return true
             case .unsupportedAlgorithm: why = "its signature algorithm \(crl.signatureAlgorithm.name) cannot be checked"
             default: why = "its signature does not verify with the key of \(s.subject.rfc4514String)"
@@ -212,6 +218,10 @@ struct RevocationChecker {
             if tried > RevocationOptions.maximumCRLSignerCandidates { break }
             guard tryCandidate(s) else { continue }
             if s == anchor.certificate { return true }
+            guard work.spend(RevocationWork.signerPathCost) else {
+                why = "the revocation work budget is exhausted"
+                break
+            }
             var store = TrustStore()
             store.add(anchor)
             var o = VerificationOptions(kind: .basic, time: time)
@@ -229,7 +239,7 @@ struct RevocationChecker {
 
     /// §6.3.3 (c): the newest usable delta CRL for `complete`: same issuer, same IDP, same AKI,
     /// BaseCRLNumber ≤ the complete CRL's number < the delta's number (§5.2.4).
-    func delta(for complete: CertificateList, certificate c: Certificate, notes: inout [String]) -> CertificateList? {
+    func delta(for complete: CertificateList, directIssuer: Certificate?, notes: inout [String]) -> CertificateList? {
         guard let base = complete.facts.crlNumber else { return nil }
         var best: CertificateList?
         for d in options.crls where d.isDelta {
@@ -240,7 +250,7 @@ struct RevocationChecker {
                   compareNumbers(db, base) <= 0, compareNumbers(dn, base) > 0 else { continue }
             if let b = best, let bn = b.facts.crlNumber, compareNumbers(bn, dn) >= 0 { continue }
             guard usable(d, notes: &notes),
-                  signerValid(d, directIssuer: certificates.first { $0.subject.matchesForChaining(d.issuer) }, notes: &notes) else { continue }
+                  signerValid(d, directIssuer: directIssuer, notes: &notes) else { continue }
             best = d
         }
         return best
@@ -288,6 +298,48 @@ struct RevocationChecker {
         case (.otherName(let t1, let v1), .otherName(let t2, let v2)): return t1 == t2 && v1 == v2
         default: return false
         }
+    }
+}
+
+// MARK: - Work budget
+
+/// The revocation work of one verification, shared by every candidate path (why: a hostile
+/// peer's intermediates can make many complete paths, each checked against every CRL; without
+/// a bound that multiplies signature checks). Verdicts on the same signed bytes and signer are
+/// cached; each new signature check costs 1, each separate CRL signer's path validation
+/// `signerPathCost`. When the budget is spent, the remaining sources are not used: statuses
+/// become undetermined (failing closed under hard fail).
+final class RevocationWork {
+    static let maximumCost = 64
+    static let signerPathCost = 8
+    private(set) var spent = 0
+    private var verdicts: [Key: SignatureVerdict] = [:]
+
+    /// The signed bytes by identity: their storage's address and range (every CRL, response
+    /// and certificate stays alive in the options, path or pool for the whole verification, so
+    /// an address is never reused within one `RevocationWork`), and the signer's encoding.
+    struct Key: Hashable {
+        let address: UInt
+        let start: Int
+        let end: Int
+        let signer: [UInt8]
+    }
+
+    func spend(_ cost: Int) -> Bool {
+        if spent + cost > RevocationWork.maximumCost { return false }
+        spent += cost
+        return true
+    }
+
+    /// The cached verdict, or `check()` when the budget allows (nil when it does not).
+    func verify(_ signed: ByteSpan, signer: Certificate, _ check: () -> SignatureVerdict) -> SignatureVerdict? {
+        let address = signed.storage.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let key = Key(address: address, start: signed.start, end: signed.end, signer: signer.der)
+        if let v = verdicts[key] { return v }
+        guard spend(1) else { return nil }
+        let v = check()
+        verdicts[key] = v
+        return v
     }
 }
 
