@@ -162,6 +162,8 @@ public struct CertificateList: Sendable {
             p.nextUpdate = try t.readTime()
         }
         var entryExtensionsSeen = false
+        // §5.1.2.6: with no revoked certificates the list MUST be absent. Tolerated deviation:
+        // an empty SEQUENCE is accepted (it is valid DER and means the same; some issuers emit it).
         if let list = try t.readOptional(.sequence) {
             p.spans.revoked = (list.contentStart, list.end)
             entryExtensionsSeen = try validateEntries(list, into: &p, storage: storage)
