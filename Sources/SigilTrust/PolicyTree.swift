@@ -22,9 +22,11 @@ import SigilX509
 // and a verification may evaluate several candidate paths. Every unit of work — a policy or
 // mapping read, a node created, kept or copied, a parent link stored or followed — is charged
 // to one budget shared by the whole verification (`CertificatePolicyOptions.maximumWork`,
-// default 65 536 units: about 100 × what a large government path with 30 policies and 30
-// mappings per certificate costs). When it runs out the path fails closed with
-// `PolicyFailure.Kind.budgetExhausted` and the verifier stops trying other paths.
+// default 32 768 units; a ten-certificate government path with 30 policies and 30 one-to-one
+// mappings per certificate costs about 1 500, so some twenty such candidate paths fit; six
+// certificates each mapping 48 policies onto 48 others — Fixtures/policies/cve-2023-0464 — do
+// not). When it runs out the path fails closed with `PolicyFailure.Kind.budgetExhausted` and
+// the verifier stops trying other paths. Callers with unusual PKIs may raise the figure.
 
 /// The four user inputs of RFC 5280 §6.1.1 (c), (e), (f), (g), and the work bound.
 ///
@@ -47,7 +49,7 @@ public struct CertificatePolicyOptions: Sendable, Hashable {
     /// closed with `.budgetExhausted`.
     public var maximumWork = CertificatePolicyOptions.defaultMaximumWork
 
-    public static let defaultMaximumWork = 1 << 16
+    public static let defaultMaximumWork = 1 << 15
 
     public init() {}
 
