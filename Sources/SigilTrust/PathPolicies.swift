@@ -11,7 +11,11 @@ extension Session {
     /// path's sets. When the shared policy work budget runs out, `budgetHit` is set so that the
     /// whole verification stops and fails closed.
     mutating func policyFailure(path: [Int]) -> TrustFailure? {
-        // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
+        if policyProcessingCannotFail(path) {
+            // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
+            validatedPolicies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
+            return nil
+        }
         var input: [PolicyCertificate] = []
         input.reserveCapacity(path.count)
         for (index, node) in path.enumerated().reversed() {
@@ -45,5 +49,31 @@ extension Session {
                 return TrustFailure(.invalidPolicy, at: index, "an explicit policy is required and the path is valid for no acceptable policy (RFC 5280 §6.1.3 (f), §6.1.5 (g))")
             }
         }
+    }
+
+    /// True when §6.1 processing of `path` cannot reject it, so the tree need not be built now:
+    /// no initial-explicit-policy (explicit_policy then reaches 0 only through a
+    /// policyConstraints), no policyConstraints (requireExplicitPolicy), no policyMappings
+    /// (§6.1.4 (a)), and certificatePolicies lists of at most 16 entries without duplicates
+    /// (§4.2.1.4; compared pairwise, allocation-free). The other failure, the work budget, cannot
+    /// be reached by such a path (linear work on at most 16 policies per certificate).
+    func policyProcessingCannotFail(_ path: [Int]) -> Bool {
+        if options.certificatePolicies.initialExplicitPolicy { return false }
+        for node in path {
+            let c = certificate(node)
+            if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil { return false }
+            guard let cp = (try? c.certificatePolicies()) ?? nil else { continue }
+            var seen = 0
+            var it = cp.makeIterator()
+            while let p = it.next() {
+                seen += 1
+                if seen > 16 { return false }
+                var other = cp.makeIterator()
+                for _ in 1..<seen {
+                    if other.next()?.policyIdentifier == p.policyIdentifier { return false }
+                }
+            }
+        }
+        return true
     }
 }

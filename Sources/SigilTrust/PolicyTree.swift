@@ -61,25 +61,68 @@ public struct CertificatePolicyOptions: Sendable, Hashable {
 
 /// What policy processing established for a validated path (RFC 5280 §6.1.6 and the X.509
 /// output sets). OIDs are content octets, sorted; anyPolicy appears as `OID.anyPolicy`.
+///
+/// When policy processing cannot reject a path — no initial-explicit-policy and no
+/// policyConstraints or policyMappings on the path, at most 16 distinct policies per
+/// certificate (the web PKI case) — the verifier accepts the path without building the tree
+/// and the sets are computed on first access from the path it keeps (no allocation on the hot
+/// path; the result is the same as the eager computation).
 public struct ValidatedPolicies: Sendable, Hashable {
+    struct Sets: Sendable, Hashable {
+        var authoritiesConstrained: [[UInt8]] = []
+        var userConstrained: [[UInt8]] = []
+        var explicitPolicyRequired = false
+    }
+
+    enum Storage: Sendable {
+        case computed(Sets)
+        /// The path in RFC order (certificate 1 first, the leaf last, the anchor excluded).
+        case deferred([Certificate], CertificatePolicyOptions)
+    }
+
+    let storage: Storage
+
+    public init() { storage = .computed(Sets()) }
+
+    init(_ sets: Sets) { storage = .computed(sets) }
+
+    init(deferred path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
+
+    var sets: Sets {
+        switch storage {
+        case .computed(let s):
+            return s
+        case .deferred(let path, let options):
+            var input: [PolicyCertificate] = []
+            for c in path {
+                guard let p = try? PolicyCertificate(c) else { return Sets() }
+                input.append(p)
+            }
+            var budget = Int.max
+            if case .success(let v) = PolicyTree.evaluate(input, options: options, budget: &budget) { return v.sets }
+            return Sets() // unreachable: the verifier only defers paths that cannot fail
+        }
+    }
+
     /// authorities-constrained-policy-set: the policies, in the trust anchor's policy domain,
     /// for which the path is valid according to its certificates alone — the valid_policy of
     /// every node of the pruned tree whose parent is anyPolicy, plus anyPolicy itself when the
     /// tree keeps an anyPolicy node at the last depth. Empty when the tree is NULL.
-    public var authoritiesConstrained: [[UInt8]] = []
+    public var authoritiesConstrained: [[UInt8]] { sets.authoritiesConstrained }
     /// user-constrained-policy-set: the authorities-constrained set intersected with the
     /// user-initial-policy-set (§6.1.5 (g)). Empty when they do not meet; with
     /// initial-explicit-policy (or a requireExplicitPolicy that reached 0) an empty set fails
     /// the path.
-    public var userConstrained: [[UInt8]] = []
+    public var userConstrained: [[UInt8]] { sets.userConstrained }
     /// The explicit_policy state variable reached 0 (§6.1.5 (b)): a policy was required.
-    public var explicitPolicyRequired = false
-
-    public init() {}
+    public var explicitPolicyRequired: Bool { sets.explicitPolicyRequired }
 
     /// Dotted forms, for display.
     public var authoritiesConstrainedDotted: [String] { authoritiesConstrained.map(objectIdentifierDotted) }
     public var userConstrainedDotted: [String] { userConstrained.map(objectIdentifierDotted) }
+
+    public static func == (a: ValidatedPolicies, b: ValidatedPolicies) -> Bool { a.sets == b.sets }
+    public func hash(into hasher: inout Hasher) { hasher.combine(sets) }
 }
 
 /// The policy facts of one certificate, in the form the tree consumes (decoded from a
@@ -272,7 +315,7 @@ public enum PolicyTree {
         }
 
         // §6.1.5 (g): the policy sets.
-        var result = ValidatedPolicies()
+        var result = ValidatedPolicies.Sets()
         result.explicitPolicyRequired = explicitPolicy == 0
         let last = levels[levels.count - 1]
         if !last.isEmpty {
@@ -315,7 +358,7 @@ public enum PolicyTree {
         if explicitPolicy == 0 && result.userConstrained.isEmpty {
             return .failure(PolicyFailure(.noExplicitPolicy, certificate: n - 1))
         }
-        return .success(result)
+        return .success(ValidatedPolicies(result))
     }
 
     /// §6.1.4 (a), (b) for certificate `i`: checks the mappings, marks (b)(1) or deletes (b)(2)

@@ -69,8 +69,21 @@ final class CertificatePolicyTests: XCTestCase {
                                     inhibitAny: s.inhibitAny, at: s.at)
             XCTAssertEqual(r.isTrusted, s.expected == "trusted", "\(s.name): \(s.description) → \(r.failures)")
             switch r {
-            case .trusted(_, _, let details):
+            case .trusted(let path, _, let details):
                 trusted += 1
+                // The verifier's sets (computed lazily when the path could not fail) are the
+                // eager tree's on the same path.
+                var o = CertificatePolicyOptions()
+                if !s.policies.isEmpty { o.userInitialPolicySet = Self.oids(s.policies) }
+                o.initialExplicitPolicy = s.explicit
+                o.initialPolicyMappingInhibit = s.inhibitMap
+                o.initialAnyPolicyInhibit = s.inhibitAny
+                var budget = 1 << 20
+                let eager = PolicyTree.evaluate(try path.dropLast().reversed().map { try PolicyCertificate($0) }, options: o, budget: &budget)
+                if case .success(let e) = eager {
+                    XCTAssertEqual(e, details.policies, s.name)
+                    XCTAssertEqual(e.userConstrainedDotted, details.policies.userConstrainedDotted, s.name)
+                } else { XCTFail("\(s.name): eager evaluation failed") }
                 if let auth = s.authorityPolicies {
                     XCTAssertEqual(Set(details.policies.authoritiesConstrainedDotted), Set(auth), "\(s.name) authorities-constrained")
                 }
