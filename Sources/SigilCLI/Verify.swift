@@ -343,6 +343,9 @@ extension Verify {
             o.append(("reasons", .array(e.failures.map { f in
                 .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))), ("message", .string(f.message))])
             })))
+            if case .trusted(_, _, let details)? = e.ordinaryResult {
+                o.append(("policies", Verify.policiesJSON(details.policies)))
+            }
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
             print(JSONValue.object(o).serialized())
         } else {
