@@ -56,6 +56,19 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("key-usage"), help: "Key usage the leaf must allow, RFC 5280 name (repeatable).")
     var keyUsages: [String] = []
 
+    // RFC 5280 §6.1.1 policy inputs.
+    @Option(name: .customLong("policy"), help: "Acceptable certificate policy, dotted OID (repeatable): the user-initial-policy-set (absent = anyPolicy).")
+    var policies: [String] = []
+
+    @Flag(name: .customLong("explicit-policy"), help: "initial-explicit-policy: the path must be valid for a --policy OID.")
+    var explicitPolicy = false
+
+    @Flag(name: .customLong("inhibit-policy-mapping"), help: "initial-policy-mapping-inhibit: policy mappings are not allowed.")
+    var inhibitPolicyMapping = false
+
+    @Flag(name: .customLong("inhibit-any-policy"), help: "initial-any-policy-inhibit: anyPolicy in certificates is not processed.")
+    var inhibitAnyPolicy = false
+
     @Option(name: .customLong("sig-alg"), help: "Restrict signature algorithms (not supported: exits 77).")
     var sigAlgs: [String] = []
 
@@ -98,6 +111,7 @@ struct Verify: ParsableCommand {
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
         for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
+        for p in policies where objectIdentifierContent(dotted: p) == nil { throw ValidationError("--policy \(p) is not a dotted OID") }
         if usesSecurityPolicy { try validatePolicyOptions() }
     }
 
@@ -152,6 +166,7 @@ struct Verify: ParsableCommand {
         options.maximumDepth = maxDepth
         options.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
         for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
+        options.certificatePolicies = certificatePolicyOptions
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
 
@@ -164,9 +179,10 @@ struct Verify: ParsableCommand {
         if json {
             var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
             switch result {
-            case .trusted(let path, let anchor, _):
+            case .trusted(let path, let anchor, let details):
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
                 object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
+                object.append(("policies", Verify.policiesJSON(details.policies)))
             case .untrusted(let failures):
                 object.append(("reasons", .array(failures.map { f in
                     .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
@@ -177,13 +193,40 @@ struct Verify: ParsableCommand {
             return
         }
         switch result {
-        case .trusted(let path, let anchor, _):
+        case .trusted(let path, let anchor, let details):
             print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
             for (i, c) in path.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+            if !policies.isEmpty || explicitPolicy || details.policies.explicitPolicyRequired {
+                print("  user-constrained policies: \(details.policies.userConstrainedDotted.joined(separator: ", "))")
+            }
         case .untrusted(let failures):
             print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
             for f in failures { print("  \(f)") }
         }
+    }
+}
+
+// MARK: - Certificate policies (RFC 5280 §6.1)
+
+extension Verify {
+    /// The §6.1.1 inputs from `--policy`, `--explicit-policy`, `--inhibit-policy-mapping`,
+    /// `--inhibit-any-policy`.
+    var certificatePolicyOptions: CertificatePolicyOptions {
+        var o = CertificatePolicyOptions()
+        let set = policies.compactMap { objectIdentifierContent(dotted: $0) }
+        if !set.isEmpty { o.userInitialPolicySet = set }
+        o.initialExplicitPolicy = explicitPolicy
+        o.initialPolicyMappingInhibit = inhibitPolicyMapping
+        o.initialAnyPolicyInhibit = inhibitAnyPolicy
+        return o
+    }
+
+    /// `{"authoritiesConstrained": [...], "userConstrained": [...], "explicitPolicyRequired": bool}`
+    /// with dotted OIDs (anyPolicy is "2.5.29.32.0").
+    static func policiesJSON(_ p: ValidatedPolicies) -> JSONValue {
+        .object([("authoritiesConstrained", .array(p.authoritiesConstrainedDotted.map { .string($0) })),
+                 ("userConstrained", .array(p.userConstrainedDotted.map { .string($0) })),
+                 ("explicitPolicyRequired", .bool(p.explicitPolicyRequired))])
     }
 }
 
@@ -266,6 +309,7 @@ extension Verify {
         policy.allowInvalidCertificates = allowInvalid
         policy.validatesDomainName = !(noDomainCheck || kind == .basic)
         policy.validatesCertificateChain = validateWholeChain
+        policy.certificatePolicies = certificatePolicyOptions
         if allowInvalid {
             printError("""
             ************************************************************************
@@ -299,6 +343,9 @@ extension Verify {
             o.append(("reasons", .array(e.failures.map { f in
                 .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))), ("message", .string(f.message))])
             })))
+            if case .trusted(_, _, let details)? = e.ordinaryResult {
+                o.append(("policies", Verify.policiesJSON(details.policies)))
+            }
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
             print(JSONValue.object(o).serialized())
         } else {

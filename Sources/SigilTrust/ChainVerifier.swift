@@ -73,6 +73,10 @@ struct Session {
         infoCache[node] = i
         return i
     }
+    /// Certificate policy state (PathPolicies.swift): work left for the whole verification,
+    /// and the sets of the path accepted last.
+    lazy var policyBudget = options.certificatePolicies.maximumWork
+    var validatedPolicies = ValidatedPolicies()
     var signatureChecks = 0
     var visits = 0
     var best: TrustFailure?
@@ -124,14 +128,16 @@ struct Session {
             verifier.anchors.anchors[$0].certificate == leaf
         }
         if let a = leafAnchors.first {
-            if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails()) }
+            if failures.isEmpty, policyFailure(path: []) == nil {
+                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails(policies: validatedPolicies))
+            }
             return .untrusted(failures.sorted { $0.kind > $1.kind })
         }
         var path: [Int] = [Session.leafNode]
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails())
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails(policies: validatedPolicies))
             }
         } else if budgetHit {
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
@@ -190,7 +196,11 @@ struct Session {
                 note(f)
                 continue
             }
-            if isAnchor(node) { return node }
+            if isAnchor(node) {
+                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift).
+                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                return node
+            }
             path.append(node)
             if let anchor = extend(&path) { return anchor }
             path.removeLast()

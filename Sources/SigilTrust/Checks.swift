@@ -7,14 +7,11 @@ enum Checks {
     /// unacceptable (RFC 5280 §4.2: "A certificate-using system MUST reject the certificate if
     /// it encounters a critical extension it does not recognize").
     ///
-    /// certificatePolicies is listed although policy processing (§6.1.3 (d)) is not done yet:
-    /// a critical certificatePolicies only restricts the policy tree, which Sigil does not
-    /// expose, so accepting it cannot make an untrusted chain trusted. policyConstraints,
-    /// policyMappings and inhibitAnyPolicy are NOT listed: marked critical they would require
-    /// policy processing, so they fail closed.
+    /// The four policy extensions are processed by RFC 5280 §6.1 policy processing
+    /// (PolicyTree.swift) on every complete path.
     static let understoodCritical: [[UInt8]] = [
         OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName, OID.nameConstraints,
-        OID.certificatePolicies,
+        OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy,
     ]
 
     /// Extensions that conforming CAs MUST mark non-critical; critical ones are rejected.

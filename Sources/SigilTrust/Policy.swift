@@ -63,6 +63,8 @@ public struct VerificationOptions: Sendable {
     /// nil = `defaultMaximumDepth`.
     public var maximumDepth: Int?
     public var algorithms: AlgorithmPolicy = .standard
+    /// RFC 5280 §6.1.1 policy inputs (default: any policy, nothing explicit or inhibited).
+    public var certificatePolicies = CertificatePolicyOptions()
 
     /// Default depth: real Web PKI paths have 1–3 intermediates.
     public static let defaultMaximumDepth = 8

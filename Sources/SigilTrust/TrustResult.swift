@@ -18,6 +18,9 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
     case unsupportedCriticalExtension
     case nameConstraintViolated
     case nameConstraintUnsupported
+    /// RFC 5280 §6.1 certificate policy processing rejected the path (no acceptable policy
+    /// under an explicit-policy requirement, anyPolicy mapped, a duplicate policy).
+    case invalidPolicy
     case profileViolation
     case malformedCertificate
     case notYetValid
@@ -43,6 +46,7 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .unsupportedCriticalExtension: return "unsupported critical extension"
         case .nameConstraintViolated: return "name constraint violated"
         case .nameConstraintUnsupported: return "name constraint unsupported"
+        case .invalidPolicy: return "invalid policy"
         case .profileViolation: return "profile violation"
         case .malformedCertificate: return "malformed certificate"
         case .notYetValid: return "not yet valid"
@@ -71,7 +75,15 @@ public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
 /// What a successful verification established beyond the path itself (validated certificate
 /// policies, revocation status, ...). Each check that produces such a result adds one field here.
 public struct TrustDetails: Sendable {
+    /// RFC 5280 §6.1 policy processing of the validated path: the authorities-constrained and
+    /// user-constrained policy sets.
+    public var policies = ValidatedPolicies()
+
     public init() {}
+
+    public init(policies: ValidatedPolicies) {
+        self.policies = policies
+    }
 }
 
 /// The verdict.

@@ -271,10 +271,15 @@ final class NamesTests: XCTestCase {
             ("root@EXAMPLE.com", "root@example.com", false, .within, "domain case-insensitive"),
             ("any@host.example.com", "host.example.com", false, .within, "RFC 5280: all mailboxes on a host"),
             ("any@sub.host.example.com", "host.example.com", false, .outside, "host form: that host only"),
-            ("any@sub.host.example.com", "host.example.com", true, .within, "excluded host form: read broadly"),
+            // RFC 5280 §4.2.1.10 host rule, the same for excluded subtrees: "example.com" names
+            // the host, ".example.com" the domain "but not Internet mail addresses on the host".
+            ("any@sub.host.example.com", "host.example.com", true, .outside, "excluded host form: that host only"),
+            ("any@host.example.com", "host.example.com", true, .within, "excluded host form: the host itself"),
+            ("any@HOST.example.com", "host.example.com", true, .within, "excluded host form: case-insensitive"),
+            ("any@mail.example.com", ".example.com", true, .within, "excluded '.domain': hosts in the domain"),
             ("any@mail.example.com", ".example.com", false, .within, "RFC 5280: any host in the domain"),
             ("any@example.com", ".example.com", false, .outside, "'.domain' excludes the domain itself when permitting"),
-            ("any@example.com", ".example.com", true, .within, "excluded '.domain' read broadly"),
+            ("any@example.com", ".example.com", true, .outside, "excluded '.domain': not the host itself"),
             ("*@example.com", "*@example.com", false, .within, "limbo: literal asterisk"),
             ("user@example.com", "*@example.com", false, .outside, "limbo: asterisk is not a wildcard"),
             ("**@example.com", "*@example.com", false, .outside, "limbo: literal"),
@@ -316,7 +321,11 @@ final class NamesTests: XCTestCase {
         let rows: [(String, String, Bool, O)] = [
             ("https://host.example.com/", "host.example.com", false, .within),
             ("https://www.host.example.com/", "host.example.com", false, .outside), // "it specifies a host"
-            ("https://www.host.example.com/", "host.example.com", true, .within),   // excluded: broad
+            ("https://www.host.example.com/", "host.example.com", true, .outside),  // excluded: that host only
+            ("https://host.example.com/", "host.example.com", true, .within),       // excluded: the host
+            ("https://my.host.example.com/", ".example.com", true, .within),        // excluded domain
+            ("https://example.com/", ".example.com", true, .outside),               // "not satisfied by example.com"
+            ("https://host.example.com/", ".host.example.com", false, .outside),
             ("https://my.host.example.com/", ".example.com", false, .within),       // RFC example
             ("https://example.com/", ".example.com", false, .outside),              // RFC example
             ("urn:x:y", ".example.com", false, .malformedName),

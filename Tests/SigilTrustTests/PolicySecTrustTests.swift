@@ -22,6 +22,7 @@ final class PolicySecTrustTests: XCTestCase {
         .keyUsage: true,             // purpose depends on the policy
         .extendedKeyUsage: true,     // purpose depends on the policy (basic asks none)
         .maximumDepthExceeded: true, // an option
+        .invalidPolicy: true,        // the user-initial-policy-set and §6.1.1 flags are inputs
         .badSignature: false,        // the bytes are wrong
         .malformedCertificate: false,
         .unsupportedCriticalExtension: false, // Apple's own example of fatal

@@ -120,6 +120,8 @@ public struct SecurityPolicy: Sendable {
     /// `SecTrust` was given). `defaultPolicy()` uses the system store.
     public var anchors: TrustStore
     public var algorithms: AlgorithmPolicy = .standard
+    /// RFC 5280 §6.1.1 certificate policy inputs of the ordinary evaluation.
+    public var certificatePolicies = CertificatePolicyOptions()
     public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
 
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
@@ -260,6 +262,7 @@ public struct SecurityPolicy: Sendable {
         var options = VerificationOptions(kind: validatesDomainName ? .server : .basic, time: time,
                                           host: validatesDomainName ? domain : nil)
         options.algorithms = algorithms
+        options.certificatePolicies = certificatePolicies
         let intermediates = Array(serverChain.dropFirst())
         let ordinary = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
             .verify(leaf: leaf, intermediates: intermediates, options: options)

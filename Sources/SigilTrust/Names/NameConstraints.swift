@@ -64,12 +64,15 @@ public let maximumNameConstraintComparisons = 1 << 16
 ///   the subtree), and excluded if any name it can match is (`p` within it, or the excluded
 ///   name is one label above `p`) — rustls-webpki's rule, which covers CVE-2025-61727.
 ///   Constraints that are not LDH names (`*.example.com`, trailing dot, "_") are malformed.
-/// - rfc822Name: `user@host` is exactly that mailbox (local part case-sensitive);
-///   `host` every mailbox at exactly that host (as an exclusion: also below it);
-///   `.host` every mailbox at a host strictly below it (as an exclusion: also at it).
-/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host`
-///   permits exactly that host (as an exclusion: also below it), `.domain` hosts strictly
-///   below. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+/// - rfc822Name (the host rule of RFC 5280 §4.2.1.10, the same in permitted and excluded
+///   subtrees): `user@host` is exactly that mailbox (local part case-sensitive); `host` every
+///   mailbox at exactly that host ("the constraint "example.com" is satisfied by any mail
+///   address at the host "example.com""), not below it; `.host` every mailbox at a host
+///   strictly below it, not at the host itself.
+/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host` is
+///   exactly that host ("When the constraint does not begin with a period, it specifies a
+///   host"), `.domain` hosts strictly below ("".example.com" is not satisfied by
+///   "example.com""), in permitted and excluded subtrees alike. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
 ///   host, or a host that is not an LDH name fails when URI constraints exist.
 /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
 ///   address with bits set outside the mask is malformed. Families never mix for permitted
@@ -287,7 +290,7 @@ func emailConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excl
         return local.elementsEqual(kLocal) && asciiEqualIgnoringCase(domain, kDomain) ? .within : .outside
     }
     guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
-    if excluded { return isInSubtree(domain, base) ? .within : .outside }
+    // §4.2.1.10 host rule: without a leading period the constraint names one host.
     if dot { return isInSubtree(domain, base, strict: true) ? .within : .outside }
     return asciiEqualIgnoringCase(domain, base) ? .within : .outside
 }
@@ -299,7 +302,7 @@ func uriConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
     guard let host = uriHost(n) else { return .malformedName }
     if k.isEmpty { return .within }
     guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
-    if excluded { return isInSubtree(host, base) ? .within : .outside }
+    // §4.2.1.10 host rule: without a leading period the constraint names one host.
     if dot { return isInSubtree(host, base, strict: true) ? .within : .outside }
     return asciiEqualIgnoringCase(host, base) ? .within : .outside
 }

@@ -49,6 +49,9 @@ public struct CertificateTrust: Sendable {
     public var time: Double
     /// Algorithm and key requirements.
     public var algorithms: AlgorithmPolicy = .standard
+    /// RFC 5280 §6.1.1 certificate policy inputs (user-initial-policy-set and the three flags;
+    /// the default accepts any policy and requires none).
+    public var certificatePolicies = CertificatePolicyOptions()
     public var signatureVerifier: any CertificateSignatureVerifier
 
     public init(certificates: [Certificate], policies: [Policy], time: Double,
@@ -90,6 +93,8 @@ public struct CertificateTrust: Sendable {
         public let anchorSource: AnchorSource?
         /// Why not (most important first); empty when trusted.
         public let failures: [TrustFailure]
+        /// The first policy's certificate policy sets (RFC 5280 §6.1); empty when not trusted.
+        public var policies = ValidatedPolicies()
 
         public var isTrusted: Bool { result.isTrusted }
     }
@@ -104,13 +109,14 @@ public struct CertificateTrust: Sendable {
         let verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
         var chain: [Certificate] = []
         var source: AnchorSource?
+        var sets = ValidatedPolicies()
         var failures: [TrustFailure] = []
         for (i, policy) in policies.enumerated() {
             let result = verifier.verify(leaf: leaf, intermediates: Array(certificates.dropFirst()),
                                          options: options(for: policy))
             switch result {
-            case .trusted(let path, let anchor, _):
-                if i == 0 { chain = path; source = anchor }
+            case .trusted(let path, let anchor, let details):
+                if i == 0 { chain = path; source = anchor; sets = details.policies }
             case .untrusted(let f):
                 for x in f where !failures.contains(x) { failures.append(x) }
             }
@@ -119,7 +125,7 @@ public struct CertificateTrust: Sendable {
             return Evaluation(result: .forFailures(failures), chain: [], anchorSource: nil, failures: failures)
         }
         return Evaluation(result: source == .system ? .unspecified : .proceed, chain: chain,
-                          anchorSource: source, failures: [])
+                          anchorSource: source, failures: [], policies: sets)
     }
 
     func options(for policy: Policy) -> VerificationOptions {
@@ -130,6 +136,7 @@ public struct CertificateTrust: Sendable {
         case .basicX509: o = VerificationOptions(kind: .basic, time: time)
         }
         o.algorithms = algorithms
+        o.certificatePolicies = certificatePolicies
         return o
     }
 }
