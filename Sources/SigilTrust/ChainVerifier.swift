@@ -110,7 +110,8 @@ struct Session {
     func isAnchor(_ node: Int) -> Bool { node >= 0 && node < anchorCount }
 
     mutating func note(_ f: TrustFailure) {
-        if let b = best, (b.kind, b.certificateIndex) >= (f.kind, f.certificateIndex) { return }
+        // The one ranking rule (`TrustFailure.precedes`); at a tie the first found stays.
+        if let b = best, !TrustFailure.precedes(f, b) { return }
         best = f
     }
 
@@ -125,7 +126,7 @@ struct Session {
         }
         if let a = leafAnchors.first {
             if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails()) }
-            return .untrusted(failures.sorted { $0.kind > $1.kind })
+            return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path: [Int] = [Session.leafNode]
         if let anchorNode = extend(&path) {
@@ -142,7 +143,7 @@ struct Session {
         } else {
             failures.append(TrustFailure(.unknownIssuer, at: 0, "no issuer found for \(leaf.issuer.rfc4514String)"))
         }
-        return .untrusted(failures.sorted { ($0.kind, -$0.certificateIndex) > ($1.kind, -$1.certificateIndex) })
+        return .untrusted(TrustFailure.sortedByRank(failures))
     }
 
     /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
