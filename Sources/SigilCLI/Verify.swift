@@ -95,6 +95,9 @@ struct Verify: ParsableCommand {
 
     func validate() throws {
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if kind != .server && (host != nil || ip != nil) && !usesSecurityPolicy {
+            throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
+        }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
         for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
@@ -131,31 +134,38 @@ struct Verify: ParsableCommand {
                 for der in blocks.certificates { if let c = try? Certificate(der: der) { pool.append(c) } }
             }
         }
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        // One evaluator (`CertificateTrust`) assembles the options and merges the anchors, as
+        // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
+        // (counted by --anchor files: files holding no certificate never fall back to it).
+        let system = CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
+            ? TrustStore.system() : TrustStore()
+        var trust = CertificateTrust(certificates: [leafCert] + pool, policies: [],
+                                     time: at ?? Date().timeIntervalSince1970,
+                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
+        var custom = TrustStore()
+        for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
+        trust.anchors = custom.anchors.map(\.certificate)
+        trust.anchorsOnly = anchorsOnly
         if usesSecurityPolicy {
-            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: store)
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors)
             return
         }
 
-        var options = VerificationOptions(time: at ?? Date().timeIntervalSince1970)
         switch kind {
-        case .server: options.kind = .server
-        case .client: options.kind = .client
+        case .server: trust.policies = [.ssl(host: host ?? ip)]
+        case .client: trust.policies = [.sslClient]
         case .basic:
-            options.kind = .basic
+            trust.policies = [.basicX509]
             printError("warning: --kind basic checks the chain only; no name was checked")
         }
-        options.host = host ?? ip
-        options.emails = emails
-        options.maximumDepth = maxDepth
-        options.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
-        for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
+        trust.requirements.emails = emails
+        trust.requirements.maximumDepth = maxDepth
+        trust.requirements.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
+        for k in keyUsages { if let u = KeyUsage(name: k) { trust.requirements.requiredKeyUsage.insert(u) } }
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
 
-        let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
+        let result = trust.verify()
         report(result)
         if !result.isTrusted { throw ExitCode(Exit.failure) }
     }

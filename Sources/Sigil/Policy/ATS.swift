@@ -82,9 +82,9 @@ public struct ATSReport: Sendable {
                              requirements: [ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
                                                            detail: "no certificate was given", offending: [])])
         }
-        let options = VerificationOptions(kind: .server, time: time, host: host)
-        let trust = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
-            .verify(leaf: leaf, intermediates: Array(presented.dropFirst()), options: options)
+        // The one evaluator: `anchors` as the system's, the SSL policy for `host`.
+        let trust = CertificateTrust(certificates: presented, policies: [.ssl(host: host)], time: time,
+                                     signatureVerifier: signatureVerifier, systemAnchors: anchors).verify()
         var chain = presented
         var validated = false
         var anchorSource: AnchorSource?

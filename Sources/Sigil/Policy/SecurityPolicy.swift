@@ -227,7 +227,7 @@ public struct SecurityPolicy: Sendable {
                                      matchedChain: chain, matchedChainSource: source, matchedIndexes: matched,
                                      warnings: warnings, message: message)
         }
-        guard let leaf = serverChain.first else { return done(.rejected(.emptyChain), "no certificate was presented") }
+        guard !serverChain.isEmpty else { return done(.rejected(.emptyChain), "no certificate was presented") }
 
         // Pins in force: certificate mode pins certificates; public-key mode the pin set for the
         // domain, else the global key pins. An expired pin set is not enforced.
@@ -256,13 +256,12 @@ public struct SecurityPolicy: Sendable {
             return done(.rejected(.domainRequired), "validatesDomainName is on but no domain was given")
         }
 
-        // Clause 2: the ordinary evaluation.
-        var options = VerificationOptions(kind: validatesDomainName ? .server : .basic, time: time,
-                                          host: validatesDomainName ? domain : nil)
-        options.algorithms = algorithms
-        let intermediates = Array(serverChain.dropFirst())
-        let ordinary = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
-            .verify(leaf: leaf, intermediates: intermediates, options: options)
+        // Clause 2: the ordinary evaluation, through the one evaluator (`CertificateTrust`):
+        // `anchors` play the part of the system's, no caller anchors.
+        var trust = CertificateTrust(certificates: serverChain, policies: [policy], time: time,
+                                     signatureVerifier: signatureVerifier, systemAnchors: anchors)
+        trust.algorithms = algorithms
+        let ordinary = trust.verify()
         if allowInvalidCertificates, case .untrusted(let f) = ordinary {
             warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))
         }
@@ -287,11 +286,12 @@ public struct SecurityPolicy: Sendable {
         }
 
         if mode == .certificate {
-            // Clause 5: the pinned certificates as the only anchors, same policy and time.
-            var store = TrustStore()
-            for c in pinnedCertificates { store.add(c, source: .custom) }
-            let pinned = ChainVerifier(anchors: store, signatureVerifier: signatureVerifier)
-                .verify(leaf: leaf, intermediates: intermediates, options: options)
+            // Clause 5: the pinned certificates as the only anchors, same policy and time
+            // (`hasPins`: there is at least one, so the system's are not added).
+            var pinnedTrust = trust
+            pinnedTrust.anchors = pinnedCertificates
+            pinnedTrust.anchorsOnly = true
+            let pinned = pinnedTrust.verify()
             guard case .trusted(let path, _, _) = pinned else {
                 return done(.rejected(.pinnedEvaluationFailed),
                             "does not validate to a pinned certificate: " + (pinned.failures.first?.description ?? "unknown reason"),
