@@ -56,7 +56,7 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("key-usage"), help: "Key usage the leaf must allow, RFC 5280 name (repeatable).")
     var keyUsages: [String] = []
 
-    @Option(name: .customLong("sig-alg"), help: "Restrict signature algorithms (not supported: exits 77).")
+    @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused.")
     var sigAlgs: [String] = []
 
     @Option(name: .customLong("crl"), help: "CRL to check revocation against (not supported yet: exits 77).")
@@ -99,7 +99,7 @@ struct Verify: ParsableCommand {
             throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
         }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
-        for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
+        for e in ekus where OID.content(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
         for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
         if usesSecurityPolicy { try validatePolicyOptions() }
     }
@@ -107,10 +107,6 @@ struct Verify: ParsableCommand {
     func run() throws {
         if !crls.isEmpty {
             print("unsupported: CRL revocation checking is not implemented yet")
-            throw ExitCode(Exit.unsupported)
-        }
-        if !sigAlgs.isEmpty {
-            print("unsupported: --sig-alg restrictions are not implemented")
             throw ExitCode(Exit.unsupported)
         }
         // The leaf (and any bundled intermediates).
@@ -146,8 +142,16 @@ struct Verify: ParsableCommand {
         for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
         trust.anchors = custom.anchors.map(\.certificate)
         trust.anchorsOnly = anchorsOnly
+        if !sigAlgs.isEmpty {
+            // A name Sigil does not know (DSA, SHA-3, GOST...) names nothing it could verify:
+            // dropping it leaves the restriction exact (all unknown: nothing is accepted).
+            for a in sigAlgs where SignatureAlgorithmName(name: a) == nil {
+                printError("warning: --sig-alg \(a): not a signature algorithm Sigil verifies")
+            }
+            trust.algorithms.allowedSignatureAlgorithms = Set(sigAlgs.compactMap { SignatureAlgorithmName(name: $0) })
+        }
         if usesSecurityPolicy {
-            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors)
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
             return
         }
 
@@ -160,7 +164,7 @@ struct Verify: ParsableCommand {
         }
         trust.requirements.emails = emails
         trust.requirements.maximumDepth = maxDepth
-        trust.requirements.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
+        trust.requirements.requiredEKUs = ekus.compactMap { OID.content(dotted: $0) }
         for k in keyUsages { if let u = KeyUsage(name: k) { trust.requirements.requiredKeyUsage.insert(u) } }
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
@@ -178,10 +182,7 @@ struct Verify: ParsableCommand {
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
                 object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
             case .untrusted(let failures):
-                object.append(("reasons", .array(failures.map { f in
-                    .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
-                             ("message", .string(f.message))])
-                })))
+                object.append(("reasons", .array(failures.map(Self.json))))
             }
             print(JSONValue.object(object).serialized())
             return
@@ -194,6 +195,14 @@ struct Verify: ParsableCommand {
             print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
             for f in failures { print("  \(f)") }
         }
+    }
+}
+
+extension Verify {
+    /// One failure in the JSON output (both the plain and the security-policy verdicts).
+    static func json(_ f: TrustFailure) -> JSONValue {
+        .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
+                 ("message", .string(f.message))])
     }
 }
 
@@ -231,13 +240,10 @@ extension Verify {
                 printError("sigil: cannot read \(path)")
                 throw ExitCode(Exit.usage)
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-               let loaded = CertificateFiles.load(directory: path) {
-                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
-            }
             switch CertificateFiles.load(fileOrDirectory: path) {
-            case .success(let c): certs += c
+            case .success(let loaded):
+                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
+                certs += loaded.certificates
             case .failure(let e):
                 printError("sigil: --pin-cert \(e)")
                 throw ExitCode(Exit.usage)
@@ -264,9 +270,11 @@ extension Verify {
         return (certs, keys)
     }
 
-    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore) throws {
+    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
+                           algorithms: AlgorithmPolicy) throws {
         let pins = try loadPins()
         var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
+        policy.algorithms = algorithms
         switch pinMode ?? .none {
         case .none: policy.pinningMode = .none
         case .certificate: policy.pinningMode = .certificate
@@ -306,9 +314,7 @@ extension Verify {
                 o.append(("chain", .array(e.matchedChain.map { .string($0.subject.rfc4514String) })))
                 o.append(("matched", .array(e.matchedIndexes.map { .int(Int64($0)) })))
             }
-            o.append(("reasons", .array(e.failures.map { f in
-                .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))), ("message", .string(f.message))])
-            })))
+            o.append(("reasons", .array(e.failures.map(Self.json))))
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
             print(JSONValue.object(o).serialized())
         } else {

@@ -53,7 +53,7 @@ public enum CertificateSignature {
                 }
                 let pub: ECDSAPublicKey
                 do { pub = try ECDSAPublicKey(curve: curve, x963: key) } catch { return .malformedKey }
-                let digest = SigilCrypto.hash(h, signed)
+                let digest = h.hash(signed)
                 try digest.withUnsafeBytes { (dg) throws(CryptoError) in
                     try pub.verify(signatureDER: signature, digest: dg)
                 }
@@ -81,7 +81,7 @@ public enum CertificateSignature {
                           key: UnsafeRawBufferPointer) throws(CryptoError) {
         guard let h = hash(p.hash), let m = hash(p.mgf1Hash) else { throw .unsupportedAlgorithm }
         let k = try rsaKey(key)
-        let digest = SigilCrypto.hash(h, signed)
+        let digest = h.hash(signed)
         try digest.withUnsafeBytes { (dg) throws(CryptoError) in
             try k.verifyPSS(signature: signature, digest: dg, hash: h, mgf1Hash: m, saltLength: p.saltLength)
         }

@@ -75,12 +75,6 @@ public struct DERValue {
     @inlinable public var encoded: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: input[start..<end])
     }
-
-    /// A reader over the content (for constructed values). Callers that need the
-    /// "no bytes left over" guarantee use `DERReader.enter` instead.
-    @inlinable public var contentReader: DERReader {
-        DERReader(input: input, from: contentStart, to: end, depth: depth + 1)
-    }
 }
 
 /// A cursor over DER-encoded bytes. Every `read…` consumes one value from the front and hands

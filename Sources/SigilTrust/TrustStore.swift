@@ -19,8 +19,9 @@ public struct TrustAnchor: Sendable {
     }
 }
 
-/// An immutable set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
-/// candidate lookup.
+/// A set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
+/// candidate lookup. A value type: `add` grows this copy only; a store handed to a
+/// `ChainVerifier` or `CertificateTrust` is not affected by later changes to the original.
 public struct TrustStore: Sendable {
     public private(set) var anchors: [TrustAnchor] = []
     /// Entries that could not be parsed while loading (skipped, never fatal).

@@ -27,9 +27,11 @@ public struct ByteSpan: Sendable {
     /// Lowercase hex, no separators (allocates; for display).
     public var hex: String { hexString(bytes) }
 
+    /// Runs `body` over the span's bytes (offsets relative to the span). Typed throws, generic
+    /// over the error: a closure that cannot fail needs no `try`.
     @inlinable
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
-        try withStorage(storage) { (buf) throws(DERError) -> R in
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withStorage(storage) { (buf) throws(E) -> R in
             try body(UnsafeRawBufferPointer(rebasing: buf[start..<end]))
         }
     }
@@ -63,11 +65,12 @@ extension ByteSpan: Equatable, Hashable {
     }
 }
 
-/// `Array.withUnsafeBytes` is not typed-throws; this keeps `DERError` typed through it.
+/// `Array.withUnsafeBytes` is not typed-throws; this keeps the error type (`DERError`, or
+/// `Never` for a closure that cannot fail) through it.
 @inlinable
-func withStorage<R>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
-    let result: Result<R, DERError> = storage.withUnsafeBytes { buf in
-        Result { () throws(DERError) -> R in try body(buf) }
+func withStorage<R, E: Error>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    let result: Result<R, E> = storage.withUnsafeBytes { buf in
+        Result { () throws(E) -> R in try body(buf) }
     }
     return try result.get()
 }

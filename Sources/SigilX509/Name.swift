@@ -155,17 +155,15 @@ public struct NameAttribute: Sendable {
     public let encodedValue: ByteSpan
 
     /// Dotted-decimal OID of the type.
-    public var typeDotted: String { (try? type.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+    public var typeDotted: String { OID.dotted(type) }
 
     /// RFC 4514 short name, or nil.
-    public var typeShortName: String? { try? type.withUnsafeBytes { (b) throws(DERError) -> String? in OID.attributeShortName(b) } ?? nil }
+    public var typeShortName: String? { type.withUnsafeBytes { b in OID.attributeShortName(b) } }
 
     /// The value decoded as text when it is a string type.
     public var stringValue: String? {
         guard DERString.isStringTag(valueTag) else { return nil }
-        return try? value.withUnsafeBytes { (b) throws(DERError) -> String in
-            DERString(tag: valueTag, bytes: b, offset: 0).string
-        }
+        return value.withUnsafeBytes { b in DERString(tag: valueTag, bytes: b, offset: 0).string }
     }
 
     public var rfc4514String: String {
@@ -177,8 +175,8 @@ public struct NameAttribute: Sendable {
     func valueMatches(_ other: NameAttribute) -> Bool {
         let sa = DERString.isStringTag(valueTag), sb = DERString.isStringTag(other.valueTag)
         if !sa || !sb { return encodedValue == other.encodedValue }
-        let result: Bool? = try? value.withUnsafeBytes { (x) throws(DERError) -> Bool in
-            try other.value.withUnsafeBytes { (y) throws(DERError) -> Bool in
+        return value.withUnsafeBytes { x in
+            other.value.withUnsafeBytes { y in
                 var i = NormalizedScalars(DERString(tag: valueTag, bytes: x, offset: 0).makeScalarIterator())
                 var j = NormalizedScalars(DERString(tag: other.valueTag, bytes: y, offset: 0).makeScalarIterator())
                 while true {
@@ -188,7 +186,6 @@ public struct NameAttribute: Sendable {
                 }
             }
         }
-        return result ?? false
     }
 }
 
@@ -279,7 +276,7 @@ extension DistinguishedName {
                 hasher.combine(0x5A as UInt8)
                 for b in atv.type.bytes { hasher.combine(b) }
                 if DERString.isStringTag(atv.valueTag) {
-                    _ = try? atv.value.withUnsafeBytes { (x) throws(DERError) in
+                    atv.value.withUnsafeBytes { x in
                         var it = NormalizedScalars(DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
                         while let c = it.next() { hasher.combine(c.value) }
                     }

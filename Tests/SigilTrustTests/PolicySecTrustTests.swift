@@ -237,4 +237,29 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertEqual(Set(order).count, Self.recoverable.count)
         for (a, b) in zip(order, order.dropFirst()) { XCTAssertGreaterThan(a, b, "\(a.name) outranks \(b.name)") }
     }
+
+    /// `AlgorithmPolicy.allowedSignatureAlgorithms`: valid-p384 is signed with
+    /// ecdsa-with-SHA384 and valid-rsa2048 with sha256WithRSAEncryption (`openssl x509 -text`).
+    func testSignatureAlgorithmRestriction() throws {
+        let folder = TestSupport.fixtures.appendingPathComponent("chains/valid-p384")
+        var trust = CertificateTrust(certificates: try certs(folder, "leaf.pem") + certs(folder, "intermediates.pem"),
+                                     policies: [.basicX509], time: Self.at2030, systemAnchors: TrustStore())
+        trust.anchors = try certs(folder, "anchors.pem")
+        XCTAssertTrue(trust.verify().isTrusted)
+        trust.algorithms.allowedSignatureAlgorithms = [.ecdsaWithSHA384]
+        XCTAssertTrue(trust.verify().isTrusted)
+        trust.algorithms.allowedSignatureAlgorithms = [.ecdsaWithSHA256, .rsaWithSHA256]
+        XCTAssertEqual(trust.verify().failures.first?.kind, .weakAlgorithm)
+        trust.algorithms.allowedSignatureAlgorithms = []
+        XCTAssertFalse(trust.verify().isTrusted, "an empty restriction accepts nothing")
+        let c = try rsa2048()
+        var rsa = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.basicX509], time: Self.at2030,
+                                   systemAnchors: TrustStore())
+        rsa.anchors = [c.root]
+        rsa.algorithms.allowedSignatureAlgorithms = [.rsaWithSHA256]
+        XCTAssertTrue(rsa.verify().isTrusted)
+        XCTAssertEqual(SignatureAlgorithmName(name: "ecdsa-with-sha384"), .ecdsaWithSHA384)
+        XCTAssertNil(SignatureAlgorithmName(name: "DSA_WITH_SHA256"))
+    }
 }
+

@@ -155,7 +155,7 @@ public struct ATSReport: Sendable {
         let nameStatus: ATSRequirement.Status
         let nameDetail: String
         if let id = ServerIdentity(host) {
-            switch Result(catching: { () throws(DERError) -> Bool in try matches(leaf, id) }) {
+            switch Result(catching: { () throws(DERError) -> Bool in try leaf.matches(id) }) {
             case .success(true):
                 nameStatus = .pass; nameDetail = "\(host) is in the subjectAltName"
             case .success(false):
