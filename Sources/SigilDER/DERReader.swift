@@ -50,8 +50,10 @@ public struct DERValue {
     public let contentStart: Int
     /// Offset one past the last content octet.
     public let end: Int
-    /// The whole input the offsets refer to.
-    public let input: UnsafeRawBufferPointer
+    /// The whole input the offsets refer to (a raw pointer, valid only while the reader's
+    /// buffer is: Sigil-internal, `@_spi(SigilInternal)`; use `content` and `encoded`).
+    @_spi(SigilInternal) public var input: UnsafeRawBufferPointer { _input }
+    @usableFromInline let _input: UnsafeRawBufferPointer
     @usableFromInline let depth: Int
 
     @inlinable
@@ -60,7 +62,7 @@ public struct DERValue {
         self.start = start
         self.contentStart = contentStart
         self.end = end
-        self.input = input
+        self._input = input
         self.depth = depth
     }
 
@@ -68,12 +70,12 @@ public struct DERValue {
 
     /// The content octets, without copying.
     @inlinable public var content: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: input[contentStart..<end])
+        UnsafeRawBufferPointer(rebasing: _input[contentStart..<end])
     }
 
     /// The whole encoding (header and content), without copying.
     @inlinable public var encoded: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: input[start..<end])
+        UnsafeRawBufferPointer(rebasing: _input[start..<end])
     }
 }
 
@@ -87,7 +89,9 @@ public struct DERReader {
     /// odd but legitimate structures and bounds recursion on hostile input.
     public static let maximumDepth = 32
 
-    public let input: UnsafeRawBufferPointer
+    /// The buffer being read (raw pointer: Sigil-internal, `@_spi(SigilInternal)`).
+    @_spi(SigilInternal) public var input: UnsafeRawBufferPointer { _input }
+    @usableFromInline let _input: UnsafeRawBufferPointer
     /// Offset of the next unread octet. Internal setter: only `read…` methods move it.
     @inlinable public var position: Int { _position }
     @usableFromInline var _position: Int
@@ -97,7 +101,7 @@ public struct DERReader {
     /// A reader over the whole of `input`.
     @inlinable
     public init(_ input: UnsafeRawBufferPointer) {
-        self.input = input
+        self._input = input
         self._position = 0
         self.end = input.count
         self.depth = 0
@@ -107,7 +111,7 @@ public struct DERReader {
     @inlinable
     public init(input: UnsafeRawBufferPointer, from: Int, to: Int, depth: Int = 0) {
         precondition(from >= 0 && from <= to && to <= input.count)
-        self.input = input
+        self._input = input
         self._position = from
         self.end = to
         self.depth = depth
@@ -119,15 +123,15 @@ public struct DERReader {
     /// The tag of the next value, if any, without consuming it.
     @inlinable
     public func peekTag() -> DERTag? {
-        position < end ? DERTag(rawValue: input[position]) : nil
+        position < end ? DERTag(rawValue: _input[position]) : nil
     }
 
     /// Like `peekTag()`, but reports the high-tag-number form as the error it is.
     @inlinable
     public func peekTagChecked() throws(DERError) -> DERTag? {
         guard position < end else { return nil }
-        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
-        return DERTag(rawValue: input[position])
+        if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        return DERTag(rawValue: _input[position])
     }
 
     /// Reads the next TLV of any tag.
@@ -136,7 +140,7 @@ public struct DERReader {
         let start = position
         var p = position
         guard p < end else { throw DERError(.truncated, at: p) }
-        let tagByte = input[p]
+        let tagByte = _input[p]
         if tagByte & 0x1F == 0x1F { throw DERError(.highTagNumber, at: p) }
         // [UNIVERSAL 0], primitive or constructed, is no value: X.680 §8.6 reserves it for the
         // encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets of the
@@ -144,7 +148,7 @@ public struct DERReader {
         if tagByte & 0xDF == 0 { throw DERError(.unexpectedTag, at: p) }
         p += 1
         guard p < end else { throw DERError(.truncated, at: p) }
-        let first = input[p]
+        let first = _input[p]
         p += 1
         var length: Int
         if first < 0x80 {
@@ -154,23 +158,23 @@ public struct DERReader {
             let n = Int(first & 0x7F)
             if n > 4 { throw DERError(.lengthTooLong, at: p - 1) }
             guard end - p >= n else { throw DERError(.truncated, at: p) }
-            if input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
+            if _input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
             length = 0
-            for i in 0..<n { length = (length << 8) | Int(input[p + i]) }
+            for i in 0..<n { length = (length << 8) | Int(_input[p + i]) }
             if length < 0x80 { throw DERError(.nonMinimalLength, at: p - 1) }
             p += n
         }
         guard length <= end - p else { throw DERError(.truncated, at: start) }
         _position = p + length
         return DERValue(tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
-                        end: p + length, input: input, depth: depth)
+                        end: p + length, input: _input, depth: depth)
     }
 
     /// Reads the next value, which must carry `tag`.
     @inlinable
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
-        let b = input[position]
+        let b = _input[position]
         if b != tag.rawValue {
             // Report the high-tag form as such wherever a tag is examined.
             if b & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
@@ -183,8 +187,8 @@ public struct DERReader {
     @inlinable
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
         guard position < end else { return nil }
-        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
-        guard input[position] == tag.rawValue else { return nil }
+        if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        guard _input[position] == tag.rawValue else { return nil }
         return try readAny()
     }
 
@@ -210,7 +214,7 @@ public struct DERReader {
     public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
         if !value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         if value.depth + 1 > DERReader.maximumDepth { throw DERError(.nestingTooDeep, at: value.start) }
-        var inner = DERReader(input: value.input, from: value.contentStart, to: value.end, depth: value.depth + 1)
+        var inner = DERReader(input: value._input, from: value.contentStart, to: value.end, depth: value.depth + 1)
         let result = try body(&inner)
         if !inner.isAtEnd { throw DERError(.trailingData, at: inner.position) }
         return result

@@ -10,7 +10,7 @@ public enum DERTime {
         if value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         let s = value.contentStart
         let n = value.contentCount
-        let input = value.input
+        let input = value._input
         @inline(__always) func digit(_ i: Int) throws(DERError) -> Int {
             let c = input[s + i]
             guard c >= 0x30 && c <= 0x39 else { throw DERError(.invalidTime, at: s + i) }

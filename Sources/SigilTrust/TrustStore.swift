@@ -78,8 +78,9 @@ public struct TrustStore: Sendable {
         skippedCount += other.skippedCount
     }
 
-    /// Anchors whose subject matches `name` (RFC 5280 §7.1).
-    public func anchors(withSubject name: DistinguishedName) -> [Int] {
+    /// Indexes into `anchors` of the anchors whose subject matches `name` (RFC 5280 §7.1);
+    /// internal (indexes are the path builder's business).
+    func anchors(withSubject name: DistinguishedName) -> [Int] {
         guard let list = bySubject[name.chainingHashValue] else { return [] }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }

@@ -3,19 +3,27 @@ import SigilDER
 /// A zero-copy view of part of a certificate's bytes: it shares (retains) the certificate's
 /// storage and records a range in it. Offsets are absolute in the certificate, so errors found
 /// while decoding a span lazily still point into the original DER.
+///
+/// Spans are made only by Sigil's parsers, over bytes they validated: the iterators that walk
+/// a span's content (names, general names) rely on it, so there is no public initializer.
 public struct ByteSpan: Sendable {
-    public let storage: [UInt8]
+    /// The certificate's whole encoding (internal: expose `bytes`, a slice of it).
+    @usableFromInline let storage: [UInt8]
+    /// Absolute offset of the first byte.
     public let start: Int
+    /// Absolute offset one past the last byte.
     public let end: Int
 
     @inlinable
-    public init(_ storage: [UInt8], _ start: Int, _ end: Int) {
+    init(_ storage: [UInt8], _ start: Int, _ end: Int) {
         self.storage = storage
         self.start = start
         self.end = end
     }
 
+    /// Number of bytes.
     @inlinable public var count: Int { end - start }
+    /// True when the span holds no byte.
     @inlinable public var isEmpty: Bool { end == start }
 
     /// The bytes, as a slice sharing storage (no copy).
@@ -59,6 +67,7 @@ extension ByteSpan: Equatable, Hashable {
         a.count == b.count && a.bytes.elementsEqual(b)
     }
 
+    /// Hashes the content (consistent with `==`).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for b in bytes { hasher.combine(b) }

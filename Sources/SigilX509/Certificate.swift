@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An X.509 v1/v2/v3 certificate (RFC 5280 §4.1).
 ///

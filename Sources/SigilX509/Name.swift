@@ -10,7 +10,20 @@ public struct DistinguishedName: Sequence, Sendable {
     /// The whole encoding (tag, length, content).
     public let encoded: ByteSpan
 
-    @inlinable public init(encoded: ByteSpan) { self.encoded = encoded }
+    /// A view over a span the parser validated (internal: iterating assumes valid DER).
+    @inlinable init(encoded: ByteSpan) { self.encoded = encoded }
+
+    /// A name from its DER encoding (`Name ::= RDNSequence`), validated as a certificate's
+    /// names are (structure, non-empty RDNs, string values) and required to be the whole input.
+    public init(der: [UInt8]) throws(DERError) {
+        let end: Int = try withStorage(der) { (buf) throws(DERError) -> Int in
+            var r = DERReader(buf)
+            let v = try DistinguishedName.validate(&r)
+            try r.finish()
+            return v.end
+        }
+        self.init(encoded: ByteSpan(der, 0, end))
+    }
 
     /// True when the name has no RDNs (an empty SEQUENCE).
     public var isEmpty: Bool { encoded.count <= 2 }

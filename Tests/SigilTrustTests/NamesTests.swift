@@ -371,7 +371,7 @@ final class NamesTests: XCTestCase {
             seq += tlv(0x31, tlv(0x30, tlv(0x06, oid) + tlv(0x0C, Array(value.utf8))))
         }
         let der = tlv(0x30, seq)
-        return DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+        return try! DistinguishedName(der: der)
     }
 
     func testDERLengthEncoding() {

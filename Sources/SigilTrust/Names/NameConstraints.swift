@@ -421,13 +421,14 @@ func directoryNameOutcome(_ name: DistinguishedName, _ constraint: Distinguished
         if start < 0 { start = rdn.encoded.start }
         end = rdn.encoded.end
     }
-    let content = name.encoded.storage[start..<end]
+    let content = name.encoded.bytes[start..<end]
     budget -= content.count / 16
     if budget < 0 { return .overBudget }
     var der: [UInt8] = [0x30]
     appendDERLength(content.count, to: &der)
     der.append(contentsOf: content)
-    let prefix = DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+    // Re-wrapped RDNs of a validated name: valid; a failure would mean no match (fail closed).
+    guard let prefix = try? DistinguishedName(der: der) else { return .outside }
     return constraint.matchesForChaining(prefix) ? .within : .outside
 }
 
