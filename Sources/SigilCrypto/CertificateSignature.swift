@@ -5,6 +5,7 @@ import SigilX509
 /// signature? Answers verified / bad signature / unsupported algorithm / malformed key — no
 /// other detail of the crypto layer leaks upward.
 public enum CertificateSignature {
+    /// The answer, with no more detail than the trust layer needs.
     public enum Outcome: Sendable, Hashable {
         case verified
         case badSignature

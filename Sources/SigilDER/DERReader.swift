@@ -1,31 +1,55 @@
 /// An identifier octet (X.690 §8.1.2), low tag numbers only.
 public struct DERTag: Hashable, Sendable, CustomStringConvertible {
+    /// The identifier octet.
     public let rawValue: UInt8
 
+    /// The tag with identifier octet `rawValue`.
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Bit 6 (X.690 §8.1.2.5): the value's content is a sequence of TLVs.
     @inlinable public var isConstructed: Bool { rawValue & 0x20 != 0 }
+    /// Bits 8–7 (X.690 §8.1.2.2): 0 universal, 1 application, 2 context-specific, 3 private.
     @inlinable public var tagClass: UInt8 { rawValue >> 6 }
+    /// Bits 5–1: the tag number (low-tag form).
     @inlinable public var number: UInt8 { rawValue & 0x1F }
 
+    /// UNIVERSAL 1, BOOLEAN.
     public static let boolean = DERTag(rawValue: 0x01)
+    /// UNIVERSAL 2, INTEGER.
     public static let integer = DERTag(rawValue: 0x02)
+    /// UNIVERSAL 3, BIT STRING (primitive).
     public static let bitString = DERTag(rawValue: 0x03)
+    /// UNIVERSAL 4, OCTET STRING (primitive).
     public static let octetString = DERTag(rawValue: 0x04)
+    /// UNIVERSAL 5, NULL.
     public static let null = DERTag(rawValue: 0x05)
+    /// UNIVERSAL 6, OBJECT IDENTIFIER.
     public static let objectIdentifier = DERTag(rawValue: 0x06)
+    /// UNIVERSAL 10, ENUMERATED.
     public static let enumerated = DERTag(rawValue: 0x0A)
+    /// UNIVERSAL 12, UTF8String.
     public static let utf8String = DERTag(rawValue: 0x0C)
+    /// UNIVERSAL 18, NumericString.
     public static let numericString = DERTag(rawValue: 0x12)
+    /// UNIVERSAL 19, PrintableString.
     public static let printableString = DERTag(rawValue: 0x13)
+    /// UNIVERSAL 20, TeletexString (T61String).
     public static let teletexString = DERTag(rawValue: 0x14)
+    /// UNIVERSAL 22, IA5String.
     public static let ia5String = DERTag(rawValue: 0x16)
+    /// UNIVERSAL 23, UTCTime.
     public static let utcTime = DERTag(rawValue: 0x17)
+    /// UNIVERSAL 24, GeneralizedTime.
     public static let generalizedTime = DERTag(rawValue: 0x18)
+    /// UNIVERSAL 26, VisibleString.
     public static let visibleString = DERTag(rawValue: 0x1A)
+    /// UNIVERSAL 28, UniversalString.
     public static let universalString = DERTag(rawValue: 0x1C)
+    /// UNIVERSAL 30, BMPString.
     public static let bmpString = DERTag(rawValue: 0x1E)
+    /// UNIVERSAL 16 constructed, SEQUENCE / SEQUENCE OF.
     public static let sequence = DERTag(rawValue: 0x30)
+    /// UNIVERSAL 17 constructed, SET / SET OF.
     public static let set = DERTag(rawValue: 0x31)
 
     /// `[n]` context-specific, primitive (IMPLICIT tagging of a primitive type).
@@ -33,6 +57,7 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
     /// `[n]` context-specific, constructed (EXPLICIT tagging, or IMPLICIT of a constructed type).
     @inlinable public static func contextConstructed(_ n: UInt8) -> DERTag { DERTag(rawValue: 0xA0 | n) }
 
+    /// `0x` and the identifier octet in hex.
     public var description: String {
         let hex = Array("0123456789abcdef")
         return "0x" + String(hex[Int(rawValue >> 4)]) + String(hex[Int(rawValue & 0xF)])
@@ -43,6 +68,7 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
 /// Offsets are absolute (from the start of the input), so they can be stored and used later
 /// against the same bytes.
 public struct DERValue {
+    /// The identifier octet.
     public let tag: DERTag
     /// Offset of the identifier octet.
     public let start: Int
@@ -66,6 +92,7 @@ public struct DERValue {
         self.depth = depth
     }
 
+    /// Number of content octets.
     @inlinable public var contentCount: Int { end - contentStart }
 
     /// The content octets, without copying.
@@ -117,7 +144,9 @@ public struct DERReader {
         self.depth = depth
     }
 
+    /// True when nothing is left to read.
     @inlinable public var isAtEnd: Bool { position >= end }
+    /// Octets left to read.
     @inlinable public var remaining: Int { end - position }
 
     /// The tag of the next value, if any, without consuming it.

@@ -140,6 +140,7 @@ extension DERValue {
 }
 
 extension DERReader {
+    /// Reads a BOOLEAN (X.690 §11.1: DER TRUE is 0xFF).
     @inlinable
     public mutating func readBoolean() throws(DERError) -> Bool {
         try read(.boolean).decodeBoolean()
@@ -154,32 +155,38 @@ extension DERReader {
         return true
     }
 
+    /// Reads an INTEGER and returns its minimal two's-complement content octets (X.690 §8.3).
     @inlinable
     public mutating func readIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
         try read(.integer).decodeIntegerBytes()
     }
 
+    /// Reads a non-negative INTEGER and returns its magnitude without the sign octet.
     @inlinable
     public mutating func readUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
         try read(.integer).decodeUnsignedIntegerBytes()
     }
 
+    /// Reads an INTEGER that fits in 64 bits.
     @inlinable
     public mutating func readInt64() throws(DERError) -> Int64 {
         try read(.integer).decodeInt64()
     }
 
+    /// Reads a primitive BIT STRING (X.690 §11.2 checked: unused bits 0...7, zero padding).
     @inlinable
     public mutating func readBitString() throws(DERError) -> DERBitString {
         try read(.bitString).decodeBitString()
     }
 
+    /// Reads an OCTET STRING; its octets are the returned value's `content`.
     @inlinable
     public mutating func readOctetString() throws(DERError) -> DERValue {
         let v = try read(.octetString)
         return v
     }
 
+    /// Reads a NULL (empty content).
     @inlinable
     public mutating func readNull() throws(DERError) {
         try read(.null).decodeNull()

@@ -53,6 +53,7 @@ public struct AlgorithmPolicy: Sendable, Hashable {
 /// Everything a verification needs besides the certificates. The time is always explicit here;
 /// only the outermost APIs (the CLI, the SecTrust-style evaluator) default it to now.
 public struct VerificationOptions: Sendable {
+    /// What the chain is validated for (purpose and profile).
     public var kind: ValidationKind
     /// Validation time, seconds since the Unix epoch (UTC). Fractions matter at the boundary:
     /// a certificate is valid while notBefore ≤ time ≤ notAfter (RFC 5280 §4.1.2.5).
@@ -69,11 +70,13 @@ public struct VerificationOptions: Sendable {
     /// Maximum number of intermediates (self-issued ones not counted, RFC 5280 §6.1.4 (l)),
     /// nil = `defaultMaximumDepth`.
     public var maximumDepth: Int?
+    /// Algorithm and key requirements.
     public var algorithms: AlgorithmPolicy = .standard
 
     /// Default depth: real Web PKI paths have 1–3 intermediates.
     public static let defaultMaximumDepth = 8
 
+    /// Options for `kind` at `time` (seconds since the epoch), checking `host` when given.
     public init(kind: ValidationKind = .server, time: Double, host: String? = nil) {
         self.kind = kind
         self.time = time

@@ -30,6 +30,7 @@ public struct Certificate: Sendable {
     public let notAfter: Int64
     /// The signature algorithm (inner and outer are required to be identical).
     public let signatureAlgorithm: SignatureAlgorithm
+    /// The subject public key's algorithm (decoded while parsing).
     public let publicKeyAlgorithm: PublicKeyAlgorithm
     @usableFromInline let spans: Spans
 

@@ -28,6 +28,7 @@ public struct DistinguishedName: Sequence, Sendable {
     /// True when the name has no RDNs (an empty SEQUENCE).
     public var isEmpty: Bool { encoded.count <= 2 }
 
+    /// The RDNs, in encoding order (most significant first).
     public func makeIterator() -> Iterator { Iterator(encoded) }
 
     public struct Iterator: IteratorProtocol {
@@ -126,6 +127,7 @@ public struct DistinguishedName: Sequence, Sendable {
 
 /// One RDN: a SET of attribute type-and-value pairs.
 public struct RelativeDistinguishedName: Sequence, Sendable {
+    /// The whole SET encoding.
     public let encoded: ByteSpan
 
     public func makeIterator() -> Iterator {
@@ -161,6 +163,7 @@ public struct RelativeDistinguishedName: Sequence, Sendable {
 public struct NameAttribute: Sendable {
     /// OID content octets.
     public let type: ByteSpan
+    /// The value's tag (a string type, or any other ASN.1 type).
     public let valueTag: DERTag
     /// The value's content octets.
     public let value: ByteSpan
@@ -179,6 +182,7 @@ public struct NameAttribute: Sendable {
         return value.withUnsafeBytes { b in DERString(tag: valueTag, bytes: b, offset: 0).string }
     }
 
+    /// `TYPE=value` as RFC 4514 §2.3 writes it (§2.4 escaping, `#hex` for non-strings).
     public var rfc4514String: String {
         let key = typeShortName ?? typeDotted
         guard let s = stringValue else { return key + "=#" + encodedValue.hex }
@@ -300,6 +304,7 @@ extension DistinguishedName {
         }
     }
 
+    /// `chainingHash(into:)` as a value.
     public var chainingHashValue: Int {
         var h = Hasher()
         chainingHash(into: &h)

@@ -46,6 +46,7 @@ public enum MatchedChain: Sendable, Hashable {
 
 /// The verdict of `SecurityPolicy.evaluate`.
 public struct SecurityPolicyEvaluation: Sendable {
+    /// How the chain was judged.
     public enum Outcome: Sendable, Hashable {
         /// Mode none: the chain is valid.
         case trusted
@@ -56,6 +57,7 @@ public struct SecurityPolicyEvaluation: Sendable {
         case rejected(SecurityPolicyRejection)
     }
 
+    /// The decision.
     public let outcome: Outcome
     /// The policy the chain was judged by: `.ssl(host: domain)` when `validatesDomainName`,
     /// else `.basicX509`.
@@ -66,6 +68,7 @@ public struct SecurityPolicyEvaluation: Sendable {
     public let pinnedResult: TrustResult?
     /// What the pins were matched against, and where it came from.
     public let matchedChain: [Certificate]
+    /// Where `matchedChain` came from (nil when nothing was matched).
     public let matchedChainSource: MatchedChain?
     /// Indexes into `matchedChain` of the certificates that matched a pin.
     public let matchedIndexes: [Int]
@@ -75,11 +78,13 @@ public struct SecurityPolicyEvaluation: Sendable {
     /// One line saying why.
     public let message: String
 
+    /// True unless rejected.
     public var isTrusted: Bool {
         if case .rejected = outcome { return false }
         return true
     }
 
+    /// Why it was rejected, if it was.
     public var rejection: SecurityPolicyRejection? {
         if case .rejected(let r) = outcome { return r }
         return nil
@@ -97,6 +102,7 @@ public struct SecurityPolicyEvaluation: Sendable {
 /// decision procedure of its `evaluateServerTrust:forDomain:` — stricter where AFNetworking
 /// leaves a gap (see `evaluate(serverChain:domain:at:)` and Docs/SecurityPolicies.md).
 public struct SecurityPolicy: Sendable {
+    /// `AFSecurityPolicy.SSLPinningMode`.
     public var pinningMode: PinningMode
     /// Pinned certificates (AFNetworking: DER data of `.cer` files). In certificate mode they
     /// are the only anchors of the re-evaluation; in public-key mode their keys are pinned.
@@ -119,9 +125,12 @@ public struct SecurityPolicy: Sendable {
     /// Anchors of the ordinary evaluation (AFNetworking: the system's, or whatever the
     /// `SecTrust` was given). `defaultPolicy()` uses the system store.
     public var anchors: TrustStore
+    /// Algorithm and key requirements of both evaluations.
     public var algorithms: AlgorithmPolicy = .standard
+    /// Checks signatures (Sigil's own by default).
     public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
 
+    /// A policy with `pinningMode`, the `pinnedCertificates`, and the anchors of the ordinary evaluation; the other properties at AFNetworking's defaults.
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
         self.pinningMode = pinningMode
         self.pinnedCertificates = pinnedCertificates

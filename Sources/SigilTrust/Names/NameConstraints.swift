@@ -18,6 +18,7 @@ public enum NameConstraintsResult: Sendable, Hashable {
     /// certificate, or the work limit was exceeded. Fail closed: treat as a rejection.
     case unsupported(String)
 
+    /// True for `.satisfied`.
     public var isSatisfied: Bool { self == .satisfied }
 }
 

@@ -58,6 +58,7 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The name or address as text.
     public var description: String {
         switch self {
         case .dns(let n): return n.description

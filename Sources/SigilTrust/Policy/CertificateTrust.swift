@@ -49,7 +49,7 @@ public struct CertificateTrust: Sendable {
     /// `Policy` sets (`kind`, `host`): the time, the algorithm policy, required extended key
     /// usages and key usages, e-mail addresses, the depth limit, and whatever else
     /// `VerificationOptions` gains. This is the one place options are assembled: the CLI,
-    /// `SecurityPolicy` and `ATSPolicy` all evaluate through a `CertificateTrust`.
+    /// `SecurityPolicy` and `ATSReport.evaluate` all evaluate through a `CertificateTrust`.
     public var requirements: VerificationOptions
     /// Checks one certificate's signature with its issuer's key.
     public var signatureVerifier: any CertificateSignatureVerifier
