@@ -116,6 +116,14 @@ enum Checks {
 
     /// The signature algorithm of `signed` and the key of `issuer` under the policy.
     static func algorithmFailure(signed: Certificate, issuer: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
+        // The caller's restriction first (only narrows what the rules below allow).
+        if let allowed = policy.allowedSignatureAlgorithms {
+            let name = SignatureAlgorithmName(signed.signatureAlgorithm)
+            if name.map({ !allowed.contains($0) }) ?? true {
+                return TrustFailure(.weakAlgorithm, at: 0,
+                                    "signed with \(signed.signatureAlgorithm.name), not an allowed signature algorithm")
+            }
+        }
         switch signed.signatureAlgorithm {
         case .rsaPKCS1(let d), .ecdsa(let d):
             if !policy.allowedDigests.contains(d) { return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)") }
@@ -167,7 +175,7 @@ enum Checks {
                     failures.append(TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
                 for required in requiredEKUs(options) where !eku.contains(required) {
-                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(objectIdentifierDotted(required))"))
+                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
                 }
             }
         }
@@ -208,7 +216,7 @@ enum Checks {
         let required = requiredEKUs(options)
         if let eku {
             for r in required where !eku.contains(r) {
-                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(objectIdentifierDotted(r))"))
+                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
             }
         }
         if options.kind != .basic {
@@ -264,8 +272,4 @@ enum Checks {
         // browsers, does not enforce; see Conformance/limbo-exceptions.json.
         return out
     }
-}
-
-func objectIdentifierDotted(_ content: [UInt8]) -> String {
-    content.withUnsafeBytes { objectIdentifierDottedString($0) }
 }

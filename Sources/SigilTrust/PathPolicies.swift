@@ -35,7 +35,7 @@ extension Session {
             return nil
         case .failure(let f):
             let index = path.count - 1 - f.certificate // back to leaf-first indexes
-            let oid = f.policy.map(objectIdentifierDotted) ?? ""
+            let oid = f.policy.map { OID.dotted($0) } ?? ""
             switch f.kind {
             case .budgetExhausted:
                 budgetHit = true

@@ -118,8 +118,8 @@ public struct ValidatedPolicies: Sendable, Hashable {
     public var explicitPolicyRequired: Bool { sets.explicitPolicyRequired }
 
     /// Dotted forms, for display.
-    public var authoritiesConstrainedDotted: [String] { authoritiesConstrained.map(objectIdentifierDotted) }
-    public var userConstrainedDotted: [String] { userConstrained.map(objectIdentifierDotted) }
+    public var authoritiesConstrainedDotted: [String] { authoritiesConstrained.map { OID.dotted($0) } }
+    public var userConstrainedDotted: [String] { userConstrained.map { OID.dotted($0) } }
 
     public static func == (a: ValidatedPolicies, b: ValidatedPolicies) -> Bool { a.sets == b.sets }
     public func hash(into hasher: inout Hasher) { hasher.combine(sets) }
@@ -349,7 +349,7 @@ public enum PolicyTree {
                 // anyPolicy node at depth n is replaced by the user set's policies.
                 var user = Set<[UInt8]>()
                 for p in options.userInitialPolicySet {
-                    if last.hasAnyPolicy || authority.contains(ByteSpan(p, 0, p.count)) { user.insert(p) }
+                    if last.hasAnyPolicy || authority.contains(where: { $0 == p }) { user.insert(p) }
                 }
                 result.userConstrained = user.sorted(by: oidLess)
             }

@@ -10,12 +10,12 @@ public struct Extension: Sendable {
     public let value: ByteSpan
 
     public var oidDotted: String {
-        (try? oid.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+        OID.dotted(oid)
     }
 
     /// A descriptive name for known extensions ("basicConstraints"), else nil.
     public var name: String? {
-        try? oid.withUnsafeBytes { (b) throws(DERError) -> String? in OID.displayName(b) } ?? nil
+        oid.withUnsafeBytes { b in OID.displayName(b) }
     }
 }
 
@@ -415,7 +415,7 @@ public struct ObjectIdentifierList: Sequence, Sendable {
 
     /// Dotted strings of every OID (allocates; for display).
     public var dotted: [String] {
-        map { s in (try? s.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+        map { OID.dotted($0) }
     }
 }
 
@@ -491,7 +491,7 @@ public struct PolicyInformation: Sendable {
     let qualifierList: ByteSpan?
 
     public var policyIdentifierDotted: String {
-        (try? policyIdentifier.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+        OID.dotted(policyIdentifier)
     }
 
     public var qualifiers: [PolicyQualifier] {

@@ -133,4 +133,18 @@ final class PolicyCLITests: XCTestCase {
         XCTAssertEqual((sig["offending"] as! [[String: Any]]).first?["subject"] as? String, "CN=ats-bad.sigil.test,O=Sigil Test PKI,C=US")
         try run(["ats", f("ats-good.pem")], exit: 2) // --host is required
     }
+
+    /// `--sig-alg` restricts the signature algorithms on the path (the pinning chain is signed
+    /// with sha256WithRSAEncryption throughout, per `openssl x509 -text`).
+    func testSignatureAlgorithmRestriction() throws {
+        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        try run(["verify", valid] + base + host + ["--sig-alg", "RSA_WITH_SHA256"], exit: 0)
+        try run(["verify", valid] + base + host + ["--sig-alg", "ecdsa-with-sha256", "--sig-alg", "RSA_WITH_SHA256"], exit: 0)
+        let r = try run(["verify", "--json", valid] + base + host + ["--sig-alg", "ECDSA_WITH_SHA256"], exit: 1)
+        XCTAssertTrue(r.out.contains("\"kind\":\"weak algorithm\""), r.out)
+        // Names Sigil does not verify narrow to nothing: refused, with a warning.
+        let u = try run(["verify", valid] + base + host + ["--sig-alg", "DSA_WITH_SHA256"], exit: 1)
+        XCTAssertTrue(u.err.contains("DSA_WITH_SHA256"), u.err)
+    }
 }
+

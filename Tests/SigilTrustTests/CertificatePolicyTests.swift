@@ -1,6 +1,7 @@
 import Foundation
 import Sigil
 import SigilTestSupport
+@testable import SigilX509
 import XCTest
 
 /// RFC 5280 §6.1 certificate policy processing: the scenarios of `Fixtures/policies/` (generated

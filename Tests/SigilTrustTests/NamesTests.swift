@@ -165,13 +165,13 @@ final class NamesTests: XCTestCase {
                 switch kind {
                 case "host", "ip":
                     if let id = ServerIdentity(value) {
-                        got = try matches(cert, id)
+                        got = try cert.matches(id)
                         if case .ip = id { XCTAssertEqual(kind, "ip", value) } else { XCTAssertEqual(kind, "host", value) }
                     } else {
                         got = false // an invalid reference name matches nothing
                     }
                 default:
-                    got = try matchesEmail(cert, value)
+                    got = try cert.matchesEmail(value)
                 }
                 XCTAssertEqual(got, expected, "\(c["name"]!): \(kind) \(value): \(check["why"]!)")
                 if let o = check["openssl"] as? Bool, o != expected {
@@ -187,7 +187,7 @@ final class NamesTests: XCTestCase {
         let c = try Self.json("san_cases.json").first { ($0["name"] as! String) == "dns-malformed" }!
         let cert = try Self.der(c["der"] as! String)
         // The certificate has dNSName "1.2.3.4" (text): neither identity form may match it.
-        XCTAssertFalse(try matches(cert, ServerIdentity("1.2.3.4")!))
+        XCTAssertFalse(try cert.matches(ServerIdentity("1.2.3.4")!))
         XCTAssertNil(DNSName("1.2.3.4"))
     }
 
@@ -380,7 +380,7 @@ final class NamesTests: XCTestCase {
             seq += tlv(0x31, tlv(0x30, tlv(0x06, oid) + tlv(0x0C, Array(value.utf8))))
         }
         let der = tlv(0x30, seq)
-        return DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+        return try! DistinguishedName(der: der)
     }
 
     func testDERLengthEncoding() {
@@ -479,6 +479,13 @@ final class NamesTests: XCTestCase {
         guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: Int.min) else {
             return XCTFail("a negative budget allows nothing (and must not overflow)")
         }
+        // Along a path the budget is shared, not restarted per certificate: the leaf twice
+        // below the CA needs 2 + 2 comparisons; 3 suffice for each alone but not for both.
+        let ca = try Self.der(c["ca"] as! String)
+        XCTAssertNil(checkNameConstraints(path: [leaf, leaf, ca], budget: 4))
+        let shared = try XCTUnwrap(checkNameConstraints(path: [leaf, leaf, ca], budget: 3))
+        XCTAssertEqual(shared.certificate, 1)
+        guard case .unsupported = shared.result else { return XCTFail("over budget: \(shared.result)") }
     }
 
     // MARK: Robustness: arbitrary input never traps, and never matches by accident

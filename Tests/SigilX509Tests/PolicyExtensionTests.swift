@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@testable import SigilX509
 import XCTest
 
 /// The certificate policy extension decoders on hand-encoded values (X.690 DER, the ASN.1 of

@@ -16,7 +16,7 @@
 
 import SigilDER
 import SigilTrust
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 public enum PolicyWalk {
     public static func run(_ data: UnsafeRawBufferPointer) {
@@ -97,7 +97,7 @@ public enum PolicyWalk {
     /// Decodes `bytes` (copied into their own storage, as an extension value would be) with
     /// `body`; a `DERError` must point inside the value.
     static func decode<T>(_ bytes: [UInt8], _ body: (ByteSpan) throws(DERError) -> T) -> T? {
-        let span = ByteSpan(bytes, 0, bytes.count)
+        let span = ByteSpan(unvalidated: bytes)
         do {
             return try body(span)
         } catch {

@@ -23,6 +23,7 @@ public enum TrustResultType: Sendable, Hashable, CustomStringConvertible {
     /// `.proceed` or `.unspecified`.
     public var isTrusted: Bool { self == .proceed || self == .unspecified }
 
+    /// The case name.
     public var description: String {
         switch self {
         case .proceed: return "proceed"
