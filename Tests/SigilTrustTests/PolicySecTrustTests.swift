@@ -231,7 +231,7 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertFalse(TrustFailure.precedes(input[2], input[4]), "a tie is no precedence")
         // The stated ranking: nameMismatch > expired > notYetValid > ... > unknownIssuer.
         let order: [TrustFailureKind] = [.nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
-                                         .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
+                                         .invalidPolicy, .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
                                          .extendedKeyUsage, .keyUsage, .pathLengthExceeded, .notACA, .badSignature, .weakKey,
                                          .weakAlgorithm, .unsupportedAlgorithm, .maximumDepthExceeded, .budgetExhausted,
                                          .untrustedRoot, .unknownIssuer]
