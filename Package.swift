@@ -44,6 +44,8 @@ let package = Package(
             name: "SigilNIO",
             dependencies: [
                 "Sigil",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
@@ -51,7 +53,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "SigilCLI",
-            dependencies: ["Sigil", "SigilNIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Sigil", "SigilNIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
+            ]
         ),
         // Helpers shared by the test targets (paths, fixtures, running openssl/python).
         .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),

@@ -1,5 +1,0 @@
-import XCTest
-import SigilNIO
-final class SigilNIOProbeTests: XCTestCase {
-    func testProbe() { print("NIO enabled:", SigilNIOProbe.enabled) }
-}
