@@ -15,13 +15,28 @@ struct Verify: ParsableCommand {
         certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
         --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
         would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
+
+        --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
+        SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
+        --host/--ip, else the SNI name (--sni, default HOST when a name), else the IP address \
+        dialled. Exit code 3: network failure (refused, unreachable, timeout, handshake failed for \
+        another reason than the certificates).
         """
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case server, client, basic }
 
-    @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates.")
-    var leaf: String
+    @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates (not with --connect).")
+    var leaf: String?
+
+    @Option(help: "Connect to HOST[:PORT] (default port 443) and judge the chain the server presents.")
+    var connect: String?
+
+    @Option(help: "With --connect: the SNI name (default HOST when it is a name).")
+    var sni: String?
+
+    @Option(help: "With --connect: connect + handshake timeout, seconds.")
+    var timeout: Double = 10
 
     @Option(name: .customLong("intermediate"), help: "Untrusted intermediate certificates (PEM/DER file; repeatable).")
     var intermediates: [String] = []
@@ -94,6 +109,10 @@ struct Verify: ParsableCommand {
     }
 
     func validate() throws {
+        if (leaf == nil) == (connect == nil) { throw ValidationError("give a LEAF file or --connect HOST[:PORT]") }
+        if connect == nil && sni != nil { throw ValidationError("--sni needs --connect") }
+        if let c = connect { _ = try HostPort(c) }
+        guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
@@ -110,6 +129,11 @@ struct Verify: ParsableCommand {
             print("unsupported: --sig-alg restrictions are not implemented")
             throw ExitCode(Exit.unsupported)
         }
+        if let connect {
+            try runConnect(connect)
+            return
+        }
+        let leaf = self.leaf ?? ""
         // The leaf (and any bundled intermediates).
         let leafBytes = readInput(leaf)
         let leafCert: Certificate
@@ -139,6 +163,14 @@ struct Verify: ParsableCommand {
             return
         }
 
+        let options = try verificationOptions()
+        let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
+        report(result)
+        if !result.isTrusted { throw ExitCode(Exit.failure) }
+    }
+
+    /// The options of a plain (non-policy) verification.
+    func verificationOptions() throws -> VerificationOptions {
         var options = VerificationOptions(time: at ?? Date().timeIntervalSince1970)
         switch kind {
         case .server: options.kind = .server
@@ -154,10 +186,7 @@ struct Verify: ParsableCommand {
         for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
-
-        let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
-        report(result)
-        if !result.isTrusted { throw ExitCode(Exit.failure) }
+        return options
     }
 
     func report(_ result: TrustResult) {
@@ -208,7 +237,7 @@ extension Verify {
         if maxDepth != nil || !ekus.isEmpty || !keyUsages.isEmpty || !emails.isEmpty {
             throw ValidationError("--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
         }
-        if !noDomainCheck && kind != .basic && host == nil && ip == nil {
+        if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
         }
     }
@@ -255,6 +284,14 @@ extension Verify {
     }
 
     func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore) throws {
+        let policy = try makeSecurityPolicy(anchors: anchors)
+        let time = at ?? Date().timeIntervalSince1970
+        let domain = host ?? ip
+        let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
+        try printPolicyEvaluation(e)
+    }
+
+    func makeSecurityPolicy(anchors: TrustStore) throws -> SecurityPolicy {
         let pins = try loadPins()
         var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
         switch pinMode ?? .none {
@@ -275,9 +312,10 @@ extension Verify {
             ************************************************************************
             """)
         }
-        let time = at ?? Date().timeIntervalSince1970
-        let domain = host ?? ip
-        let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
+        return policy
+    }
+
+    func printPolicyEvaluation(_ e: SecurityPolicyEvaluation) throws {
         for w in e.warnings where !w.hasPrefix("allowInvalidCertificates is on") { printError("warning: " + w) }
         if json {
             var o: [(String, JSONValue)] = [("trusted", .bool(e.isTrusted))]
