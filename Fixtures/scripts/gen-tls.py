@@ -5,6 +5,8 @@
   root  -> int  -> leaf            DNS:sigil.test, DNS:localhost (no IP SAN: connecting to
                                    127.0.0.1 needs the host override), serverAuth
   root  -> int  -> leaf-expired    same names, expired 2021-01-01
+  root  -> int  -> leaf-ats        same names, 2025-01-01 .. 2025-12-31 (ATS validity ≤ 398
+                                   days; check it with --at inside that year)
   rogue-root -> rogue-leaf         DNS:sigil.test, serverAuth: another trusted CA mis-issuing
                                    (the appended-pinned-certificate attack serves
                                    rogue-leaf + int: int is pinned but not on the valid path)
@@ -87,6 +89,7 @@ rk = key(); root = make("Sigil Test Root", rk, ca=True); save("root", root, rk)
 ik = key(); inter = make("Sigil Test Intermediate", ik, (rk, root), ca=True); save("int", inter, ik)
 lk = key(); save("leaf", make("sigil.test", lk, (ik, inter), sans=server_names, eku=SA), lk)
 ek = key(); save("leaf-expired", make("sigil.test", ek, (ik, inter), sans=server_names, eku=SA, validity=EXPIRED), ek)
+ak = key(); save("leaf-ats", make("sigil.test", ak, (ik, inter), sans=server_names, eku=SA, validity=(D(2025, 1, 1), D(2025, 12, 31))), ak)
 gk = key(); rogue = make("Rogue Test Root", gk, ca=True); save("rogue-root", rogue, gk)
 xk = key(); save("rogue-leaf", make("sigil.test", xk, (gk, rogue), sans=server_names, eku=SA), xk)
 ck = key(); save("client", make("alice", ck, (ik, inter), sans=[x509.RFC822Name("alice@sigil.test")], eku=CA_), ck)

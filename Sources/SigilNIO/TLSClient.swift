@@ -134,7 +134,7 @@ final class HandshakeWatcher: ChannelInboundHandler {
         if let e = error as? SigilTLSVerificationError {
             promise.fail(SigilTLSClientError.verificationFailed(e, verdict: verdicts.verdict))
         } else {
-            promise.fail(SigilTLSClientError.handshakeFailed("\(error)", presentedDER: presented.withLockedValue { $0 }))
+            promise.fail(SigilTLSClientError.handshakeFailed(conciseTLSError(error), presentedDER: presented.withLockedValue { $0 }))
         }
         context.close(promise: nil)
     }
@@ -144,5 +144,20 @@ final class HandshakeWatcher: ChannelInboundHandler {
                                                          presentedDER: presented.withLockedValue { $0 }))
         context.fireChannelInactive()
     }
+}
+#endif
+
+#if NIO
+/// BoringSSL's error stack, reduced to its reason codes ("TLSV1_ALERT_PROTOCOL_VERSION").
+func conciseTLSError(_ error: Error) -> String {
+    let text = "\(error)"
+    var reasons: [String] = []
+    var rest = text[...]
+    while let r = rest.range(of: "OPENSSL_internal:") {
+        let code = rest[r.upperBound...].prefix { $0.isUppercase || $0.isNumber || $0 == "_" }
+        if !code.isEmpty && !reasons.contains(String(code)) { reasons.append(String(code)) }
+        rest = rest[r.upperBound...]
+    }
+    return reasons.isEmpty ? text : reasons.joined(separator: ", ")
 }
 #endif
