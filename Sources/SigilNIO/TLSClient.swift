@@ -151,12 +151,20 @@ final class HandshakeWatcher: ChannelInboundHandler {
 /// BoringSSL's error stack, reduced to its reason codes ("TLSV1_ALERT_PROTOCOL_VERSION").
 func conciseTLSError(_ error: Error) -> String {
     let text = "\(error)"
+    let marker = Array("OPENSSL_internal:".utf8)
+    let bytes = Array(text.utf8)
     var reasons: [String] = []
-    var rest = text[...]
-    while let r = rest.range(of: "OPENSSL_internal:") {
-        let code = rest[r.upperBound...].prefix { $0.isUppercase || $0.isNumber || $0 == "_" }
-        if !code.isEmpty && !reasons.contains(String(code)) { reasons.append(String(code)) }
-        rest = rest[r.upperBound...]
+    var i = 0
+    while i + marker.count <= bytes.count {
+        if bytes[i..<(i + marker.count)].elementsEqual(marker) {
+            var j = i + marker.count
+            while j < bytes.count, (bytes[j] >= 0x41 && bytes[j] <= 0x5A) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == 0x5F { j += 1 }
+            let code = String(decoding: bytes[(i + marker.count)..<j], as: UTF8.self)
+            if !code.isEmpty && !reasons.contains(code) { reasons.append(code) }
+            i = j
+        } else {
+            i += 1
+        }
     }
     return reasons.isEmpty ? text : reasons.joined(separator: ", ")
 }
