@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SigilTrust", targets: ["SigilTrust"]),
         .library(name: "SigilNIO", targets: ["SigilNIO"]),
         .executable(name: "sigil", targets: ["SigilCLI"]),
+        .executable(name: "pinned-https-get", targets: ["PinnedHTTPSGet"]),
     ],
     // The NIO trait (off by default) brings swift-nio-ssl, which vendors BoringSSL (≈ 5 minutes
     // to compile on 2 cores): the plain `swift build` / `swift test` never compile it. Build the
@@ -59,6 +60,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
             ]
+        ),
+        // Example (NIO trait): an HTTPS GET over NIOHTTP1 with a pinned SecurityPolicy.
+        .executableTarget(
+            name: "PinnedHTTPSGet",
+            dependencies: [
+                "Sigil", "SigilNIO",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
+            ],
+            path: "Examples/PinnedHTTPSGet"
         ),
         // Helpers shared by the test targets (paths, fixtures, running openssl/python).
         .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),
