@@ -95,6 +95,7 @@ do {
     exit(1)
 }
 #else
+import Foundation
 print("pinned-https-get: built without the NIO trait: rebuild with `swift build --traits NIO`")
 exit(77)
 #endif
