@@ -27,9 +27,12 @@ import Sigil
 ///   certificate mode evaluates twice).
 /// - Failures reach the pipeline as `SigilTLSVerificationError` through `SigilTLSErrorHandler`
 ///   (NIOSSL itself only reports a generic handshake failure) and the `observer`.
-/// - The TLS context must not use `certificateVerification = .none` (NIOSSL then skips the
-///   callback); `makeClientConfiguration()`'s default (full verification) is right: the
-///   callback replaces BoringSSL's verification entirely.
+/// - Configure the TLS context with `certificateVerification = .noHostnameVerification`: the
+///   callback replaces BoringSSL's chain verification and Sigil checks the name. With `.none`
+///   NIOSSL skips the callback altogether; with `.fullVerification` NIOSSL checks the SNI name
+///   (or the IP dialled) against the leaf again after the callback, which contradicts a host
+///   override — `makeClientHandlers` refuses that combination
+///   (`SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride`).
 public struct SigilServerTrustVerifier: Sendable {
     /// How the chain is judged.
     public enum Evaluator: Sendable {
@@ -101,6 +104,10 @@ public struct SigilServerTrustVerifier: Sendable {
     /// to the pipeline: add both, in this order. An IP literal as `serverHostname` is checked
     /// (unless overridden) but not sent as SNI.
     public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?) throws -> [ChannelHandler] {
+        if context.configuration.certificateVerification == .fullVerification,
+           let override = hostOverride, override != serverHostname {
+            throw SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride(override)
+        }
         let box = SigilTLSVerdictBox()
         let sni = serverHostname.flatMap { sigilIsIPAddress($0) ? nil : $0 }
         let tls = try NIOSSLClientHandler(context: context, serverHostname: sni,
@@ -200,6 +207,21 @@ public struct SigilServerTrustVerifier: Sendable {
             }
         }
         return SigilTLSVerificationError(reason: reason, failures: failures, message: e.message, checkedName: name)
+    }
+}
+
+/// A TLS configuration that cannot work with the verifier.
+public enum SigilNIOConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `certificateVerification = .fullVerification` makes NIOSSL check the SNI name / the IP
+    /// dialled after Sigil's callback, which a host override contradicts: use
+    /// `.noHostnameVerification` (Sigil checks the name).
+    case hostnameVerificationConflictsWithOverride(String)
+
+    public var description: String {
+        switch self {
+        case .hostnameVerificationConflictsWithOverride(let h):
+            return "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"
+        }
     }
 }
 
