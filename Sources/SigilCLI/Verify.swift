@@ -15,13 +15,28 @@ struct Verify: ParsableCommand {
         certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
         --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
         would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
+
+        --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
+        SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
+        --host/--ip, else the SNI name (--sni, default HOST when a name), else the IP address \
+        dialled. Exit code 3: network failure (refused, unreachable, timeout, handshake failed for \
+        another reason than the certificates).
         """
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case server, client, basic }
 
-    @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates.")
-    var leaf: String
+    @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates (not with --connect).")
+    var leaf: String?
+
+    @Option(help: "Connect to HOST[:PORT] (default port 443) and judge the chain the server presents.")
+    var connect: String?
+
+    @Option(help: "With --connect: the SNI name (default HOST when it is a name).")
+    var sni: String?
+
+    @Option(help: "With --connect: connect + handshake timeout, seconds.")
+    var timeout: Double = 10
 
     @Option(name: .customLong("intermediate"), help: "Untrusted intermediate certificates (PEM/DER file; repeatable).")
     var intermediates: [String] = []
@@ -107,6 +122,10 @@ struct Verify: ParsableCommand {
     }
 
     func validate() throws {
+        if (leaf == nil) == (connect == nil) { throw ValidationError("give a LEAF file or --connect HOST[:PORT]") }
+        if connect == nil && sni != nil { throw ValidationError("--sni needs --connect") }
+        if let c = connect { _ = try HostPort(c) }
+        guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
         if kind != .server && (host != nil || ip != nil) && !usesSecurityPolicy {
             throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
@@ -123,6 +142,11 @@ struct Verify: ParsableCommand {
             print("unsupported: CRL revocation checking is not implemented yet")
             throw ExitCode(Exit.unsupported)
         }
+        if let connect {
+            try runConnect(connect)
+            return
+        }
+        let leaf = self.leaf ?? ""
         // The leaf (and any bundled intermediates).
         let leafBytes = readInput(leaf)
         let leafCert: Certificate
@@ -144,12 +168,25 @@ struct Verify: ParsableCommand {
                 for der in blocks.certificates { if let c = try? Certificate(der: der) { pool.append(c) } }
             }
         }
+        let trust = makeTrust(certificates: [leafCert] + pool)
+        if usesSecurityPolicy {
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
+            return
+        }
+        let result = trust.verify()
+        report(result)
+        if !result.isTrusted { throw ExitCode(Exit.failure) }
+    }
+
+    /// The one evaluator of this command (`CertificateTrust`, as `SecurityPolicy` uses): the
+    /// anchors merged by its rule, the purpose and name, and every requirement option.
+    func makeTrust(certificates: [Certificate]) -> CertificateTrust {
         // One evaluator (`CertificateTrust`) assembles the options and merges the anchors, as
         // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
         // (counted by --anchor files: files holding no certificate never fall back to it).
         let system = CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
             ? TrustStore.system() : TrustStore()
-        var trust = CertificateTrust(certificates: [leafCert] + pool, policies: [],
+        var trust = CertificateTrust(certificates: certificates, policies: [],
                                      time: at ?? Date().timeIntervalSince1970,
                                      signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
         var custom = TrustStore()
@@ -164,11 +201,6 @@ struct Verify: ParsableCommand {
             }
             trust.algorithms.allowedSignatureAlgorithms = Set(sigAlgs.compactMap { SignatureAlgorithmName(name: $0) })
         }
-        if usesSecurityPolicy {
-            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
-            return
-        }
-
         switch kind {
         case .server: trust.policies = [.ssl(host: host ?? ip)]
         case .client: trust.policies = [.sslClient]
@@ -183,10 +215,7 @@ struct Verify: ParsableCommand {
         trust.certificatePolicies = certificatePolicyOptions
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
-
-        let result = trust.verify()
-        report(result)
-        if !result.isTrusted { throw ExitCode(Exit.failure) }
+        return trust
     }
 
     func report(_ result: TrustResult) {
@@ -268,7 +297,7 @@ extension Verify {
         if maxDepth != nil || !ekus.isEmpty || !keyUsages.isEmpty || !emails.isEmpty {
             throw ValidationError("--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
         }
-        if !noDomainCheck && kind != .basic && host == nil && ip == nil {
+        if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
         }
     }
@@ -313,6 +342,14 @@ extension Verify {
 
     func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
                            algorithms: AlgorithmPolicy) throws {
+        let policy = try makeSecurityPolicy(anchors: anchors, algorithms: algorithms)
+        let time = at ?? Date().timeIntervalSince1970
+        let domain = host ?? ip
+        let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
+        try printPolicyEvaluation(e)
+    }
+
+    func makeSecurityPolicy(anchors: TrustStore, algorithms: AlgorithmPolicy) throws -> SecurityPolicy {
         let pins = try loadPins()
         var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
         policy.algorithms = algorithms
@@ -335,9 +372,10 @@ extension Verify {
             ************************************************************************
             """)
         }
-        let time = at ?? Date().timeIntervalSince1970
-        let domain = host ?? ip
-        let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
+        return policy
+    }
+
+    func printPolicyEvaluation(_ e: SecurityPolicyEvaluation) throws {
         for w in e.warnings where !w.hasPrefix("allowInvalidCertificates is on") { printError("warning: " + w) }
         if json {
             var o: [(String, JSONValue)] = [("trusted", .bool(e.isTrusted))]
