@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// A certificate revocation list (RFC 5280 §5).
 ///
@@ -185,7 +185,7 @@ public struct CertificateList: Sendable {
     static func validateEntries(_ list: DERValue, into p: inout Parsed, storage: [UInt8]) throws(DERError) -> Bool {
         var anyExtensions = false
         var currentIssuer: UInt32 = 0
-        var r = list.contentReader
+        var r = list.innerReader
         // A rough capacity: entries are at least ≈ 20 bytes.
         p.sorted.reserveCapacity(min(list.contentCount / 24 + 1, 1 << 22))
         while !r.isAtEnd {
@@ -231,24 +231,24 @@ public struct CertificateList: Sendable {
                 do throws(DERError) {
                     if OID.crlReason.matches(oid) {
                         // CRLReason ::= ENUMERATED; 7 is not used.
-                        var v = value.contentReader
+                        var v = value.innerReader
                         let e = try v.read(.enumerated)
                         try v.finish()
                         let n = try e.decodeInt64()
                         guard CRLReason(rawValue: n) != nil else { throw DERError(.invalidExtension, at: e.contentStart) }
                     } else if OID.invalidityDate.matches(oid) {
-                        var v = value.contentReader
+                        var v = value.innerReader
                         let g = try v.read(.generalizedTime)
                         _ = try DERTime.decode(g)
                         try v.finish()
                     } else if OID.certificateIssuer.matches(oid) {
-                        var v = value.contentReader
+                        var v = value.innerReader
                         let names = try v.read(.sequence)
                         try v.finish()
                         try validateList(names, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
                         issuerAt = names.start
                     } else if OID.holdInstructionCode.matches(oid) {
-                        var v = value.contentReader
+                        var v = value.innerReader
                         _ = try v.readObjectIdentifier()
                         try v.finish()
                     } else if critical && facts.unsupportedCriticalExtension == nil {
@@ -293,7 +293,7 @@ public struct CertificateList: Sendable {
                 let (oid, critical, value) = try readExtension(&r)
                 try checkDuplicate(oid, in: r.input, from: first, to: extStart, at: extStart)
                 do throws(DERError) {
-                    var v = value.contentReader
+                    var v = value.innerReader
                     if OID.cRLNumber.matches(oid) {
                         // CRLNumber ::= INTEGER (0..MAX), at most 20 octets (§5.2.3).
                         let n = try v.read(.integer)
@@ -441,6 +441,12 @@ public struct CertificateList: Sendable {
         return indices.compactMap { entry(sortedIndex: $0) }
     }
 
+    /// `entries(serial:)` for serial INTEGER content octets given as bytes (e.g. from a
+    /// database): minimal two's complement, as in the certificate.
+    public func entries(serial bytes: [UInt8]) -> [RevokedCertificate] {
+        entries(serial: ByteSpan(bytes, 0, bytes.count))
+    }
+
     /// The entry at a position of the sorted index.
     func entry(sortedIndex i: Int) -> RevokedCertificate? {
         let issuer = entryIssuers.isEmpty ? 0 : Int(entryIssuers[i])
@@ -535,10 +541,10 @@ public struct RevokedCertificate: Sendable {
                 var exts = Extensions(storage: storage, start: 0, end: 0)
                 if let list = try e.readOptional(.sequence) {
                     exts = Extensions(storage: storage, start: list.contentStart, end: list.end)
-                    var x = list.contentReader
+                    var x = list.innerReader
                     while !x.isAtEnd {
                         let (oid, _, value) = try CertificateList.readExtension(&x)
-                        var v = value.contentReader
+                        var v = value.innerReader
                         if OID.crlReason.matches(oid) {
                             reason = CRLReason(rawValue: try v.read(.enumerated).decodeInt64())
                         } else if OID.invalidityDate.matches(oid) {
@@ -584,7 +590,7 @@ public struct RevokedCertificates: Sequence, Sendable {
                     _ = try x.read(.integer)
                     _ = try x.readTime()
                     if let list = try x.readOptional(.sequence) {
-                        var l = list.contentReader
+                        var l = list.innerReader
                         while !l.isAtEnd {
                             let (oid, _, value) = try CertificateList.readExtension(&l)
                             if OID.certificateIssuer.matches(oid) { issuer = value.contentStart }
@@ -680,4 +686,11 @@ extension OID {
     public static let ocspBasic: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x01]
     public static let ocspNonce: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x02]
     public static let ocspNoCheck: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x05]
+}
+
+extension DERValue {
+    /// A reader over this value's content, for encapsulated DER (an extension's OCTET STRING) or
+    /// a list walked element by element. Its depth count restarts: the content is a structure of
+    /// its own, still bounded by `DERReader.maximumDepth`.
+    var innerReader: DERReader { DERReader(input: input, from: contentStart, to: end) }
 }

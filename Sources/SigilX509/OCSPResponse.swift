@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An OCSP response (RFC 6960 §4.2.1), e.g. the one a TLS server staples to its handshake.
 ///

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 extension PEM {
     /// The DER of every block of `text` whose label is one of `labels` (RFC 7468: e.g.

@@ -333,7 +333,8 @@ final class RevocationWork {
 
     /// The cached verdict, or `check()` when the budget allows (nil when it does not).
     func verify(_ signed: ByteSpan, signer: Certificate, _ check: () -> SignatureVerdict) -> SignatureVerdict? {
-        let address = signed.storage.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        // The slice shares the storage: its base address is where the signed bytes live.
+        let address = signed.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         let key = Key(address: address, start: signed.start, end: signed.end, signer: signer.der)
         if let v = verdicts[key] { return v }
         guard spend(1) else { return nil }
