@@ -44,5 +44,6 @@ let package = Package(
         .executableTarget(name: "FuzzNames", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzSignature", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzVerify", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzInspect", dependencies: ["FuzzSupport"]),
     ]
 )
