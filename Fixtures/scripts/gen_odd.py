@@ -315,8 +315,8 @@ def _():
     return assemble(f)
 
 
-@case("generalizedtime-2025", "notBefore as GeneralizedTime for 2025 (must be UTCTime before 2050)",
-      ["RFC 5280 §4.1.2.5"], expected={"notBefore": "2025-01-01T00:00:00Z"})
+@case("generalizedtime-2025", "notBefore as GeneralizedTime for 2025 (CAs must use UTCTime before 2050; the strict parser tolerates it)",
+      ["RFC 5280 §4.1.2.5"], strict_refuses=False, expected={"notBefore": "2025-01-01T00:00:00Z"})
 def _():
     f = tbs_fields(base_builder("gentime-2025.odd.sigil.test"))
     f["validity"] = tlv(0x30, gen("20250101000000Z") + utc("350101000000Z"))

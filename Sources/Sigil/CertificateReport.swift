@@ -452,7 +452,8 @@ public struct CertificateReport {
         var out: [String] = []
         for (k, v) in lines {
             let head = "  " + k + ":" + String(repeating: " ", count: width - k.count + 1)
-            let pieces = CertificateReport.wrap(v, width: max(40, CertificateReport.lineWidth - head.count))
+            let pieces = CertificateReport.wrap(v, width: max(40, CertificateReport.lineWidth - head.count),
+                                                names: k == "Subject" || k == "Issuer")
             out.append(head + pieces[0])
             for p in pieces.dropFirst() { out.append(indent + p) }
         }
@@ -467,12 +468,12 @@ public struct CertificateReport {
     static let lineWidth = 100
 
     /// Splits `value` into lines of at most `width` characters where possible, breaking after
-    /// ", " list separators — or, in a value without them (an RFC 4514 name), after unescaped
-    /// "," — and never inside an item (an item longer than the width stays whole).
-    static func wrap(_ value: String, width: Int) -> [String] {
+    /// ", " list separators — or, in an RFC 4514 name (`names`), after each unescaped "," —
+    /// and never inside an item (an item longer than the width stays whole).
+    static func wrap(_ value: String, width: Int, names: Bool = false) -> [String] {
         if value.count <= width { return [value] }
         let chars = Array(value)
-        let listStyle = value.contains(", ")
+        let listStyle = !names
         var parts: [String] = []
         var current: [Character] = []
         var i = 0
