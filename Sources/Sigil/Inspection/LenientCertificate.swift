@@ -848,7 +848,13 @@ extension LenientCertificate {
             var seen: [[UInt8]] = []
             var carrierExtensions: [DEROut] = []
             var repaired = false
-            for e in list.children {
+            // Duplicate detection is quadratic: list at most this many (real certificates carry
+            // about ten; the strict parser refuses more than 64).
+            let limit = 1024
+            if list.children.count > limit {
+                warn("RFC 5280 §4.1", list.children[limit].start, "\(list.children.count) extensions; only the first \(limit) are listed")
+            }
+            for e in list.children.prefix(limit) {
                 let c = e.children
                 guard e.tag == 0x30, c.count >= 2, c.count <= 3, c[0].tag == 0x06, c[0].contentCount > 0, c[c.count - 1].tag == 0x04 else {
                     warn("RFC 5280 §4.1", e.start, "malformed Extension")
