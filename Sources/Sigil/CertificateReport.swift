@@ -89,7 +89,12 @@ public struct CertificateReport {
             }
             return s
         }
-        return lenientSANs()
+        guard let s = lenientSANs() else { return nil }
+        for m in s.malformed {
+            inspected.addWarning(InspectionWarning(clause: "RFC 5280 §4.2.1.6", offset: m.offset,
+                                                   message: "subjectAltName \(m.kind) \"\(m.value)\": \(m.reason)"))
+        }
+        return s
     }
 
     /// Every entry of a subjectAltName the strict decoder refused (RFC 5280 §4.2.1.6),

@@ -158,6 +158,11 @@ public struct LenientCertificate: Sendable {
         let w = InspectionWarning(clause: clause, offset: originalOffset(carrierOffset), message: message)
         if !warnings.contains(w) { warnings.append(w) }
     }
+
+    /// Adds a warning whose offset is already one of `der`.
+    mutating func addWarning(_ w: InspectionWarning) {
+        if !warnings.contains(w) { warnings.append(w) }
+    }
 }
 
 // MARK: - The walk
