@@ -102,10 +102,10 @@ public struct CertificateReport {
     /// UTF-8 (as OpenSSL and Python `cryptography` show them) and listed as malformed.
     func lenientSANs() -> SANs? {
         guard let c = carrier, let e = c.extension(OID.subjectAltName) else { return nil }
-        var reader = BERReader(e.value.storage)
+        var reader = BERReader(c.der)
         guard let list = try? reader.parse(at: e.value.start, limit: e.value.end), list.tag == 0x30 else { return nil }
         var s = SANs()
-        let storage = e.value.storage
+        let storage = c.der
         for n in list.children {
             let content = storage[n.contentStart..<n.contentEnd]
             let at = inspected.originalOffset(n.start)
@@ -139,7 +139,12 @@ public struct CertificateReport {
             case 0xA3: s.other.append("X400Name")
             case 0xA4:
                 if let name = n.children.first, name.tag == 0x30 {
-                    s.other.append("DirName:" + DistinguishedName(encoded: ByteSpan(storage, name.start, name.end)).rfc4514String)
+                    if let dn = try? DistinguishedName(der: Array(storage[name.start..<name.end])) {
+                        s.other.append("DirName:" + dn.rfc4514String)
+                    } else {
+                        s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at,
+                                                         reason: "malformed Name in a directoryName"))
+                    }
                 } else {
                     s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at, reason: "malformed directoryName"))
                 }
