@@ -73,14 +73,14 @@ struct Session {
         infoCache[node] = i
         return i
     }
-    /// Certificate policy state (PathPolicies.swift): work left for the whole verification,
-    /// and the sets of the path accepted last.
+    /// Certificate policy work left for the whole verification (PathPolicies.swift).
     lazy var policyBudget = options.certificatePolicies.maximumWork
-    var validatedPolicies = ValidatedPolicies()
     var signatureChecks = 0
     var visits = 0
     var best: TrustFailure?
     var budgetHit = false
+    /// What the accepted path established beyond itself (revocation statuses, ...).
+    var details = TrustDetails()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -129,7 +129,7 @@ struct Session {
         }
         if let a = leafAnchors.first {
             if failures.isEmpty, policyFailure(path: []) == nil {
-                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails(policies: validatedPolicies))
+                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: details)
             }
             return .untrusted(failures.sorted { $0.kind > $1.kind })
         }
@@ -137,7 +137,7 @@ struct Session {
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails(policies: validatedPolicies))
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: details)
             }
         } else if budgetHit {
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
@@ -197,8 +197,12 @@ struct Session {
                 continue
             }
             if isAnchor(node) {
-                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift).
-                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                // The path is complete: checks of the whole path, before it is accepted.
+                if let f = policyFailure(path: path) {
+                    note(f)
+                    if budgetHit { return nil }
+                    continue
+                }
                 return node
             }
             path.append(node)
