@@ -79,15 +79,15 @@ struct Session {
         infoCache[node] = i
         return i
     }
-    /// Certificate policy state (PathPolicies.swift): work left for the whole verification,
-    /// and the sets of the path accepted last.
+    /// Certificate policy work left for the whole verification (PathPolicies.swift).
     lazy var policyBudget = options.certificatePolicies.maximumWork
-    var validatedPolicies = ValidatedPolicies()
     /// What is left of the verification's single budget (signature checks, candidate visits,
     /// name-constraint comparisons): one value for the whole run, never reset per candidate.
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
+    /// What the accepted path established beyond itself (revocation statuses, ...).
+    var details = TrustDetails()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -138,7 +138,7 @@ struct Session {
         }
         if let a = leafAnchors.first {
             if failures.isEmpty, policyFailure(path: []) == nil {
-                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails(policies: validatedPolicies))
+                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: details)
             }
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
@@ -146,7 +146,7 @@ struct Session {
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails(policies: validatedPolicies))
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: details)
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
@@ -208,8 +208,12 @@ struct Session {
                 continue
             }
             if isAnchor(node) {
-                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift).
-                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                // The path is complete: checks of the whole path, before it is accepted.
+                if let f = policyFailure(path: path) {
+                    note(f)
+                    if budgetHit { return nil }
+                    continue
+                }
                 return node
             }
             path.append(node)
