@@ -13,14 +13,28 @@ struct ATS: ParsableCommand {
         roots), embedded SCTs per Apple's CT policy, chain valid to a trusted root. TLS version, \
         cipher suites (forward secrecy) and SCTs delivered in the handshake need a connection and \
         are listed as such. Exit codes: 0 no requirement failed, 1 some failed, 2 usage or unreadable input.
+
+        Live: `sigil ats https://HOST[:PORT]` (needs the NIO trait) fetches the chain, runs the \
+        certificate requirements, then handshakes with restricted client configurations — TLS 1.3 \
+        alone, TLS 1.2 with ATS's forward-secrecy suites, TLS 1.2 without forward secrecy, TLS 1.1, \
+        TLS 1.0 — and reports PASS/FAIL per configuration and per ATS exception as nscurl \
+        --ats-diagnostics does. --info-plist FILE says which NSAppTransportSecurity rules apply to the \
+        host and whether the connection would be allowed (then the exit code follows that verdict). \
+        Exit 3: network failure.
         """
     )
 
-    @Argument(help: "The server's chain: leaf first, then intermediates (PEM bundle or DER).")
+    @Argument(help: "The server's chain: leaf first, then intermediates (PEM bundle or DER); or https://HOST[:PORT] to check a live server.")
     var chain: String
 
-    @Option(help: "The host name (or IP address) the app connects to.")
-    var host: String
+    @Option(help: "The host name (or IP address) the app connects to (live: default HOST).")
+    var host: String?
+
+    @Option(name: .customLong("info-plist"), help: "Live: an app's Info.plist (XML or binary) whose NSAppTransportSecurity rules to apply.")
+    var infoPlist: String?
+
+    @Option(help: "Live: timeout of each connection + handshake, seconds.")
+    var timeout: Double = 10
 
     @Option(name: .customLong("intermediate"), help: "More intermediates (PEM/DER file; repeatable).")
     var intermediates: [String] = []
@@ -40,7 +54,24 @@ struct ATS: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    func validate() throws {
+        if chain.lowercased().hasPrefix("https://") {
+            var rest = String(chain.dropFirst("https://".count))
+            if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
+            _ = try HostPort(rest)
+        } else {
+            if host == nil { throw ValidationError("--host is required with a chain file") }
+            if infoPlist != nil { throw ValidationError("--info-plist needs a live server: sigil ats https://HOST[:PORT]") }
+        }
+        guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
+    }
+
     func run() throws {
+        if chain.lowercased().hasPrefix("https://") {
+            try runLive("https://" + chain.dropFirst("https://".count))
+            return
+        }
+        let host = self.host ?? ""
         var certs: [Certificate]
         do {
             certs = try Certificate.all(from: readInput(chain))

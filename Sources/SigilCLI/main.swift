@@ -3,10 +3,12 @@ import Foundation
 import Sigil
 
 /// Exit codes: 0 success, 1 an input could not be parsed / is not trusted, 2 usage error or
-/// unreadable input, 77 a requested feature is unsupported.
+/// unreadable input, 3 network failure (fetch, verify --connect, live ats), 77 a requested
+/// feature is unsupported (or the build lacks the NIO trait).
 enum Exit {
     static let failure: Int32 = 1
     static let usage: Int32 = 2
+    static let network: Int32 = 3
     static let unsupported: Int32 = 77
 }
 
@@ -14,7 +16,7 @@ struct SigilCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sigil",
         abstract: "Inspect X.509 certificates and decide whether a chain deserves trust.",
-        subcommands: [Inspect.self, Convert.self, Verify.self, Pin.self, ATS.self]
+        subcommands: [Inspect.self, Convert.self, Verify.self, Pin.self, ATS.self, Fetch.self]
     )
 }
 
@@ -143,7 +145,7 @@ do {
     Foundation.exit(exit.rawValue)
 } catch {
     let code = SigilCommand.exitCode(for: error)
-    if code == .success || code.rawValue == Exit.failure || code.rawValue == Exit.unsupported {
+    if code == .success || code.rawValue == Exit.failure || code.rawValue == Exit.network || code.rawValue == Exit.unsupported {
         SigilCommand.exit(withError: error)
     }
     printError(SigilCommand.fullMessage(for: error))
