@@ -20,7 +20,7 @@ public struct PublicKeySummary: Sendable, Hashable {
 public struct ExtensionSummary: Sendable, Hashable {
     public var oid: String
     public var critical: Bool
-    /// Offset of the Extension SEQUENCE in the certificate.
+    /// Offset of the extension's OID content octets in the certificate.
     public var offset: Int
 }
 
@@ -888,7 +888,7 @@ extension LenientCertificate {
                         else if v != 0xFF { warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF") }
                     }
                 }
-                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: e.start))
+                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: c[0].contentStart))
                 let before = ber.warnings.count
                 checkOID(c[0])
                 let badOID = ber.warnings.count != before
