@@ -14,6 +14,7 @@ python3 scripts/gen_malformed.py
 python3 scripts/gen_expected.py
 python3 scripts/gen_names.py      # Fixtures/names: SAN / name-constraint cases (OpenSSL recorded)
 python3 scripts/gen_pinning.py    # Fixtures/pinning: pinning scenario table, ATS samples
+python3 scripts/gen_policies.py   # Fixtures/policies: RFC 5280 §6.1 policy chains (OpenSSL recorded)
 if [ "${1:-}" = "--verify" ]; then
     python3 scripts/strict_check.py
     python3 scripts/verify_openssl.py

@@ -44,5 +44,7 @@ let package = Package(
         .executableTarget(name: "FuzzNames", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzSignature", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzVerify", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzPolicy", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzInspect", dependencies: ["FuzzSupport"]),
     ]
 )

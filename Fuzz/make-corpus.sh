@@ -10,7 +10,7 @@
 #
 # That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate).
 # FuzzPEM gets PEM text instead (Fixtures/**/*.pem, system PEM files, hand-made PEM edge cases);
-# FuzzNames, FuzzSignature and FuzzVerify read structured inputs, made from the fixtures by
+# FuzzNames, FuzzSignature, FuzzVerify and FuzzPolicy read structured inputs, made from the fixtures by
 # make-seeds.py (python3). Every target also gets its regression inputs.
 #
 # Usage: Fuzz/make-corpus.sh [TARGET...]     (default: every target in run-all.sh)
@@ -184,7 +184,7 @@ for target in "${TARGETS[@]}"; do
             pem_seeds "$dir"
             cp "$HERE"/seeds/*.der "$dir"/ 2> /dev/null || true
             ;;
-        FuzzNames|FuzzSignature|FuzzVerify)
+        FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy)
             command -v python3 > /dev/null || { echo "make-corpus: $target needs python3" >&2; exit 1; }
             python3 "$HERE/make-seeds.py" "$target" "$ROOT" "$dir"
             ;;
@@ -192,7 +192,7 @@ for target in "${TARGETS[@]}"; do
     if [ -d "$ROOT/Fixtures/fuzz-regressions/$target" ]; then
         find "$ROOT/Fixtures/fuzz-regressions/$target" -type f -not -name '*.md' -exec cp {} "$dir"/ \;
     fi
-    case "$target" in FuzzPEM|FuzzNames|FuzzSignature|FuzzVerify)
+    case "$target" in FuzzPEM|FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy)
         echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
         continue ;;
     esac

@@ -9,6 +9,9 @@ FuzzChunks = 2-byte big-endian length + bytes, repeated.
   FuzzSignature: mode 0: [0, triple, what, edits...]; mode 1: [1, keyAlg], algorithm DER,
                  key, signature, rest = message
   FuzzVerify:    options, then one chunk per certificate (DER, or 1 byte = fixture index)
+  FuzzPolicy:    flags, user-set OIDs, then per certificate (anchor side first) the
+                 certificatePolicies, policyMappings, policyConstraints, inhibitAnyPolicy
+                 extnValue contents (empty = absent)
 """
 import base64, glob, hashlib, json, os, re, sys
 
@@ -131,5 +134,34 @@ elif target == 'FuzzVerify':
         if leaf:
             put('verify-chain', bytes([2]) + chunks(*(leaf[:1] + inters[:20] + anchors[:2]))); n += 1
     print('make-seeds: FuzzVerify: %d' % n, file=sys.stderr)
+elif target == 'FuzzPolicy':
+    n = 0
+    POLICY_OIDS = [bytes.fromhex(h) for h in ('551d20', '551d21', '551d24', '551d36')]
+    pdir = os.path.join(root, 'Fixtures', 'policies')
+    manifest = json.load(open(os.path.join(pdir, 'manifest.json'))) if os.path.exists(os.path.join(pdir, 'manifest.json')) else {'scenarios': []}
+    def oid_tlv(dotted):
+        arcs = [int(a) for a in dotted.split('.')]
+        body = bytearray()
+        for v in [arcs[0] * 40 + arcs[1]] + arcs[2:]:
+            t = [v & 0x7F]; v >>= 7
+            while v: t.append(0x80 | (v & 0x7F)); v >>= 7
+            body += bytes(reversed(t))
+        return bytes([6, len(body)]) + bytes(body)
+    for s in manifest['scenarios']:
+        d = os.path.join(pdir, s['name'])
+        certs = list(reversed(pem_ders(os.path.join(d, 'intermediates.pem')))) + pem_ders(os.path.join(d, 'leaf.pem'))
+        parts = []
+        for der in certs:
+            exts = cert_parts(der)['exts']
+            parts += [exts.get(o, (b'', False))[0] for o in POLICY_OIDS]
+        user = b''.join(oid_tlv(o) for o in s['policies'])
+        flags = (1 if s['explicit'] else 0) | (2 if s['inhibitMap'] else 0) | (4 if s['inhibitAny'] else 0) | (0 if s['policies'] else 8)
+        put('policy', bytes([flags]) + chunks(user, *parts)); n += 1
+    # Qualifier-bearing certificatePolicies from the other fixtures (CPS, user notices).
+    for name_ in names:
+        v = cert_parts(fixtures[name_])['exts'].get(POLICY_OIDS[0])
+        if v:
+            put('policy-cp', bytes([8]) + chunks(b'', v[0], b'', b'', b'')); n += 1
+    print('make-seeds: FuzzPolicy: %d' % n, file=sys.stderr)
 else:
     sys.exit('make-seeds: no seeds for %s' % target)

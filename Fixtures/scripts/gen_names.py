@@ -375,9 +375,17 @@ NC_CASES = [
      "the domain is case-insensitive", None),
     ("email-subject-attr", [], ["email:example.com"], [("CN", "leaf"), ("E", "user@example.com")], ["DNS:x.example.org"],
      "violated", "emailAddress in the subject is checked against rfc822Name constraints", None),
-    ("email-exclude-sub", [], ["email:example.com"], LEAF, ["email:user@sub.example.com"], "violated",
-     "an excluded host is read broadly (host and below)",
-     "OpenSSL reads an excluded host as that host only; Sigil also excludes subdomains (when in doubt, reject)"),
+    # The host rule holds for excluded subtrees too (RFC 5280 §4.2.1.10: "example.com" is "any
+    # mail address at the host", ".example.com" "all the Internet mail addresses in the domain
+    # "example.com", but not Internet mail addresses on the host "example.com"").
+    ("email-exclude-sub", [], ["email:example.com"], LEAF, ["email:user@sub.example.com"], "satisfied",
+     "an excluded host excludes that host only, not its subdomains", None),
+    ("email-exclude-host", [], ["email:example.com"], LEAF, ["email:user@example.com"], "violated",
+     "an excluded host excludes every mailbox at it", None),
+    ("email-exclude-domain-sub", [], ["email:.example.com"], LEAF, ["email:user@mail.example.com"], "violated",
+     "an excluded '.domain' excludes the hosts below it", None),
+    ("email-exclude-domain-apex", [], ["email:.example.com"], LEAF, ["email:user@example.com"], "satisfied",
+     "an excluded '.domain' does not exclude the host itself", None),
     ("email-malformed-constraint", ["email:a@b@example.com"], [], LEAF, ["email:user@example.com"], "malformedConstraint",
      "limbo invalid-email-address", None),
     # uniformResourceIdentifier (RFC 5280 §4.2.1.10: host part; host or .domain)
@@ -391,9 +399,18 @@ NC_CASES = [
     ("uri-no-authority", ["URI:.example.com"], [], LEAF, ["URI:urn:isbn:0451450523"], "violated",
      "a URI without host cannot satisfy a URI constraint", None),
     ("uri-ip-host", ["URI:example.com"], [], LEAF, ["URI:https://192.0.2.1/"], "violated", "an IP host is not a domain", None),
-    ("uri-exclude-sub", [], ["URI:example.com"], LEAF, ["URI:https://a.example.com/"], "violated",
-     "an excluded host is read broadly (host and below)",
-     "OpenSSL reads an excluded URI host as that host only; Sigil also excludes subdomains"),
+    # URI host rule in excluded subtrees (RFC 5280 §4.2.1.10: "When the constraint does not
+    # begin with a period, it specifies a host"; ".example.com" "is not satisfied by example.com").
+    ("uri-exclude-sub", [], ["URI:example.com"], LEAF, ["URI:https://a.example.com/"], "satisfied",
+     "an excluded host excludes that host only", None),
+    ("uri-exclude-host", [], ["URI:example.com"], LEAF, ["URI:https://example.com/x"], "violated",
+     "an excluded host excludes URIs at that host", None),
+    ("uri-exclude-domain-sub", [], ["URI:.example.com"], LEAF, ["URI:https://my.host.example.com/"], "violated",
+     "an excluded '.domain' excludes hosts below it (RFC example my.host.example.com)", None),
+    ("uri-exclude-domain-apex", [], ["URI:.example.com"], LEAF, ["URI:https://example.com/"], "satisfied",
+     "an excluded '.domain' does not exclude the host example.com", None),
+    ("uri-domain-not-apex", ["URI:.example.com"], [], LEAF, ["URI:https://example.com/"], "violated",
+     "'.domain' does not permit the host example.com (RFC text)", None),
     # directoryName (RFC 5280 §4.2.1.10 / §7.1)
     ("dn-permit-prefix", ["DirName:C=US/O=Example"], [], [("C", "US"), ("O", "Example"), ("CN", "leaf")], ["DNS:a.example"],
      "satisfied", "the constraint's RDNs are a prefix of the subject's", None),

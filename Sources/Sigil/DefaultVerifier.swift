@@ -4,8 +4,10 @@ import SigilX509
 
 /// Path validation wired to Sigil's own cryptography.
 public struct SigilSignatureVerifier: CertificateSignatureVerifier {
+    /// Sigil's RSA and ECDSA verification (SigilCrypto).
     public init() {}
 
+    /// Verifies with `CertificateSignature.verify(_:issuer:)`.
     public func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
         switch CertificateSignature.verify(certificate, issuer: issuer) {
         case .verified: return .valid

@@ -122,17 +122,15 @@ extension Verify {
         let sniName = sni ?? (hp.isIPAddress ? nil : hp.host)
         // The name checked: --host/--ip, else SNI, else the IP address dialled.
         let checked = host ?? ip ?? sniName ?? (hp.isIPAddress ? hp.host : nil)
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        // The one evaluator of `verify` (`makeTrust`): the same anchors, options and rules as for files.
+        let trust = makeTrust(certificates: [])
         var verifier: SigilServerTrustVerifier
         if usesSecurityPolicy {
-            let policy = try makeSecurityPolicy(anchors: store)
+            let policy = try makeSecurityPolicy(anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
             verifier = SigilServerTrustVerifier(policy: policy)
             // --no-domain-check: the policy checks no name whatever the verifier passes.
         } else {
-            verifier = SigilServerTrustVerifier(evaluator: .chain(anchors: store, options: try verificationOptions(),
-                                                                  signatureVerifier: SigilSignatureVerifier()))
+            verifier = SigilServerTrustVerifier(trust: trust)
         }
         verifier.hostOverride = checked
         let at = self.at

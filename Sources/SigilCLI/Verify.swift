@@ -71,7 +71,20 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("key-usage"), help: "Key usage the leaf must allow, RFC 5280 name (repeatable).")
     var keyUsages: [String] = []
 
-    @Option(name: .customLong("sig-alg"), help: "Restrict signature algorithms (not supported: exits 77).")
+    // RFC 5280 §6.1.1 policy inputs.
+    @Option(name: .customLong("policy"), help: "Acceptable certificate policy, dotted OID (repeatable): the user-initial-policy-set (absent = anyPolicy).")
+    var policies: [String] = []
+
+    @Flag(name: .customLong("explicit-policy"), help: "initial-explicit-policy: the path must be valid for a --policy OID.")
+    var explicitPolicy = false
+
+    @Flag(name: .customLong("inhibit-policy-mapping"), help: "initial-policy-mapping-inhibit: policy mappings are not allowed.")
+    var inhibitPolicyMapping = false
+
+    @Flag(name: .customLong("inhibit-any-policy"), help: "initial-any-policy-inhibit: anyPolicy in certificates is not processed.")
+    var inhibitAnyPolicy = false
+
+    @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused.")
     var sigAlgs: [String] = []
 
     @Option(name: .customLong("crl"), help: "CRL to check revocation against (not supported yet: exits 77).")
@@ -114,19 +127,19 @@ struct Verify: ParsableCommand {
         if let c = connect { _ = try HostPort(c) }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if kind != .server && (host != nil || ip != nil) && !usesSecurityPolicy {
+            throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
+        }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
-        for e in ekus where objectIdentifierContent(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
+        for e in ekus where OID.content(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
         for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
+        for p in policies where OID.content(dotted: p) == nil { throw ValidationError("--policy \(p) is not a dotted OID") }
         if usesSecurityPolicy { try validatePolicyOptions() }
     }
 
     func run() throws {
         if !crls.isEmpty {
             print("unsupported: CRL revocation checking is not implemented yet")
-            throw ExitCode(Exit.unsupported)
-        }
-        if !sigAlgs.isEmpty {
-            print("unsupported: --sig-alg restrictions are not implemented")
             throw ExitCode(Exit.unsupported)
         }
         if let connect {
@@ -155,64 +168,111 @@ struct Verify: ParsableCommand {
                 for der in blocks.certificates { if let c = try? Certificate(der: der) { pool.append(c) } }
             }
         }
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        let trust = makeTrust(certificates: [leafCert] + pool)
         if usesSecurityPolicy {
-            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: store)
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
             return
         }
-
-        let options = try verificationOptions()
-        let result = ChainVerifier(anchors: store).verify(leaf: leafCert, intermediates: pool, options: options)
+        let result = trust.verify()
         report(result)
         if !result.isTrusted { throw ExitCode(Exit.failure) }
     }
 
-    /// The options of a plain (non-policy) verification.
-    func verificationOptions() throws -> VerificationOptions {
-        var options = VerificationOptions(time: at ?? Date().timeIntervalSince1970)
+    /// The one evaluator of this command (`CertificateTrust`, as `SecurityPolicy` uses): the
+    /// anchors merged by its rule, the purpose and name, and every requirement option.
+    func makeTrust(certificates: [Certificate]) -> CertificateTrust {
+        // One evaluator (`CertificateTrust`) assembles the options and merges the anchors, as
+        // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
+        // (counted by --anchor files: files holding no certificate never fall back to it).
+        let system = CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
+            ? TrustStore.system() : TrustStore()
+        var trust = CertificateTrust(certificates: certificates, policies: [],
+                                     time: at ?? Date().timeIntervalSince1970,
+                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
+        var custom = TrustStore()
+        for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
+        trust.anchors = custom.anchors.map(\.certificate)
+        trust.anchorsOnly = anchorsOnly
+        if !sigAlgs.isEmpty {
+            // A name Sigil does not know (DSA, SHA-3, GOST...) names nothing it could verify:
+            // dropping it leaves the restriction exact (all unknown: nothing is accepted).
+            for a in sigAlgs where SignatureAlgorithmName(name: a) == nil {
+                printError("warning: --sig-alg \(a): not a signature algorithm Sigil verifies")
+            }
+            trust.algorithms.allowedSignatureAlgorithms = Set(sigAlgs.compactMap { SignatureAlgorithmName(name: $0) })
+        }
         switch kind {
-        case .server: options.kind = .server
-        case .client: options.kind = .client
+        case .server: trust.policies = [.ssl(host: host ?? ip)]
+        case .client: trust.policies = [.sslClient]
         case .basic:
-            options.kind = .basic
+            trust.policies = [.basicX509]
             printError("warning: --kind basic checks the chain only; no name was checked")
         }
-        options.host = host ?? ip
-        options.emails = emails
-        options.maximumDepth = maxDepth
-        options.requiredEKUs = ekus.compactMap { objectIdentifierContent(dotted: $0) }
-        for k in keyUsages { if let u = KeyUsage(name: k) { options.requiredKeyUsage.insert(u) } }
+        trust.requirements.emails = emails
+        trust.requirements.maximumDepth = maxDepth
+        trust.requirements.requiredEKUs = ekus.compactMap { OID.content(dotted: $0) }
+        for k in keyUsages { if let u = KeyUsage(name: k) { trust.requirements.requiredKeyUsage.insert(u) } }
+        trust.certificatePolicies = certificatePolicyOptions
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
-        return options
+        return trust
     }
 
     func report(_ result: TrustResult) {
         if json {
             var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
             switch result {
-            case .trusted(let path, let anchor, _):
+            case .trusted(let path, let anchor, let details):
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
                 object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
+                object.append(("policies", Verify.policiesJSON(details.policies)))
             case .untrusted(let failures):
-                object.append(("reasons", .array(failures.map { f in
-                    .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
-                             ("message", .string(f.message))])
-                })))
+                object.append(("reasons", .array(failures.map(Self.json))))
             }
             print(JSONValue.object(object).serialized())
             return
         }
         switch result {
-        case .trusted(let path, let anchor, _):
+        case .trusted(let path, let anchor, let details):
             print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
             for (i, c) in path.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+            if !policies.isEmpty || explicitPolicy || details.policies.explicitPolicyRequired {
+                print("  user-constrained policies: \(details.policies.userConstrainedDotted.joined(separator: ", "))")
+            }
         case .untrusted(let failures):
             print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
             for f in failures { print("  \(f)") }
         }
+    }
+}
+
+// MARK: - Certificate policies (RFC 5280 §6.1)
+
+extension Verify {
+    /// The §6.1.1 inputs from `--policy`, `--explicit-policy`, `--inhibit-policy-mapping`,
+    /// `--inhibit-any-policy`.
+    var certificatePolicyOptions: CertificatePolicyOptions {
+        var o = CertificatePolicyOptions()
+        let set = policies.compactMap { OID.content(dotted: $0) }
+        if !set.isEmpty { o.userInitialPolicySet = set }
+        o.initialExplicitPolicy = explicitPolicy
+        o.initialPolicyMappingInhibit = inhibitPolicyMapping
+        o.initialAnyPolicyInhibit = inhibitAnyPolicy
+        return o
+    }
+
+    /// `{"authoritiesConstrained": [...], "userConstrained": [...], "explicitPolicyRequired": bool}`
+    /// with dotted OIDs (anyPolicy is "2.5.29.32.0").
+    static func policiesJSON(_ p: ValidatedPolicies) -> JSONValue {
+        .object([("authoritiesConstrained", .array(p.authoritiesConstrainedDotted.map { .string($0) })),
+                 ("userConstrained", .array(p.userConstrainedDotted.map { .string($0) })),
+                 ("explicitPolicyRequired", .bool(p.explicitPolicyRequired))])
+    }
+
+    /// One failure in the JSON output (both the plain and the security-policy verdicts).
+    static func json(_ f: TrustFailure) -> JSONValue {
+        .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
+                 ("message", .string(f.message))])
     }
 }
 
@@ -250,13 +310,10 @@ extension Verify {
                 printError("sigil: cannot read \(path)")
                 throw ExitCode(Exit.usage)
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-               let loaded = CertificateFiles.load(directory: path) {
-                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
-            }
             switch CertificateFiles.load(fileOrDirectory: path) {
-            case .success(let c): certs += c
+            case .success(let loaded):
+                for (_, reason) in loaded.skipped { printError("warning: --pin-cert: skipped \(reason)") }
+                certs += loaded.certificates
             case .failure(let e):
                 printError("sigil: --pin-cert \(e)")
                 throw ExitCode(Exit.usage)
@@ -283,17 +340,19 @@ extension Verify {
         return (certs, keys)
     }
 
-    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore) throws {
-        let policy = try makeSecurityPolicy(anchors: anchors)
+    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
+                           algorithms: AlgorithmPolicy) throws {
+        let policy = try makeSecurityPolicy(anchors: anchors, algorithms: algorithms)
         let time = at ?? Date().timeIntervalSince1970
         let domain = host ?? ip
         let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
         try printPolicyEvaluation(e)
     }
 
-    func makeSecurityPolicy(anchors: TrustStore) throws -> SecurityPolicy {
+    func makeSecurityPolicy(anchors: TrustStore, algorithms: AlgorithmPolicy) throws -> SecurityPolicy {
         let pins = try loadPins()
         var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
+        policy.algorithms = algorithms
         switch pinMode ?? .none {
         case .none: policy.pinningMode = .none
         case .certificate: policy.pinningMode = .certificate
@@ -303,6 +362,7 @@ extension Verify {
         policy.allowInvalidCertificates = allowInvalid
         policy.validatesDomainName = !(noDomainCheck || kind == .basic)
         policy.validatesCertificateChain = validateWholeChain
+        policy.certificatePolicies = certificatePolicyOptions
         if allowInvalid {
             printError("""
             ************************************************************************
@@ -334,9 +394,10 @@ extension Verify {
                 o.append(("chain", .array(e.matchedChain.map { .string($0.subject.rfc4514String) })))
                 o.append(("matched", .array(e.matchedIndexes.map { .int(Int64($0)) })))
             }
-            o.append(("reasons", .array(e.failures.map { f in
-                .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))), ("message", .string(f.message))])
-            })))
+            o.append(("reasons", .array(e.failures.map(Self.json))))
+            if case .trusted(_, _, let details)? = e.ordinaryResult {
+                o.append(("policies", Verify.policiesJSON(details.policies)))
+            }
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
             print(JSONValue.object(o).serialized())
         } else {

@@ -54,17 +54,6 @@ func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeM
     return true
 }
 
-/// -1, 0, 1 as a < b, a == b, a > b for two `count`-limb integers.
-@inline(__always)
-func compareLimbs(_ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ count: Int) -> Int {
-    var i = count - 1
-    while i >= 0 {
-        if a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
-        i -= 1
-    }
-    return 0
-}
-
 /// An odd modulus prepared for Montgomery multiplication, with the fixed exponent it is used
 /// with (RSA's public exponent), so that x^e mod m is one call.
 ///
@@ -131,7 +120,7 @@ struct MontgomeryModulus: Sendable, Hashable {
         }
         let top = __gmpn_add_n(r, t + n, t, n)
         // Result < 2m: one conditional subtraction reduces it.
-        if top != 0 || compareLimbs(r, m, n) >= 0 {
+        if top != 0 || limbsCompare(r, m, n) >= 0 {
             _ = __gmpn_sub_n(r, r, m, n)
         }
     }
@@ -181,7 +170,7 @@ struct MontgomeryModulus: Sendable, Hashable {
 
     /// Whether the n-limb value at `x` is below m.
     func isReduced(_ x: UnsafePointer<UInt>) -> Bool {
-        storage.withUnsafeBufferPointer { compareLimbs(x, $0.baseAddress!, count) < 0 }
+        storage.withUnsafeBufferPointer { limbsCompare(x, $0.baseAddress!, count) < 0 }
     }
 
     /// out = x^e mod m for x < m (n limbs), e the stored exponent, which must be odd and ≥ 3.

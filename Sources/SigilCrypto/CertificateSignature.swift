@@ -5,6 +5,7 @@ import SigilX509
 /// signature? Answers verified / bad signature / unsupported algorithm / malformed key — no
 /// other detail of the crypto layer leaks upward.
 public enum CertificateSignature {
+    /// The answer, with no more detail than the trust layer needs.
     public enum Outcome: Sendable, Hashable {
         case verified
         case badSignature
@@ -53,7 +54,7 @@ public enum CertificateSignature {
                 }
                 let pub: ECDSAPublicKey
                 do { pub = try ECDSAPublicKey(curve: curve, x963: key) } catch { return .malformedKey }
-                let digest = SigilCrypto.hash(h, signed)
+                let digest = h.hash(signed)
                 try digest.withUnsafeBytes { (dg) throws(CryptoError) in
                     try pub.verify(signatureDER: signature, digest: dg)
                 }
@@ -81,7 +82,7 @@ public enum CertificateSignature {
                           key: UnsafeRawBufferPointer) throws(CryptoError) {
         guard let h = hash(p.hash), let m = hash(p.mgf1Hash) else { throw .unsupportedAlgorithm }
         let k = try rsaKey(key)
-        let digest = SigilCrypto.hash(h, signed)
+        let digest = h.hash(signed)
         try digest.withUnsafeBytes { (dg) throws(CryptoError) in
             try k.verifyPSS(signature: signature, digest: dg, hash: h, mgf1Hash: m, saltLength: p.saltLength)
         }

@@ -462,8 +462,3 @@ extension HashAlgorithm {
         return h.finalize()
     }
 }
-
-/// One-shot hash with a run-time chosen algorithm (`hash(.sha256, bytes)`).
-public func hash(_ algorithm: HashAlgorithm, _ bytes: UnsafeRawBufferPointer) -> HashDigest {
-    algorithm.hash(bytes)
-}

@@ -5,6 +5,7 @@
 /// One error type serves the DER layer and the X.509 structure above it, so a failure deep
 /// inside a certificate surfaces unchanged, with its offset, to the caller.
 public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong (one case per rule broken).
     public enum Kind: UInt8, Sendable, CaseIterable {
         // X.690 encoding
         case truncated = 1            // a header or value runs past the end of its container
@@ -44,16 +45,19 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         case noCertificate            // input held no certificate
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// Absolute offset in the input (for PEM errors: the 1-based line number).
     public var offset: Int
 
+    /// An error of `kind` at absolute `offset`.
     @inlinable
     public init(_ kind: Kind, at offset: Int) {
         self.kind = kind
         self.offset = offset
     }
 
+    /// The message and where (offset, or line for PEM errors).
     public var description: String {
         if kind == .invalidPEM || kind == .invalidBase64 {
             return "\(kind.message) (line \(offset))"

@@ -1,31 +1,55 @@
 /// An identifier octet (X.690 §8.1.2), low tag numbers only.
 public struct DERTag: Hashable, Sendable, CustomStringConvertible {
+    /// The identifier octet.
     public let rawValue: UInt8
 
+    /// The tag with identifier octet `rawValue`.
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Bit 6 (X.690 §8.1.2.5): the value's content is a sequence of TLVs.
     @inlinable public var isConstructed: Bool { rawValue & 0x20 != 0 }
+    /// Bits 8–7 (X.690 §8.1.2.2): 0 universal, 1 application, 2 context-specific, 3 private.
     @inlinable public var tagClass: UInt8 { rawValue >> 6 }
+    /// Bits 5–1: the tag number (low-tag form).
     @inlinable public var number: UInt8 { rawValue & 0x1F }
 
+    /// UNIVERSAL 1, BOOLEAN.
     public static let boolean = DERTag(rawValue: 0x01)
+    /// UNIVERSAL 2, INTEGER.
     public static let integer = DERTag(rawValue: 0x02)
+    /// UNIVERSAL 3, BIT STRING (primitive).
     public static let bitString = DERTag(rawValue: 0x03)
+    /// UNIVERSAL 4, OCTET STRING (primitive).
     public static let octetString = DERTag(rawValue: 0x04)
+    /// UNIVERSAL 5, NULL.
     public static let null = DERTag(rawValue: 0x05)
+    /// UNIVERSAL 6, OBJECT IDENTIFIER.
     public static let objectIdentifier = DERTag(rawValue: 0x06)
+    /// UNIVERSAL 10, ENUMERATED.
     public static let enumerated = DERTag(rawValue: 0x0A)
+    /// UNIVERSAL 12, UTF8String.
     public static let utf8String = DERTag(rawValue: 0x0C)
+    /// UNIVERSAL 18, NumericString.
     public static let numericString = DERTag(rawValue: 0x12)
+    /// UNIVERSAL 19, PrintableString.
     public static let printableString = DERTag(rawValue: 0x13)
+    /// UNIVERSAL 20, TeletexString (T61String).
     public static let teletexString = DERTag(rawValue: 0x14)
+    /// UNIVERSAL 22, IA5String.
     public static let ia5String = DERTag(rawValue: 0x16)
+    /// UNIVERSAL 23, UTCTime.
     public static let utcTime = DERTag(rawValue: 0x17)
+    /// UNIVERSAL 24, GeneralizedTime.
     public static let generalizedTime = DERTag(rawValue: 0x18)
+    /// UNIVERSAL 26, VisibleString.
     public static let visibleString = DERTag(rawValue: 0x1A)
+    /// UNIVERSAL 28, UniversalString.
     public static let universalString = DERTag(rawValue: 0x1C)
+    /// UNIVERSAL 30, BMPString.
     public static let bmpString = DERTag(rawValue: 0x1E)
+    /// UNIVERSAL 16 constructed, SEQUENCE / SEQUENCE OF.
     public static let sequence = DERTag(rawValue: 0x30)
+    /// UNIVERSAL 17 constructed, SET / SET OF.
     public static let set = DERTag(rawValue: 0x31)
 
     /// `[n]` context-specific, primitive (IMPLICIT tagging of a primitive type).
@@ -33,6 +57,7 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
     /// `[n]` context-specific, constructed (EXPLICIT tagging, or IMPLICIT of a constructed type).
     @inlinable public static func contextConstructed(_ n: UInt8) -> DERTag { DERTag(rawValue: 0xA0 | n) }
 
+    /// `0x` and the identifier octet in hex.
     public var description: String {
         let hex = Array("0123456789abcdef")
         return "0x" + String(hex[Int(rawValue >> 4)]) + String(hex[Int(rawValue & 0xF)])
@@ -43,6 +68,7 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
 /// Offsets are absolute (from the start of the input), so they can be stored and used later
 /// against the same bytes.
 public struct DERValue {
+    /// The identifier octet.
     public let tag: DERTag
     /// Offset of the identifier octet.
     public let start: Int
@@ -50,8 +76,10 @@ public struct DERValue {
     public let contentStart: Int
     /// Offset one past the last content octet.
     public let end: Int
-    /// The whole input the offsets refer to.
-    public let input: UnsafeRawBufferPointer
+    /// The whole input the offsets refer to (a raw pointer, valid only while the reader's
+    /// buffer is: Sigil-internal, `@_spi(SigilInternal)`; use `content` and `encoded`).
+    @_spi(SigilInternal) public var input: UnsafeRawBufferPointer { _input }
+    @usableFromInline let _input: UnsafeRawBufferPointer
     @usableFromInline let depth: Int
 
     @inlinable
@@ -60,26 +88,21 @@ public struct DERValue {
         self.start = start
         self.contentStart = contentStart
         self.end = end
-        self.input = input
+        self._input = input
         self.depth = depth
     }
 
+    /// Number of content octets.
     @inlinable public var contentCount: Int { end - contentStart }
 
     /// The content octets, without copying.
     @inlinable public var content: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: input[contentStart..<end])
+        UnsafeRawBufferPointer(rebasing: _input[contentStart..<end])
     }
 
     /// The whole encoding (header and content), without copying.
     @inlinable public var encoded: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: input[start..<end])
-    }
-
-    /// A reader over the content (for constructed values). Callers that need the
-    /// "no bytes left over" guarantee use `DERReader.enter` instead.
-    @inlinable public var contentReader: DERReader {
-        DERReader(input: input, from: contentStart, to: end, depth: depth + 1)
+        UnsafeRawBufferPointer(rebasing: _input[start..<end])
     }
 }
 
@@ -93,7 +116,9 @@ public struct DERReader {
     /// odd but legitimate structures and bounds recursion on hostile input.
     public static let maximumDepth = 32
 
-    public let input: UnsafeRawBufferPointer
+    /// The buffer being read (raw pointer: Sigil-internal, `@_spi(SigilInternal)`).
+    @_spi(SigilInternal) public var input: UnsafeRawBufferPointer { _input }
+    @usableFromInline let _input: UnsafeRawBufferPointer
     /// Offset of the next unread octet. Internal setter: only `read…` methods move it.
     @inlinable public var position: Int { _position }
     @usableFromInline var _position: Int
@@ -103,7 +128,7 @@ public struct DERReader {
     /// A reader over the whole of `input`.
     @inlinable
     public init(_ input: UnsafeRawBufferPointer) {
-        self.input = input
+        self._input = input
         self._position = 0
         self.end = input.count
         self.depth = 0
@@ -113,27 +138,29 @@ public struct DERReader {
     @inlinable
     public init(input: UnsafeRawBufferPointer, from: Int, to: Int, depth: Int = 0) {
         precondition(from >= 0 && from <= to && to <= input.count)
-        self.input = input
+        self._input = input
         self._position = from
         self.end = to
         self.depth = depth
     }
 
+    /// True when nothing is left to read.
     @inlinable public var isAtEnd: Bool { position >= end }
+    /// Octets left to read.
     @inlinable public var remaining: Int { end - position }
 
     /// The tag of the next value, if any, without consuming it.
     @inlinable
     public func peekTag() -> DERTag? {
-        position < end ? DERTag(rawValue: input[position]) : nil
+        position < end ? DERTag(rawValue: _input[position]) : nil
     }
 
     /// Like `peekTag()`, but reports the high-tag-number form as the error it is.
     @inlinable
     public func peekTagChecked() throws(DERError) -> DERTag? {
         guard position < end else { return nil }
-        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
-        return DERTag(rawValue: input[position])
+        if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        return DERTag(rawValue: _input[position])
     }
 
     /// Reads the next TLV of any tag.
@@ -142,7 +169,7 @@ public struct DERReader {
         let start = position
         var p = position
         guard p < end else { throw DERError(.truncated, at: p) }
-        let tagByte = input[p]
+        let tagByte = _input[p]
         if tagByte & 0x1F == 0x1F { throw DERError(.highTagNumber, at: p) }
         // [UNIVERSAL 0], primitive or constructed, is no value: X.680 §8.6 reserves it for the
         // encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets of the
@@ -150,7 +177,7 @@ public struct DERReader {
         if tagByte & 0xDF == 0 { throw DERError(.unexpectedTag, at: p) }
         p += 1
         guard p < end else { throw DERError(.truncated, at: p) }
-        let first = input[p]
+        let first = _input[p]
         p += 1
         var length: Int
         if first < 0x80 {
@@ -160,23 +187,23 @@ public struct DERReader {
             let n = Int(first & 0x7F)
             if n > 4 { throw DERError(.lengthTooLong, at: p - 1) }
             guard end - p >= n else { throw DERError(.truncated, at: p) }
-            if input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
+            if _input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
             length = 0
-            for i in 0..<n { length = (length << 8) | Int(input[p + i]) }
+            for i in 0..<n { length = (length << 8) | Int(_input[p + i]) }
             if length < 0x80 { throw DERError(.nonMinimalLength, at: p - 1) }
             p += n
         }
         guard length <= end - p else { throw DERError(.truncated, at: start) }
         _position = p + length
         return DERValue(tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
-                        end: p + length, input: input, depth: depth)
+                        end: p + length, input: _input, depth: depth)
     }
 
     /// Reads the next value, which must carry `tag`.
     @inlinable
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
-        let b = input[position]
+        let b = _input[position]
         if b != tag.rawValue {
             // Report the high-tag form as such wherever a tag is examined.
             if b & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
@@ -189,8 +216,8 @@ public struct DERReader {
     @inlinable
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
         guard position < end else { return nil }
-        if input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
-        guard input[position] == tag.rawValue else { return nil }
+        if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
+        guard _input[position] == tag.rawValue else { return nil }
         return try readAny()
     }
 
@@ -216,7 +243,7 @@ public struct DERReader {
     public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
         if !value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         if value.depth + 1 > DERReader.maximumDepth { throw DERError(.nestingTooDeep, at: value.start) }
-        var inner = DERReader(input: value.input, from: value.contentStart, to: value.end, depth: value.depth + 1)
+        var inner = DERReader(input: value._input, from: value.contentStart, to: value.end, depth: value.depth + 1)
         let result = try body(&inner)
         if !inner.isAtEnd { throw DERError(.trailingData, at: inner.position) }
         return result

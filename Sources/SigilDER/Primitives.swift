@@ -1,7 +1,11 @@
 /// A BIT STRING's content: the bytes after the unused-bits octet and the count of unused bits
 /// in the last byte.
 public struct DERBitString {
-    public let bytes: UnsafeRawBufferPointer
+    /// The data bytes (a raw pointer into the reader's buffer: Sigil-internal,
+    /// `@_spi(SigilInternal)`; read bits with `bit(_:)` and `bitCount`).
+    @_spi(SigilInternal) public var bytes: UnsafeRawBufferPointer { _bytes }
+    @usableFromInline let _bytes: UnsafeRawBufferPointer
+    /// Unused bits in the last byte (0...7).
     public let unusedBits: Int
     /// Offset of the first data byte (after the unused-bits octet) in the input.
     public let offset: Int
@@ -11,20 +15,26 @@ public struct DERBitString {
     @inlinable
     public func bit(_ i: Int) -> Bool {
         let byte = i >> 3
-        guard i >= 0, byte < bytes.count else { return false }
-        if byte == bytes.count - 1 && (7 - (i & 7)) < unusedBits { return false }
-        return bytes[byte] & (0x80 >> UInt8(i & 7)) != 0
+        guard i >= 0, byte < _bytes.count else { return false }
+        if byte == _bytes.count - 1 && (7 - (i & 7)) < unusedBits { return false }
+        return _bytes[byte] & (0x80 >> UInt8(i & 7)) != 0
+    }
+
+    /// A bit string over `bytes` (Sigil-internal: the fuzz harness builds references).
+    @_spi(SigilInternal)
+    public init(bytes: UnsafeRawBufferPointer, unusedBits: Int, offset: Int) {
+        self.init(_bytes: bytes, unusedBits: unusedBits, offset: offset)
     }
 
     @inlinable
-    public init(bytes: UnsafeRawBufferPointer, unusedBits: Int, offset: Int) {
-        self.bytes = bytes
+    init(_bytes bytes: UnsafeRawBufferPointer, unusedBits: Int, offset: Int) {
+        self._bytes = bytes
         self.unusedBits = unusedBits
         self.offset = offset
     }
 
     /// Number of significant bits.
-    @inlinable public var bitCount: Int { bytes.count * 8 - unusedBits }
+    @inlinable public var bitCount: Int { _bytes.count * 8 - unusedBits }
 }
 
 extension DERValue {
@@ -40,7 +50,7 @@ extension DERValue {
     public func decodeBoolean() throws(DERError) -> Bool {
         try requirePrimitive()
         guard contentCount == 1 else { throw DERError(.invalidBoolean, at: contentStart) }
-        switch input[contentStart] {
+        switch _input[contentStart] {
         case 0x00: return false
         case 0xFF: return true
         default: throw DERError(.invalidBoolean, at: contentStart)
@@ -55,7 +65,7 @@ extension DERValue {
         let n = contentCount
         guard n > 0 else { throw DERError(.emptyInteger, at: contentStart) }
         if n > 1 {
-            let a = input[contentStart], b = input[contentStart + 1]
+            let a = _input[contentStart], b = _input[contentStart + 1]
             if (a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) {
                 throw DERError(.nonMinimalInteger, at: contentStart)
             }
@@ -87,16 +97,16 @@ extension DERValue {
     public func decodeBitString() throws(DERError) -> DERBitString {
         try requirePrimitive()
         guard contentCount >= 1 else { throw DERError(.invalidBitString, at: contentStart) }
-        let unused = Int(input[contentStart])
+        let unused = Int(_input[contentStart])
         if unused > 7 { throw DERError(.invalidBitString, at: contentStart) }
         if contentCount == 1 {
             if unused != 0 { throw DERError(.invalidBitString, at: contentStart) }
         } else if unused > 0 {
-            let last = input[end - 1]
+            let last = _input[end - 1]
             if last & UInt8((1 << unused) - 1) != 0 { throw DERError(.invalidBitString, at: end - 1) }
         }
-        return DERBitString(bytes: UnsafeRawBufferPointer(rebasing: input[(contentStart + 1)..<end]),
-                            unusedBits: unused, offset: contentStart + 1)
+        return DERBitString(_bytes: UnsafeRawBufferPointer(rebasing: _input[(contentStart + 1)..<end]),
+                             unusedBits: unused, offset: contentStart + 1)
     }
 
     /// OBJECT IDENTIFIER content validated (X.690 §8.19: at least one octet, every arc minimal
@@ -109,7 +119,7 @@ extension DERValue {
         var atArcStart = true
         var arcBytes = 0
         for i in contentStart..<end {
-            let b = input[i]
+            let b = _input[i]
             if atArcStart && b == 0x80 { throw DERError(.invalidObjectIdentifier, at: i) }
             arcBytes += 1
             // Arcs above 2^63 are not used by anything real; bound them (9 octets × 7 bits).
@@ -130,6 +140,7 @@ extension DERValue {
 }
 
 extension DERReader {
+    /// Reads a BOOLEAN (X.690 §11.1: DER TRUE is 0xFF).
     @inlinable
     public mutating func readBoolean() throws(DERError) -> Bool {
         try read(.boolean).decodeBoolean()
@@ -144,32 +155,38 @@ extension DERReader {
         return true
     }
 
+    /// Reads an INTEGER and returns its minimal two's-complement content octets (X.690 §8.3).
     @inlinable
     public mutating func readIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
         try read(.integer).decodeIntegerBytes()
     }
 
+    /// Reads a non-negative INTEGER and returns its magnitude without the sign octet.
     @inlinable
     public mutating func readUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
         try read(.integer).decodeUnsignedIntegerBytes()
     }
 
+    /// Reads an INTEGER that fits in 64 bits.
     @inlinable
     public mutating func readInt64() throws(DERError) -> Int64 {
         try read(.integer).decodeInt64()
     }
 
+    /// Reads a primitive BIT STRING (X.690 §11.2 checked: unused bits 0...7, zero padding).
     @inlinable
     public mutating func readBitString() throws(DERError) -> DERBitString {
         try read(.bitString).decodeBitString()
     }
 
+    /// Reads an OCTET STRING; its octets are the returned value's `content`.
     @inlinable
     public mutating func readOctetString() throws(DERError) -> DERValue {
         let v = try read(.octetString)
         return v
     }
 
+    /// Reads a NULL (empty content).
     @inlinable
     public mutating func readNull() throws(DERError) {
         try read(.null).decodeNull()

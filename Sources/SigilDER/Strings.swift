@@ -11,11 +11,14 @@
 /// - UniversalString: UCS-4 big-endian, length a multiple of 4, valid scalars.
 /// - TeletexString (T61String): read as Latin-1, byte for byte, as browsers do.
 public struct DERString {
+    /// The string type (one of the universal string tags).
     public let tag: DERTag
+    /// The content octets (a view into the reader's buffer).
     public let bytes: UnsafeRawBufferPointer
     /// Offset of the first content octet in the input (for errors).
     public let offset: Int
 
+    /// A string of type `tag` over `bytes`, not validated (see `init(_:)` for the validating one).
     @inlinable
     public init(tag: DERTag, bytes: UnsafeRawBufferPointer, offset: Int) {
         self.tag = tag
@@ -31,6 +34,7 @@ public struct DERString {
         try validate()
     }
 
+    /// True for the character string types this decoder knows.
     @inlinable
     public static func isStringTag(_ tag: DERTag) -> Bool {
         switch tag {
@@ -90,12 +94,14 @@ public struct DERString {
         }
     }
 
+    /// The value as Unicode scalars, decoded lazily.
     @inlinable
     public func makeScalarIterator() -> ScalarIterator { ScalarIterator(tag: tag, bytes: bytes) }
 
     /// Decodes the content to Unicode scalars; malformed input ends the sequence early with an
     /// error position (validated strings never produce one).
     public struct ScalarIterator: IteratorProtocol {
+        /// One decoding step: a scalar, the end, or the offset of malformed content.
         public enum Step { case scalar(Unicode.Scalar), end, error(Int) }
         @usableFromInline let tag: DERTag
         @usableFromInline let bytes: UnsafeRawBufferPointer
@@ -106,12 +112,14 @@ public struct DERString {
             self.bytes = bytes
         }
 
+        /// The next scalar; nil at the end or at malformed content.
         @inlinable
         public mutating func next() -> Unicode.Scalar? {
             if case .scalar(let s) = nextResult() { return s }
             return nil
         }
 
+        /// The next step, distinguishing the end from malformed content.
         @inlinable
         public mutating func nextResult() -> Step {
             let n = bytes.count

@@ -10,7 +10,7 @@ public enum DERTime {
         if value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         let s = value.contentStart
         let n = value.contentCount
-        let input = value.input
+        let input = value._input
         @inline(__always) func digit(_ i: Int) throws(DERError) -> Int {
             let c = input[s + i]
             guard c >= 0x30 && c <= 0x39 else { throw DERError(.invalidTime, at: s + i) }
@@ -48,11 +48,13 @@ public enum DERTime {
         return secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
+    /// Proleptic Gregorian leap year.
     @inlinable
     public static func isLeapYear(_ y: Int) -> Bool {
         (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
     }
 
+    /// Days in `month` (1–12) of `year`.
     @inlinable
     public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
@@ -74,6 +76,7 @@ public enum DERTime {
         return era * 146097 + doe - 719468
     }
 
+    /// Seconds from 1970-01-01T00:00:00Z to the given UTC civil time (no leap seconds, as in X.509).
     @inlinable
     public static func secondsSinceEpoch(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
         Int64(daysFromCivil(year: year, month: month, day: day)) * 86400

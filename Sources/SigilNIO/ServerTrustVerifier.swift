@@ -162,7 +162,8 @@ public struct SigilServerTrustVerifier: Sendable {
                 error = SigilTLSVerificationError(reason: .notTrusted(first?.kind ?? .unknownIssuer), failures: e.failures,
                                                   message: first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
             }
-            return SigilTLSVerdict(presented: presented, path: e.chain, error: error, name: name, time: now, trust: e)
+            return SigilTLSVerdict(presented: presented, path: e.chain, error: error, name: name, time: now, trust: e,
+                                   result: e.trustResult)
         case .chain(let anchors, var options, let signatureVerifier):
             options.time = now
             if options.kind == .server {

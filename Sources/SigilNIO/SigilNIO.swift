@@ -89,7 +89,7 @@ public struct SigilTLSVerdict: Sendable {
     public let policyEvaluation: SecurityPolicyEvaluation?
     /// Set by the `CertificateTrust` evaluator.
     public let trustEvaluation: CertificateTrust.Evaluation?
-    /// Set by the chain (`VerificationOptions`) evaluator and the mTLS verifier.
+    /// Set by the `CertificateTrust` and chain (`VerificationOptions`) evaluators and the mTLS verifier.
     public let trustResult: TrustResult?
 
     public var accepted: Bool { error == nil }

@@ -10,8 +10,12 @@ import SigilX509
 /// identifier first. A candidate that fails any check is abandoned and the next one tried, so
 /// cross-signed and expired alternatives still find the valid path.
 public struct ChainVerifier: Sendable {
+    /// The trust anchors paths may end at.
     public var anchors: TrustStore
+    /// Checks one certificate's signature with its issuer's key.
     public var signatureVerifier: any CertificateSignatureVerifier
+    /// The work one `verify` call may do, all of it (see `VerificationBudget`).
+    public var budget = VerificationBudget.standard
 
     /// Work budget (why: a hostile peer controls the intermediates, and with many certificates
     /// sharing a subject or key the number of candidate paths grows exponentially — Go's
@@ -20,10 +24,12 @@ public struct ChainVerifier: Sendable {
     /// real chain needs more than a handful (rustls-webpki uses the same figure). Candidate
     /// visits bound the cheap work (index lookups, cached checks) at 4 096.
     public static let maximumSignatureChecks = 100
+    /// See `maximumSignatureChecks`.
     public static let maximumCandidateVisits = 4096
     /// Hard bound on the whole path length, self-issued certificates included.
     public static let maximumPathLength = 16
 
+    /// A verifier ending paths at `anchors`, checking signatures with `signatureVerifier`.
     public init(anchors: TrustStore, signatureVerifier: any CertificateSignatureVerifier) {
         self.anchors = anchors
         self.signatureVerifier = signatureVerifier
@@ -73,8 +79,13 @@ struct Session {
         infoCache[node] = i
         return i
     }
-    var signatureChecks = 0
-    var visits = 0
+    /// Certificate policy state (PathPolicies.swift): work left for the whole verification,
+    /// and the sets of the path accepted last.
+    lazy var policyBudget = options.certificatePolicies.maximumWork
+    var validatedPolicies = ValidatedPolicies()
+    /// What is left of the verification's single budget (signature checks, candidate visits,
+    /// name-constraint comparisons): one value for the whole run, never reset per candidate.
+    var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
 
@@ -89,6 +100,7 @@ struct Session {
         self.verifier = verifier
         self.leaf = leaf
         self.options = options
+        self.budget = verifier.budget
         for c in intermediates where c != leaf {
             // Duplicates share their subject, so only the bucket needs comparing (a scan of the
             // whole pool made this quadratic: 1 000 intermediates took ~70 ms).
@@ -110,7 +122,8 @@ struct Session {
     func isAnchor(_ node: Int) -> Bool { node >= 0 && node < anchorCount }
 
     mutating func note(_ f: TrustFailure) {
-        if let b = best, (b.kind, b.certificateIndex) >= (f.kind, f.certificateIndex) { return }
+        // The one ranking rule (`TrustFailure.precedes`); at a tie the first found stays.
+        if let b = best, !TrustFailure.precedes(f, b) { return }
         best = f
     }
 
@@ -124,25 +137,29 @@ struct Session {
             verifier.anchors.anchors[$0].certificate == leaf
         }
         if let a = leafAnchors.first {
-            if failures.isEmpty { return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails()) }
-            return .untrusted(failures.sorted { $0.kind > $1.kind })
+            if failures.isEmpty, policyFailure(path: []) == nil {
+                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails(policies: validatedPolicies))
+            }
+            return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path: [Int] = [Session.leafNode]
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails())
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails(policies: validatedPolicies))
             }
         } else if budgetHit {
+            let used = verifier.budget.spent(since: budget)
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
-                                         "gave up after \(signatureChecks) signature checks and \(visits) candidates"))
+                                         "gave up after \(used.signatureChecks) signature checks, \(used.candidateVisits) candidates"
+                                         + " and \(used.nameConstraintComparisons) name-constraint comparisons"))
             if let b = best { failures.append(b) }
         } else if let b = best {
             failures.append(b)
         } else {
             failures.append(TrustFailure(.unknownIssuer, at: 0, "no issuer found for \(leaf.issuer.rfc4514String)"))
         }
-        return .untrusted(failures.sorted { ($0.kind, -$0.certificateIndex) > ($1.kind, -$1.certificateIndex) })
+        return .untrusted(TrustFailure.sortedByRank(failures))
     }
 
     /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
@@ -163,8 +180,7 @@ struct Session {
             }
         }
         for node in candidates {
-            visits += 1
-            if visits > ChainVerifier.maximumCandidateVisits || signatureChecks >= ChainVerifier.maximumSignatureChecks {
+            if !budget.spendCandidateVisit() || budget.signatureChecks <= 0 {
                 budgetHit = true
                 return nil
             }
@@ -187,10 +203,15 @@ struct Session {
                 continue
             }
             if let f = check(candidate: node, at: depth, path: path) {
+                if budgetHit { return nil }
                 note(f)
                 continue
             }
-            if isAnchor(node) { return node }
+            if isAnchor(node) {
+                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift).
+                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                return node
+            }
             path.append(node)
             if let anchor = extend(&path) { return anchor }
             path.removeLast()
@@ -267,34 +288,85 @@ struct Session {
         if let v = signatureCache[pair] {
             verdict = v
         } else {
-            signatureChecks += 1
+            _ = budget.spendSignatureCheck()
             verdict = verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
             signatureCache[pair] = verdict
         }
         switch verdict {
         case .valid: break
-        case .invalid, .malformedSignature:
+        case .invalid:
             return TrustFailure(.badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
         case .unsupportedAlgorithm:
             return TrustFailure(.unsupportedAlgorithm, at: depth - 1, "signature algorithm \(child.signatureAlgorithm.name) is not supported")
         case .malformedKey:
             return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
         }
-        // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)):
-        // the leaf always, intermediates unless self-issued.
+        // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
+        // charged to the verification's budget.
         if let nc = (try? cand.nameConstraints()) ?? nil {
-            for (i, n) in path.enumerated() {
-                let c = certificate(n)
-                if i > 0 && info(n).isSelfIssued { continue }
-                switch NameChecks.constraints(nc, for: c, isLeaf: i == 0) {
-                case .satisfied: break
-                case .violated(let what):
-                    return TrustFailure(.nameConstraintViolated, at: i, "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
-                case .unsupported(let why):
-                    return TrustFailure(.nameConstraintUnsupported, at: i, why)
-                }
+            switch NameChecks.constraints(nc, below: path.map(certificate), budget: &budget.nameConstraintComparisons) {
+            case nil: break
+            case .violated(let i, let what)?:
+                return TrustFailure(.nameConstraintViolated, at: i, "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
+            case .unsupported(let i, let why)?:
+                return TrustFailure(.nameConstraintUnsupported, at: i, why)
+            case .overBudget?:
+                budgetHit = true
+                return TrustFailure(.budgetExhausted, at: depth, "too many name-constraint comparisons")
             }
         }
         return nil
+    }
+}
+
+/// The work one verification may do, as one value carried through the whole of it (signature
+/// checks, candidate visits, name-constraint comparisons), as rustls-webpki's `Budget`: no
+/// limit restarts per candidate or per certificate, so the total work on hostile input is
+/// bounded by these figures. Running out is the `budgetExhausted` failure (fail closed).
+public struct VerificationBudget: Sendable, Hashable {
+    /// Signature verifications left (the expensive step: ≈ 20–800 µs each).
+    public var signatureChecks: Int
+    /// Candidate issuers left to consider (index lookups, cached checks).
+    public var candidateVisits: Int
+    /// Name × constraint comparisons left, over every CA's constraints and every certificate
+    /// they apply to (a directoryName comparison counts once per 16 octets compared).
+    public var nameConstraintComparisons: Int
+
+    /// A budget with the given limits.
+    public init(signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
+                candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
+                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons) {
+        self.signatureChecks = signatureChecks
+        self.candidateVisits = candidateVisits
+        self.nameConstraintComparisons = nameConstraintComparisons
+    }
+
+    /// rustls-webpki's figure for the whole verification: real chains need a few hundred
+    /// comparisons; hostile ones (x509-limbo `pathological::nc-dos-*`, 2 048 constraints × 4 096
+    /// names) millions.
+    public static let defaultNameConstraintComparisons = 250_000
+
+    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons.
+    public static let standard = VerificationBudget()
+
+    /// Takes one signature check; false when none is left.
+    mutating func spendSignatureCheck() -> Bool {
+        guard signatureChecks > 0 else { return false }
+        signatureChecks -= 1
+        return true
+    }
+
+    /// Takes one candidate visit; false when none is left.
+    mutating func spendCandidateVisit() -> Bool {
+        guard candidateVisits > 0 else { return false }
+        candidateVisits -= 1
+        return true
+    }
+
+    /// What was spent going from `self` (the initial budget) to `remaining`.
+    func spent(since remaining: VerificationBudget) -> VerificationBudget {
+        VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
+                           candidateVisits: candidateVisits - remaining.candidateVisits,
+                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons))
     }
 }

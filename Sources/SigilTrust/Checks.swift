@@ -7,14 +7,11 @@ enum Checks {
     /// unacceptable (RFC 5280 §4.2: "A certificate-using system MUST reject the certificate if
     /// it encounters a critical extension it does not recognize").
     ///
-    /// certificatePolicies is listed although policy processing (§6.1.3 (d)) is not done yet:
-    /// a critical certificatePolicies only restricts the policy tree, which Sigil does not
-    /// expose, so accepting it cannot make an untrusted chain trusted. policyConstraints,
-    /// policyMappings and inhibitAnyPolicy are NOT listed: marked critical they would require
-    /// policy processing, so they fail closed.
+    /// The four policy extensions are processed by RFC 5280 §6.1 policy processing
+    /// (PolicyTree.swift) on every complete path.
     static let understoodCritical: [[UInt8]] = [
         OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName, OID.nameConstraints,
-        OID.certificatePolicies,
+        OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy,
     ]
 
     /// Extensions that conforming CAs MUST mark non-critical; critical ones are rejected.
@@ -119,6 +116,14 @@ enum Checks {
 
     /// The signature algorithm of `signed` and the key of `issuer` under the policy.
     static func algorithmFailure(signed: Certificate, issuer: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
+        // The caller's restriction first (only narrows what the rules below allow).
+        if let allowed = policy.allowedSignatureAlgorithms {
+            let name = SignatureAlgorithmName(signed.signatureAlgorithm)
+            if name.map({ !allowed.contains($0) }) ?? true {
+                return TrustFailure(.weakAlgorithm, at: 0,
+                                    "signed with \(signed.signatureAlgorithm.name), not an allowed signature algorithm")
+            }
+        }
         switch signed.signatureAlgorithm {
         case .rsaPKCS1(let d), .ecdsa(let d):
             if !policy.allowedDigests.contains(d) { return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)") }
@@ -170,7 +175,7 @@ enum Checks {
                     failures.append(TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
                 for required in requiredEKUs(options) where !eku.contains(required) {
-                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(objectIdentifierDotted(required))"))
+                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
                 }
             }
         }
@@ -211,7 +216,7 @@ enum Checks {
         let required = requiredEKUs(options)
         if let eku {
             for r in required where !eku.contains(r) {
-                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(objectIdentifierDotted(r))"))
+                out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
             }
         }
         if options.kind != .basic {
@@ -267,8 +272,4 @@ enum Checks {
         // browsers, does not enforce; see Conformance/limbo-exceptions.json.
         return out
     }
-}
-
-func objectIdentifierDotted(_ content: [UInt8]) -> String {
-    content.withUnsafeBytes { objectIdentifierDottedString($0) }
 }

@@ -4,18 +4,24 @@ import SigilX509
 /// The path validator's calls into name matching and name constraints.
 enum NameChecks {
     enum ConstraintResult {
-        case satisfied
-        case violated(String)
-        case unsupported(String)
+        /// The certificate at this index (0 = leaf) violates the constraints.
+        case violated(Int, String)
+        /// The constraints could not be evaluated for the certificate at this index.
+        case unsupported(Int, String)
+        /// The verification's name-constraint budget ran out.
+        case overBudget
     }
 
-    /// Name constraints of one CA applied to one certificate below it.
-    static func constraints(_ nc: NameConstraints, for cert: Certificate, isLeaf: Bool) -> ConstraintResult {
-        switch checkNameConstraints(nc, for: cert) {
-        case .satisfied: return .satisfied
-        case .violated(let what): return .violated(what)
-        case .malformedConstraint(let what): return .unsupported("malformed name constraint: \(what)")
-        case .unsupported(let why): return .unsupported(why)
+    /// Name constraints of one CA applied to the certificates below it (`below[0]` the leaf),
+    /// charged to `budget`; nil when all hold.
+    static func constraints(_ nc: NameConstraints, below: [Certificate], budget: inout Int) -> ConstraintResult? {
+        guard let (i, r) = checkNameConstraints(nc, below: below, budget: &budget) else { return nil }
+        if budget < 0 { return .overBudget }
+        switch r {
+        case .satisfied: return nil
+        case .violated(let what): return .violated(i, what)
+        case .malformedConstraint(let what): return .unsupported(i, "malformed name constraint: \(what)")
+        case .unsupported(let why): return .unsupported(i, why)
         }
     }
 
@@ -27,11 +33,11 @@ enum NameChecks {
             guard let id = ServerIdentity(host) else {
                 return [TrustFailure(.nameMismatch, at: 0, "\"\(host)\" is not a valid host name or IP address")]
             }
-            if (try? matches(c, id)) != true {
+            if (try? c.matches(id)) != true {
                 out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for \(id)"))
             }
         }
-        for email in options.emails where (try? matchesEmail(c, email)) != true {
+        for email in options.emails where (try? c.matchesEmail(email)) != true {
             out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for the e-mail address \(email)"))
         }
         return out

@@ -1,17 +1,23 @@
 import SigilX509
 
 /// The outcome of checking one certificate's signature with its issuer's key.
+/// (A signature value that does not even parse is `.invalid`: to the path builder it is the
+/// same fact — this issuer did not sign this certificate.)
 public enum SignatureVerdict: Sendable, Hashable {
+    /// The issuer's key verifies the signature.
     case valid
+    /// It does not (including a malformed signature value).
     case invalid
+    /// The signature algorithm, or its pairing with the key's algorithm, is not supported.
     case unsupportedAlgorithm
+    /// The issuer's public key cannot be decoded or is not usable.
     case malformedKey
-    case malformedSignature
 }
 
 /// The narrow seam between path validation and cryptography: "does the issuer's public key
 /// verify this certificate's signature over its TBS bytes, with its signature algorithm?"
 /// The umbrella module `Sigil` wires this to `SigilCrypto`; tests may substitute their own.
 public protocol CertificateSignatureVerifier: Sendable {
+    /// Whether `issuer`'s public key verifies `certificate`'s signature over its TBS bytes.
     func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict
 }

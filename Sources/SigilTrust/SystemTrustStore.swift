@@ -7,56 +7,98 @@ import Darwin
 #endif
 import SigilX509
 
+// Each C library under its own guard: `read` is spelled through the module that provides it
+// (Glibc, Musl or Darwin), never `Glibc.read` under another import. A platform with none of
+// them (WASI, embedded) has no file system here: reads fail and the system store is empty.
+#if canImport(Glibc)
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    Glibc.read(fd, buffer, count)
+}
+#elseif canImport(Musl)
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    Musl.read(fd, buffer, count)
+}
+#elseif canImport(Darwin)
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    Darwin.read(fd, buffer, count)
+}
+#endif
+
 /// Reading files without Foundation (the library stays Foundation-free for embedded users).
+/// Internal to Sigil (`@_spi(SigilInternal)`, for its tests and fuzz harness): applications
+/// load anchors through `TrustStore` and `CertificateFiles`.
+@_spi(SigilInternal)
 public enum FileInput {
     /// Files over this size are refused (a CA bundle is ~200 KiB).
     public static let maximumFileSize = 64 << 20
 
     /// The whole file, or nil when it cannot be read.
     public static func read(_ path: String) -> [UInt8]? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if n < 0 { return nil }
             if n == 0 { break }
             out.append(contentsOf: chunk[0..<n])
             if out.count > maximumFileSize { return nil }
         }
         return out
+        #else
+        return nil
+        #endif
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    /// True when `path` is a regular file (symbolic links followed).
+    public static func isRegularFile(_ path: String) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        #else
+        return false
+        #endif
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// True when `path` is a directory (symbolic links followed).
+    public static func isDirectory(_ path: String) -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        #else
+        return false
+        #endif
     }
 
     /// Names in a directory (not recursive), sorted.
-    static func list(_ path: String) -> [String] {
+    public static func list(_ path: String) -> [String] {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            // d_name's size differs between C libraries (256 on glibc/musl, 1024 on Darwin):
+            // read up to its NUL within the field, whatever its size.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+        #else
+        return []
+        #endif
     }
 }
 
 extension TrustStore {
-    /// Where the system roots were found (nil: none).
-    public static func systemLocation(environment: [String: String] = currentEnvironment()) -> (file: String?, directory: String?) {
+    /// Where the system roots were found (nil: none), reading `SSL_CERT_FILE` / `SSL_CERT_DIR`
+    /// from `environment` (default: the process's).
+    public static func systemLocation(environment: [String: String]? = nil) -> (file: String?, directory: String?) {
+        let environment = environment ?? currentEnvironment()
         let file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         let dir = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         if file != nil || dir != nil { return (file, dir) }
@@ -68,7 +110,8 @@ extension TrustStore {
     /// The system's trusted roots: `SSL_CERT_FILE` and/or `SSL_CERT_DIR` when set (as OpenSSL
     /// reads them), else the first bundle or hashed directory that exists (see
     /// `SystemTrustLocations`). Entries that do not parse are skipped and counted.
-    public static func system(environment: [String: String] = currentEnvironment()) -> TrustStore {
+    /// `environment` defaults to the process's.
+    public static func system(environment: [String: String]? = nil) -> TrustStore {
         var store = TrustStore()
         let location = systemLocation(environment: environment)
         if let file = location.file, let bytes = FileInput.read(file) {
@@ -94,14 +137,15 @@ extension TrustStore {
         return store
     }
 
-    public static func currentEnvironment() -> [String: String] {
+    /// The variables Sigil reads from the process environment (`SSL_CERT_FILE`,
+    /// `SSL_CERT_DIR`), without Foundation.
+    static func currentEnvironment() -> [String: String] {
         var env: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        for key in ["SSL_CERT_FILE", "SSL_CERT_DIR"] {
+            if let v = getenv(key) { env[key] = String(cString: v) }
         }
+        #endif
         return env
     }
 }

@@ -1,31 +1,93 @@
 import SigilX509
 
-/// Why a chain is not trusted. Cases are ordered by rank: when several candidate paths failed,
-/// the most informative failure (highest rank) is reported first.
+/// Why a chain is not trusted.
+///
+/// When several candidate paths fail, or one path fails several checks, the failures are
+/// ordered by `rank` (see `TrustFailure.sortedByRank`), not by the raw values, which only
+/// identify the cases.
 public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
+    /// No certificate found for an issuer name (and the certificate is not self-issued).
     case unknownIssuer = 1
+    /// The path ends at a self-issued certificate that is not an anchor.
     case untrustedRoot
+    /// Path building gave up: the single `VerificationBudget` of the verification ran out.
     case budgetExhausted
+    /// More intermediates than `VerificationOptions.maximumDepth`, or a path longer than
+    /// `ChainVerifier.maximumPathLength`.
     case maximumDepthExceeded
+    /// A signature or key algorithm Sigil cannot verify, or one the algorithm policy refuses
+    /// outright (RSA-PSS when disallowed).
     case unsupportedAlgorithm
+    /// A digest or signature algorithm the algorithm policy does not allow.
     case weakAlgorithm
+    /// A key too small or on a curve the algorithm policy does not allow.
     case weakKey
+    /// A signature does not verify with the issuer's key.
     case badSignature
+    /// An issuer is not a CA (basicConstraints, keyUsage keyCertSign).
     case notACA
+    /// A CA's pathLenConstraint is exceeded (RFC 5280 §6.1.4 (l), (m)).
     case pathLengthExceeded
+    /// The leaf's keyUsage does not allow what is required.
     case keyUsage
+    /// The extended key usage required for the purpose is missing.
     case extendedKeyUsage
+    /// A critical extension Sigil does not process (RFC 5280 §4.2).
     case unsupportedCriticalExtension
+    /// A name is outside a CA's name constraints (RFC 5280 §4.2.1.10).
     case nameConstraintViolated
+    /// A name constraint could not be evaluated (unsupported form, malformed constraint).
     case nameConstraintUnsupported
+    /// RFC 5280 §6.1 certificate policy processing rejected the path (no acceptable policy
+    /// under an explicit-policy requirement, anyPolicy mapped, a duplicate policy).
+    case invalidPolicy
+    /// A certificate breaks the RFC 5280 / CA/B Forum profile.
     case profileViolation
+    /// A certificate could not be decoded.
     case malformedCertificate
+    /// The verification time is before notBefore.
     case notYetValid
+    /// The verification time is after notAfter.
     case expired
+    /// The leaf is not valid for the expected host, IP address or e-mail address.
     case nameMismatch
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    /// The importance of the failure: higher ranks are reported first. The order follows how
+    /// far a path got before failing: nothing found (`unknownIssuer`, `untrustedRoot`) ranks
+    /// lowest; resource limits next; then cryptographic and structural failures of a path that
+    /// reached an anchor; then failures of a path that is otherwise complete (validity dates,
+    /// the name), which say most precisely what the caller would have to change. Stated here
+    /// explicitly so reordering the cases cannot change the ranking.
+    public var rank: Int {
+        switch self {
+        case .unknownIssuer: return 10
+        case .untrustedRoot: return 20
+        case .budgetExhausted: return 30
+        case .maximumDepthExceeded: return 40
+        case .unsupportedAlgorithm: return 50
+        case .weakAlgorithm: return 60
+        case .weakKey: return 70
+        case .badSignature: return 80
+        case .notACA: return 90
+        case .pathLengthExceeded: return 100
+        case .keyUsage: return 110
+        case .extendedKeyUsage: return 120
+        case .unsupportedCriticalExtension: return 130
+        case .nameConstraintViolated: return 140
+        case .nameConstraintUnsupported: return 150
+        case .invalidPolicy: return 155
+        case .profileViolation: return 160
+        case .malformedCertificate: return 170
+        case .notYetValid: return 180
+        case .expired: return 190
+        case .nameMismatch: return 200
+        }
+    }
 
+    /// Orders by `rank`.
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+
+    /// A short human-readable name (also the `kind` of the CLI's JSON output).
     public var name: String {
         switch self {
         case .unknownIssuer: return "unknown issuer"
@@ -43,6 +105,7 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .unsupportedCriticalExtension: return "unsupported critical extension"
         case .nameConstraintViolated: return "name constraint violated"
         case .nameConstraintUnsupported: return "name constraint unsupported"
+        case .invalidPolicy: return "invalid policy"
         case .profileViolation: return "profile violation"
         case .malformedCertificate: return "malformed certificate"
         case .notYetValid: return "not yet valid"
@@ -55,23 +118,57 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
 /// One reason, with the index of the certificate it concerns (0 = leaf, then up the attempted
 /// path) and a one-line human message.
 public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What failed.
     public let kind: TrustFailureKind
+    /// The certificate concerned: 0 the leaf, then up the attempted path.
     public let certificateIndex: Int
+    /// One line for humans (names the certificate, constraint or algorithm involved).
     public let message: String
 
+    /// A failure of `kind` concerning certificate `index`.
     public init(_ kind: TrustFailureKind, at index: Int, _ message: String) {
         self.kind = kind
         self.certificateIndex = index
         self.message = message
     }
 
+    /// `[index] kind: message`.
     public var description: String { "[\(certificateIndex)] \(kind.name): \(message)" }
+
+    /// The one ordering of failures, used everywhere failures are chosen or listed (the best
+    /// failure among candidate paths, the reasons of a verdict, merged policies): higher
+    /// `TrustFailureKind.rank` first; at equal rank, the lower certificate index first (closest
+    /// to the leaf, the certificate the caller asked about); otherwise the order found.
+    public static func precedes(_ a: TrustFailure, _ b: TrustFailure) -> Bool {
+        if a.kind.rank != b.kind.rank { return a.kind.rank > b.kind.rank }
+        return a.certificateIndex < b.certificateIndex
+    }
+
+    /// `failures` in the order of `precedes(_:_:)` (stable: ties keep their order).
+    public static func sortedByRank<S: Sequence>(_ failures: S) -> [TrustFailure] where S.Element == TrustFailure {
+        // Stable by construction: ties broken by the original position.
+        failures.enumerated().sorted { x, y in
+            if precedes(x.element, y.element) { return true }
+            if precedes(y.element, x.element) { return false }
+            return x.offset < y.offset
+        }.map(\.element)
+    }
 }
 
 /// What a successful verification established beyond the path itself (validated certificate
 /// policies, revocation status, ...). Each check that produces such a result adds one field here.
 public struct TrustDetails: Sendable {
+    /// RFC 5280 §6.1 policy processing of the validated path: the authorities-constrained and
+    /// user-constrained policy sets.
+    public var policies = ValidatedPolicies()
+
+    /// No details (the default policy sets).
     public init() {}
+
+    /// Details with the validated policy sets.
+    public init(policies: ValidatedPolicies) {
+        self.policies = policies
+    }
 }
 
 /// The verdict.
@@ -82,11 +179,13 @@ public enum TrustResult: Sendable {
     /// Not trusted: reasons, most important first.
     case untrusted([TrustFailure])
 
+    /// True for `.trusted`.
     public var isTrusted: Bool {
         if case .trusted = self { return true }
         return false
     }
 
+    /// The reasons of `.untrusted`, most important first; empty when trusted.
     public var failures: [TrustFailure] {
         if case .untrusted(let f) = self { return f }
         return []

@@ -10,32 +10,42 @@ public enum AnchorSource: Sendable, Hashable {
 /// A certificate trusted as the end of a chain. Any certificate can be an anchor (a company's
 /// self-signed root or an intermediate); a chain ends at the first anchor reached.
 public struct TrustAnchor: Sendable {
+    /// The anchor's certificate (its key and subject end a path).
     public let certificate: Certificate
+    /// Whether the caller or the system store supplied it.
     public let source: AnchorSource
 
+    /// An anchor from `certificate`, from `source`.
     public init(_ certificate: Certificate, source: AnchorSource = .custom) {
         self.certificate = certificate
         self.source = source
     }
 }
 
-/// An immutable set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
-/// candidate lookup.
+/// A set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
+/// candidate lookup. A value type: `add` grows this copy only; a store handed to a
+/// `ChainVerifier` or `CertificateTrust` is not affected by later changes to the original.
 public struct TrustStore: Sendable {
+    /// The anchors, in the order added (duplicates dropped).
     public private(set) var anchors: [TrustAnchor] = []
     /// Entries that could not be parsed while loading (skipped, never fatal).
     public private(set) var skippedCount = 0
     var bySubject: [Int: [Int]] = [:]
 
+    /// An empty store.
     public init() {}
 
+    /// A store holding `anchors` (duplicates dropped).
     public init(_ anchors: [TrustAnchor]) {
         for a in anchors { add(a) }
     }
 
+    /// Number of anchors.
     public var count: Int { anchors.count }
+    /// True when the store holds no anchor.
     public var isEmpty: Bool { anchors.isEmpty }
 
+    /// Adds an anchor; an identical certificate already present is kept with its first source.
     public mutating func add(_ anchor: TrustAnchor) {
         // Duplicates (same DER) are kept once; the first source wins.
         let key = anchor.certificate.subject.chainingHashValue
@@ -44,6 +54,7 @@ public struct TrustStore: Sendable {
         anchors.append(anchor)
     }
 
+    /// Adds `certificate` as an anchor from `source`.
     public mutating func add(_ certificate: Certificate, source: AnchorSource = .custom) {
         add(TrustAnchor(certificate, source: source))
     }
@@ -77,8 +88,9 @@ public struct TrustStore: Sendable {
         skippedCount += other.skippedCount
     }
 
-    /// Anchors whose subject matches `name` (RFC 5280 §7.1).
-    public func anchors(withSubject name: DistinguishedName) -> [Int] {
+    /// Indexes into `anchors` of the anchors whose subject matches `name` (RFC 5280 §7.1);
+    /// internal (indexes are the path builder's business).
+    func anchors(withSubject name: DistinguishedName) -> [Int] {
         guard let list = bySubject[name.chainingHashValue] else { return [] }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }
@@ -92,6 +104,7 @@ public struct TrustStore: Sendable {
 /// Locations of the system's trusted roots, in the order Sigil looks (the first that exists
 /// wins): `SSL_CERT_FILE` / `SSL_CERT_DIR` when set, then the usual bundles and directories.
 public enum SystemTrustLocations {
+    /// PEM bundles, in the order tried.
     public static let bundles = [
         "/etc/ssl/certs/ca-certificates.crt",                // Debian, Ubuntu, Gentoo, Arch (p11-kit link)
         "/etc/pki/tls/certs/ca-bundle.crt",                  // Fedora, RHEL, CentOS
@@ -103,6 +116,7 @@ public enum SystemTrustLocations {
         "/usr/local/etc/ssl/cert.pem",                       // FreeBSD (ports)
         "/etc/ca-certificates/extracted/tls-ca-bundle.pem",  // Arch
     ]
+    /// Hashed certificate directories (`c_rehash` layout), in the order tried.
     public static let directories = [
         "/etc/ssl/certs",               // hashed directory (Debian, SLES)
         "/etc/pki/tls/certs",           // Fedora/RHEL

@@ -43,8 +43,11 @@ public enum DigestAlgorithm: UInt8, Sendable, Hashable, CaseIterable {
 
 /// RSASSA-PSS-params (RFC 4055 §3.1), defaults applied.
 public struct RSAPSSParameters: Sendable, Hashable {
+    /// The message digest.
     public var hash: DigestAlgorithm
+    /// The digest of MGF1, the mask generation function.
     public var mgf1Hash: DigestAlgorithm
+    /// Salt length in octets.
     public var saltLength: Int
 }
 

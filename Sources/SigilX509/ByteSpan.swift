@@ -3,19 +3,34 @@ import SigilDER
 /// A zero-copy view of part of a certificate's bytes: it shares (retains) the certificate's
 /// storage and records a range in it. Offsets are absolute in the certificate, so errors found
 /// while decoding a span lazily still point into the original DER.
+///
+/// Spans are made only by Sigil's parsers, over bytes they validated: the iterators that walk
+/// a span's content (names, general names) rely on it, so there is no public initializer.
 public struct ByteSpan: Sendable {
-    public let storage: [UInt8]
+    /// The certificate's whole encoding (internal: expose `bytes`, a slice of it).
+    @usableFromInline let storage: [UInt8]
+    /// Absolute offset of the first byte.
     public let start: Int
+    /// Absolute offset one past the last byte.
     public let end: Int
 
     @inlinable
-    public init(_ storage: [UInt8], _ start: Int, _ end: Int) {
+    init(_ storage: [UInt8], _ start: Int, _ end: Int) {
         self.storage = storage
         self.start = start
         self.end = end
     }
 
+    /// A span over all of `bytes`, which no parser has validated: for Sigil's own fuzz harness
+    /// and tests, which feed arbitrary bytes to the decoders that take a span (they re-check
+    /// every byte they read). Not for applications (`@_spi(SigilInternal)`).
+    @_spi(SigilInternal) public init(unvalidated bytes: [UInt8]) {
+        self.init(bytes, 0, bytes.count)
+    }
+
+    /// Number of bytes.
     @inlinable public var count: Int { end - start }
+    /// True when the span holds no byte.
     @inlinable public var isEmpty: Bool { end == start }
 
     /// The bytes, as a slice sharing storage (no copy).
@@ -27,9 +42,11 @@ public struct ByteSpan: Sendable {
     /// Lowercase hex, no separators (allocates; for display).
     public var hex: String { hexString(bytes) }
 
+    /// Runs `body` over the span's bytes (offsets relative to the span). Typed throws, generic
+    /// over the error: a closure that cannot fail needs no `try`.
     @inlinable
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
-        try withStorage(storage) { (buf) throws(DERError) -> R in
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withStorage(storage) { (buf) throws(E) -> R in
             try body(UnsafeRawBufferPointer(rebasing: buf[start..<end]))
         }
     }
@@ -57,17 +74,19 @@ extension ByteSpan: Equatable, Hashable {
         a.count == b.count && a.bytes.elementsEqual(b)
     }
 
+    /// Hashes the content (consistent with `==`).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for b in bytes { hasher.combine(b) }
     }
 }
 
-/// `Array.withUnsafeBytes` is not typed-throws; this keeps `DERError` typed through it.
+/// `Array.withUnsafeBytes` is not typed-throws; this keeps the error type (`DERError`, or
+/// `Never` for a closure that cannot fail) through it.
 @inlinable
-func withStorage<R>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(DERError) -> R) throws(DERError) -> R {
-    let result: Result<R, DERError> = storage.withUnsafeBytes { buf in
-        Result { () throws(DERError) -> R in try body(buf) }
+func withStorage<R, E: Error>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    let result: Result<R, E> = storage.withUnsafeBytes { buf in
+        Result { () throws(E) -> R in try body(buf) }
     }
     return try result.get()
 }

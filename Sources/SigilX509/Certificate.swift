@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An X.509 v1/v2/v3 certificate (RFC 5280 §4.1).
 ///
@@ -30,6 +30,7 @@ public struct Certificate: Sendable {
     public let notAfter: Int64
     /// The signature algorithm (inner and outer are required to be identical).
     public let signatureAlgorithm: SignatureAlgorithm
+    /// The subject public key's algorithm (decoded while parsing).
     public let publicKeyAlgorithm: PublicKeyAlgorithm
     @usableFromInline let spans: Spans
 

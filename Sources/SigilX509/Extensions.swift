@@ -10,12 +10,12 @@ public struct Extension: Sendable {
     public let value: ByteSpan
 
     public var oidDotted: String {
-        (try? oid.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+        OID.dotted(oid)
     }
 
     /// A descriptive name for known extensions ("basicConstraints"), else nil.
     public var name: String? {
-        try? oid.withUnsafeBytes { (b) throws(DERError) -> String? in OID.displayName(b) } ?? nil
+        oid.withUnsafeBytes { b in OID.displayName(b) }
     }
 }
 
@@ -223,63 +223,30 @@ extension Certificate {
         }
     }
 
-    // MARK: certificatePolicies (§4.2.1.4)
+    // MARK: certificatePolicies, policyMappings, policyConstraints, inhibitAnyPolicy
 
-    /// `certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation`
-    /// `PolicyInformation ::= SEQUENCE { policyIdentifier CertPolicyId,
-    ///     policyQualifiers SEQUENCE SIZE (1..MAX) OF PolicyQualifierInfo OPTIONAL }`
+    /// certificatePolicies (RFC 5280 §4.2.1.4); see `CertificatePolicies.init(extensionValue:)`.
     public func certificatePolicies() throws(DERError) -> CertificatePolicies? {
-        try listExtension(OID.certificatePolicies) { (r) throws(DERError) in
-            try r.enter(.sequence) { (p) throws(DERError) in
-                _ = try p.readObjectIdentifier()
-                if let q = try p.readOptional(.sequence) {
-                    try validateList(q, atLeastOne: true) { (qi) throws(DERError) in
-                        try qi.enter(.sequence) { (info) throws(DERError) in try PolicyQualifier.validate(&info) }
-                    }
-                }
-            }
-        }.map { CertificatePolicies(list: $0) }
+        guard let e = `extension`(OID.certificatePolicies) else { return nil }
+        return try CertificatePolicies(extensionValue: e.value)
     }
 
-    // MARK: policyMappings (§4.2.1.5)
-
-    /// `PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE {
-    ///     issuerDomainPolicy CertPolicyId, subjectDomainPolicy CertPolicyId }`
+    /// policyMappings (RFC 5280 §4.2.1.5); see `PolicyMappings.init(extensionValue:)`.
     public func policyMappings() throws(DERError) -> PolicyMappings? {
-        try listExtension(OID.policyMappings) { (r) throws(DERError) in
-            try r.enter(.sequence) { (m) throws(DERError) in
-                _ = try m.readObjectIdentifier()
-                _ = try m.readObjectIdentifier()
-            }
-        }.map { PolicyMappings(list: $0) }
+        guard let e = `extension`(OID.policyMappings) else { return nil }
+        return try PolicyMappings(extensionValue: e.value)
     }
 
-    // MARK: policyConstraints (§4.2.1.11)
-
-    /// `PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
-    ///                                   inhibitPolicyMapping  [1] SkipCerts OPTIONAL }`
-    /// §4.2.1.11: conforming CAs MUST NOT issue an empty sequence.
+    /// policyConstraints (RFC 5280 §4.2.1.11); see `PolicyConstraints.init(extensionValue:)`.
     public func policyConstraints() throws(DERError) -> PolicyConstraints? {
-        try decodeExtension(OID.policyConstraints) { (r) throws(DERError) -> PolicyConstraints in
-            try r.enter(.sequence) { (s) throws(DERError) -> PolicyConstraints in
-                var pc = PolicyConstraints()
-                if let v = try s.readOptional(.contextPrimitive(0)) { pc.requireExplicitPolicy = try skipCerts(v) }
-                if let v = try s.readOptional(.contextPrimitive(1)) { pc.inhibitPolicyMapping = try skipCerts(v) }
-                if pc.requireExplicitPolicy == nil && pc.inhibitPolicyMapping == nil {
-                    throw DERError(.invalidExtension, at: s.position)
-                }
-                return pc
-            }
-        }
+        guard let e = `extension`(OID.policyConstraints) else { return nil }
+        return try PolicyConstraints(extensionValue: e.value)
     }
 
-    // MARK: inhibitAnyPolicy (§4.2.1.14)
-
-    /// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)`
+    /// inhibitAnyPolicy (RFC 5280 §4.2.1.14); see `decodeInhibitAnyPolicy(extensionValue:)`.
     public func inhibitAnyPolicy() throws(DERError) -> Int? {
-        try decodeExtension(OID.inhibitAnyPolicy) { (r) throws(DERError) -> Int in
-            try skipCerts(try r.read(.integer))
-        }
+        guard let e = `extension`(OID.inhibitAnyPolicy) else { return nil }
+        return try decodeInhibitAnyPolicy(extensionValue: e.value)
     }
 
     // MARK: authorityInfoAccess (§4.2.2.1)
@@ -364,6 +331,33 @@ func skipCerts(_ v: DERValue) throws(DERError) -> Int {
     return Int(min(n, 1 << 20))
 }
 
+/// Decodes an extension value (the content of extnValue) with `body`, which must consume it
+/// all; any DER error inside is reported as `.invalidExtension` at its absolute offset.
+func decodeExtensionValue<T>(_ value: ByteSpan, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+    do {
+        return try value.read(body)
+    } catch {
+        throw DERError(.invalidExtension, at: error.offset)
+    }
+}
+
+/// An extension value `SEQUENCE SIZE (1..MAX) OF X`, every element validated by `element`;
+/// returns the span of the SEQUENCE content.
+func decodeListValue(_ value: ByteSpan, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan {
+    let storage = value.storage
+    return try decodeExtensionValue(value) { (r) throws(DERError) -> ByteSpan in
+        let v = try r.read(.sequence)
+        try validateList(v, atLeastOne: true, element)
+        return ByteSpan(storage, v.contentStart, v.end)
+    }
+}
+
+/// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.14), from an
+/// extnValue content (a view of any buffer: certificates, tests, fuzzers).
+public func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERError) -> Int {
+    try decodeExtensionValue(value) { (r) throws(DERError) -> Int in try skipCerts(try r.read(.integer)) }
+}
+
 // MARK: - Decoded extension types
 
 public struct BasicConstraints: Sendable, Hashable {
@@ -421,7 +415,7 @@ public struct ObjectIdentifierList: Sequence, Sendable {
 
     /// Dotted strings of every OID (allocates; for display).
     public var dotted: [String] {
-        map { s in (try? s.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+        map { OID.dotted($0) }
     }
 }
 
@@ -456,6 +450,25 @@ public struct GeneralSubtrees: Sequence, Sendable {
 public struct CertificatePolicies: Sequence, Sendable {
     let list: ByteSpan
 
+    /// `certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation`
+    /// `PolicyInformation ::= SEQUENCE { policyIdentifier CertPolicyId,
+    ///     policyQualifiers SEQUENCE SIZE (1..MAX) OF PolicyQualifierInfo OPTIONAL }`
+    /// Every element is validated, qualifiers included (CPS IA5String, UserNotice texts and
+    /// numbers), without building anything; the result iterates views of `value`. Duplicate
+    /// policy OIDs (§4.2.1.4) are refused by policy processing, not here.
+    public init(extensionValue value: ByteSpan) throws(DERError) {
+        list = try decodeListValue(value) { (r) throws(DERError) in
+            try r.enter(.sequence) { (p) throws(DERError) in
+                _ = try p.readObjectIdentifier()
+                if let q = try p.readOptional(.sequence) {
+                    try validateList(q, atLeastOne: true) { (qi) throws(DERError) in
+                        try qi.enter(.sequence) { (info) throws(DERError) in try PolicyQualifier.validate(&info) }
+                    }
+                }
+            }
+        }
+    }
+
     public func makeIterator() -> SpanListIterator<PolicyInformation> {
         SpanListIterator(list) { storage, v in
             try? withStorage(storage) { (b) throws(DERError) -> PolicyInformation in
@@ -478,7 +491,7 @@ public struct PolicyInformation: Sendable {
     let qualifierList: ByteSpan?
 
     public var policyIdentifierDotted: String {
-        (try? policyIdentifier.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? ""
+        OID.dotted(policyIdentifier)
     }
 
     public var qualifiers: [PolicyQualifier] {
@@ -557,6 +570,18 @@ public enum PolicyQualifier: Sendable {
 public struct PolicyMappings: Sequence, Sendable {
     let list: ByteSpan
 
+    /// `PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE {
+    ///     issuerDomainPolicy CertPolicyId, subjectDomainPolicy CertPolicyId }`
+    /// (anyPolicy in a mapping is refused by policy processing, §6.1.4 (a)).
+    public init(extensionValue value: ByteSpan) throws(DERError) {
+        list = try decodeListValue(value) { (r) throws(DERError) in
+            try r.enter(.sequence) { (m) throws(DERError) in
+                _ = try m.readObjectIdentifier()
+                _ = try m.readObjectIdentifier()
+            }
+        }
+    }
+
     /// Pairs of (issuerDomainPolicy, subjectDomainPolicy) OID content spans.
     public func makeIterator() -> SpanListIterator<(issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan)> {
         SpanListIterator(list) { storage, v in
@@ -574,6 +599,28 @@ public struct PolicyMappings: Sequence, Sendable {
 public struct PolicyConstraints: Sendable, Hashable {
     public var requireExplicitPolicy: Int?
     public var inhibitPolicyMapping: Int?
+
+    public init(requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil) {
+        self.requireExplicitPolicy = requireExplicitPolicy
+        self.inhibitPolicyMapping = inhibitPolicyMapping
+    }
+
+    /// `PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
+    ///                                   inhibitPolicyMapping  [1] SkipCerts OPTIONAL }`
+    /// §4.2.1.11: conforming CAs MUST NOT issue an empty sequence (refused).
+    public init(extensionValue value: ByteSpan) throws(DERError) {
+        self = try decodeExtensionValue(value) { (r) throws(DERError) -> PolicyConstraints in
+            try r.enter(.sequence) { (s) throws(DERError) -> PolicyConstraints in
+                var pc = PolicyConstraints()
+                if let v = try s.readOptional(.contextPrimitive(0)) { pc.requireExplicitPolicy = try skipCerts(v) }
+                if let v = try s.readOptional(.contextPrimitive(1)) { pc.inhibitPolicyMapping = try skipCerts(v) }
+                if pc.requireExplicitPolicy == nil && pc.inhibitPolicyMapping == nil {
+                    throw DERError(.invalidExtension, at: s.position)
+                }
+                return pc
+            }
+        }
+    }
 }
 
 public struct AccessDescriptions: Sequence, Sendable {

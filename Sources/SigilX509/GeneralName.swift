@@ -80,7 +80,7 @@ public enum GeneralName: Sendable {
     public var description: String {
         switch self {
         case .otherName(let t, _):
-            return "othername:" + ((try? t.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "")
+            return "othername:" + OID.dotted(t)
         case .rfc822Name(let s): return "email:" + s.latin1String
         case .dnsName(let s): return "DNS:" + s.latin1String
         case .x400Address: return "X400Name"
@@ -89,7 +89,7 @@ public enum GeneralName: Sendable {
         case .uri(let s): return "URI:" + s.latin1String
         case .ipAddress(let s): return "IP:" + IPAddressText.format(s.array)
         case .registeredID(let o):
-            return "RID:" + ((try? o.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "")
+            return "RID:" + OID.dotted(o)
         }
     }
 }

@@ -10,11 +10,25 @@ public struct DistinguishedName: Sequence, Sendable {
     /// The whole encoding (tag, length, content).
     public let encoded: ByteSpan
 
-    @inlinable public init(encoded: ByteSpan) { self.encoded = encoded }
+    /// A view over a span the parser validated (internal: iterating assumes valid DER).
+    @inlinable init(encoded: ByteSpan) { self.encoded = encoded }
+
+    /// A name from its DER encoding (`Name ::= RDNSequence`), validated as a certificate's
+    /// names are (structure, non-empty RDNs, string values) and required to be the whole input.
+    public init(der: [UInt8]) throws(DERError) {
+        let end: Int = try withStorage(der) { (buf) throws(DERError) -> Int in
+            var r = DERReader(buf)
+            let v = try DistinguishedName.validate(&r)
+            try r.finish()
+            return v.end
+        }
+        self.init(encoded: ByteSpan(der, 0, end))
+    }
 
     /// True when the name has no RDNs (an empty SEQUENCE).
     public var isEmpty: Bool { encoded.count <= 2 }
 
+    /// The RDNs, in encoding order (most significant first).
     public func makeIterator() -> Iterator { Iterator(encoded) }
 
     public struct Iterator: IteratorProtocol {
@@ -113,6 +127,7 @@ public struct DistinguishedName: Sequence, Sendable {
 
 /// One RDN: a SET of attribute type-and-value pairs.
 public struct RelativeDistinguishedName: Sequence, Sendable {
+    /// The whole SET encoding.
     public let encoded: ByteSpan
 
     public func makeIterator() -> Iterator {
@@ -148,6 +163,7 @@ public struct RelativeDistinguishedName: Sequence, Sendable {
 public struct NameAttribute: Sendable {
     /// OID content octets.
     public let type: ByteSpan
+    /// The value's tag (a string type, or any other ASN.1 type).
     public let valueTag: DERTag
     /// The value's content octets.
     public let value: ByteSpan
@@ -155,19 +171,18 @@ public struct NameAttribute: Sendable {
     public let encodedValue: ByteSpan
 
     /// Dotted-decimal OID of the type.
-    public var typeDotted: String { (try? type.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "" }
+    public var typeDotted: String { OID.dotted(type) }
 
     /// RFC 4514 short name, or nil.
-    public var typeShortName: String? { try? type.withUnsafeBytes { (b) throws(DERError) -> String? in OID.attributeShortName(b) } ?? nil }
+    public var typeShortName: String? { type.withUnsafeBytes { b in OID.attributeShortName(b) } }
 
     /// The value decoded as text when it is a string type.
     public var stringValue: String? {
         guard DERString.isStringTag(valueTag) else { return nil }
-        return try? value.withUnsafeBytes { (b) throws(DERError) -> String in
-            DERString(tag: valueTag, bytes: b, offset: 0).string
-        }
+        return value.withUnsafeBytes { b in DERString(tag: valueTag, bytes: b, offset: 0).string }
     }
 
+    /// `TYPE=value` as RFC 4514 §2.3 writes it (§2.4 escaping, `#hex` for non-strings).
     public var rfc4514String: String {
         let key = typeShortName ?? typeDotted
         guard let s = stringValue else { return key + "=#" + encodedValue.hex }
@@ -177,8 +192,8 @@ public struct NameAttribute: Sendable {
     func valueMatches(_ other: NameAttribute) -> Bool {
         let sa = DERString.isStringTag(valueTag), sb = DERString.isStringTag(other.valueTag)
         if !sa || !sb { return encodedValue == other.encodedValue }
-        let result: Bool? = try? value.withUnsafeBytes { (x) throws(DERError) -> Bool in
-            try other.value.withUnsafeBytes { (y) throws(DERError) -> Bool in
+        return value.withUnsafeBytes { x in
+            other.value.withUnsafeBytes { y in
                 var i = NormalizedScalars(DERString(tag: valueTag, bytes: x, offset: 0).makeScalarIterator())
                 var j = NormalizedScalars(DERString(tag: other.valueTag, bytes: y, offset: 0).makeScalarIterator())
                 while true {
@@ -188,7 +203,6 @@ public struct NameAttribute: Sendable {
                 }
             }
         }
-        return result ?? false
     }
 }
 
@@ -279,7 +293,7 @@ extension DistinguishedName {
                 hasher.combine(0x5A as UInt8)
                 for b in atv.type.bytes { hasher.combine(b) }
                 if DERString.isStringTag(atv.valueTag) {
-                    _ = try? atv.value.withUnsafeBytes { (x) throws(DERError) in
+                    atv.value.withUnsafeBytes { x in
                         var it = NormalizedScalars(DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
                         while let c = it.next() { hasher.combine(c.value) }
                     }
@@ -290,6 +304,7 @@ extension DistinguishedName {
         }
     }
 
+    /// `chainingHash(into:)` as a value.
     public var chainingHashValue: Int {
         var h = Hasher()
         chainingHash(into: &h)

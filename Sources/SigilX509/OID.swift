@@ -190,3 +190,22 @@ enum KnownExtension {
         oid.withUnsafeBytes { slot($0) }
     }
 }
+
+// The one spelling for dotted-decimal OIDs above the DER layer: `OID.dotted(_:)` renders
+// content octets, `OID.content(dotted:)` parses text (both on SigilDER's primitives).
+extension OID {
+    /// Dotted-decimal text ("2.5.29.17") of OID content octets (X.690 §8.19; allocates).
+    public static func dotted(_ content: ByteSpan) -> String {
+        content.withUnsafeBytes { objectIdentifierDottedString($0) }
+    }
+
+    /// Dotted-decimal text ("2.5.29.17") of OID content octets (X.690 §8.19; allocates).
+    public static func dotted(_ content: [UInt8]) -> String {
+        content.withUnsafeBytes { objectIdentifierDottedString($0) }
+    }
+
+    /// The content octets of a dotted-decimal OID ("1.3.6.1.5.5.7.3.1"); nil when malformed.
+    public static func content(dotted: String) -> [UInt8]? {
+        objectIdentifierContent(dotted: dotted)
+    }
+}

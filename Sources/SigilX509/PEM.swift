@@ -5,7 +5,9 @@ public enum PEM {
     /// The result of scanning a PEM text: every CERTIFICATE block's DER, and how many blocks of
     /// other types were skipped.
     public struct Blocks: Sendable {
+        /// DER of each CERTIFICATE block, in order.
         public var certificates: [[UInt8]] = []
+        /// Blocks of other types (keys, CRLs...) that were skipped.
         public var skippedBlocks = 0
     }
 
@@ -175,6 +177,7 @@ public enum PEM {
 public enum Base64 {
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// The 6-bit value of a base64 character (RFC 4648 §4); nil for others.
     @inlinable
     public static func value(_ c: UInt8) -> UInt8? {
         switch c {
@@ -245,6 +248,7 @@ public enum Base64 {
         }
     }
 
+    /// Base64 (RFC 4648 §4, with padding) of `bytes`, as ASCII.
     public static func encode(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
@@ -268,6 +272,7 @@ public enum Base64 {
         return out
     }
 
+    /// `encode(_:)` as a String.
     public static func encodeString(_ bytes: [UInt8]) -> String { String(decoding: encode(bytes), as: UTF8.self) }
 }
 

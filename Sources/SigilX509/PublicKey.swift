@@ -3,7 +3,9 @@ import SigilDER
 /// An RSA public key's components as views: `RSAPublicKey ::= SEQUENCE { modulus INTEGER,
 /// publicExponent INTEGER }` (RFC 8017 Appendix A.1.1), magnitudes without sign octets.
 public struct RSAPublicKeyComponents: Sendable {
+    /// The modulus n, big-endian magnitude.
     public let modulus: ByteSpan
+    /// The public exponent e, big-endian magnitude.
     public let exponent: ByteSpan
 
     /// Size of the modulus in bits.

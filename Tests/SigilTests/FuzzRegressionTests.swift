@@ -20,7 +20,7 @@ struct FuzzRegressionX509Tests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz-regressions")
 
-    static let targets = ["FuzzCertificate", "FuzzPEM", "FuzzNames", "FuzzSignature", "FuzzVerify"]
+    static let targets = ["FuzzCertificate", "FuzzPEM", "FuzzNames", "FuzzSignature", "FuzzVerify", "FuzzPolicy"]
 
     struct Input: CustomStringConvertible, Sendable {
         let target: String
@@ -42,6 +42,7 @@ struct FuzzRegressionX509Tests {
         case "FuzzNames": NamesWalk.run(bytes)
         case "FuzzSignature": SignatureWalk.run(bytes)
         case "FuzzVerify": VerifyWalk.run(bytes)
+        case "FuzzPolicy": PolicyWalk.run(bytes)
         default: Issue.record("unknown target \(target)")
         }
     }
@@ -65,6 +66,14 @@ struct FuzzRegressionX509Tests {
         let nc = fixtures.named("nameconstraints-ca.der").extension(OID.nameConstraints)!.value.array
         NamesWalk.run([0x0F] + FuzzChunks.encode([Array("www.permitted.sigil.test".utf8),
                                                    Array("user@permitted.sigil.test".utf8), san, nc]) + leaf.subject.encoded.array)
+        // FuzzPolicy: the policy extensions of the constrained CA (mappings, constraints,
+        // inhibitAnyPolicy) above the template leaf, each flag combination.
+        let ca = fixtures.named("nameconstraints-ca.der")
+        let values = [OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy]
+            .map { ca.extension($0)?.value.array ?? [] }
+        for flags: UInt8 in 0..<16 {
+            PolicyWalk.run([flags] + FuzzChunks.encode([[0x06, 0x03, 0x88, 0x37, 0x01]] + values + [[], [], [], []]))
+        }
         // FuzzSignature: every fixture triple unchanged (must verify) and with one byte changed.
         for i in 0..<SignatureWalk.triples.count {
             for what: UInt8 in 0...3 {

@@ -85,6 +85,27 @@ final class PolicyCLITests: XCTestCase {
         XCTAssertEqual(o["matchedAgainst"] as? String, "validatedPath")
     }
 
+    /// `--policy`, `--explicit-policy`, `--inhibit-policy-mapping`, `--inhibit-any-policy` on a
+    /// Fixtures/policies chain (verdicts recorded from `openssl verify -policy_check` by
+    /// gen_policies.py), and the policy sets in `--json`.
+    func testVerifyCertificatePolicies() throws {
+        let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/policies/mapping-ok").path
+        let args = ["verify", dir + "/leaf.pem", "--kind", "basic", "--anchors-only", "--anchor", dir + "/root.pem",
+                    "--intermediate", dir + "/intermediates.pem", "--at", Self.at]
+        let ok = try run(args + ["--policy", "2.999.1.1", "--explicit-policy", "--json"], exit: 0)
+        let json = try JSONSerialization.jsonObject(with: Data(ok.out.utf8)) as! [String: Any]
+        let sets = json["policies"] as! [String: Any]
+        XCTAssertEqual(sets["userConstrained"] as? [String], ["2.999.1.1"])
+        XCTAssertEqual(sets["authoritiesConstrained"] as? [String], ["2.999.1.1"])
+        XCTAssertEqual(sets["explicitPolicyRequired"] as? Bool, true)
+        let bad = try run(args + ["--policy", "2.999.1.1", "--explicit-policy", "--inhibit-policy-mapping", "--json"], exit: 1)
+        XCTAssertTrue(bad.out.contains("invalid policy"), bad.out)
+        try run(args + ["--policy", "2.999.1.2", "--explicit-policy"], exit: 1)
+        try run(args + ["--policy", "2.999.1.2"], exit: 0) // not explicit: valid, empty user set
+        try run(args + ["--inhibit-any-policy", "--explicit-policy"], exit: 0) // CA1 asserts P1 itself
+        try run(args + ["--policy", "not-an-oid"], exit: 2)
+    }
+
     func testVerifyPolicyUsageErrors() throws {
         let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
         try run(["verify", valid] + base + host + ["--pin-cert", f("root.der")], exit: 2)                    // no mode
@@ -112,4 +133,18 @@ final class PolicyCLITests: XCTestCase {
         XCTAssertEqual((sig["offending"] as! [[String: Any]]).first?["subject"] as? String, "CN=ats-bad.sigil.test,O=Sigil Test PKI,C=US")
         try run(["ats", f("ats-good.pem")], exit: 2) // --host is required
     }
+
+    /// `--sig-alg` restricts the signature algorithms on the path (the pinning chain is signed
+    /// with sha256WithRSAEncryption throughout, per `openssl x509 -text`).
+    func testSignatureAlgorithmRestriction() throws {
+        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        try run(["verify", valid] + base + host + ["--sig-alg", "RSA_WITH_SHA256"], exit: 0)
+        try run(["verify", valid] + base + host + ["--sig-alg", "ecdsa-with-sha256", "--sig-alg", "RSA_WITH_SHA256"], exit: 0)
+        let r = try run(["verify", "--json", valid] + base + host + ["--sig-alg", "ECDSA_WITH_SHA256"], exit: 1)
+        XCTAssertTrue(r.out.contains("\"kind\":\"weak algorithm\""), r.out)
+        // Names Sigil does not verify narrow to nothing: refused, with a warning.
+        let u = try run(["verify", valid] + base + host + ["--sig-alg", "DSA_WITH_SHA256"], exit: 1)
+        XCTAssertTrue(u.err.contains("DSA_WITH_SHA256"), u.err)
+    }
 }
+

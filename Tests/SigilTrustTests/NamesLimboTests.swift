@@ -60,9 +60,9 @@ final class NamesLimboTests: XCTestCase {
             switch peer.kind {
             case "DNS", "IP":
                 guard let id = ServerIdentity(peer.value) else { return "reference identity refused" }
-                guard (try? matches(c.path[0], id)) == true else { return "peer name does not match" }
+                guard (try? c.path[0].matches(id)) == true else { return "peer name does not match" }
             case "RFC822":
-                guard (try? matchesEmail(c.path[0], peer.value)) == true else { return "email does not match" }
+                guard (try? c.path[0].matchesEmail(peer.value)) == true else { return "email does not match" }
             default:
                 return "unknown peer kind"
             }

@@ -165,13 +165,13 @@ final class NamesTests: XCTestCase {
                 switch kind {
                 case "host", "ip":
                     if let id = ServerIdentity(value) {
-                        got = try matches(cert, id)
+                        got = try cert.matches(id)
                         if case .ip = id { XCTAssertEqual(kind, "ip", value) } else { XCTAssertEqual(kind, "host", value) }
                     } else {
                         got = false // an invalid reference name matches nothing
                     }
                 default:
-                    got = try matchesEmail(cert, value)
+                    got = try cert.matchesEmail(value)
                 }
                 XCTAssertEqual(got, expected, "\(c["name"]!): \(kind) \(value): \(check["why"]!)")
                 if let o = check["openssl"] as? Bool, o != expected {
@@ -187,7 +187,7 @@ final class NamesTests: XCTestCase {
         let c = try Self.json("san_cases.json").first { ($0["name"] as! String) == "dns-malformed" }!
         let cert = try Self.der(c["der"] as! String)
         // The certificate has dNSName "1.2.3.4" (text): neither identity form may match it.
-        XCTAssertFalse(try matches(cert, ServerIdentity("1.2.3.4")!))
+        XCTAssertFalse(try cert.matches(ServerIdentity("1.2.3.4")!))
         XCTAssertNil(DNSName("1.2.3.4"))
     }
 
@@ -271,10 +271,15 @@ final class NamesTests: XCTestCase {
             ("root@EXAMPLE.com", "root@example.com", false, .within, "domain case-insensitive"),
             ("any@host.example.com", "host.example.com", false, .within, "RFC 5280: all mailboxes on a host"),
             ("any@sub.host.example.com", "host.example.com", false, .outside, "host form: that host only"),
-            ("any@sub.host.example.com", "host.example.com", true, .within, "excluded host form: read broadly"),
+            // RFC 5280 §4.2.1.10 host rule, the same for excluded subtrees: "example.com" names
+            // the host, ".example.com" the domain "but not Internet mail addresses on the host".
+            ("any@sub.host.example.com", "host.example.com", true, .outside, "excluded host form: that host only"),
+            ("any@host.example.com", "host.example.com", true, .within, "excluded host form: the host itself"),
+            ("any@HOST.example.com", "host.example.com", true, .within, "excluded host form: case-insensitive"),
+            ("any@mail.example.com", ".example.com", true, .within, "excluded '.domain': hosts in the domain"),
             ("any@mail.example.com", ".example.com", false, .within, "RFC 5280: any host in the domain"),
             ("any@example.com", ".example.com", false, .outside, "'.domain' excludes the domain itself when permitting"),
-            ("any@example.com", ".example.com", true, .within, "excluded '.domain' read broadly"),
+            ("any@example.com", ".example.com", true, .outside, "excluded '.domain': not the host itself"),
             ("*@example.com", "*@example.com", false, .within, "limbo: literal asterisk"),
             ("user@example.com", "*@example.com", false, .outside, "limbo: asterisk is not a wildcard"),
             ("**@example.com", "*@example.com", false, .outside, "limbo: literal"),
@@ -316,7 +321,11 @@ final class NamesTests: XCTestCase {
         let rows: [(String, String, Bool, O)] = [
             ("https://host.example.com/", "host.example.com", false, .within),
             ("https://www.host.example.com/", "host.example.com", false, .outside), // "it specifies a host"
-            ("https://www.host.example.com/", "host.example.com", true, .within),   // excluded: broad
+            ("https://www.host.example.com/", "host.example.com", true, .outside),  // excluded: that host only
+            ("https://host.example.com/", "host.example.com", true, .within),       // excluded: the host
+            ("https://my.host.example.com/", ".example.com", true, .within),        // excluded domain
+            ("https://example.com/", ".example.com", true, .outside),               // "not satisfied by example.com"
+            ("https://host.example.com/", ".host.example.com", false, .outside),
             ("https://my.host.example.com/", ".example.com", false, .within),       // RFC example
             ("https://example.com/", ".example.com", false, .outside),              // RFC example
             ("urn:x:y", ".example.com", false, .malformedName),
@@ -371,7 +380,7 @@ final class NamesTests: XCTestCase {
             seq += tlv(0x31, tlv(0x30, tlv(0x06, oid) + tlv(0x0C, Array(value.utf8))))
         }
         let der = tlv(0x30, seq)
-        return DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+        return try! DistinguishedName(der: der)
     }
 
     func testDERLengthEncoding() {
@@ -470,6 +479,13 @@ final class NamesTests: XCTestCase {
         guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: Int.min) else {
             return XCTFail("a negative budget allows nothing (and must not overflow)")
         }
+        // Along a path the budget is shared, not restarted per certificate: the leaf twice
+        // below the CA needs 2 + 2 comparisons; 3 suffice for each alone but not for both.
+        let ca = try Self.der(c["ca"] as! String)
+        XCTAssertNil(checkNameConstraints(path: [leaf, leaf, ca], budget: 4))
+        let shared = try XCTUnwrap(checkNameConstraints(path: [leaf, leaf, ca], budget: 3))
+        XCTAssertEqual(shared.certificate, 1)
+        guard case .unsupported = shared.result else { return XCTFail("over budget: \(shared.result)") }
     }
 
     // MARK: Robustness: arbitrary input never traps, and never matches by accident

@@ -71,4 +71,47 @@ final class PathBuildingBudgetTests: XCTestCase {
             }
         }
     }
+
+    /// One budget for the whole verification: limbo's name-constraint DoS chains (thousands of
+    /// constraints × thousands of names, far beyond the 250 000 comparisons of the single
+    /// budget) fail closed as `budgetExhausted`, quickly.
+    func testNameConstraintDoSExhaustsTheOneBudget() throws {
+        guard let cases = try Self.limboCases(prefix: "pathological::nc-dos") else {
+            print("SKIPPED: x509-limbo suite not found (../shared/vectors or $SIGIL_VECTORS)")
+            return
+        }
+        XCTAssertEqual(cases.count, 3)
+        for c in cases {
+            var store = TrustStore()
+            for a in c.trusted_certs { store.add(try pem(a)) }
+            let start = Date()
+            let result = ChainVerifier(anchors: store, signatureVerifier: AlwaysValid())
+                .verify(leaf: try pem(c.peer_certificate), intermediates: try c.untrusted_intermediates.map(pem),
+                        options: VerificationOptions(kind: .basic, time: 1_700_000_000))
+            XCTAssertFalse(result.isTrusted, c.id)
+            XCTAssertEqual(result.failures.first { $0.kind == .budgetExhausted }?.kind, .budgetExhausted, "\(c.id): \(result.failures)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2.0, c.id)
+        }
+    }
+
+    /// The verifier's budget is the one the name-constraint checks charge: a chain limbo
+    /// expects to validate (rfc5280::nc::permitted-dns-match) does with the standard budget,
+    /// and exhausts a budget of one comparison.
+    func testNameConstraintComparisonsComeOutOfTheVerifierBudget() throws {
+        guard let c = try Self.limboCases(prefix: "rfc5280::nc::permitted-dns-match")?.first(where: { $0.id == "rfc5280::nc::permitted-dns-match" }) else {
+            print("SKIPPED: x509-limbo suite not found (../shared/vectors or $SIGIL_VECTORS)")
+            return
+        }
+        var store = TrustStore()
+        for a in c.trusted_certs { store.add(try pem(a)) }
+        var verifier = ChainVerifier(anchors: store)
+        let leaf = try pem(c.peer_certificate)
+        let options = VerificationOptions(kind: .server, time: 1_700_000_000, host: "example.com")
+        XCTAssertTrue(verifier.verify(leaf: leaf, intermediates: [], options: options).isTrusted)
+        verifier.budget.nameConstraintComparisons = 1
+        let r = verifier.verify(leaf: leaf, intermediates: [], options: options)
+        XCTAssertFalse(r.isTrusted)
+        XCTAssertTrue(r.failures.contains { $0.kind == .budgetExhausted }, "\(r.failures)")
+    }
 }
+

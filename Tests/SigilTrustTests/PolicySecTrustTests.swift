@@ -22,6 +22,7 @@ final class PolicySecTrustTests: XCTestCase {
         .keyUsage: true,             // purpose depends on the policy
         .extendedKeyUsage: true,     // purpose depends on the policy (basic asks none)
         .maximumDepthExceeded: true, // an option
+        .invalidPolicy: true,        // the user-initial-policy-set and §6.1.1 flags are inputs
         .badSignature: false,        // the bytes are wrong
         .malformedCertificate: false,
         .unsupportedCriticalExtension: false, // Apple's own example of fatal
@@ -185,4 +186,81 @@ final class PolicySecTrustTests: XCTestCase {
         let now = CertificateTrust(certificates: [c.leaf], policies: [.basicX509], systemAnchors: TrustStore())
         XCTAssertEqual(now.time, Date().timeIntervalSince1970, accuracy: 60)
     }
+
+    // MARK: one path to the verdict
+
+    /// `SecurityPolicy` (mode none) and `ATSPolicy` evaluate through `CertificateTrust`: the same
+    /// requirements give the same verdict and the same ranked failures.
+    func testSecurityPolicyAndCertificateTrustAgree() throws {
+        let c = try rsa2048()
+        var store = TrustStore()
+        store.add(c.root, source: .custom)
+        for (host, time) in [("leaf.rsa2048.sigil.test", Self.at2030), ("other.sigil.test", Self.at2030),
+                             ("other.sigil.test", 2_200_000_000.0)] {
+            let policy = SecurityPolicy.defaultPolicy(anchors: store)
+            let e = policy.evaluate(serverChain: [c.leaf, c.intermediate], domain: host, at: time)
+            let trust = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.ssl(host: host)],
+                                         time: time, systemAnchors: store)
+            let r = trust.verify()
+            XCTAssertEqual(e.isTrusted, r.isTrusted, host)
+            XCTAssertEqual(e.failures, r.failures, host)
+        }
+        // 2039 and the wrong host: expired and nameMismatch, nameMismatch ranked first.
+        let r = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "other.sigil.test")],
+                                 time: 2_200_000_000, systemAnchors: store).verify()
+        XCTAssertEqual(r.failures.map(\.kind).prefix(2), [.nameMismatch, .expired])
+    }
+
+    /// The one anchor rule: the system's are used without caller anchors, or with
+    /// `anchorsOnly` false (Apple's SecTrustSetAnchorCertificatesOnly).
+    func testAnchorRule() {
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 0, anchorsOnly: true))
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 0, anchorsOnly: false))
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 2, anchorsOnly: false))
+        XCTAssertFalse(CertificateTrust.usesSystemAnchors(customAnchorCount: 2, anchorsOnly: true))
+    }
+
+    /// One ranking rule: rank first (explicit, not the raw values), then the certificate
+    /// closest to the leaf; ties keep their order.
+    func testSortedByRank() {
+        let input = [TrustFailure(.unknownIssuer, at: 0, "a"), TrustFailure(.expired, at: 2, "b"),
+                     TrustFailure(.expired, at: 1, "c"), TrustFailure(.badSignature, at: 0, "d"),
+                     TrustFailure(.expired, at: 1, "e")]
+        XCTAssertEqual(TrustFailure.sortedByRank(input).map(\.message), ["c", "e", "b", "d", "a"])
+        XCTAssertTrue(TrustFailure.precedes(input[1], input[0]))
+        XCTAssertFalse(TrustFailure.precedes(input[2], input[4]), "a tie is no precedence")
+        // The stated ranking: nameMismatch > expired > notYetValid > ... > unknownIssuer.
+        let order: [TrustFailureKind] = [.nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
+                                         .invalidPolicy, .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
+                                         .extendedKeyUsage, .keyUsage, .pathLengthExceeded, .notACA, .badSignature, .weakKey,
+                                         .weakAlgorithm, .unsupportedAlgorithm, .maximumDepthExceeded, .budgetExhausted,
+                                         .untrustedRoot, .unknownIssuer]
+        XCTAssertEqual(Set(order).count, Self.recoverable.count)
+        for (a, b) in zip(order, order.dropFirst()) { XCTAssertGreaterThan(a, b, "\(a.name) outranks \(b.name)") }
+    }
+
+    /// `AlgorithmPolicy.allowedSignatureAlgorithms`: valid-p384 is signed with
+    /// ecdsa-with-SHA384 and valid-rsa2048 with sha256WithRSAEncryption (`openssl x509 -text`).
+    func testSignatureAlgorithmRestriction() throws {
+        let folder = TestSupport.fixtures.appendingPathComponent("chains/valid-p384")
+        var trust = CertificateTrust(certificates: try certs(folder, "leaf.pem") + certs(folder, "intermediates.pem"),
+                                     policies: [.basicX509], time: Self.at2030, systemAnchors: TrustStore())
+        trust.anchors = try certs(folder, "anchors.pem")
+        XCTAssertTrue(trust.verify().isTrusted)
+        trust.algorithms.allowedSignatureAlgorithms = [.ecdsaWithSHA384]
+        XCTAssertTrue(trust.verify().isTrusted)
+        trust.algorithms.allowedSignatureAlgorithms = [.ecdsaWithSHA256, .rsaWithSHA256]
+        XCTAssertEqual(trust.verify().failures.first?.kind, .weakAlgorithm)
+        trust.algorithms.allowedSignatureAlgorithms = []
+        XCTAssertFalse(trust.verify().isTrusted, "an empty restriction accepts nothing")
+        let c = try rsa2048()
+        var rsa = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.basicX509], time: Self.at2030,
+                                   systemAnchors: TrustStore())
+        rsa.anchors = [c.root]
+        rsa.algorithms.allowedSignatureAlgorithms = [.rsaWithSHA256]
+        XCTAssertTrue(rsa.verify().isTrusted)
+        XCTAssertEqual(SignatureAlgorithmName(name: "ecdsa-with-sha384"), .ecdsaWithSHA384)
+        XCTAssertNil(SignatureAlgorithmName(name: "DSA_WITH_SHA256"))
+    }
 }
+

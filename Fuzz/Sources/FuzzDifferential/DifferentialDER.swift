@@ -13,7 +13,7 @@
 // The table of known differences is in Fuzz/README.md. Set FUZZ_DIFF_VERBOSE=1 to print the
 // class of each disagreement (useful when replaying single inputs).
 
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SwiftASN1
 
 #if canImport(Glibc)

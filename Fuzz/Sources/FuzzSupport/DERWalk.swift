@@ -11,7 +11,7 @@
 // re-encode to its bytes, an OID that does not survive dotted form and back, a time whose
 // calendar fields differ from its digits, a string accepted outside its character set, …
 
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// Traps with a message when an invariant fails: that is a finding.
 @inline(__always)

@@ -8,6 +8,7 @@ import Glibc
 import Darwin
 #endif
 import SigilDER
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 
 /// Traps with a message: a broken oracle is a finding (libFuzzer reports the crash and saves
@@ -94,37 +95,8 @@ public enum DERBuild {
 
 /// The project's fixture certificates, loaded once: `Fixtures/certs/*.der`.
 /// File access without Foundation (FoundationEssentials' `FileManager.contents(atPath:)`
-/// is reported by LeakSanitizer: 4 KiB per file read, outside Sigil).
-enum FuzzFiles {
-    static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { return nil }
-            if n == 0 { return out }
-            out += buffer[0..<n]
-        }
-    }
-
-    static func list(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-}
+/// is reported by LeakSanitizer: 4 KiB per file read, outside Sigil): Sigil's own reader.
+typealias FuzzFiles = FileInput
 
 public struct FuzzFixtures: Sendable {
     /// Every certificate of Fixtures/certs/*.der that parses, by file name (sorted).
@@ -194,7 +166,7 @@ public struct FuzzFixtures: Sendable {
                 guard let slash = dir.lastIndex(of: "/") else { break }
                 dir = String(dir[..<slash])
                 let candidate = dir + "/Fixtures/certs"
-                if FuzzFiles.exists(candidate + "/rsa2048-root.der") { return candidate }
+                if FuzzFiles.isRegularFile(candidate + "/rsa2048-root.der") { return candidate }
             }
         }
         return nil

@@ -4,6 +4,7 @@ import SigilX509
 
 /// One App Transport Security requirement, judged on a certificate chain.
 public struct ATSRequirement: Sendable {
+    /// The verdict on one requirement.
     public enum Status: String, Sendable, Hashable {
         case pass
         case fail
@@ -16,8 +17,11 @@ public struct ATSRequirement: Sendable {
 
     /// Short stable key (`signature-hash`, `key-size`, ...).
     public let id: String
+    /// One line naming the requirement.
     public let title: String
+    /// Pass, fail or not applicable.
     public let status: Status
+    /// Why (names the certificates concerned).
     public let detail: String
     /// Indexes (into `ATSReport.chain`) of the certificates that fail the requirement.
     public let offending: [Int]
@@ -29,13 +33,18 @@ public struct ATSRequirement: Sendable {
 /// Connecting Using ATS"), HT210176 (iOS 13 / macOS 10.15 certificate requirements), HT211025
 /// (398-day validity) and Apple's Certificate Transparency policy (support.apple.com/103214).
 public struct ATSReport: Sendable {
+    /// The host the chain was judged for.
     public let host: String
+    /// The time it was judged at (seconds since the epoch).
     public let time: Double
     /// The chain judged: the validated path (leaf … anchor) when the chain is trusted, else the
     /// certificates as presented.
     public let chain: [Certificate]
+    /// True when `chain` is a validated path (else the chain as presented).
     public let chainIsValidated: Bool
+    /// The ordinary evaluation's verdict.
     public let trust: TrustResult
+    /// Each requirement's verdict.
     public let requirements: [ATSRequirement]
 
     /// No requirement failed (those needing a connection are not counted).
@@ -82,9 +91,9 @@ public struct ATSReport: Sendable {
                              requirements: [ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
                                                            detail: "no certificate was given", offending: [])])
         }
-        let options = VerificationOptions(kind: .server, time: time, host: host)
-        let trust = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
-            .verify(leaf: leaf, intermediates: Array(presented.dropFirst()), options: options)
+        // The one evaluator: `anchors` as the system's, the SSL policy for `host`.
+        let trust = CertificateTrust(certificates: presented, policies: [.ssl(host: host)], time: time,
+                                     signatureVerifier: signatureVerifier, systemAnchors: anchors).verify()
         var chain = presented
         var validated = false
         var anchorSource: AnchorSource?
@@ -155,7 +164,7 @@ public struct ATSReport: Sendable {
         let nameStatus: ATSRequirement.Status
         let nameDetail: String
         if let id = ServerIdentity(host) {
-            switch Result(catching: { () throws(DERError) -> Bool in try matches(leaf, id) }) {
+            switch Result(catching: { () throws(DERError) -> Bool in try leaf.matches(id) }) {
             case .success(true):
                 nameStatus = .pass; nameDetail = "\(host) is in the subjectAltName"
             case .success(false):

@@ -54,10 +54,12 @@ public struct PinSet: Sendable, Hashable {
     public var domain: String
     /// Also applies to every name below `domain` (`*.api.example.com`, `a.b.api.example.com`).
     public var includesSubdomains: Bool
+    /// The pinned keys (include a backup key not in the current chain).
     public var pins: [PublicKeyPin]
     /// Unix seconds after which the set is not enforced; nil = never expires.
     public var expires: Double?
 
+    /// Pins for `domain` (and its subdomains when `includesSubdomains`), enforced until `expires` (seconds since the epoch; nil: never expires).
     public init(domain: String, includesSubdomains: Bool = false, pins: [PublicKeyPin], expires: Double? = nil) {
         self.domain = domain
         self.includesSubdomains = includesSubdomains

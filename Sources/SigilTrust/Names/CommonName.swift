@@ -10,8 +10,8 @@ import SigilDER
 ///   zeros, no hex), IPv6 in the RFC 5952 §4 text form (lowercase, leading zeros dropped,
 ///   longest zero run compressed).
 ///
-/// This is a profile check for the lead's CA/B (webpki) policy, not a name match: Sigil never
-/// *uses* the CN to identify a server (see `matches(_:_:)`). True when there is no CN.
+/// This is a CA/B Forum (webpki) profile check, not a name match: Sigil never
+/// *uses* the CN to identify a server (see `Certificate.matches(_:)`). True when there is no CN.
 /// Throws only when the subjectAltName extension is malformed.
 public func commonNameIsConsistentWithSubjectAltName(_ cert: Certificate) throws(DERError) -> Bool {
     var commonName: NameAttribute?

@@ -29,6 +29,7 @@ public struct DNSName: Sendable, Hashable, CustomStringConvertible {
 
     init(normalized: [UInt8]) { bytes = normalized }
 
+    /// The name as text.
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
     static func parse(_ text: String) -> Result<DNSName, ServerIdentity.ParseError> {

@@ -39,6 +39,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True for a 4-octet (IPv4) address.
     public var isIPv4: Bool { bytes.count == 4 }
 
     /// Dotted quad or RFC 5952 text (lowercase, longest zero run compressed).

@@ -18,6 +18,7 @@ public enum NameConstraintsResult: Sendable, Hashable {
     /// certificate, or the work limit was exceeded. Fail closed: treat as a rejection.
     case unsupported(String)
 
+    /// True for `.satisfied`.
     public var isSatisfied: Bool { self == .satisfied }
 }
 
@@ -49,7 +50,7 @@ public let maximumNameConstraintComparisons = 1 << 16
 /// that has permitted subtrees must lie in at least one of them.
 ///
 /// The subject Common Name is **not** treated as a DNS name (the modern behaviour of
-/// rustls-webpki, Go ≥ 1.15 and browsers). This is safe only because `matches(_:_:)` never
+/// rustls-webpki, Go ≥ 1.15 and browsers). This is safe only because `Certificate.matches(_:)` never
 /// uses the Common Name as a host name: a validator that did would let a constrained CA
 /// issue a certificate for any host.
 ///
@@ -64,12 +65,15 @@ public let maximumNameConstraintComparisons = 1 << 16
 ///   the subtree), and excluded if any name it can match is (`p` within it, or the excluded
 ///   name is one label above `p`) — rustls-webpki's rule, which covers CVE-2025-61727.
 ///   Constraints that are not LDH names (`*.example.com`, trailing dot, "_") are malformed.
-/// - rfc822Name: `user@host` is exactly that mailbox (local part case-sensitive);
-///   `host` every mailbox at exactly that host (as an exclusion: also below it);
-///   `.host` every mailbox at a host strictly below it (as an exclusion: also at it).
-/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host`
-///   permits exactly that host (as an exclusion: also below it), `.domain` hosts strictly
-///   below. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+/// - rfc822Name (the host rule of RFC 5280 §4.2.1.10, the same in permitted and excluded
+///   subtrees): `user@host` is exactly that mailbox (local part case-sensitive); `host` every
+///   mailbox at exactly that host ("the constraint "example.com" is satisfied by any mail
+///   address at the host "example.com""), not below it; `.host` every mailbox at a host
+///   strictly below it, not at the host itself.
+/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host` is
+///   exactly that host ("When the constraint does not begin with a period, it specifies a
+///   host"), `.domain` hosts strictly below ("".example.com" is not satisfied by
+///   "example.com""), in permitted and excluded subtrees alike. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
 ///   host, or a host that is not an LDH name fails when URI constraints exist.
 /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
 ///   address with bits set outside the mask is malformed. Families never mix for permitted
@@ -86,7 +90,16 @@ public let maximumNameConstraintComparisons = 1 << 16
 public func checkNameConstraints(
     _ nc: NameConstraints, for cert: Certificate, budget: Int = maximumNameConstraintComparisons
 ) -> NameConstraintsResult {
-    var checker = ConstraintChecker(nc: nc, budget: budget)
+    var remaining = budget
+    return checkNameConstraints(nc, for: cert, remaining: &remaining)
+}
+
+/// `checkNameConstraints(_:for:budget:)` charging a budget shared with other calls (a whole
+/// verification's, `VerificationBudget.nameConstraintComparisons`): `remaining` is negative
+/// afterwards exactly when it ran out (the result is then `.unsupported`).
+func checkNameConstraints(_ nc: NameConstraints, for cert: Certificate, remaining: inout Int) -> NameConstraintsResult {
+    var checker = ConstraintChecker(nc: nc, budget: remaining)
+    defer { remaining = checker.budget }
     let subject = cert.subject
     if !subject.isEmpty {
         if let r = checker.check(.directoryName(subject)) { return r }
@@ -111,18 +124,36 @@ public func checkNameConstraints(
     return .satisfied
 }
 
+/// The name constraints `nc` of one CA over the certificates below it on a path, `below[0]`
+/// the leaf and `below.last` the CA's direct subject: RFC 5280 §6.1.3 (b), (c), with the
+/// self-issued exemption (a self-issued certificate is checked only when it is the leaf).
+/// This is the one loop path validation runs (`ChainVerifier` and `checkNameConstraints(path:)`).
+/// Charges `budget`; returns the index and result of the first failure, or nil.
+func checkNameConstraints(
+    _ nc: NameConstraints, below: [Certificate], budget: inout Int
+) -> (certificate: Int, result: NameConstraintsResult)? {
+    for (j, c) in below.enumerated() {
+        if j > 0 && c.isSelfIssued { continue }
+        let r = checkNameConstraints(nc, for: c, remaining: &budget)
+        if r != .satisfied { return (j, r) }
+    }
+    return nil
+}
+
 /// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
 /// trust anchor: the name constraints of every CA certificate on it (the anchor included,
 /// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
-/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued).
+/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued),
+/// with one `budget` for the whole path (as in path validation).
 ///
 /// Returns nil when all hold, else the first failure: the index of the constraining CA, the
 /// index of the certificate, and the result. A malformed nameConstraints extension is a
 /// `.malformedConstraint` failure for every certificate below it.
 public func checkNameConstraints(
-    path: [Certificate], budget: Int = maximumNameConstraintComparisons
+    path: [Certificate], budget: Int = VerificationBudget.defaultNameConstraintComparisons
 ) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
     guard path.count > 1 else { return nil }
+    var remaining = budget
     for i in 1..<path.count {
         let nc: NameConstraints
         do {
@@ -131,11 +162,7 @@ public func checkNameConstraints(
         } catch {
             return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
         }
-        for j in 0..<i {
-            if j > 0 && path[j].isSelfIssued { continue }
-            let r = checkNameConstraints(nc, for: path[j], budget: budget)
-            if r != .satisfied { return (i, j, r) }
-        }
+        if let (j, r) = checkNameConstraints(nc, below: Array(path[..<i]), budget: &remaining) { return (i, j, r) }
     }
     return nil
 }
@@ -287,7 +314,7 @@ func emailConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excl
         return local.elementsEqual(kLocal) && asciiEqualIgnoringCase(domain, kDomain) ? .within : .outside
     }
     guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
-    if excluded { return isInSubtree(domain, base) ? .within : .outside }
+    // §4.2.1.10 host rule: without a leading period the constraint names one host.
     if dot { return isInSubtree(domain, base, strict: true) ? .within : .outside }
     return asciiEqualIgnoringCase(domain, base) ? .within : .outside
 }
@@ -299,7 +326,7 @@ func uriConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
     guard let host = uriHost(n) else { return .malformedName }
     if k.isEmpty { return .within }
     guard let (base, dot) = hostConstraintBase(k) else { return .malformedConstraint }
-    if excluded { return isInSubtree(host, base) ? .within : .outside }
+    // §4.2.1.10 host rule: without a leading period the constraint names one host.
     if dot { return isInSubtree(host, base, strict: true) ? .within : .outside }
     return asciiEqualIgnoringCase(host, base) ? .within : .outside
 }
@@ -398,13 +425,14 @@ func directoryNameOutcome(_ name: DistinguishedName, _ constraint: Distinguished
         if start < 0 { start = rdn.encoded.start }
         end = rdn.encoded.end
     }
-    let content = name.encoded.storage[start..<end]
+    let content = name.encoded.bytes[start..<end]
     budget -= content.count / 16
     if budget < 0 { return .overBudget }
     var der: [UInt8] = [0x30]
     appendDERLength(content.count, to: &der)
     der.append(contentsOf: content)
-    let prefix = DistinguishedName(encoded: ByteSpan(der, 0, der.count))
+    // Re-wrapped RDNs of a validated name: valid; a failure would mean no match (fail closed).
+    guard let prefix = try? DistinguishedName(der: der) else { return .outside }
     return constraint.matchesForChaining(prefix) ? .within : .outside
 }
 

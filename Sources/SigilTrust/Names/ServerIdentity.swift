@@ -58,6 +58,7 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The name or address as text.
     public var description: String {
         switch self {
         case .dns(let n): return n.description
@@ -66,48 +67,55 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Does the certificate prove the server identity `id`? (RFC 6125 §6.4 as tightened by its
-/// successor RFC 9525, and the CA/B Forum Baseline Requirements.)
-///
-/// - DNS identities are compared only with the dNSName entries of the subjectAltName
-///   extension, ASCII case-insensitively. The subject Common Name is never used (RFC 9525
-///   removed CN-IDs; CA/B Forum BR §7.1.4.3 requires the CN, if present, to repeat a SAN, so
-///   a CN-only certificate is not a valid public one; Go ignores it since 1.15). No fallback
-///   option is offered: it would also need `checkNameConstraints` to treat the CN as a DNS
-///   name, which it does not, so a fallback would let a name-constrained CA escape its
-///   constraints with a CN-only certificate.
-/// - A presented wildcard `*.example.com` matches exactly one non-empty left-most label
-///   (`a.example.com`, not `example.com` nor `a.b.example.com`, RFC 6125 §6.4.3). The `*` must
-///   be the whole left-most label (`f*.example.com`, `a.*.example.com`, `xn--*.example.com`
-///   never match) and the wildcard's parent must not be a public suffix (`*.com`,
-///   `*.co.uk`: see `PublicSuffixes` for what is covered). The label matched may be an
-///   A-label (`*.example.com` matches `xn--bcher-kva.example.com`), as in rustls-webpki, Go
-///   and NSS: RFC 6125 §6.4.3's IDN caution is about wildcards *inside* an A-label, which
-///   are refused, and whoever holds `*.example.com` controls every label below it, so
-///   refusing A-labels would only break IDN subdomains without stopping any attack.
-/// - Presented names that are not valid LDH host names (empty labels, a trailing dot, "_",
-///   spaces, non-ASCII bytes, an all-numeric last label such as the text "192.0.2.1") never
-///   match anything.
-/// - IP identities are compared only with iPAddress entries, octet for octet (an IPv4
-///   address never matches an IPv6 entry, IPv4-mapped or not). Text in a dNSName never
-///   matches an IP identity, and an iPAddress entry never matches a DNS identity.
-///
-/// A certificate without subjectAltName matches nothing. Throws only when the extension is
-/// malformed.
-public func matches(_ cert: Certificate, _ id: ServerIdentity) throws(DERError) -> Bool {
-    guard let sans = try cert.subjectAlternativeNames() else { return false }
-    switch id {
-    case .dns(let reference):
-        for case .dnsName(let presented) in sans where presentedDNSNameMatches(presented.bytes, reference.bytes[...]) {
-            return true
+extension Certificate {
+    /// Does the certificate prove the server identity `id`? (RFC 6125 §6.4 as tightened by its
+    /// successor RFC 9525, and the CA/B Forum Baseline Requirements.)
+    ///
+    /// - DNS identities are compared only with the dNSName entries of the subjectAltName
+    ///   extension, ASCII case-insensitively. The subject Common Name is never used (RFC 9525
+    ///   removed CN-IDs; CA/B Forum BR §7.1.4.3 requires the CN, if present, to repeat a SAN, so
+    ///   a CN-only certificate is not a valid public one; Go ignores it since 1.15). No fallback
+    ///   option is offered: it would also need `checkNameConstraints` to treat the CN as a DNS
+    ///   name, which it does not, so a fallback would let a name-constrained CA escape its
+    ///   constraints with a CN-only certificate.
+    /// - A presented wildcard `*.example.com` matches exactly one non-empty left-most label
+    ///   (`a.example.com`, not `example.com` nor `a.b.example.com`, RFC 6125 §6.4.3). The `*` must
+    ///   be the whole left-most label (`f*.example.com`, `a.*.example.com`, `xn--*.example.com`
+    ///   never match) and the wildcard's parent must not be a public suffix (`*.com`,
+    ///   `*.co.uk`: see `PublicSuffixes` for what is covered). The label matched may be an
+    ///   A-label (`*.example.com` matches `xn--bcher-kva.example.com`), as in rustls-webpki, Go
+    ///   and NSS: RFC 6125 §6.4.3's IDN caution is about wildcards *inside* an A-label, which
+    ///   are refused, and whoever holds `*.example.com` controls every label below it, so
+    ///   refusing A-labels would only break IDN subdomains without stopping any attack.
+    /// - Presented names that are not valid LDH host names (empty labels, a trailing dot, "_",
+    ///   spaces, non-ASCII bytes, an all-numeric last label such as the text "192.0.2.1") never
+    ///   match anything.
+    /// - IP identities are compared only with iPAddress entries, octet for octet (an IPv4
+    ///   address never matches an IPv6 entry, IPv4-mapped or not). Text in a dNSName never
+    ///   matches an IP identity, and an iPAddress entry never matches a DNS identity.
+    ///
+    /// A certificate without subjectAltName matches nothing. Throws only when the extension is
+    /// malformed.
+    public func matches(_ id: ServerIdentity) throws(DERError) -> Bool {
+        let cert = self
+        guard let sans = try cert.subjectAlternativeNames() else { return false }
+        switch id {
+        case .dns(let reference):
+            for case .dnsName(let presented) in sans where presentedDNSNameMatches(presented.bytes, reference.bytes[...]) {
+                return true
+            }
+        case .ip(let reference):
+            for case .ipAddress(let presented) in sans where presented == reference.bytes {
+                return true
+            }
         }
-    case .ip(let reference):
-        for case .ipAddress(let presented) in sans where presented == reference.bytes {
-            return true
-        }
+        return false
     }
-    return false
 }
+
+/// The former free-function spelling of `Certificate.matches(_:)`.
+@available(*, deprecated, renamed: "Certificate.matches(_:)")
+public func matches(_ cert: Certificate, _ id: ServerIdentity) throws(DERError) -> Bool { try cert.matches(id) }
 
 /// RFC 6125 §6.4.1/§6.4.3 comparison of one presented dNSName with a valid, normalised
 /// reference name (see `matches`).
@@ -126,28 +134,35 @@ func presentedDNSNameMatches(_ presented: ArraySlice<UInt8>, _ reference: ArrayS
 
 // MARK: - Email (client certificates)
 
-/// Does the certificate hold the mailbox `email` as an rfc822Name subjectAltName (RFC 5280
-/// §4.2.1.6)? For client and S/MIME certificates.
-///
-/// - The local part (before "@") is compared exactly, case-sensitively (RFC 5321 §2.4: only
-///   the receiving host may interpret it); the domain ASCII case-insensitively.
-/// - Only mailboxes of the form `local@domain` with a dot-atom local part (RFC 5322 §3.2.3:
-///   letters, digits, ``!#$%&'*+-/=?^_`{|}~`` and non-leading, non-doubled dots) and a valid
-///   LDH domain are supported, in the reference and in the certificate. Quoted local parts,
-///   address literals (`user@[192.0.2.1]`) and SmtpUTF8Mailbox otherNames (RFC 8398) are not:
-///   they never match. A malformed `email` matches nothing.
-/// - The subject's emailAddress attribute is not consulted (RFC 5280 §4.2.1.6: new
-///   certificates put addresses in the SAN; the same no-legacy-fallback choice as for CN).
-public func matchesEmail(_ cert: Certificate, _ email: String) throws(DERError) -> Bool {
-    let ref = Array(email.utf8)
-    guard let (refLocal, refDomain) = Mailbox.split(ref[...]) else { return false }
-    guard let sans = try cert.subjectAlternativeNames() else { return false }
-    for case .rfc822Name(let presented) in sans {
-        guard let (local, domain) = Mailbox.split(presented.bytes) else { continue }
-        if local.elementsEqual(refLocal) && asciiEqualIgnoringCase(domain, refDomain) { return true }
+extension Certificate {
+    /// Does the certificate hold the mailbox `email` as an rfc822Name subjectAltName (RFC 5280
+    /// §4.2.1.6)? For client and S/MIME certificates.
+    ///
+    /// - The local part (before "@") is compared exactly, case-sensitively (RFC 5321 §2.4: only
+    ///   the receiving host may interpret it); the domain ASCII case-insensitively.
+    /// - Only mailboxes of the form `local@domain` with a dot-atom local part (RFC 5322 §3.2.3:
+    ///   letters, digits, ``!#$%&'*+-/=?^_`{|}~`` and non-leading, non-doubled dots) and a valid
+    ///   LDH domain are supported, in the reference and in the certificate. Quoted local parts,
+    ///   address literals (`user@[192.0.2.1]`) and SmtpUTF8Mailbox otherNames (RFC 8398) are not:
+    ///   they never match. A malformed `email` matches nothing.
+    /// - The subject's emailAddress attribute is not consulted (RFC 5280 §4.2.1.6: new
+    ///   certificates put addresses in the SAN; the same no-legacy-fallback choice as for CN).
+    public func matchesEmail(_ email: String) throws(DERError) -> Bool {
+        let cert = self
+        let ref = Array(email.utf8)
+        guard let (refLocal, refDomain) = Mailbox.split(ref[...]) else { return false }
+        guard let sans = try cert.subjectAlternativeNames() else { return false }
+        for case .rfc822Name(let presented) in sans {
+            guard let (local, domain) = Mailbox.split(presented.bytes) else { continue }
+            if local.elementsEqual(refLocal) && asciiEqualIgnoringCase(domain, refDomain) { return true }
+        }
+        return false
     }
-    return false
 }
+
+/// The former free-function spelling of `Certificate.matchesEmail(_:)`.
+@available(*, deprecated, renamed: "Certificate.matchesEmail(_:)")
+public func matchesEmail(_ cert: Certificate, _ email: String) throws(DERError) -> Bool { try cert.matchesEmail(email) }
 
 /// Mailbox syntax shared by email matching and rfc822Name constraints.
 enum Mailbox {

@@ -40,8 +40,11 @@ public enum CertificateFiles {
         return out
     }
 
+    /// Why a file or directory gave no certificate.
     public struct LoadError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, naming the path.
         public let message: String
+        /// `message`.
         public var description: String { message }
     }
 
@@ -57,13 +60,14 @@ public enum CertificateFiles {
         }
     }
 
-    /// A file, or every certificate file of a directory.
-    public static func load(fileOrDirectory path: String) -> Result<[Certificate], LoadError> {
+    /// A file, or every certificate file of a directory (with the files skipped there, for the
+    /// caller to report). Fails when nothing can be read or no certificate was found.
+    public static func load(fileOrDirectory path: String) -> Result<Loaded, LoadError> {
         if FileInput.isDirectory(path) {
             guard let loaded = load(directory: path) else { return .failure(LoadError(message: "cannot read directory \(path)")) }
             if loaded.certificates.isEmpty { return .failure(LoadError(message: "\(path): no .cer/.crt/.der/.pem certificate")) }
-            return .success(loaded.certificates)
+            return .success(loaded)
         }
-        return load(file: path)
+        return load(file: path).map { Loaded(certificates: $0, skipped: [], files: [path]) }
     }
 }

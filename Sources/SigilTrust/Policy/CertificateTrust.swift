@@ -45,17 +45,43 @@ public struct CertificateTrust: Sendable {
     public var anchorsOnly = true
     /// The system's roots (Sigil's convenience initializer loads `TrustStore.system()`).
     public var systemAnchors: TrustStore
-    /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`).
-    public var time: Double
-    /// Algorithm and key requirements.
-    public var algorithms: AlgorithmPolicy = .standard
+    /// Everything the verification checks besides the purpose and the name, which each
+    /// `Policy` sets (`kind`, `host`): the time, the algorithm policy, required extended key
+    /// usages and key usages, e-mail addresses, the depth limit, and whatever else
+    /// `VerificationOptions` gains. This is the one place options are assembled: the CLI,
+    /// `SecurityPolicy` and `ATSReport.evaluate` all evaluate through a `CertificateTrust`.
+    public var requirements: VerificationOptions
+    /// Checks one certificate's signature with its issuer's key.
     public var signatureVerifier: any CertificateSignatureVerifier
 
+    /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
+    /// `requirements.time`.
+    public var time: Double {
+        get { requirements.time }
+        set { requirements.time = newValue }
+    }
+
+    /// RFC 5280 §6.1.1 certificate policy inputs (user-initial-policy-set and the three flags;
+    /// the default accepts any policy and requires none); stored in
+    /// `requirements.certificatePolicies`.
+    public var certificatePolicies: CertificatePolicyOptions {
+        get { requirements.certificatePolicies }
+        set { requirements.certificatePolicies = newValue }
+    }
+
+    /// Algorithm and key requirements; stored in `requirements.algorithms`.
+    public var algorithms: AlgorithmPolicy {
+        get { requirements.algorithms }
+        set { requirements.algorithms = newValue }
+    }
+
+    /// An evaluation of `certificates` (leaf first) under `policies` at `time`, with no
+    /// caller anchors yet (so `systemAnchors` are used until `anchors` is set).
     public init(certificates: [Certificate], policies: [Policy], time: Double,
                 signatureVerifier: any CertificateSignatureVerifier, systemAnchors: TrustStore) {
         self.certificates = certificates
         self.policies = policies
-        self.time = time
+        self.requirements = VerificationOptions(time: time)
         self.signatureVerifier = signatureVerifier
         self.systemAnchors = systemAnchors
     }
@@ -70,12 +96,21 @@ public struct CertificateTrust: Sendable {
         }
     }
 
-    /// The anchors in force: the caller's (source `.custom`), plus the system's when there are
-    /// none or `anchorsOnly` is false.
+    /// The one anchor rule: the system's anchors are used when the caller gave none, or gave
+    /// some with `anchorsOnly` false. Callers that load the system store lazily (the CLI) ask
+    /// this before loading it.
+    public static func usesSystemAnchors(customAnchorCount: Int, anchorsOnly: Bool) -> Bool {
+        customAnchorCount == 0 || !anchorsOnly
+    }
+
+    /// The anchors in force: the caller's (source `.custom`), plus the system's when
+    /// `usesSystemAnchors(customAnchorCount:anchorsOnly:)` says so.
     public var effectiveAnchors: TrustStore {
         var store = TrustStore()
         for a in anchors { store.add(a, source: .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(systemAnchors) }
+        if Self.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly) {
+            store.add(systemAnchors)
+        }
         return store
     }
 
@@ -88,48 +123,70 @@ public struct CertificateTrust: Sendable {
         public let chain: [Certificate]
         /// Where the anchor came from (nil when not trusted).
         public let anchorSource: AnchorSource?
-        /// Why not (most important first); empty when trusted.
+        /// Why not (most important first, `TrustFailure.sortedByRank`); empty when trusted.
         public let failures: [TrustFailure]
+        /// The underlying verdict, with what the verification established (`TrustDetails`).
+        public let trustResult: TrustResult
+        /// The first policy's certificate policy sets (RFC 5280 §6.1); empty when not trusted.
+        public var policies: ValidatedPolicies {
+            if case .trusted(_, _, let details) = trustResult { return details.policies }
+            return ValidatedPolicies()
+        }
 
+        /// `result.isTrusted`.
         public var isTrusted: Bool { result.isTrusted }
     }
 
-    /// `SecTrustEvaluate`: every policy must hold; the chain reported is the first policy's.
+    /// `SecTrustEvaluate`: every policy must hold (see `verify()`), mapped onto
+    /// `TrustResultType`.
     public func evaluate() -> Evaluation {
+        let r = verify()
+        switch r {
+        case .trusted(let path, let source, _):
+            return Evaluation(result: source == .system ? .unspecified : .proceed, chain: path,
+                              anchorSource: source, failures: [], trustResult: r)
+        case .untrusted(let failures):
+            return Evaluation(result: .forFailures(failures), chain: [], anchorSource: nil,
+                              failures: failures, trustResult: r)
+        }
+    }
+
+    /// The verdict as a `TrustResult`: every policy must hold (no policy = `.basicX509`); the
+    /// path reported is the first policy's; the failures of all policies are merged, without
+    /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
+    /// `malformedCertificate` failure.
+    public func verify() -> TrustResult {
         guard let leaf = certificates.first else {
-            return Evaluation(result: .fatalTrustFailure, chain: [], anchorSource: nil,
-                              failures: [TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")])
+            return .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")])
         }
         let policies = self.policies.isEmpty ? [Policy.basicX509] : self.policies
         let verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
-        var chain: [Certificate] = []
-        var source: AnchorSource?
+        let intermediates = Array(certificates.dropFirst())
+        var first: TrustResult?
         var failures: [TrustFailure] = []
-        for (i, policy) in policies.enumerated() {
-            let result = verifier.verify(leaf: leaf, intermediates: Array(certificates.dropFirst()),
-                                         options: options(for: policy))
-            switch result {
-            case .trusted(let path, let anchor, _):
-                if i == 0 { chain = path; source = anchor }
-            case .untrusted(let f):
-                for x in f where !failures.contains(x) { failures.append(x) }
-            }
+        for policy in policies {
+            let result = verifier.verify(leaf: leaf, intermediates: intermediates, options: options(for: policy))
+            if first == nil { first = result }
+            for x in result.failures where !failures.contains(x) { failures.append(x) }
         }
-        if !failures.isEmpty {
-            return Evaluation(result: .forFailures(failures), chain: [], anchorSource: nil, failures: failures)
-        }
-        return Evaluation(result: source == .system ? .unspecified : .proceed, chain: chain,
-                          anchorSource: source, failures: [])
+        if !failures.isEmpty { return .untrusted(TrustFailure.sortedByRank(failures)) }
+        return first!
     }
 
-    func options(for policy: Policy) -> VerificationOptions {
-        var o: VerificationOptions
+    /// `requirements` with the purpose and name of `policy`.
+    public func options(for policy: Policy) -> VerificationOptions {
+        var o = requirements
         switch policy {
-        case .ssl(let host): o = VerificationOptions(kind: .server, time: time, host: host)
-        case .sslClient: o = VerificationOptions(kind: .client, time: time)
-        case .basicX509: o = VerificationOptions(kind: .basic, time: time)
+        case .ssl(let host):
+            o.kind = .server
+            o.host = host
+        case .sslClient:
+            o.kind = .client
+            o.host = nil
+        case .basicX509:
+            o.kind = .basic
+            o.host = nil
         }
-        o.algorithms = algorithms
         return o
     }
 }

@@ -23,6 +23,7 @@ public enum TrustResultType: Sendable, Hashable, CustomStringConvertible {
     /// `.proceed` or `.unspecified`.
     public var isTrusted: Bool { self == .proceed || self == .unspecified }
 
+    /// The case name.
     public var description: String {
         switch self {
         case .proceed: return "proceed"
@@ -51,7 +52,8 @@ extension TrustFailureKind {
     /// (`nameMismatch`), the anchors (`unknownIssuer`, `untrustedRoot`), the algorithm policy
     /// (`weakAlgorithm`, `weakKey`: `AlgorithmPolicy.legacy` accepts them), the purpose
     /// (`keyUsage`, `extendedKeyUsage`: another policy, e.g. basic X.509, asks for another or no
-    /// usage) and the depth limit (`maximumDepthExceeded`: an option).
+    /// usage), the depth limit (`maximumDepthExceeded`: an option) and certificate policies
+    /// (`invalidPolicy`: the user-initial-policy-set and the §6.1.1 flags are inputs).
     ///
     /// Fatal (the certificates decide): `badSignature`, `malformedCertificate`,
     /// `unsupportedCriticalExtension` (Apple's own example), `unsupportedAlgorithm` (no policy
@@ -62,7 +64,7 @@ extension TrustFailureKind {
     public var isRecoverable: Bool {
         switch self {
         case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
-             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded:
+             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy:
             return true
         case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
              .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,

@@ -8,7 +8,7 @@ import Darwin
 
 /// The current time, for the outermost APIs only (`CertificateTrust`, `SecurityPolicy`'s
 /// convenience overloads, the CLI). Everything below them takes the time as a parameter
-/// (DESIGN.md habit 7), so tests and callers checking a past signature stay deterministic.
+/// (every input from the environment is explicit), so tests and callers checking a past signature stay deterministic.
 public enum WallClock {
     /// Seconds since the Unix epoch (UTC), with sub-second precision.
     public static func now() -> Double {

@@ -1,0 +1,79 @@
+import SigilDER
+import SigilX509
+
+extension Session {
+    /// RFC 5280 §6.1 certificate policy processing for a complete candidate path, called by
+    /// `extend` before the path is accepted: a failure here is noted like any other candidate
+    /// failure and the builder backtracks to try another path.
+    ///
+    /// `path` holds the nodes leaf first, the anchor excluded (the trust anchor's own policy
+    /// extensions are not processed, §6.1.1 (d)). On success `validatedPolicies` holds the
+    /// path's sets. When the shared policy work budget runs out, `budgetHit` is set so that the
+    /// whole verification stops and fails closed.
+    mutating func policyFailure(path: [Int]) -> TrustFailure? {
+        if policyProcessingCannotFail(path) {
+            // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
+            validatedPolicies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
+            return nil
+        }
+        var input: [PolicyCertificate] = []
+        input.reserveCapacity(path.count)
+        for (index, node) in path.enumerated().reversed() {
+            do {
+                input.append(try PolicyCertificate(certificate(node)))
+            } catch {
+                // Unreachable in practice: validateExtensions() already refused the certificate.
+                return TrustFailure(.malformedCertificate, at: index, "malformed policy extension: \(error)")
+            }
+        }
+        var budget = policyBudget
+        let outcome = PolicyTree.evaluate(input, options: options.certificatePolicies, budget: &budget)
+        policyBudget = budget
+        switch outcome {
+        case .success(let sets):
+            validatedPolicies = sets
+            return nil
+        case .failure(let f):
+            let index = path.count - 1 - f.certificate // back to leaf-first indexes
+            let oid = f.policy.map { OID.dotted($0) } ?? ""
+            switch f.kind {
+            case .budgetExhausted:
+                budgetHit = true
+                return TrustFailure(.budgetExhausted, at: index,
+                                    "certificate policy processing exceeded its work budget of \(options.certificatePolicies.maximumWork) units")
+            case .duplicatePolicy:
+                return TrustFailure(.invalidPolicy, at: index, "policy \(oid) appears twice in certificatePolicies (RFC 5280 §4.2.1.4)")
+            case .anyPolicyMapped:
+                return TrustFailure(.invalidPolicy, at: index, "policyMappings maps anyPolicy (RFC 5280 §6.1.4 (a))")
+            case .noExplicitPolicy:
+                return TrustFailure(.invalidPolicy, at: index, "an explicit policy is required and the path is valid for no acceptable policy (RFC 5280 §6.1.3 (f), §6.1.5 (g))")
+            }
+        }
+    }
+
+    /// True when §6.1 processing of `path` cannot reject it, so the tree need not be built now:
+    /// no initial-explicit-policy (explicit_policy then reaches 0 only through a
+    /// policyConstraints), no policyConstraints (requireExplicitPolicy), no policyMappings
+    /// (§6.1.4 (a)), and certificatePolicies lists of at most 16 entries without duplicates
+    /// (§4.2.1.4; compared pairwise, allocation-free). The other failure, the work budget, cannot
+    /// be reached by such a path (linear work on at most 16 policies per certificate).
+    func policyProcessingCannotFail(_ path: [Int]) -> Bool {
+        if options.certificatePolicies.initialExplicitPolicy { return false }
+        for node in path {
+            let c = certificate(node)
+            if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil { return false }
+            guard let cp = (try? c.certificatePolicies()) ?? nil else { continue }
+            var seen = 0
+            var it = cp.makeIterator()
+            while let p = it.next() {
+                seen += 1
+                if seen > 16 { return false }
+                var other = cp.makeIterator()
+                for _ in 1..<seen {
+                    if other.next()?.policyIdentifier == p.policyIdentifier { return false }
+                }
+            }
+        }
+        return true
+    }
+}
