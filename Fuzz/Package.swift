@@ -45,5 +45,6 @@ let package = Package(
         .executableTarget(name: "FuzzSignature", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzVerify", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPolicy", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzInspect", dependencies: ["FuzzSupport"]),
     ]
 )
