@@ -7,6 +7,7 @@ import SigilDER
 ///
 /// Verification is not constant time: every input of a verification is public.
 public struct ECDSAPublicKey: Sendable {
+    /// The key's curve.
     public let curve: ECCurve
     /// x then y, `curve.limbCount` little-endian limbs each; room for P-521 (9 + 9).
     var storage: ECLimbStorage

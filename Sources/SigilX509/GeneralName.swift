@@ -107,6 +107,7 @@ extension ByteSpan {
 public struct GeneralNames: Sequence, Sendable {
     let list: ByteSpan
 
+    /// The names, in encoding order.
     public func makeIterator() -> SpanListIterator<GeneralName> {
         SpanListIterator(list) { storage, v in
             try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
@@ -132,6 +133,7 @@ public struct SpanListIterator<Element>: IteratorProtocol {
         self.decode = decode
     }
 
+    /// The next element; nil at the end.
     public mutating func next() -> Element? {
         while let v = nextValue(storage, &position, end) {
             if let e = decode(storage, v) { return e }
@@ -143,6 +145,7 @@ public struct SpanListIterator<Element>: IteratorProtocol {
 /// Text forms of IP addresses: dotted quad for IPv4, RFC 5952 for IPv6 (lowercase, longest run
 /// of zero groups compressed), and `address/mask` forms for constraints.
 public enum IPAddressText {
+    /// 4 octets as a dotted quad, 16 as RFC 5952 text, 8 or 32 as `address/mask`; other lengths as `#` and hex.
     public static func format(_ bytes: [UInt8]) -> String {
         switch bytes.count {
         case 4: return bytes.map(String.init).joined(separator: ".")
