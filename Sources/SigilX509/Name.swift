@@ -267,6 +267,7 @@ func rfc4514Escape(_ s: String) -> String {
 
 /// Reads the next TLV at `position` (absolute) in `storage`, advancing it; nil at the end or on
 /// a malformed value (which validated spans never contain).
+@usableFromInline
 func nextValue(_ storage: [UInt8], _ position: inout Int, _ end: Int) -> ByteSpan? {
     guard position < end else { return nil }
     let p = position
