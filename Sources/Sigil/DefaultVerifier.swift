@@ -14,6 +14,10 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
         case .malformedKey: return .malformedKey
         }
     }
+
+    public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
+        CertificateSignature.subjectPublicKeyIsValid(certificate)
+    }
 }
 
 extension ChainVerifier {
