@@ -5,13 +5,14 @@
 #
 # One build (as run-all.sh), then per target: run.sh TARGET SHARE (regressions replayed first;
 # the working corpus Fuzz/corpus-work/T keeps growing across campaigns), then
-# `-merge=1 Fuzz/corpus/T Fuzz/corpus-work/T`: inputs that add coverage go into the committed,
-# minimized corpus (commit it to keep them). Appends one dated line per target to
+# `-merge=1 Fuzz/corpus/T Fuzz/corpus-work/T Fuzz/corpus-gen/T`: inputs (found, or generated
+# seeds) that add coverage go into the committed, minimized corpus (commit it to keep them). Appends one dated line per target to
 # Fuzz/CAMPAIGN.md: seconds, executions, exec/s, edges, features, working corpus, committed
 # corpus (files / size), findings (artifacts under Fuzz/artifacts/T).
 #
-# Environment: FUZZ_LOCK=path runs the build and each target under `flock path` (shared
-# machines: the campaign then waits its turn between targets); FUZZ_NO_BUILD=1 as run.sh.
+# Environment: FUZZ_LOCK=path runs the build and each target's fuzzing under `flock path`
+# (shared machines: the campaign then waits its turn between targets; or wrap a whole chunk of
+# targets: `flock path Fuzz/campaign.sh 0.05 T1 T2 T3`); FUZZ_NO_BUILD=1 as run.sh.
 # Exit status: 0 when no target had a finding, 1 otherwise, 2 on a build error.
 set -uo pipefail
 
@@ -73,11 +74,13 @@ for t in "${TARGETS[@]}"; do
     corp=$(echo "$last" | grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' | cut -d' ' -f2)
     # Keep what the run found: merge into the committed, minimized corpus.
     mkdir -p "$HERE/corpus/$t"
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "${LOCK[@]}" "$HERE/.build-fuzz/$CONFIG/$t" -merge=1 \
+    # Not under FUZZ_LOCK: a merge takes seconds, and waiting for the lock a second time per
+    # target doubled a campaign's wall time on the shared machine.
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$HERE/.build-fuzz/$CONFIG/$t" -merge=1 \
         -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" -timeout=10 \
-        "$HERE/corpus/$t" "$HERE/corpus-work/$t" > "$HERE/logs/$t.merge.log" 2>&1 \
+        "$HERE/corpus/$t" "$HERE/corpus-work/$t" "$HERE/corpus-gen/$t" > "$HERE/logs/$t.merge.log" 2>&1 \
         || echo "campaign: merge of $t failed (see logs/$t.merge.log)" >&2
-    committed="$(find "$HERE/corpus/$t" -type f | wc -l) files / $(du -sk "$HERE/corpus/$t" | cut -f1) KiB"
+    committed="$(find "$HERE/corpus/$t" -type f | wc -l) files / $(( $(find "$HERE/corpus/$t" -type f -exec cat {} + | wc -c) / 1024 )) KiB"
     if [ $rc -eq 0 ] && [ "$after" -eq "$before" ]; then findings=0
     else findings="$(( after - before )) artifact(s), exit $rc"; [ $worst -lt 1 ] && worst=1; fi
     [ $rc -ge 2 ] && worst=2

@@ -115,6 +115,15 @@ public enum DiffVerify {
         },
         // Every OpenSSL error reported while a certificate of the path was undecodable is a
         // consequence (the chain is built without it): accepted only together with D6.
+        // A CA certificate in the leaf position whose keyUsage allows no TLS use (keyCertSign
+        // only): RFC 5280 has no rule against it and limbo rfc5280::ca-as-leaf /
+        // pathlen::validation-ignores-pathlen-in-leaf expect success; Sigil's TLS keyUsage rule
+        // (RFC 8446 §4.4.2.2) applies to non-CA leaves. OpenSSL's SSL-server purpose refuses.
+        Row(id: "D7 CA as leaf, keyUsage", error: 26 /* INVALID_PURPOSE */) { c in
+            guard let leaf = c.path.first, ((try? leaf.basicConstraints()) ?? nil)?.isCA == true,
+                  let ku = (try? leaf.keyUsage()) ?? nil else { return false }
+            return ku.isDisjoint(with: [.digitalSignature, .keyEncipherment, .keyAgreement])
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in !c.undecodable.isEmpty },
         Row(id: "D6 non-string attribute value", error: 2 /* UNABLE_TO_GET_ISSUER_CERT */) { c in !c.undecodable.isEmpty },
     ]

@@ -38,6 +38,12 @@ public enum TrustStoreWalk {
         var template = Array("/tmp/sigil-fuzz-truststore-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(dir != nil, "mkdtemp failed")
+        // Removed when the process exits (libFuzzer exits through exit() on every path but a
+        // crash; a crashed run leaves one small directory in /tmp).
+        atexit {
+            TrustStoreWalk.removeAll(TrustStoreWalk.scratch)
+            rmdir(TrustStoreWalk.scratch)
+        }
         return String(cString: dir!)
     }()
 
