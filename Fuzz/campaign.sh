@@ -6,9 +6,10 @@
 # One build (as run-all.sh), then per target: run.sh TARGET SHARE (regressions replayed first;
 # the working corpus Fuzz/corpus-work/T keeps growing across campaigns), then
 # `-merge=1 Fuzz/corpus/T Fuzz/corpus-work/T Fuzz/corpus-gen/T`: inputs (found, or generated
-# seeds) that add coverage go into the committed, minimized corpus (commit it to keep them). Appends one dated line per target to
-# Fuzz/CAMPAIGN.md: seconds, executions, exec/s, edges, features, working corpus, committed
-# corpus (files / size), findings (artifacts under Fuzz/artifacts/T).
+# seeds) that add coverage go into the committed, minimized corpus (commit it to keep them;
+# inputs are cut at FUZZ_MERGE_MAX_LEN, default 8192 bytes, to keep the repository small).
+# Appends one dated line per target to Fuzz/CAMPAIGN.md: seconds, executions, exec/s, edges,
+# features, working corpus, committed corpus (files / size), findings (Fuzz/artifacts/T).
 #
 # Environment: FUZZ_LOCK=path runs the build and each target's fuzzing under `flock path`
 # (shared machines: the campaign then waits its turn between targets; or wrap a whole chunk of
@@ -77,7 +78,7 @@ for t in "${TARGETS[@]}"; do
     # Not under FUZZ_LOCK: a merge takes seconds, and waiting for the lock a second time per
     # target doubled a campaign's wall time on the shared machine.
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$HERE/.build-fuzz/$CONFIG/$t" -merge=1 \
-        -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" -timeout=10 \
+        -rss_limit_mb=2048 -max_len="${FUZZ_MERGE_MAX_LEN:-8192}" -timeout=10 \
         "$HERE/corpus/$t" "$HERE/corpus-work/$t" "$HERE/corpus-gen/$t" > "$HERE/logs/$t.merge.log" 2>&1 \
         || echo "campaign: merge of $t failed (see logs/$t.merge.log)" >&2
     committed="$(find "$HERE/corpus/$t" -type f | wc -l) files / $(( $(find "$HERE/corpus/$t" -type f -exec cat {} + | wc -c) / 1024 )) KiB"

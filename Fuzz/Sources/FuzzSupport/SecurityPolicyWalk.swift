@@ -90,6 +90,9 @@ public enum SecurityPolicyWalk {
             else if let c = try? Certificate(der: chunk) { chain.append(c) }
         }
 
+        secTrust(chain: chain, domain: domain, time: time, config: config, pinned: policy.pinnedCertificates)
+        if let host = domain { ats(chain: chain, host: host, time: time) }
+
         let e = policy.evaluate(serverChain: chain, domain: domain, at: time)
         _ = e.message
         _ = e.warnings
@@ -158,5 +161,50 @@ public enum SecurityPolicyWalk {
                        "validated path holds a non-fixture certificate at \(i)")
             }
         }
+    }
+
+    /// The SecTrust-style evaluator (`CertificateTrust`, Sources/SigilTrust/Policy): policies
+    /// from the configuration byte, the caller's anchors (the pinned certificates, only them or
+    /// plus the system's = fixture roots). Oracles: trusted ⇔ result proceed/unspecified ⇔ no
+    /// failure; a trusted chain starts at the leaf, holds only fixture or anchor certificates,
+    /// ends at an effective anchor; unspecified exactly when the anchor is a system one; the
+    /// result type agrees with `TrustResultType.forFailures`.
+    static func secTrust(chain: [Certificate], domain: String?, time: Double, config: UInt8, pinned: [Certificate]) {
+        let all: [CertificateTrust.Policy] = [.ssl(host: domain), .sslClient, .basicX509]
+        var policies: [CertificateTrust.Policy] = []
+        for (i, p) in all.enumerated() where config & (0x20 << i) != 0 { policies.append(p) }
+        var trust = CertificateTrust(certificates: chain, policies: policies, time: time,
+                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: VerifyWalk.anchors)
+        trust.anchors = pinned
+        trust.anchorsOnly = config & 0x80 == 0
+        if config & 0x40 != 0, let d = domain { trust.overrideHost(d) }
+        let e = trust.evaluate()
+        _ = e.result.description
+        oracle(e.isTrusted == e.failures.isEmpty, "CertificateTrust: trusted \(e.isTrusted) with \(e.failures.count) failures")
+        if e.isTrusted {
+            oracle(!chain.isEmpty && e.chain.first == chain[0], "CertificateTrust: chain does not start at the leaf")
+            let anchors = trust.effectiveAnchors
+            oracle(e.chain.last.map { anchors.contains($0) } ?? false, "CertificateTrust: chain does not end at an effective anchor")
+            for c in e.chain {
+                oracle(FuzzFixtures.shared.derSet.contains(c.der) || pinned.contains(c), "CertificateTrust: non-fixture certificate trusted")
+            }
+            oracle((e.result == .unspecified) == (e.anchorSource == .system), "CertificateTrust: unspecified iff a system anchor")
+        } else {
+            oracle(e.chain.isEmpty && e.result == TrustResultType.forFailures(e.failures) || chain.isEmpty,
+                   "CertificateTrust: untrusted result \(e.result) disagrees with its failures")
+        }
+    }
+
+    /// App Transport Security report (Sources/Sigil/Policy/ATS.swift). Oracles: `passed` iff no
+    /// requirement fails; a passed report has a validated chain of fixture certificates.
+    static func ats(chain: [Certificate], host: String, time: Double) {
+        let r = ATSReport.evaluate(presented: chain, host: host, anchors: VerifyWalk.anchors, at: time)
+        oracle(r.passed == r.requirements.allSatisfy { $0.status != .fail }, "ATS: passed disagrees with the requirements")
+        for q in r.requirements { for i in q.offending { oracle(i >= 0 && i < max(r.chain.count, 1), "ATS: offending index out of range") } }
+        if r.passed {
+            oracle(r.chainIsValidated && r.trust.isTrusted, "ATS: passed without a validated chain")
+            for c in r.chain { oracle(FuzzFixtures.shared.derSet.contains(c.der), "ATS: passed with a non-fixture certificate") }
+        }
+        for c in r.chain { _ = ATSReport.validityDays(c); _ = ATSReport.requiredSCTs(c) }
     }
 }
