@@ -131,6 +131,13 @@ struct Session {
 
     mutating func run() -> TrustResult {
         var failures = Checks.leafFailures(leaf, options: options)
+        // The leaf's own key is never used by path validation: check that it decodes (an EC
+        // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
+        // refuses with "EE certificate key too weak").
+        if !verifier.signatureVerifier.subjectPublicKeyIsValid(leaf) {
+            failures.append(TrustFailure(.malformedCertificate, at: 0,
+                                         "subject public key does not decode as a \(leaf.publicKeyAlgorithm.name) key (RFC 5480 §2.2, RFC 8017 §A.1.1)"))
+        }
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
         let leafAnchors = verifier.anchors.anchors(withSubject: leaf.subject).filter {
