@@ -57,5 +57,7 @@ let package = Package(
         // The same comparison outside libFuzzer (seeded batch, disagreement table): built
         // by Fuzz/diffbatch.sh with -DSIGIL_FUZZ_STANDALONE; a no-op fuzz target otherwise.
         .executableTarget(name: "diffbatch", dependencies: ["FuzzDiffVerify"]),
+        .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzOCSP", dependencies: ["FuzzSupport"]),
     ]
 )

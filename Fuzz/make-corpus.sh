@@ -8,7 +8,8 @@
 #     CRLs, and Wycheproof ECDSA signatures / public keys (DER, many deliberately malformed)
 #   - the hand-made snippets below (edge cases of each DER rule)
 #
-# That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate).
+# That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate,
+# FuzzCRL, FuzzOCSP: the limbo CRLs and Fixtures/revocation's OCSP responses are in it).
 # FuzzPEM gets PEM text instead (Fixtures/**/*.pem, system PEM files, hand-made PEM edge cases);
 # FuzzNames, FuzzSignature, FuzzVerify and FuzzPolicy read structured inputs, made from the fixtures by
 # make-seeds.py (python3). Every target also gets its regression inputs.

@@ -86,8 +86,11 @@ struct Session {
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
-    /// What the accepted path established beyond itself (revocation statuses, ...).
+    /// What the accepted path established beyond itself: policy sets (PathPolicies.swift),
+    /// revocation statuses (Revocation/), each set by its check of the path checked last.
     var details = TrustDetails()
+    /// Revocation work shared by the candidate paths (budget and signature cache).
+    let revocationWork = RevocationWork()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -215,12 +218,10 @@ struct Session {
                 continue
             }
             if isAnchor(node) {
-                // The path is complete: checks of the whole path, before it is accepted.
-                if let f = policyFailure(path: path) {
-                    note(f)
-                    if budgetHit { return nil }
-                    continue
-                }
+                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
+                // then revocation (§6.3, Revocation/).
+                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                if let f = revocationFailure(path: path, anchor: node) { note(f); continue }
                 return node
             }
             path.append(node)
@@ -379,5 +380,20 @@ public struct VerificationBudget: Sendable, Hashable {
         VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
                            candidateVisits: candidateVisits - remaining.candidateVisits,
                            nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons))
+    }
+}
+
+extension Session {
+    /// RFC 5280 §6.3 / RFC 6960 for the complete path (leaf … `anchor`); the statuses go into
+    /// `details.revocation`; the most important failure is returned (revoked, or undetermined under hard fail).
+    mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
+        guard let r = options.revocation else { return nil }
+        let certs = path.map(certificate) + [certificate(anchor)]
+        let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
+                                        verifier: verifier.signatureVerifier, certificates: certs + pool,
+                                        anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+        let statuses = checker.check(path: certs)
+        details.revocation = statuses
+        return RevocationChecker.failures(statuses, policy: r.policy).first
     }
 }

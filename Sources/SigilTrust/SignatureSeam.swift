@@ -31,3 +31,27 @@ extension CertificateSignatureVerifier {
     /// Default for verifiers without key decoding (test doubles): no opinion.
     public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool { true }
 }
+
+/// The seam's two further questions, for revocation (CRLs, OCSP responses): "does this signer's
+/// key verify this signature over these bytes?" and "what is this digest of these bytes?"
+/// (OCSP CertIDs hash the issuer's name and key, RFC 6960 §4.1.1). The defaults answer
+/// "unsupported" and nil, so a verifier that does not implement them makes revocation
+/// information unusable (undetermined), never accepted unchecked.
+public protocol RevocationSignatureVerifier {
+    func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict
+    func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]?
+}
+
+extension CertificateSignatureVerifier {
+    /// Signed data other than a certificate, checked through `RevocationSignatureVerifier` when
+    /// the verifier implements it; otherwise unsupported.
+    func verifySignedData(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict {
+        guard let r = self as? any RevocationSignatureVerifier else { return .unsupportedAlgorithm }
+        return r.verifySignature(algorithm: algorithm, signed: signed, signature: signature, signer: signer)
+    }
+
+    func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]? {
+        guard let r = self as? any RevocationSignatureVerifier else { return nil }
+        return r.digest(algorithm, of: bytes)
+    }
+}
