@@ -232,7 +232,7 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertTrue(TrustFailure.precedes(input[1], input[0]))
         XCTAssertFalse(TrustFailure.precedes(input[2], input[4]), "a tie is no precedence")
         // The stated ranking: nameMismatch > expired > notYetValid > ... > unknownIssuer.
-        let order: [TrustFailureKind] = [.nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
+        let order: [TrustFailureKind] = [.revoked, .revocationUndetermined, .nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
                                          .invalidPolicy, .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
                                          .extendedKeyUsage, .keyUsage, .pathLengthExceeded, .notACA, .badSignature, .weakKey,
                                          .weakAlgorithm, .unsupportedAlgorithm, .maximumDepthExceeded, .budgetExhausted,
