@@ -116,6 +116,8 @@ lines += ["How to read these numbers (see `Benchmarks/README.md` for the setup):
 
 used = set()
 for title, ops in SECTIONS:
+    if not any(groups.get(op) for op in ops):
+        continue  # not in this run (e.g. `run.sh --filter ...`)
     lines += [f"## {title}", ""]
     lines += ["| benchmark | library | median | allocations | peer/Sigil |", "|---|---|---:|---:|---:|"]
     for op in ops:
