@@ -16,6 +16,10 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
         case .malformedKey: return .malformedKey
         }
     }
+
+    public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
+        CertificateSignature.subjectPublicKeyIsValid(certificate)
+    }
 }
 
 extension SigilSignatureVerifier: RevocationSignatureVerifier {

@@ -35,7 +35,13 @@ func printError(_ message: String) {
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a report for every certificate in the given PEM or DER files."
+        abstract: "Print a report for every certificate in the given PEM or DER files.",
+        discussion: """
+            Certificates the strict parser refuses are still shown, field by field, with every \
+            violation listed under Warnings (clause and byte offset); such certificates are never \
+            trusted by `sigil verify`. Exit status: 0 when every certificate could be read, 1 when \
+            one could not be read at all, 2 on a usage error or unreadable file.
+            """
     )
 
     @Flag(name: .long, help: "One JSON object per certificate, one per line.")
@@ -59,9 +65,11 @@ struct Inspect: ParsableCommand {
             }
             for (i, der) in blocks.certificates.enumerated() {
                 let label = blocks.certificates.count > 1 ? "\(file) [\(i + 1)/\(blocks.certificates.count)]" : file
-                let cert: Certificate
+                // Lenient reading (see LenientCertificate): what the strict parser refuses is
+                // still shown, with warnings; such a certificate is never trusted by `verify`.
+                let cert: LenientCertificate
                 do {
-                    cert = try Certificate(der: der)
+                    cert = try LenientCertificate(der: der)
                 } catch {
                     printError("sigil: \(label): \(error)")
                     failed = true
@@ -69,17 +77,13 @@ struct Inspect: ParsableCommand {
                 }
                 var report = CertificateReport(cert, now: now)
                 let sha = Fingerprint.sha256Hex(cert.der)
-                let spki = Fingerprint.sha256Hex(cert.subjectPublicKeyInfo.bytes)
+                let spki = Fingerprint.sha256Hex(cert.subjectPublicKeyInfo)
                 if json {
                     print(report.json(sha256: sha, spkiSha256: spki).serialized())
                 } else {
                     print("Certificate \(label)")
                     print(report.text(sha256: sha, spkiSha256: spki))
                     print("")
-                }
-                for p in report.problems {
-                    printError("sigil: \(label): malformed \(p)")
-                    failed = true
                 }
             }
             if !json && blocks.skippedBlocks > 0 {

@@ -15,9 +15,11 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// Smallest and largest accepted modulus sizes in bits. The upper bound caps the cost of a
     /// verification an attacker can force (16384-bit moduli exist in the wild; larger do not).
     public static let minimumModulusBits = 1024
+    /// See `minimumModulusBits`.
     public static let maximumModulusBits = 16384
     /// Above this modulus size the public exponent is limited to `maximumLargeModulusExponentBits`.
     public static let largeModulusBits = 3072
+    /// Largest public exponent, in bits, for moduli above `largeModulusBits`.
     public static let maximumLargeModulusExponentBits = 64
 
     /// n and e, prepared for exponentiation (one allocation per key).

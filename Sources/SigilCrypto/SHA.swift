@@ -47,8 +47,10 @@ public struct HashDigest: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Lowercase hex.
     public var description: String { hex }
 
+    /// Digests are equal when their length and bytes are.
     public static func == (l: HashDigest, r: HashDigest) -> Bool {
         // Bytes past `count` are always zero, so comparing the whole storage is exact.
         l.count == r.count && l.storage.0 == r.storage.0 && l.storage.1 == r.storage.1
@@ -56,6 +58,7 @@ public struct HashDigest: Sendable, Hashable, CustomStringConvertible {
             && l.storage.5 == r.storage.5 && l.storage.6 == r.storage.6 && l.storage.7 == r.storage.7
     }
 
+    /// Hashes the digest bytes.
     public func hash(into hasher: inout Hasher) {
         withUnsafeBytes { hasher.combine(bytes: $0) }
     }
@@ -310,16 +313,20 @@ enum SHA1Engine: MDEngine {
 
 /// SHA-256 (FIPS 180-4 §6.2).
 public struct SHA256: SigilHashFunction {
+    /// The digest type.
     public typealias Digest = HashDigest
+    /// The algorithm this type computes.
     public static var algorithm: HashAlgorithm { .sha256 }
     @usableFromInline var core: MDCore<SHA256Engine>
 
-    // FIPS 180-4 §5.3.3
+    /// A fresh state: the initial hash value of FIPS 180-4 §5.3.3.
     public init() {
         core = MDCore((0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19))
     }
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 32) }
 
     /// The engine currently used for SHA-224/SHA-256 compression (process-wide).
@@ -342,61 +349,78 @@ public struct SHA256: SigilHashFunction {
 
 /// SHA-224 (FIPS 180-4 §6.3): SHA-256 with another IV, truncated to 28 bytes.
 public struct SHA224: SigilHashFunction {
+    /// The digest type.
     public typealias Digest = HashDigest
+    /// The algorithm this type computes.
     public static var algorithm: HashAlgorithm { .sha224 }
     @usableFromInline var core: MDCore<SHA256Engine>
 
-    // FIPS 180-4 §5.3.2
+    /// A fresh state: the initial hash value of FIPS 180-4 §5.3.2.
     public init() {
         core = MDCore((0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
                        0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4))
     }
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 28) }
 }
 
 /// SHA-512 (FIPS 180-4 §6.4).
 public struct SHA512: SigilHashFunction {
+    /// The digest type.
     public typealias Digest = HashDigest
+    /// The algorithm this type computes.
     public static var algorithm: HashAlgorithm { .sha512 }
     @usableFromInline var core: MDCore<SHA512Engine>
 
-    // FIPS 180-4 §5.3.5
+    /// A fresh state: the initial hash value of FIPS 180-4 §5.3.5.
     public init() {
         core = MDCore((0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
                        0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179))
     }
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 64) }
 }
 
 /// SHA-384 (FIPS 180-4 §6.5): SHA-512 with another IV, truncated to 48 bytes.
 public struct SHA384: SigilHashFunction {
+    /// The digest type.
     public typealias Digest = HashDigest
+    /// The algorithm this type computes.
     public static var algorithm: HashAlgorithm { .sha384 }
     @usableFromInline var core: MDCore<SHA512Engine>
 
-    // FIPS 180-4 §5.3.4
+    /// A fresh state: the initial hash value of FIPS 180-4 §5.3.4.
     public init() {
         core = MDCore((0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
                        0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4))
     }
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 48) }
 }
 
 /// SHA-1 (FIPS 180-4 §6.1). Only for recognising legacy signatures and for test vectors:
 /// SHA-1 is not collision resistant.
 public struct SHA1: SigilHashFunction {
+    /// The digest type.
     public typealias Digest = HashDigest
+    /// The algorithm this type computes.
     public static var algorithm: HashAlgorithm { .sha1 }
     @usableFromInline var core: MDCore<SHA1Engine>
 
-    // FIPS 180-4 §5.3.1 (the last three words are unused padding of the 8-word state).
+    /// A fresh state: the initial hash value of FIPS 180-4 §5.3.1 (the last three words are
+    /// unused padding of the 8-word state).
     public init() {
         core = MDCore((0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0, 0, 0, 0))
     }
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 20) }
 }
 
@@ -408,8 +432,10 @@ public struct IncrementalHash: Sendable {
         case sha1(SHA1), sha224(SHA224), sha256(SHA256), sha384(SHA384), sha512(SHA512)
     }
     @usableFromInline var box: Box
+    /// The algorithm chosen.
     public let algorithm: HashAlgorithm
 
+    /// A fresh state of `algorithm`.
     public init(_ algorithm: HashAlgorithm) {
         self.algorithm = algorithm
         switch algorithm {
@@ -421,6 +447,7 @@ public struct IncrementalHash: Sendable {
         }
     }
 
+    /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         switch box {
         case .sha1(var h): h.update(bytes); box = .sha1(h)
@@ -431,6 +458,7 @@ public struct IncrementalHash: Sendable {
         }
     }
 
+    /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest {
         switch box {
         case .sha1(let h): return h.finalize()

@@ -20,6 +20,16 @@ public enum SignatureVerdict: Sendable, Hashable {
 public protocol CertificateSignatureVerifier: Sendable {
     /// Whether `issuer`'s public key verifies `certificate`'s signature over its TBS bytes.
     func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict
+    /// Whether `certificate`'s own subject public key decodes as a key of its algorithm (an EC
+    /// point on its named curve, RFC 5480 §2.2 / SEC 1 §3.2.2.1; an RSA modulus and exponent,
+    /// RFC 8017 §A.1.1). Path validation never uses the leaf's key, so without this a leaf
+    /// whose key no one can use would be reported trusted.
+    func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool
+}
+
+extension CertificateSignatureVerifier {
+    /// Default for verifiers without key decoding (test doubles): no opinion.
+    public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool { true }
 }
 
 /// The seam's two further questions, for revocation (CRLs, OCSP responses): "does this signer's

@@ -5,6 +5,7 @@ import SigilDER
 public enum DigestAlgorithm: UInt8, Sendable, Hashable, CaseIterable {
     case md2, md5, sha1, sha224, sha256, sha384, sha512
 
+    /// A short human-readable name.
     public var name: String {
         switch self {
         case .md2: return "MD2"
@@ -65,6 +66,7 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     /// Anything else (DSA, GOST, ...): kept so the certificate parses; verification refuses it.
     case unknown
 
+    /// A short human-readable name.
     public var name: String {
         switch self {
         case .rsaPKCS1(let d): return "RSA PKCS#1 v1.5 with \(d.name)"
@@ -202,6 +204,7 @@ public enum NamedCurve: Sendable, Hashable {
     /// A named curve Sigil does not implement (e.g. brainpool, secp256k1).
     case other
 
+    /// A short human-readable name.
     public var name: String {
         switch self {
         case .p256: return "P-256"
@@ -211,6 +214,7 @@ public enum NamedCurve: Sendable, Hashable {
         }
     }
 
+    /// The size of the curve's field in bits (0 for an unsupported curve).
     public var bitCount: Int {
         switch self {
         case .p256: return 256
@@ -236,6 +240,7 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
     case ed448
     case unknown
 
+    /// A short human-readable name.
     public var name: String {
         switch self {
         case .rsa: return "RSA"

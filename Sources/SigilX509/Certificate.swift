@@ -18,15 +18,18 @@ public struct Certificate: Sendable {
     /// certificates carry about ten).
     public static let maximumExtensionCount = 64
 
+    /// The certificate's version (RFC 5280 §4.1.2.1); the raw value is the version number, not the encoded integer.
     public enum Version: UInt8, Sendable, Hashable {
         case v1 = 1, v2 = 2, v3 = 3
     }
 
     /// The whole DER encoding.
     public let der: [UInt8]
+    /// The version (v1 when the field is absent).
     public let version: Version
     /// Validity bounds, seconds since the Unix epoch (UTC), both inclusive (RFC 5280 §4.1.2.5).
     public let notBefore: Int64
+    /// See `notBefore`.
     public let notAfter: Int64
     /// The signature algorithm (inner and outer are required to be identical).
     public let signatureAlgorithm: SignatureAlgorithm
@@ -327,7 +330,9 @@ public struct Certificate: Sendable {
         let trimmed = s.drop(while: { $0 == 0 })
         return trimmed.isEmpty ? "0" : hexString(trimmed)
     }
+    /// The issuer name (RFC 5280 §4.1.2.4), validated while parsing.
     public var issuer: DistinguishedName { DistinguishedName(encoded: span(spans.issuer)) }
+    /// The subject name (RFC 5280 §4.1.2.6), validated while parsing.
     public var subject: DistinguishedName { DistinguishedName(encoded: span(spans.subject)) }
     /// The whole SubjectPublicKeyInfo encoding (what SPKI pins hash).
     public var subjectPublicKeyInfo: ByteSpan { span(spans.spki) }
@@ -339,7 +344,9 @@ public struct Certificate: Sendable {
     public var signatureAlgorithmIdentifier: ByteSpan { span(spans.signatureAlgorithm) }
     /// The signature octets.
     public var signature: ByteSpan { span(spans.signature) }
+    /// The issuerUniqueID bits, when present (RFC 5280 §4.1.2.8: v2 and v3 only).
     public var issuerUniqueID: ByteSpan? { spans.hasIssuerUID ? span(spans.issuerUID) : nil }
+    /// The subjectUniqueID bits, when present (RFC 5280 §4.1.2.8: v2 and v3 only).
     public var subjectUniqueID: ByteSpan? { spans.hasSubjectUID ? span(spans.subjectUID) : nil }
 
     /// True when issuer and subject are the same name (RFC 5280 §6.1: "self-issued").
@@ -360,5 +367,6 @@ public struct Certificate: Sendable {
 extension Certificate: Equatable, Hashable {
     /// Certificates are equal when their encodings are.
     public static func == (a: Certificate, b: Certificate) -> Bool { a.der == b.der }
+    /// Hashes the encoding (consistent with `==`).
     public func hash(into hasher: inout Hasher) { hasher.combine(der) }
 }

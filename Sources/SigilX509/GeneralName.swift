@@ -107,6 +107,7 @@ extension ByteSpan {
 public struct GeneralNames: Sequence, Sendable {
     let list: ByteSpan
 
+    /// The names, in encoding order.
     public func makeIterator() -> SpanListIterator<GeneralName> {
         SpanListIterator(list) { storage, v in
             try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
@@ -119,11 +120,15 @@ public struct GeneralNames: Sequence, Sendable {
 
 /// Iterates the elements of a validated list (the content span of a SEQUENCE OF), decoding
 /// each with a non-capturing function. No allocation.
+///
+/// `next()` is inlinable so that callers in other modules run it specialised for the element
+/// type: unspecialised, every step looked up the generic metadata of `Element?` (a runtime
+/// cache behind a lock) and dominated the decoding of a short SAN or AIA list.
 public struct SpanListIterator<Element>: IteratorProtocol {
-    let storage: [UInt8]
-    var position: Int
-    let end: Int
-    let decode: ([UInt8], ByteSpan) -> Element?
+    @usableFromInline let storage: [UInt8]
+    @usableFromInline var position: Int
+    @usableFromInline let end: Int
+    @usableFromInline let decode: ([UInt8], ByteSpan) -> Element?
 
     init(_ list: ByteSpan, _ decode: @escaping ([UInt8], ByteSpan) -> Element?) {
         storage = list.storage
@@ -132,6 +137,8 @@ public struct SpanListIterator<Element>: IteratorProtocol {
         self.decode = decode
     }
 
+    /// The next element; nil at the end.
+    @inlinable
     public mutating func next() -> Element? {
         while let v = nextValue(storage, &position, end) {
             if let e = decode(storage, v) { return e }
@@ -143,6 +150,7 @@ public struct SpanListIterator<Element>: IteratorProtocol {
 /// Text forms of IP addresses: dotted quad for IPv4, RFC 5952 for IPv6 (lowercase, longest run
 /// of zero groups compressed), and `address/mask` forms for constraints.
 public enum IPAddressText {
+    /// 4 octets as a dotted quad, 16 as RFC 5952 text, 8 or 32 as `address/mask`; other lengths as `#` and hex.
     public static func format(_ bytes: [UInt8]) -> String {
         switch bytes.count {
         case 4: return bytes.map(String.init).joined(separator: ".")

@@ -31,6 +31,7 @@ public struct DistinguishedName: Sequence, Sendable {
     /// The RDNs, in encoding order (most significant first).
     public func makeIterator() -> Iterator { Iterator(encoded) }
 
+    /// Iterates the elements of a validated encoding, without allocating.
     public struct Iterator: IteratorProtocol {
         let storage: [UInt8]
         var position: Int
@@ -46,6 +47,7 @@ public struct DistinguishedName: Sequence, Sendable {
             }).map { span.start + $0 } ?? span.end
         }
 
+        /// The next RDN; nil at the end.
         public mutating func next() -> RelativeDistinguishedName? {
             guard let v = nextValue(storage, &position, end) else { return nil }
             return RelativeDistinguishedName(encoded: v)
@@ -130,15 +132,18 @@ public struct RelativeDistinguishedName: Sequence, Sendable {
     /// The whole SET encoding.
     public let encoded: ByteSpan
 
+    /// The attribute type-and-value pairs, in encoding order.
     public func makeIterator() -> Iterator {
         Iterator(storage: encoded.storage, position: headerEnd(encoded), end: encoded.end)
     }
 
+    /// Iterates the elements of a validated encoding, without allocating.
     public struct Iterator: IteratorProtocol {
         let storage: [UInt8]
         var position: Int
         let end: Int
 
+        /// The next attribute; nil at the end.
         public mutating func next() -> NameAttribute? {
             guard let v = nextValue(storage, &position, end) else { return nil }
             // AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY }
@@ -262,6 +267,7 @@ func rfc4514Escape(_ s: String) -> String {
 
 /// Reads the next TLV at `position` (absolute) in `storage`, advancing it; nil at the end or on
 /// a malformed value (which validated spans never contain).
+@usableFromInline
 func nextValue(_ storage: [UInt8], _ position: inout Int, _ end: Int) -> ByteSpan? {
     guard position < end else { return nil }
     let p = position
