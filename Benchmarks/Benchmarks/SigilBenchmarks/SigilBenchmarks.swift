@@ -11,4 +11,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSigilBenchmarks()
     registerSwiftCertificatesBenchmarks()
     registerOpenSSLBenchmarks()
+    registerRevocationBenchmarks()
 }

@@ -165,3 +165,29 @@ int sb_store_load_pem(const uint8_t *pem, size_t len) {
 }
 
 size_t sb_heap_in_use(void) { return mallinfo2().uordblks; }
+
+int sb_crl_parse_and_free(const uint8_t *der, size_t len) {
+    const unsigned char *p = der;
+    X509_CRL *c = d2i_X509_CRL(NULL, &p, (long)len);
+    if (!c) return 0;
+    X509_CRL_free(c);
+    return 1;
+}
+
+void *sb_crl_parse(const uint8_t *der, size_t len) {
+    const unsigned char *p = der;
+    return d2i_X509_CRL(NULL, &p, (long)len);
+}
+
+/* 1 when the serial (INTEGER content octets, non-negative) is on the CRL. The first call
+   sorts the entries (OpenSSL sorts lazily, under a lock). */
+int sb_crl_lookup(void *crl, const uint8_t *serial, size_t len) {
+    ASN1_INTEGER *i = ASN1_INTEGER_new();
+    BIGNUM *bn = BN_bin2bn(serial, (int)len, NULL);
+    BN_to_ASN1_INTEGER(bn, i);
+    X509_REVOKED *r = NULL;
+    int found = X509_CRL_get0_by_serial((X509_CRL *)crl, &r, i);
+    BN_free(bn);
+    ASN1_INTEGER_free(i);
+    return found == 1;
+}

@@ -48,4 +48,9 @@ void sb_store_free(void *store);
 
 /// glibc mallinfo2().uordblks: bytes currently allocated with malloc (SigilMemory).
 size_t sb_heap_in_use(void);
+/* CRLs: parse (d2i_X509_CRL) and free; parse once and look serials up (X509_CRL_get0_by_serial). */
+int sb_crl_parse_and_free(const uint8_t *der, size_t len);
+void *sb_crl_parse(const uint8_t *der, size_t len);
+int sb_crl_lookup(void *crl, const uint8_t *serial, size_t len);
+
 #endif
