@@ -37,8 +37,13 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // OpenSSL's libcrypto, for the differential verification only (signing the mutated
+        // certificates, X509_verify_cert). Never a dependency of the library targets.
+        .target(name: "COpenSSLDiff", linkerSettings: [.linkedLibrary("crypto")]),
+        // Sigil's verdict against OpenSSL's on generated, mutated, re-signed chains.
+        .target(name: "FuzzDiffVerify", dependencies: ["FuzzSupport", "COpenSSLDiff"]),
         .executableTarget(name: "FuzzDER", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "FuzzDifferentialDER", dependencies: ["FuzzDifferential"]),
+        .executableTarget(name: "FuzzDifferentialDER", dependencies: ["FuzzDifferential", "FuzzSupport"]),
         .executableTarget(name: "FuzzCertificate", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPEM", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzNames", dependencies: ["FuzzSupport"]),
@@ -46,5 +51,13 @@ let package = Package(
         .executableTarget(name: "FuzzVerify", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPolicy", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzInspect", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzVerifyDiff", dependencies: ["FuzzDiffVerify", "FuzzSupport"]),
+        .executableTarget(name: "FuzzSecurityPolicy", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzTrustStore", dependencies: ["FuzzSupport"]),
+        // The same comparison outside libFuzzer (seeded batch, disagreement table): built
+        // by Fuzz/diffbatch.sh with -DSIGIL_FUZZ_STANDALONE; a no-op fuzz target otherwise.
+        .executableTarget(name: "diffbatch", dependencies: ["FuzzDiffVerify"]),
+        .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzOCSP", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the seed corpora under Fuzz/corpus/<target>/ (scratch, gitignored) from:
+# Builds the generated seed corpora under Fuzz/corpus-gen/<target>/ (scratch, gitignored) from:
 #   - Fuzz/seeds/*.der                  (a few tiny certificates, keys, a CSR: committed)
 #   - Fixtures/**/*.der                 (the project's fixtures, when present)
 #   - Fixtures/fuzz-regressions/<t>/*   (every past finding of that target)
@@ -8,10 +8,14 @@
 #     CRLs, and Wycheproof ECDSA signatures / public keys (DER, many deliberately malformed)
 #   - the hand-made snippets below (edge cases of each DER rule)
 #
-# That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate).
+# That is the corpus of the DER-input targets (FuzzDER, FuzzDifferentialDER, FuzzCertificate,
+# FuzzCRL, FuzzOCSP: the limbo CRLs and Fixtures/revocation's OCSP responses are in it).
 # FuzzPEM gets PEM text instead (Fixtures/**/*.pem, system PEM files, hand-made PEM edge cases);
 # FuzzNames, FuzzSignature, FuzzVerify and FuzzPolicy read structured inputs, made from the fixtures by
 # make-seeds.py (python3). Every target also gets its regression inputs.
+#
+# The committed, minimized corpora of Fuzz/corpus/<target>/ (libFuzzer -merge=1 of past
+# campaigns) are not touched here: run.sh fuzzes from both.
 #
 # Usage: Fuzz/make-corpus.sh [TARGET...]     (default: every target in run-all.sh)
 # Environment: FUZZ_SHARED=path to shared/ (default: ../shared beside the repository).
@@ -176,7 +180,7 @@ pem_seeds() { # dir
 }
 
 for target in "${TARGETS[@]}"; do
-    dir="$HERE/corpus/$target"
+    dir="$HERE/corpus-gen/$target"
     rm -rf "$dir"
     mkdir -p "$dir"
     case "$target" in
@@ -184,7 +188,7 @@ for target in "${TARGETS[@]}"; do
             pem_seeds "$dir"
             cp "$HERE"/seeds/*.der "$dir"/ 2> /dev/null || true
             ;;
-        FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy)
+        FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy|FuzzVerifyDiff|FuzzSecurityPolicy|FuzzTrustStore)
             command -v python3 > /dev/null || { echo "make-corpus: $target needs python3" >&2; exit 1; }
             python3 "$HERE/make-seeds.py" "$target" "$ROOT" "$dir"
             ;;
@@ -192,7 +196,7 @@ for target in "${TARGETS[@]}"; do
     if [ -d "$ROOT/Fixtures/fuzz-regressions/$target" ]; then
         find "$ROOT/Fixtures/fuzz-regressions/$target" -type f -not -name '*.md' -exec cp {} "$dir"/ \;
     fi
-    case "$target" in FuzzPEM|FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy)
+    case "$target" in FuzzPEM|FuzzNames|FuzzSignature|FuzzVerify|FuzzPolicy|FuzzVerifyDiff|FuzzSecurityPolicy|FuzzTrustStore)
         echo "make-corpus: $target: $(find "$dir" -type f | wc -l) seeds, $(du -sh "$dir" | cut -f1)"
         continue ;;
     esac

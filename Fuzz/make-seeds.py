@@ -163,5 +163,49 @@ elif target == 'FuzzPolicy':
         if v:
             put('policy-cp', bytes([8]) + chunks(b'', v[0], b'', b'', b'')); n += 1
     print('make-seeds: FuzzPolicy: %d' % n, file=sys.stderr)
+elif target == 'FuzzVerifyDiff':
+    # DiffBytes: first byte picks the mutation count ([0,1,1,1,2,2,2,3,3,4,5,6][b % 12]), then
+    # per mutation: op (% 19), certificate (% chain length), parameters.
+    n = 0
+    put('diff-baseline', bytes([0])); n += 1
+    for op in range(19):
+        for cert in range(3):
+            for params in (b'\x00\x00\x00\x00', b'\x01\x01\x05\x01', b'\x02\x21\x03\x00', b'\x07\x2a\x11\x01'):
+                put('diff-op%02d' % op, bytes([1, op, cert]) + params); n += 1
+    for a, b in ((16, 11), (17, 3), (5, 14), (12, 13)):
+        put('diff-pair', bytes([4, a, 1, 0, 1, 0, b, 2, 1, 3, 0])); n += 1
+    print('make-seeds: FuzzVerifyDiff: %d' % n, file=sys.stderr)
+elif target == 'FuzzSecurityPolicy':
+    # config (mode & 3, allowInvalid 4, !validatesDomainName 8, validatesChain 16), domain,
+    # time, [n pinned certs, chunks], [n key pins, chunks], [n pin sets, chunks], chain chunks.
+    n = 0
+    for kind, dom in (('rsa2048', 1), ('p256', 2), ('p384', 3)):
+        if kind + '-leaf.der' not in names: continue
+        li, ii, ri = names.index(kind + '-leaf.der'), names.index(kind + '-intermediate.der'), names.index(kind + '-root.der')
+        chain = chunks(bytes([li]), bytes([ii]))
+        for config in (0, 1, 2, 4, 5, 6, 8, 0x11, 0x12, 0x16, 0x0C):
+            pinned = bytes([2]) + chunks(bytes([ri]), bytes([ii]))
+            keys = bytes([2]) + chunks(bytes([li]), bytes([ri]))
+            sets = bytes([1]) + chunks(bytes([1, dom, ii, li]))
+            put('policy', bytes([config, dom, 0]) + pinned + keys + sets + chain); n += 1
+            put('policy-nosets', bytes([config, dom, 1]) + pinned + keys + bytes([0]) + chain); n += 1
+        put('policy-der', bytes([2, dom, 0, 0, 1]) + chunks(fixtures[kind + '-leaf.der']) + bytes([0]) +
+            chunks(fixtures[kind + '-leaf.der'], fixtures[kind + '-intermediate.der'])); n += 1
+        put('policy-text', bytes([2, dom, 0, 0, 1]) + chunks(b'sha256/' + base64.b64encode(hashlib.sha256(b'x').digest())) + bytes([0]) + chain); n += 1
+    print('make-seeds: FuzzSecurityPolicy: %d' % n, file=sys.stderr)
+elif target == 'FuzzTrustStore':
+    # mode (1: symlink, 2: subdirectory), then files: name byte + content (1 byte: fixture b as
+    # PEM, 2 bytes: fixture b as DER, else raw).
+    n = 0
+    bundle = open(os.path.join(root, 'Fixtures', 'certs', 'bundle.pem'), 'rb').read()
+    crlf = open(os.path.join(root, 'Fixtures', 'certs', 'bundle-crlf.pem'), 'rb').read()
+    leaf = fixtures.get('p256-leaf.der', b'')
+    for mode in range(4):
+        put('store', bytes([mode]) + chunks(bytes([0, 3]), bytes([1, 5]), bytes([2, 0, 7]), bytes([3]) + bundle)); n += 1
+        put('store-raw', bytes([mode]) + chunks(bytes([4]) + crlf, bytes([5]) + leaf, bytes([6]) + b'not a certificate',
+                                                 bytes([7, 9]), bytes([8, 2]), bytes([9]) + leaf[:100], bytes([10, 11]))); n += 1
+    put('store-empty', bytes([0]) + chunks(bytes([2]))); n += 1
+    put('store-mixed', bytes([1]) + chunks(bytes([3]) + bundle + b'-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n')); n += 1
+    print('make-seeds: FuzzTrustStore: %d' % n, file=sys.stderr)
 else:
     sys.exit('make-seeds: no seeds for %s' % target)

@@ -17,6 +17,7 @@ Exit status 1 when sigil fails to read an openssl-readable certificate or agreem
 """
 import argparse
 import base64
+import concurrent.futures
 import glob
 import hashlib
 import json
@@ -138,15 +139,16 @@ def main():
     ap.add_argument("--limbo")
     ap.add_argument("--no-system", action="store_true")
     ap.add_argument("--show", type=int, default=40, help="disagreements to print")
+    ap.add_argument("--jobs", type=int, default=2, help="reference parser processes")
     args = ap.parse_args()
     if not os.path.exists(args.sigil):
         args.sigil = os.path.join(ROOT, ".build", "debug", "sigil")
     certs = corpus(args)
     refs = []
-    for origin, der in certs:
-        r = reference_fields(der)
-        if r["opensslReads"]:
-            refs.append((origin, der, r))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for (origin, der), r in zip(certs, pool.map(reference_fields, [der for _, der in certs], chunksize=64)):
+            if r["opensslReads"]:
+                refs.append((origin, der, r))
     mine = sigil_reports(args.sigil, [der for _, der, _ in refs])
     unread, fields, agreed, disagreements = [], 0, 0, []
     pyca_refused = sum(1 for _, _, r in refs if r["pycaError"])

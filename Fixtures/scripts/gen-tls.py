@@ -7,6 +7,8 @@
   root  -> int  -> leaf-expired    same names, expired 2021-01-01
   root  -> int  -> leaf-ats        same names, 2025-01-01 .. 2025-12-31 (ATS validity ≤ 398
                                    days; check it with --at inside that year)
+  root  -> int  -> leaf-ats-rsa    the same with an RSA-2048 key (RSA key exchange, i.e. cipher
+                                   suites without forward secrecy, needs an RSA certificate)
   rogue-root -> rogue-leaf         DNS:sigil.test, serverAuth: another trusted CA mis-issuing
                                    (the appended-pinned-certificate attack serves
                                    rogue-leaf + int: int is pinned but not on the valid path)
@@ -23,7 +25,7 @@ import datetime, os
 from cryptography import x509
 from cryptography.x509.oid import NameOID, ExtendedKeyUsageOID
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tls")
 os.makedirs(OUT, exist_ok=True)
@@ -45,7 +47,7 @@ def ski(k):
     return x509.SubjectKeyIdentifier.from_public_key(k.public_key())
 
 
-def make(cn, k, issuer=None, ca=False, sans=(), eku=None, validity=GOOD):
+def make(cn, k, issuer=None, ca=False, sans=(), eku=None, validity=GOOD, key_encipherment=False):
     ik, icert = issuer if issuer else (k, None)
     b = (x509.CertificateBuilder()
          .subject_name(name(cn))
@@ -61,7 +63,7 @@ def make(cn, k, issuer=None, ca=False, sans=(), eku=None, validity=GOOD):
                                           data_encipherment=False, key_agreement=False, key_cert_sign=True,
                                           crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
     else:
-        b = b.add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+        b = b.add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=key_encipherment,
                                           data_encipherment=False, key_agreement=False, key_cert_sign=False,
                                           crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
     if sans:
@@ -90,6 +92,8 @@ ik = key(); inter = make("Sigil Test Intermediate", ik, (rk, root), ca=True); sa
 lk = key(); save("leaf", make("sigil.test", lk, (ik, inter), sans=server_names, eku=SA), lk)
 ek = key(); save("leaf-expired", make("sigil.test", ek, (ik, inter), sans=server_names, eku=SA, validity=EXPIRED), ek)
 ak = key(); save("leaf-ats", make("sigil.test", ak, (ik, inter), sans=server_names, eku=SA, validity=(D(2025, 1, 1), D(2025, 12, 31))), ak)
+rsak = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+save("leaf-ats-rsa", make("sigil.test", rsak, (ik, inter), sans=server_names, eku=SA, validity=(D(2025, 1, 1), D(2025, 12, 31)), key_encipherment=True), rsak)
 gk = key(); rogue = make("Rogue Test Root", gk, ca=True); save("rogue-root", rogue, gk)
 xk = key(); save("rogue-leaf", make("sigil.test", xk, (gk, rogue), sans=server_names, eku=SA), xk)
 ck = key(); save("client", make("alice", ck, (ik, inter), sans=[x509.RFC822Name("alice@sigil.test")], eku=CA_), ck)

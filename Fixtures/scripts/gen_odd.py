@@ -384,6 +384,16 @@ def _():
     return assemble(f)
 
 
+@case("extension-nonminimal-integer", "basicConstraints pathLenConstraint encoded 00 01 (non-minimal INTEGER)",
+      ["X.690 §8.3.2"], strict_refuses=False)
+def _():
+    f = tbs_fields(base_builder("ext-int.odd.sigil.test"))
+    bc = tlv(0x30, oid("2.5.29.19") + b"\x01\x01\xff" + tlv(0x04, tlv(0x30, b"\x01\x01\xff" + b"\x02\x02\x00\x01")))
+    exts = [e for e in extension_list(f) if not e.startswith(tlv(0x30, oid("2.5.29.19"))[:2] + oid("2.5.29.19"))]
+    f["extensions"] = with_extensions([bc] + exts[1:] if len(exts) == len(extension_list(f)) else [bc] + exts)
+    return assemble(f)
+
+
 @case("empty-extensions", "extensions field present with an empty SEQUENCE", ["RFC 5280 §4.1"])
 def _():
     f = tbs_fields(base_builder("empty-ext.odd.sigil.test"))

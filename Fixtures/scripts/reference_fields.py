@@ -156,13 +156,22 @@ def openssl_fields(der):
     f["publicKey"] = key
     san = {"dns": [], "ip": [], "email": [], "uri": []}
     m = re.search(r"X509v3 Subject Alternative Name:[^\n]*\n\s*([^\n]*)", text)
+    decodable = True
     if m:
+        known = ("DNS", "IP Address", "email", "URI", "DirName", "othername", "Registered ID",
+                 "X400Name", "EdiPartyName")
         for entry in m.group(1).split(", "):
             kind, _, value = entry.partition(":")
+            if kind not in known:
+                decodable = False  # openssl could not decode the extension: it dumps the bytes
+                break
             target = {"DNS": "dns", "IP Address": "ip", "email": "email", "URI": "uri"}.get(kind)
+            if target and value.startswith("<invalid"):
+                continue  # openssl marks a malformed entry and goes on, as sigil does
             if target:
                 san[target].append(value.lower() if target == "ip" else value)
-    f["san"] = san
+    if decodable:
+        f["san"] = san
     return f
 
 
@@ -187,6 +196,7 @@ def pyca_fields(der):
     try:
         k = cert.public_key()
         if isinstance(k, rsa.RSAPublicKey):
+            # pyca reads RSASSA-PSS keys as RSA keys: the SPKI OID says which (raw walk below)
             f["publicKey"] = {"algorithm": "rsa", "bits": k.key_size}
         elif isinstance(k, ec.EllipticCurvePublicKey):
             f["publicKey"] = {"algorithm": "ec", "bits": k.curve.key_size}
@@ -238,6 +248,12 @@ def reference_fields(der, use_openssl=True):
         fields["signatureAlgorithm"], sources["signatureAlgorithm"] = raw["signatureAlgorithm"], "raw"
         fields["extensions"], sources["extensions"] = raw["extensions"], "raw"
         fields["version"], sources["version"] = raw["version"], "raw"
+        if "publicKey" in fields and fields["publicKey"].get("algorithm") == "rsa":
+            _, cs, ce, _ = tlv(raw["spki"], 0)
+            alg = children(raw["spki"], cs, ce)[0]
+            a = children(raw["spki"], alg[2], alg[3])[0]
+            if oid_str(raw["spki"][a[2]:a[3]]) == "1.2.840.113549.1.1.10":
+                fields["publicKey"] = dict(fields["publicKey"], algorithm="rsa-pss")
         if "publicKey" in fields and fields["publicKey"].get("algorithm") not in KEY_ALGS.values():
             # an algorithm neither parser names: its OID, as sigil reports it
             spki = raw["spki"]

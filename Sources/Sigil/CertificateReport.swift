@@ -1,5 +1,5 @@
 import SigilDER
-@_spi(SigilInternal) import SigilX509
+import SigilX509
 
 /// Human-readable and JSON reports of a certificate (what `sigil inspect` prints).
 ///
@@ -102,7 +102,6 @@ public struct CertificateReport {
     /// UTF-8 (as OpenSSL and Python `cryptography` show them) and listed as malformed.
     func lenientSANs() -> SANs? {
         guard let c = carrier, let e = c.extension(OID.subjectAltName) else { return nil }
-        // The extension value is a span of the carrier certificate's encoding (absolute offsets).
         var reader = BERReader(c.der)
         guard let list = try? reader.parse(at: e.value.start, limit: e.value.end), list.tag == 0x30 else { return nil }
         var s = SANs()
@@ -140,7 +139,12 @@ public struct CertificateReport {
             case 0xA3: s.other.append("X400Name")
             case 0xA4:
                 if let name = n.children.first, name.tag == 0x30 {
-                    s.other.append("DirName:" + DistinguishedName(unvalidated: storage, start: name.start, end: name.end).rfc4514String)
+                    if let dn = try? DistinguishedName(der: Array(storage[name.start..<name.end])) {
+                        s.other.append("DirName:" + dn.rfc4514String)
+                    } else {
+                        s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at,
+                                                         reason: "malformed Name in a directoryName"))
+                    }
                 } else {
                     s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at, reason: "malformed directoryName"))
                 }

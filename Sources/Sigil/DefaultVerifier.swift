@@ -16,6 +16,44 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
         case .malformedKey: return .malformedKey
         }
     }
+
+    public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
+        CertificateSignature.subjectPublicKeyIsValid(certificate)
+    }
+}
+
+extension SigilSignatureVerifier: RevocationSignatureVerifier {
+    /// CRLs and OCSP responses: `signature` over `signed` with the signer's public key.
+    public func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict {
+        let outcome: CertificateSignature.Outcome? = try? signed.withUnsafeBytes { (tbs) throws(DERError) -> CertificateSignature.Outcome in
+            try signature.withUnsafeBytes { (sig) throws(DERError) -> CertificateSignature.Outcome in
+                try signer.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> CertificateSignature.Outcome in
+                    CertificateSignature.verify(algorithm: algorithm, signed: tbs, signature: sig,
+                                                keyAlgorithm: signer.publicKeyAlgorithm, key: key)
+                }
+            }
+        }
+        switch outcome ?? .badSignature {
+        case .verified: return .valid
+        case .badSignature: return .invalid
+        case .unsupportedAlgorithm: return .unsupportedAlgorithm
+        case .malformedKey: return .malformedKey
+        }
+    }
+
+    /// SHA-1 and SHA-2 digests (OCSP CertID, RFC 6960 §4.1.1); nil for MD2/MD5.
+    public func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]? {
+        let h: HashAlgorithm
+        switch algorithm {
+        case .sha1: h = .sha1
+        case .sha224: h = .sha224
+        case .sha256: h = .sha256
+        case .sha384: h = .sha384
+        case .sha512: h = .sha512
+        case .md2, .md5: return nil
+        }
+        return try? bytes.withUnsafeBytes { (b) throws(DERError) -> [UInt8] in h.hash(b).bytes }
+    }
 }
 
 extension ChainVerifier {

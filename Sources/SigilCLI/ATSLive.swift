@@ -115,22 +115,16 @@ extension ATS {
         let sni = hp.isIPAddress ? nil : hp.host
         let rules = try infoPlist.map { try ATSRules.load(plist: $0, host: name) }
 
-        // 1. The chain, with the client's defaults.
-        let first: SigilTLSHandshake
+        // 1. The chain, with the client's defaults (else from the first probe that connects).
+        var presented: [[UInt8]] = []
+        var firstError = ""
         do {
-            first = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sni, verifier: nil, timeout: timeout).wait()
+            presented = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sni, verifier: nil, timeout: timeout).wait().presentedDER
+        } catch SigilTLSClientError.handshakeFailed(let why, _) {
+            firstError = "TLS handshake failed: " + why
         } catch {
             throw networkFailure("\(hp.host):\(hp.port): \(error)")
         }
-        let certs = first.presentedDER.compactMap { try? Certificate(der: $0) }
-        guard !certs.isEmpty else { throw networkFailure("\(hp.host):\(hp.port): no certificate presented") }
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
-        let report = ATSReport.evaluate(presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
-        let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }
-        let chainTrusted = report.requirements.first { $0.id == "chain-trusted" }?.status == .pass
-
         // 2. The restricted configurations.
         var results: [ProbeResult] = []
         for p in ATSProbe.all {
@@ -142,6 +136,7 @@ extension ATS {
             if let ciphers = p.ciphers { c.cipherSuites = ciphers }
             do {
                 let h = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sni, configuration: c, verifier: nil, timeout: timeout).wait()
+                if presented.isEmpty { presented = h.presentedDER }
                 results.append(ProbeResult(probe: p, passed: true, detail: "negotiated \(h.tlsVersion.map { "\($0)" } ?? "?")"))
             } catch SigilTLSClientError.connectFailed(let why) {
                 throw networkFailure(why)
@@ -149,7 +144,16 @@ extension ATS {
                 results.append(ProbeResult(probe: p, passed: false, detail: "\(error)"))
             }
         }
-        func ok(_ id: String) -> Bool { results.first { $0.probe.id == id }?.passed ?? false }
+        let certs = presented.compactMap { try? Certificate(der: $0) }
+        guard !certs.isEmpty else {
+            throw networkFailure("\(hp.host):\(hp.port): " + (firstError.isEmpty ? "no certificate presented" : firstError + " (and with every restricted configuration)"))
+        }
+        var store = TrustStore()
+        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        let report = ATSReport.evaluate(presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
+        let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }
+        let chainTrusted = report.requirements.first { $0.id == "chain-trusted" }?.status == .pass
         /// Would a connection succeed with TLS ≥ `minimum`, forward secrecy required or not?
         func connects(minimum: ATSProbe.Version, forwardSecrecy: Bool) -> Bool {
             results.contains { r in

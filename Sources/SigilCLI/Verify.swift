@@ -11,6 +11,11 @@ struct Verify: ParsableCommand {
         Exit codes: 0 trusted, 1 not trusted (reasons on stdout), 2 usage or unreadable input, \
         77 a requested feature is unsupported.
 
+        Revocation (RFC 5280 §6.3, RFC 6960): --crl (PEM or DER, repeatable) and --ocsp-response \
+        (DER or PEM, repeatable) are checked for every certificate of the validated path except \
+        the anchor. --revocation hard (the default when any is given) fails certificates whose \
+        status cannot be established; soft reports them; none ignores the inputs.
+
         Security policy (AFSecurityPolicy semantics, see Docs/SecurityPolicies.md): --pin-mode \
         certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
         --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
@@ -87,8 +92,16 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused.")
     var sigAlgs: [String] = []
 
-    @Option(name: .customLong("crl"), help: "CRL to check revocation against (not supported yet: exits 77).")
+    @Option(name: .customLong("crl"), help: "CRL (PEM or DER) to check revocation against (repeatable).")
     var crls: [String] = []
+
+    @Option(name: .customLong("ocsp-response"), help: "OCSP response (DER or PEM) to check revocation against (repeatable).")
+    var ocspResponses: [String] = []
+
+    enum RevocationMode: String, ExpressibleByArgument, CaseIterable { case hard, soft, none }
+
+    @Option(name: .customLong("revocation"), help: "hard (undetermined fails; default with --crl/--ocsp-response), soft (undetermined is reported) or none.")
+    var revocation: RevocationMode?
 
     @Flag(help: "Print the result as JSON.")
     var json = false
@@ -135,13 +148,38 @@ struct Verify: ParsableCommand {
         for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
         for p in policies where OID.content(dotted: p) == nil { throw ValidationError("--policy \(p) is not a dotted OID") }
         if usesSecurityPolicy { try validatePolicyOptions() }
+        if usesSecurityPolicy && (!crls.isEmpty || !ocspResponses.isEmpty || revocation != nil) {
+            throw ValidationError("--crl, --ocsp-response and --revocation cannot be combined with security-policy options")
+        }
+    }
+
+    /// The revocation options the flags ask for (nil: no checking). A CRL or OCSP file that
+    /// cannot be parsed is reported and left out: the certificates it would have covered are
+    /// then undetermined (fail closed under hard fail).
+    var revocationMode: RevocationMode { revocation ?? ((crls.isEmpty && ocspResponses.isEmpty) ? .none : .hard) }
+
+    func revocationOptions() -> RevocationOptions? {
+        let mode = revocationMode
+        if mode == .none { return nil }
+        var r = RevocationOptions(policy: mode == .hard ? .hardFail : .softFail)
+        for file in crls {
+            do {
+                r.crls += try CertificateList.all(from: readInput(file))
+            } catch {
+                printError("warning: --crl \(file): \(error); ignored")
+            }
+        }
+        for file in ocspResponses {
+            do {
+                r.ocspResponses.append(try OCSPResponse.load(readInput(file)))
+            } catch {
+                printError("warning: --ocsp-response \(file): \(error); ignored")
+            }
+        }
+        return r
     }
 
     func run() throws {
-        if !crls.isEmpty {
-            print("unsupported: CRL revocation checking is not implemented yet")
-            throw ExitCode(Exit.unsupported)
-        }
         if let connect {
             try runConnect(connect)
             return
@@ -213,6 +251,7 @@ struct Verify: ParsableCommand {
         trust.requirements.requiredEKUs = ekus.compactMap { OID.content(dotted: $0) }
         for k in keyUsages { if let u = KeyUsage(name: k) { trust.requirements.requiredKeyUsage.insert(u) } }
         trust.certificatePolicies = certificatePolicyOptions
+        trust.requirements.revocation = revocationOptions()
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
         return trust
@@ -226,6 +265,9 @@ struct Verify: ParsableCommand {
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
                 object.append(("path", .array(path.map { .string($0.subject.rfc4514String) })))
                 object.append(("policies", Verify.policiesJSON(details.policies)))
+                if revocationMode != .none {
+                    object.append(("revocation", .array(details.revocation.map(Self.revocationJSON))))
+                }
             case .untrusted(let failures):
                 object.append(("reasons", .array(failures.map(Self.json))))
             }
@@ -235,7 +277,17 @@ struct Verify: ParsableCommand {
         switch result {
         case .trusted(let path, let anchor, let details):
             print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
-            for (i, c) in path.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+            for (i, c) in path.enumerated() {
+                var line = "  [\(i)] \(c.subject.rfc4514String)"
+                if let s = details.revocation.first(where: { $0.certificateIndex == i }) {
+                    switch s.status {
+                    case .good: line += "  (revocation: good, \(s.source?.rawValue ?? ""))"
+                    case .revoked: line += "  (revocation: revoked)"
+                    case .undetermined(let why): line += "  (revocation: undetermined: \(why))"
+                    }
+                }
+                print(line)
+            }
             if !policies.isEmpty || explicitPolicy || details.policies.explicitPolicyRequired {
                 print("  user-constrained policies: \(details.policies.userConstrainedDotted.joined(separator: ", "))")
             }
@@ -243,6 +295,23 @@ struct Verify: ParsableCommand {
             print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
             for f in failures { print("  \(f)") }
         }
+    }
+}
+
+extension Verify {
+    /// `{certificate, status, source?, reason?, date?, message?}` for one certificate.
+    static func revocationJSON(_ s: CertificateRevocationStatus) -> JSONValue {
+        var o: [(String, JSONValue)] = [("certificate", .int(Int64(s.certificateIndex))), ("status", .string(s.status.name))]
+        if let src = s.source { o.append(("source", .string(src.rawValue))) }
+        switch s.status {
+        case .good: break
+        case .revoked(let reason, let date):
+            o.append(("reason", .string(reason.name)))
+            o.append(("date", .string(DERTime.rfc3339(date))))
+        case .undetermined(let why):
+            o.append(("message", .string(why)))
+        }
+        return .object(o)
     }
 }
 

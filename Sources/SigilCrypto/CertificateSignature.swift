@@ -88,6 +88,31 @@ public enum CertificateSignature {
         }
     }
 
+    /// Whether the certificate's subject public key decodes: an RSA key (RFC 8017 §A.1.1,
+    /// within the library's size limits) or an EC point on its named curve (RFC 5480 §2.2,
+    /// SEC 1 §3.2.2.1). Other algorithms are not decoded here (true): the key-algorithm checks
+    /// of path validation refuse them where it matters.
+    public static func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
+        let valid: Bool? = try? certificate.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> Bool in
+            switch certificate.publicKeyAlgorithm {
+            case .rsa, .rsaPSS:
+                return (try? RSAPublicKey(pkcs1DER: key)) != nil
+            case .ec(let named):
+                let curve: ECCurve
+                switch named {
+                case .p256: curve = .p256
+                case .p384: curve = .p384
+                case .p521: curve = .p521
+                case .other: return true
+                }
+                return (try? ECDSAPublicKey(curve: curve, x963: key)) != nil
+            default:
+                return true
+            }
+        }
+        return valid ?? false
+    }
+
     /// Verifies `certificate`'s signature with `issuer`'s public key.
     public static func verify(_ certificate: Certificate, issuer: Certificate) -> Outcome {
         let result: Outcome? = try? certificate.tbsCertificate.withUnsafeBytes { (tbs) throws(DERError) -> Outcome in

@@ -82,6 +82,12 @@ final class ECCurveData: @unchecked Sendable {
         }
         self.gTable = UnsafeMutablePointer<UInt>.allocate(capacity: ECCurveData.gTableCount * 2 * l)
         ecBuildAffineOddMultiples(R.self, p: self.p, x: gx, y: gy, count: ECCurveData.gTableCount, into: gTable)
+        // Fully reduced below p (a lazily reduced field leaves values below 2^(64 l)): the P-256
+        // C kernel negates y as p - y.
+        withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * l + 2) { t in
+            let f = ECFieldOps<R>(p: self.p, scratch: t.baseAddress!)
+            for k in 0 ..< 2 * ECCurveData.gTableCount { f.canonicalize(gTable + l * k) }
+        }
     }
 }
 

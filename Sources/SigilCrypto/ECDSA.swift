@@ -1,4 +1,5 @@
 import CGMP
+import CSigilBignum
 import SigilDER
 
 /// An ECDSA public key on P-256, P-384 or P-521, validated on creation (SEC 1 §3.2.2.1 partial
@@ -65,6 +66,12 @@ public struct ECDSAPublicKey: Sendable {
     /// - Throws: `.malformedSignature` for bad DER or r, s outside [1, n-1]; `.badSignature`
     ///   when the signature does not verify.
     public func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer) throws(CryptoError) {
+        try verify(signatureDER: signatureDER, digest: digest, p256UseMulx: true)
+    }
+
+    /// `p256UseMulx: false` runs P-256 on the kernel's portable products even when the CPU
+    /// has MULX/ADX (the tests check both paths on the same vectors).
+    func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool) throws(CryptoError) {
         let r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer
         do {
             var reader = DERReader(signatureDER)
@@ -78,16 +85,20 @@ public struct ECDSAPublicKey: Sendable {
         } catch {
             throw .malformedSignature
         }
-        try verify(r: r, s: s, digest: digest)
+        try verify(r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
     }
 
     /// Verifies a signature given as the big-endian unsigned integers r and s (for instance the
     /// two halves of an IEEE P1363 / JWS `r || s` signature; leading zero bytes are allowed).
     public func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer) throws(CryptoError) {
+        try verify(r: r, s: s, digest: digest, p256UseMulx: true)
+    }
+
+    func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool) throws(CryptoError) {
         var st = storage
         let result = st.withLimbs { xy in
             switch curve {
-            case .p256: return ecdsaVerify(P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest)
+            case .p256: return ecdsaVerify(P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
             case .p384: return ecdsaVerify(P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest)
             case .p521: return ecdsaVerify(P521Reduction.self, p521CurveData, xy, r: r, s: s, digest: digest)
             }
@@ -190,12 +201,14 @@ func withECScratch<T>(_ body: (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<
 }
 
 /// Window of the wNAF of u2 (the per-key point Q): 8 odd multiples computed per verification.
-private let qWindow = 5
+private let qWindow = 5  // CSigilBignum/p256.c's QTABLE assumes this window for P-256
 private let qTableCount = 1 << (qWindow - 2)
 
 func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer<UInt>,
                                  r rBytes: UnsafeRawBufferPointer, s sBytes: UnsafeRawBufferPointer,
-                                 digest: UnsafeRawBufferPointer) -> ECVerifyResult {
+                                 digest: UnsafeRawBufferPointer, p256UseMulx: Bool = true) -> ECVerifyResult {
+    // p256UseMulx = false: the P-256 kernel's portable products even on a CPU with MULX/ADX
+    // (tests run the vectors through both).
     let n = R.limbCount
     let arithLimbs = ECArith<R>.scratchLimbs
     // Layout of the scratch (limbs): arithmetic | R (3n) | Q table (8 entries of X, Y, Z, Z^2,
@@ -258,51 +271,28 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
 
         // Step 6: R = u1 G + u2 Q by interleaved wNAF (Shamir's trick, one shared chain of
         // doublings; HMV algorithm 3.51): G from the precomputed affine table (w = 8, mixed
-        // additions), Q from 8 Jacobian odd multiples computed here (w = 5).
+        // additions), Q from 8 Jacobian odd multiples computed per verification (w = 5).
         let arith = ECArith<R>(p: c.p, scratch: base)
-        arith.f.encode(qTable, q)
-        arith.f.encode(qTable + n, q + n)
-        arith.f.setOne(qTable + 2 * n)
-        arith.dbl(acc, qTable)  // 2Q, temporarily in acc
-        for k in 1 ..< qTableCount {
-            let dst = qTable + entry * k
-            limbsCopy(dst, dst - entry, 3 * n)
-            arith.add(dst, dst, acc, acc + n, acc + 2 * n)
-        }
-        for k in 0 ..< qTableCount {
-            let e = qTable + entry * k
-            arith.f.sqr(e + 3 * n, e + 2 * n)
-            arith.f.mul(e + 4 * n, e + 3 * n, e + 2 * n)
-        }
-        do {
-            let d1 = digitBase, d2 = d1 + digitsCapacity
-            let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
-            let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
-            limbsSet(acc + 2 * n, 0, n)  // infinity
-            var started = false
-            var i = max(len1, len2) - 1
-            while i >= 0 {
-                if started { arith.dbl(acc, acc) }
-                let a = i < len2 ? Int(d2[i]) : 0
-                if a != 0 {
-                    let e = qTable + entry * (abs(a) >> 1)
-                    var y = UnsafePointer(e + n)
-                    if a < 0 { arith.f.neg(arith.negY, e + n); y = UnsafePointer(arith.negY) }
-                    arith.add(acc, acc, e, y, e + 2 * n, bzPowers: (UnsafePointer(e + 3 * n), UnsafePointer(e + 4 * n)))
-                    started = true
-                }
-                let b = i < len1 ? Int(d1[i]) : 0
-                if b != 0 {
-                    let entry = c.gTable + 2 * n * (abs(b) >> 1)
-                    var y = UnsafePointer(entry + n)
-                    if b < 0 { arith.f.neg(arith.negY, entry + n); y = UnsafePointer(arith.negY) }
-                    arith.madd(acc, acc, entry, y)
-                    started = true
-                }
-                i -= 1
-            }
+        let d1 = digitBase, d2 = d1 + digitsCapacity
+        let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
+        let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
+        if R.self == P256Field.self {
+            // P-256: the C kernel (CSigilBignum/p256.c: MULX/ADX products when the CPU has
+            // them; the same algorithm and G table as ecInterleavedMul). It wants Q in
+            // Montgomery form reduced below p; the table of G is kept reduced (ECCurveData).
+            arith.f.encode(qTable, q)
+            arith.f.encode(qTable + n, q + n)
+            arith.f.canonicalize(qTable)
+            arith.f.canonicalize(qTable + n)
+            let finite = csigil_p256_mul_public(acc, d1, len1, c.gTable, d2, len2, qTable, p256UseMulx ? 1 : 0)
+            // Step 7: R at infinity rejects.
+            if finite == 0 { return .invalid }
+        } else {
+            ecInterleavedMul(arith, c, acc: acc, qTable: qTable, q: q, d1: d1, len1: len1, d2: d2, len2: len2)
             // Step 7: R at infinity rejects.
             if arith.isInfinity(acc) { return .invalid }
+        }
+        do {
             // Step 8: v = x_R mod n == r, without an inversion: x_R = X / Z^2, and since
             // n < p < 2n, x_R mod n == r  iff  x_R == r  or  x_R == r + n (when r + n < p).
             // So compare X with r Z^2 and, if that fits, (r + n) Z^2 (libsecp256k1's trick).
@@ -319,5 +309,53 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
             }
             return .invalid
         }
+    }
+}
+
+/// Step 6 of SEC 1 §4.1.4 for P-384 and P-521 (P-256 runs the C kernel): R = u1 G + u2 Q by
+/// interleaved wNAF, G from the affine table, Q from 8 Jacobian odd multiples built here in
+/// `qTable` (X, Y, Z, Z^2, Z^3 per entry). Leaves R (Jacobian) in `acc`.
+@inline(__always)
+func ecInterleavedMul<R: ECFieldImpl>(_ arith: ECArith<R>, _ c: ECCurveData, acc: UnsafeMutablePointer<UInt>,
+                                      qTable: UnsafeMutablePointer<UInt>, q: UnsafePointer<UInt>,
+                                      d1: UnsafeMutablePointer<Int8>, len1: Int, d2: UnsafeMutablePointer<Int8>, len2: Int) {
+    let n = R.limbCount
+    let entry = 5 * n
+    arith.f.encode(qTable, q)
+    arith.f.encode(qTable + n, q + n)
+    arith.f.setOne(qTable + 2 * n)
+    arith.dbl(acc, qTable)  // 2Q, temporarily in acc
+    for k in 1 ..< qTableCount {
+        let dst = qTable + entry * k
+        limbsCopy(dst, dst - entry, 3 * n)
+        arith.add(dst, dst, acc, acc + n, acc + 2 * n)
+    }
+    for k in 0 ..< qTableCount {
+        let e = qTable + entry * k
+        arith.f.sqr(e + 3 * n, e + 2 * n)
+        arith.f.mul(e + 4 * n, e + 3 * n, e + 2 * n)
+    }
+    limbsSet(acc + 2 * n, 0, n)  // infinity
+    var started = false
+    var i = max(len1, len2) - 1
+    while i >= 0 {
+        if started { arith.dbl(acc, acc) }
+        let a = i < len2 ? Int(d2[i]) : 0
+        if a != 0 {
+            let e = qTable + entry * (abs(a) >> 1)
+            var y = UnsafePointer(e + n)
+            if a < 0 { arith.f.neg(arith.negY, e + n); y = UnsafePointer(arith.negY) }
+            arith.add(acc, acc, e, y, e + 2 * n, bzPowers: (UnsafePointer(e + 3 * n), UnsafePointer(e + 4 * n)))
+            started = true
+        }
+        let b = i < len1 ? Int(d1[i]) : 0
+        if b != 0 {
+            let entry = c.gTable + 2 * n * (abs(b) >> 1)
+            var y = UnsafePointer(entry + n)
+            if b < 0 { arith.f.neg(arith.negY, entry + n); y = UnsafePointer(arith.negY) }
+            arith.madd(acc, acc, entry, y)
+            started = true
+        }
+        i -= 1
     }
 }

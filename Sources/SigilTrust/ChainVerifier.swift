@@ -79,15 +79,18 @@ struct Session {
         infoCache[node] = i
         return i
     }
-    /// Certificate policy state (PathPolicies.swift): work left for the whole verification,
-    /// and the sets of the path accepted last.
+    /// Certificate policy work left for the whole verification (PathPolicies.swift).
     lazy var policyBudget = options.certificatePolicies.maximumWork
-    var validatedPolicies = ValidatedPolicies()
     /// What is left of the verification's single budget (signature checks, candidate visits,
     /// name-constraint comparisons): one value for the whole run, never reset per candidate.
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
+    /// What the accepted path established beyond itself: policy sets (PathPolicies.swift),
+    /// revocation statuses (Revocation/), each set by its check of the path checked last.
+    var details = TrustDetails()
+    /// Revocation work shared by the candidate paths (budget and signature cache).
+    let revocationWork = RevocationWork()
 
     struct SignaturePair: Hashable {
         let child: Int
@@ -131,6 +134,13 @@ struct Session {
 
     mutating func run() -> TrustResult {
         var failures = Checks.leafFailures(leaf, options: options)
+        // The leaf's own key is never used by path validation: check that it decodes (an EC
+        // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
+        // refuses with "EE certificate key too weak").
+        if !verifier.signatureVerifier.subjectPublicKeyIsValid(leaf) {
+            failures.append(TrustFailure(.malformedCertificate, at: 0,
+                                         "subject public key does not decode as a \(leaf.publicKeyAlgorithm.name) key (RFC 5480 §2.2, RFC 8017 §A.1.1)"))
+        }
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
         let leafAnchors = verifier.anchors.anchors(withSubject: leaf.subject).filter {
@@ -138,7 +148,7 @@ struct Session {
         }
         if let a = leafAnchors.first {
             if failures.isEmpty, policyFailure(path: []) == nil {
-                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: TrustDetails(policies: validatedPolicies))
+                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: details)
             }
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
@@ -146,7 +156,7 @@ struct Session {
         if let anchorNode = extend(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: TrustDetails(policies: validatedPolicies))
+                                anchor: verifier.anchors.anchors[anchorNode].source, details: details)
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
@@ -208,8 +218,10 @@ struct Session {
                 continue
             }
             if isAnchor(node) {
-                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift).
+                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
+                // then revocation (§6.3, Revocation/).
                 if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
+                if let f = revocationFailure(path: path, anchor: node) { note(f); continue }
                 return node
             }
             path.append(node)
@@ -368,5 +380,20 @@ public struct VerificationBudget: Sendable, Hashable {
         VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
                            candidateVisits: candidateVisits - remaining.candidateVisits,
                            nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons))
+    }
+}
+
+extension Session {
+    /// RFC 5280 §6.3 / RFC 6960 for the complete path (leaf … `anchor`); the statuses go into
+    /// `details.revocation`; the most important failure is returned (revoked, or undetermined under hard fail).
+    mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
+        guard let r = options.revocation else { return nil }
+        let certs = path.map(certificate) + [certificate(anchor)]
+        let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
+                                        verifier: verifier.signatureVerifier, certificates: certs + pool,
+                                        anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+        let statuses = checker.check(path: certs)
+        details.revocation = statuses
+        return RevocationChecker.failures(statuses, policy: r.policy).first
     }
 }

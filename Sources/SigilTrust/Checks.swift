@@ -204,6 +204,19 @@ enum Checks {
         if let ku, ku.contains(.keyCertSign), bc?.isCA != true {
             out.append(TrustFailure(.keyUsage, at: 0, "keyCertSign set on a certificate that is not a CA (RFC 5280 §4.2.1.3)"))
         }
+        // A TLS end entity's key must be usable in the handshake when keyUsage restricts it
+        // (RFC 8446 §4.4.2.2: "the digitalSignature bit MUST be set if the Key Usage extension
+        // is present"; RFC 5246 §7.4.2 also allows keyEncipherment (RSA key transport) and
+        // keyAgreement (static DH) for servers; BR §7.1.2.7.11). A CA certificate in the leaf
+        // position is left to the RFC 5280 rules (limbo rfc5280::ca-as-leaf expects success).
+        // Found by Fuzz/FuzzVerifyDiff: a leaf with keyUsage cRLSign only was trusted.
+        if let ku, bc?.isCA != true, options.kind != .basic {
+            let usable: KeyUsage = options.kind == .server ? [.digitalSignature, .keyEncipherment, .keyAgreement]
+                                                          : [.digitalSignature, .keyAgreement]
+            if ku.isDisjoint(with: usable) {
+                out.append(TrustFailure(.keyUsage, at: 0, "keyUsage allows no TLS \(options.kind == .server ? "server" : "client") use (RFC 8446 §4.4.2.2)"))
+            }
+        }
         if let ku, !ku.contains(options.requiredKeyUsage) {
             out.append(TrustFailure(.keyUsage, at: 0, "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"))
         }

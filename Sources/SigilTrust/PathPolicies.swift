@@ -7,13 +7,13 @@ extension Session {
     /// failure and the builder backtracks to try another path.
     ///
     /// `path` holds the nodes leaf first, the anchor excluded (the trust anchor's own policy
-    /// extensions are not processed, §6.1.1 (d)). On success `validatedPolicies` holds the
-    /// path's sets. When the shared policy work budget runs out, `budgetHit` is set so that the
+    /// extensions are not processed, §6.1.1 (d)). On success `details.policies` holds the
+    /// path's sets (`details.policies`). When the shared policy work budget runs out, `budgetHit` is set so that the
     /// whole verification stops and fails closed.
     mutating func policyFailure(path: [Int]) -> TrustFailure? {
         if policyProcessingCannotFail(path) {
             // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
-            validatedPolicies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
+            details.policies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
             return nil
         }
         var input: [PolicyCertificate] = []
@@ -31,7 +31,7 @@ extension Session {
         policyBudget = budget
         switch outcome {
         case .success(let sets):
-            validatedPolicies = sets
+            details.policies = sets
             return nil
         case .failure(let f):
             let index = path.count - 1 - f.certificate // back to leaf-first indexes

@@ -74,6 +74,8 @@ public struct VerificationOptions: Sendable {
     public var algorithms: AlgorithmPolicy = .standard
     /// RFC 5280 §6.1.1 policy inputs (default: any policy, nothing explicit or inhibited).
     public var certificatePolicies = CertificatePolicyOptions()
+    /// Revocation checking (CRLs, OCSP responses, hard or soft fail); nil = none.
+    public var revocation: RevocationOptions?
 
     /// Default depth: real Web PKI paths have 1–3 intermediates.
     public static let defaultMaximumDepth = 8

@@ -20,4 +20,38 @@ public enum SignatureVerdict: Sendable, Hashable {
 public protocol CertificateSignatureVerifier: Sendable {
     /// Whether `issuer`'s public key verifies `certificate`'s signature over its TBS bytes.
     func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict
+    /// Whether `certificate`'s own subject public key decodes as a key of its algorithm (an EC
+    /// point on its named curve, RFC 5480 §2.2 / SEC 1 §3.2.2.1; an RSA modulus and exponent,
+    /// RFC 8017 §A.1.1). Path validation never uses the leaf's key, so without this a leaf
+    /// whose key no one can use would be reported trusted.
+    func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool
+}
+
+extension CertificateSignatureVerifier {
+    /// Default for verifiers without key decoding (test doubles): no opinion.
+    public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool { true }
+}
+
+/// The seam's two further questions, for revocation (CRLs, OCSP responses): "does this signer's
+/// key verify this signature over these bytes?" and "what is this digest of these bytes?"
+/// (OCSP CertIDs hash the issuer's name and key, RFC 6960 §4.1.1). The defaults answer
+/// "unsupported" and nil, so a verifier that does not implement them makes revocation
+/// information unusable (undetermined), never accepted unchecked.
+public protocol RevocationSignatureVerifier {
+    func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict
+    func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]?
+}
+
+extension CertificateSignatureVerifier {
+    /// Signed data other than a certificate, checked through `RevocationSignatureVerifier` when
+    /// the verifier implements it; otherwise unsupported.
+    func verifySignedData(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict {
+        guard let r = self as? any RevocationSignatureVerifier else { return .unsupportedAlgorithm }
+        return r.verifySignature(algorithm: algorithm, signed: signed, signature: signature, signer: signer)
+    }
+
+    func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]? {
+        guard let r = self as? any RevocationSignatureVerifier else { return nil }
+        return r.digest(algorithm, of: bytes)
+    }
 }

@@ -51,6 +51,10 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
     case expired
     /// The leaf is not valid for the expected host, IP address or e-mail address.
     case nameMismatch
+    /// Revocation (RFC 5280 §6.3, RFC 6960): the status could not be established (hard fail).
+    case revocationUndetermined
+    /// A CRL or OCSP response says the certificate is revoked.
+    case revoked
 
     /// The importance of the failure: higher ranks are reported first. The order follows how
     /// far a path got before failing: nothing found (`unknownIssuer`, `untrustedRoot`) ranks
@@ -81,6 +85,9 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .notYetValid: return 180
         case .expired: return 190
         case .nameMismatch: return 200
+        // A path that is complete and otherwise valid, but revoked or of unknown status.
+        case .revocationUndetermined: return 210
+        case .revoked: return 220
         }
     }
 
@@ -111,6 +118,8 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .notYetValid: return "not yet valid"
         case .expired: return "expired"
         case .nameMismatch: return "name mismatch"
+        case .revocationUndetermined: return "revocation undetermined"
+        case .revoked: return "revoked"
         }
     }
 }
@@ -161,6 +170,10 @@ public struct TrustDetails: Sendable {
     /// RFC 5280 §6.1 policy processing of the validated path: the authorities-constrained and
     /// user-constrained policy sets.
     public var policies = ValidatedPolicies()
+
+    /// Revocation status of each checked certificate of the path (index 0 = leaf; the anchor is
+    /// never checked). Empty when `VerificationOptions.revocation` is nil.
+    public var revocation: [CertificateRevocationStatus] = []
 
     /// No details (the default policy sets).
     public init() {}

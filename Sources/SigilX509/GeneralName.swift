@@ -120,11 +120,15 @@ public struct GeneralNames: Sequence, Sendable {
 
 /// Iterates the elements of a validated list (the content span of a SEQUENCE OF), decoding
 /// each with a non-capturing function. No allocation.
+///
+/// `next()` is inlinable so that callers in other modules run it specialised for the element
+/// type: unspecialised, every step looked up the generic metadata of `Element?` (a runtime
+/// cache behind a lock) and dominated the decoding of a short SAN or AIA list.
 public struct SpanListIterator<Element>: IteratorProtocol {
-    let storage: [UInt8]
-    var position: Int
-    let end: Int
-    let decode: ([UInt8], ByteSpan) -> Element?
+    @usableFromInline let storage: [UInt8]
+    @usableFromInline var position: Int
+    @usableFromInline let end: Int
+    @usableFromInline let decode: ([UInt8], ByteSpan) -> Element?
 
     init(_ list: ByteSpan, _ decode: @escaping ([UInt8], ByteSpan) -> Element?) {
         storage = list.storage
@@ -134,6 +138,7 @@ public struct SpanListIterator<Element>: IteratorProtocol {
     }
 
     /// The next element; nil at the end.
+    @inlinable
     public mutating func next() -> Element? {
         while let v = nextValue(storage, &position, end) {
             if let e = decode(storage, v) { return e }

@@ -13,15 +13,6 @@ public struct DistinguishedName: Sequence, Sendable {
     /// A view over a span the parser validated (internal: iterating assumes valid DER).
     @inlinable init(encoded: ByteSpan) { self.encoded = encoded }
 
-    /// A view over `der[start..<end]` that was NOT validated: for Sigil's lenient inspector,
-    /// which displays what it can of malformed certificates (iteration stops at the first
-    /// malformed element; nothing traps). Not public API: `init(der:)` validates.
-    @_spi(SigilInternal)
-    public init(unvalidated der: [UInt8], start: Int, end: Int) {
-        precondition(0 <= start && start <= end && end <= der.count)
-        self.init(encoded: ByteSpan(der, start, end))
-    }
-
     /// A name from its DER encoding (`Name ::= RDNSequence`), validated as a certificate's
     /// names are (structure, non-empty RDNs, string values) and required to be the whole input.
     public init(der: [UInt8]) throws(DERError) {
@@ -276,6 +267,7 @@ func rfc4514Escape(_ s: String) -> String {
 
 /// Reads the next TLV at `position` (absolute) in `storage`, advancing it; nil at the end or on
 /// a malformed value (which validated spans never contain).
+@usableFromInline
 func nextValue(_ storage: [UInt8], _ position: inout Int, _ end: Int) -> ByteSpan? {
     guard position < end else { return nil }
     let p = position

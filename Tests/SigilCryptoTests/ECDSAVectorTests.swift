@@ -25,11 +25,13 @@ final class ECDSAVectorTests: XCTestCase {
         }
     }
 
-    private func check(_ key: ECDSAPublicKey, sig: [UInt8], digest: [UInt8]) -> CryptoError? {
-        ecdsaCheck(key, sig: sig, digest: digest)
+    private func check(_ key: ECDSAPublicKey, sig: [UInt8], digest: [UInt8], p256UseMulx: Bool = true) -> CryptoError? {
+        ecdsaCheck(key, sig: sig, digest: digest, p256UseMulx: p256UseMulx)
     }
 
-    private func runWycheproof(_ file: String, minimumTests: Int) throws {
+    /// `p256UseMulx: false`: P-256 through the C kernel's portable products (the default run
+    /// takes the MULX/ADX ones on CPUs that have them, like this machine's).
+    private func runWycheproof(_ file: String, minimumTests: Int, p256UseMulx: Bool = true) throws {
         guard let data = Vectors.load("wycheproof/" + file, test: file) else { return }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let groups = try XCTUnwrap(json["testGroups"] as? [[String: Any]])
@@ -47,7 +49,7 @@ final class ECDSAVectorTests: XCTestCase {
                 let msg = hexBytes(test["msg"] as! String)
                 let sig = hexBytes(test["sig"] as! String)
                 let digest = hash.hash(msg).bytes
-                let error = check(key, sig: sig, digest: digest)
+                let error = check(key, sig: sig, digest: digest, p256UseMulx: p256UseMulx)
                 counts[result, default: 0] += 1
                 switch result {
                 case "valid":
@@ -70,6 +72,12 @@ final class ECDSAVectorTests: XCTestCase {
 
     func testWycheproofP256SHA256() throws { try runWycheproof("ecdsa_secp256r1_sha256_test.json", minimumTests: 400) }
     func testWycheproofP256SHA512() throws { try runWycheproof("ecdsa_secp256r1_sha512_test.json", minimumTests: 400) }
+    func testWycheproofP256SHA256PortableKernel() throws {
+        try runWycheproof("ecdsa_secp256r1_sha256_test.json", minimumTests: 400, p256UseMulx: false)
+    }
+    func testWycheproofP256SHA512PortableKernel() throws {
+        try runWycheproof("ecdsa_secp256r1_sha512_test.json", minimumTests: 400, p256UseMulx: false)
+    }
     func testWycheproofP384SHA256() throws { try runWycheproof("ecdsa_secp384r1_sha256_test.json", minimumTests: 400) }
     func testWycheproofP384SHA384() throws { try runWycheproof("ecdsa_secp384r1_sha384_test.json", minimumTests: 400) }
     func testWycheproofP521SHA512() throws { try runWycheproof("ecdsa_secp521r1_sha512_test.json", minimumTests: 400) }
@@ -147,10 +155,10 @@ func makeECKey(_ curve: ECCurve, _ bytes: [UInt8]) -> Result<ECDSAPublicKey, Cry
     }
 }
 
-func ecdsaCheck(_ key: ECDSAPublicKey, sig: [UInt8], digest: [UInt8]) -> CryptoError? {
+func ecdsaCheck(_ key: ECDSAPublicKey, sig: [UInt8], digest: [UInt8], p256UseMulx: Bool = true) -> CryptoError? {
     sig.withUnsafeBytes { s in
         digest.withUnsafeBytes { d -> CryptoError? in
-            do throws(CryptoError) { try key.verify(signatureDER: s, digest: d); return nil } catch { return error }
+            do throws(CryptoError) { try key.verify(signatureDER: s, digest: d, p256UseMulx: p256UseMulx); return nil } catch { return error }
         }
     }
 }

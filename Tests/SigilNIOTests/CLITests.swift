@@ -177,5 +177,56 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(text.contains("REFUSED — minimum TLSv1.3"), text)
         XCTAssertEqual(r.status, 1)
     }
+
+    func plist(_ ats: String, _ port: Int, _ tag: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-ats-\(port)-\(tag).plist")
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>\(ats)</dict></dict></plist>
+        """.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// A TLS 1.2 server offering only RSA key exchange (no forward secrecy): ATS's default
+    /// connection fails, the forward-secrecy exception passes, and the Info.plist rules decide.
+    func testATSNoForwardSecrecyServer() throws {
+        let s = try OpenSSLServer(cert: "leaf-ats-rsa", chain: ["int"], extra: ["-tls1_2", "-cipher", "AES128-GCM-SHA256"])
+        servers.append(s)
+        let base = ["ats", "https://127.0.0.1:\(s.port)", "--host", "sigil.test", "--anchor", TLSFixtures.path("root.pem"), "--anchors-only", "--at", "1740000000"]
+        let r = try run(base)
+        let text = atsLines(r)
+        XCTAssertEqual(result(text, "ATS Default Connection"), "FAIL", text)
+        XCTAssertEqual(result(text, "TLSv1.2 without forward secrecy (RSA key exchange only)"), "PASS", text)
+        XCTAssertEqual(result(text, "TLSv1.2 with ATS forward-secrecy cipher suites"), "FAIL", text)
+        XCTAssertEqual(result(text, "Disabling Perfect Forward Secrecy"), "PASS", text)
+        XCTAssertEqual(r.status, 1)
+
+        func allowed(_ ats: String, _ tag: String) throws -> (Bool?, String, Int32) {
+            let out = try run(base + ["--json", "--info-plist", try plist(ats, s.port, tag)])
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.stdout)) as? [String: Any], out.stderr)
+            return (json["infoPlistAllows"] as? Bool, json["infoPlistRules"] as? String ?? "", out.status)
+        }
+        // No rules: ATS defaults (forward secrecy required) → refused.
+        var a = try allowed("", "none")
+        XCTAssertEqual(a.0, false); XCTAssertEqual(a.2, 1)
+        // The forward-secrecy exception for the domain, deprecated spelling, via a parent domain.
+        a = try allowed("<key>NSExceptionDomains</key><dict><key>test</key><dict><key>NSIncludesSubdomains</key><true/><key>NSTemporaryExceptionRequiresForwardSecrecy</key><false/></dict></dict>", "fs")
+        XCTAssertEqual(a.0, true, a.1); XCTAssertEqual(a.2, 0)
+        // Without NSIncludesSubdomains the parent domain's exception does not apply.
+        a = try allowed("<key>NSExceptionDomains</key><dict><key>test</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>", "nosub")
+        XCTAssertEqual(a.0, false, a.1)
+        // NSAllowsArbitraryLoads: no ATS requirement, the chain is still evaluated.
+        a = try allowed("<key>NSAllowsArbitraryLoads</key><true/>", "arbitrary")
+        XCTAssertEqual(a.0, true, a.1)
+        // An exception domain's own rules replace NSAllowsArbitraryLoads for it.
+        a = try allowed("<key>NSAllowsArbitraryLoads</key><true/><key>NSExceptionDomains</key><dict><key>sigil.test</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict></dict>", "override")
+        XCTAssertEqual(a.0, false, a.1)
+    }
+
+    func testATSUnreachableExits3() throws {
+        let r = try run(["ats", "https://127.0.0.1:\(freeLoopbackPort())", "--timeout", "5"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+    }
 }
 #endif

@@ -214,6 +214,30 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(h.verdict?.trustEvaluation?.result, .unspecified)
     }
 
+    /// The time source decides: the chain (2025-01-01 .. 2045-01-01, from the fixture script)
+    /// is valid in 2030 and expired in 2050.
+    func testTimeSource() throws {
+        let port = try serve("leaf")
+        var v = try rootAnchored()
+        v.time = { 1_893_456_000 }
+        let h = try handshake(port, name: "sigil.test", v).get()
+        XCTAssertEqual(h.verdict?.time, 1_893_456_000)
+        XCTAssertEqual(h.validatedDER?.count, 3)
+        v.time = { 2_524_608_000 }
+        XCTAssertEqual(refusal(handshake(port, name: "sigil.test", v))?.reason, .notTrusted(.expired))
+    }
+
+    /// A basic X.509 template checks no name (and needs none).
+    func testCertificateTrustBasicX509ChecksNoName() throws {
+        let port = try serve("leaf")
+        var trust = CertificateTrust(certificates: [], policies: [.basicX509], systemAnchors: TrustStore())
+        trust.anchors = [try TLSFixtures.certificate("root")]
+        XCTAssertNoThrow(try handshake(port, name: "other.test", SigilServerTrustVerifier(trust: trust)).get())
+        XCTAssertNoThrow(try handshake(port, name: nil, SigilServerTrustVerifier(trust: trust)).get())
+        trust.policies = [.ssl(host: nil)]
+        XCTAssertEqual(refusal(handshake(port, name: "other.test", SigilServerTrustVerifier(trust: trust)))?.reason, .notTrusted(.nameMismatch))
+    }
+
     /// The revocation hook sees the validated path and can refuse.
     func testRevocationHookRefuses() throws {
         let port = try serve("leaf")

@@ -294,3 +294,48 @@ final class InspectOddCLITests: XCTestCase {
         XCTAssertTrue(r.out.contains("DNS:host59.many.odd.sigil.test"))
     }
 }
+
+/// The lenient reader on hostile or truncated input: typed errors, never a crash; bounded work.
+final class LenientReaderRobustnessTests: XCTestCase {
+    func testNotACertificateIsATypedError() {
+        XCTAssertThrowsError(try LenientCertificate(der: [])) { XCTAssertEqual(($0 as? DERError)?.kind, .truncated) }
+        XCTAssertThrowsError(try LenientCertificate(der: [0x30, 0x00])) { XCTAssertNotNil($0 as? DERError) }
+        XCTAssertThrowsError(try LenientCertificate(der: [0x02, 0x01, 0x05])) { XCTAssertEqual(($0 as? DERError)?.kind, .unexpectedTag) }
+        // Indefinite length on a primitive value (X.690 §8.1.3.2 forbids it even in BER).
+        XCTAssertThrowsError(try LenientCertificate(der: [0x30, 0x80, 0x02, 0x80, 0x00, 0x00])) {
+            XCTAssertEqual(($0 as? DERError)?.kind, .indefiniteLength)
+        }
+        XCTAssertThrowsError(try LenientCertificate(der: [UInt8](repeating: 0x30, count: Certificate.maximumSize + 1))) {
+            XCTAssertEqual(($0 as? DERError)?.kind, .tooLarge)
+        }
+    }
+
+    func testDeepNestingIsRefused() {
+        // 100 nested indefinite-length SEQUENCEs: past the lenient reader's depth limit (64).
+        let der = (0..<100).flatMap { _ in [0x30, 0x80] as [UInt8] } + (0..<100).flatMap { _ in [0x00, 0x00] as [UInt8] }
+        XCTAssertThrowsError(try LenientCertificate(der: der)) { XCTAssertEqual(($0 as? DERError)?.kind, .nestingTooDeep) }
+    }
+
+    /// Every prefix and every single-byte change of an odd certificate: read or refused with a
+    /// typed error, warnings inside the input, reports rendered.
+    func testTruncationsAndBitFlipsOfAnOddCertificate() throws {
+        let bytes = try TestSupport.read(TestSupport.fixtures.appendingPathComponent("odd/indefinite-length.der").path)
+        var read = 0
+        for n in stride(from: 0, through: bytes.count, by: 7) {
+            if let c = try? LenientCertificate(der: Array(bytes.prefix(n))) { read += 1; render(c, n) }
+        }
+        for i in stride(from: 0, to: bytes.count, by: 3) {
+            var b = bytes
+            b[i] ^= 0x41
+            if let c = try? LenientCertificate(der: b) { read += 1; render(c, b.count) }
+        }
+        XCTAssertGreaterThan(read, 10)
+    }
+
+    func render(_ c: LenientCertificate, _ count: Int) {
+        var r = CertificateReport(c, now: 0)
+        _ = r.text(sha256: nil, spkiSha256: nil)
+        _ = r.json(sha256: nil, spkiSha256: nil).serialized()
+        for w in r.warnings { XCTAssertTrue(w.offset >= 0 && w.offset <= count, "\(w)") }
+    }
+}

@@ -23,6 +23,7 @@ final class PolicySecTrustTests: XCTestCase {
         .extendedKeyUsage: true,     // purpose depends on the policy (basic asks none)
         .maximumDepthExceeded: true, // an option
         .invalidPolicy: true,        // the user-initial-policy-set and §6.1.1 flags are inputs
+        .revocationUndetermined: true, // give the CRL / OCSP response, or soft fail
         .badSignature: false,        // the bytes are wrong
         .malformedCertificate: false,
         .unsupportedCriticalExtension: false, // Apple's own example of fatal
@@ -33,6 +34,7 @@ final class PolicySecTrustTests: XCTestCase {
         .nameConstraintUnsupported: false,
         .profileViolation: false,    // certificate breaks the encoding rules
         .budgetExhausted: false,     // hostile bundle: retrying cannot help
+        .revoked: false,             // the CA withdrew the certificate (Apple: fatal)
     ]
 
     func testMappingPerFailureKind() {
@@ -230,7 +232,7 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertTrue(TrustFailure.precedes(input[1], input[0]))
         XCTAssertFalse(TrustFailure.precedes(input[2], input[4]), "a tie is no precedence")
         // The stated ranking: nameMismatch > expired > notYetValid > ... > unknownIssuer.
-        let order: [TrustFailureKind] = [.nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
+        let order: [TrustFailureKind] = [.revoked, .revocationUndetermined, .nameMismatch, .expired, .notYetValid, .malformedCertificate, .profileViolation,
                                          .invalidPolicy, .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
                                          .extendedKeyUsage, .keyUsage, .pathLengthExceeded, .notACA, .badSignature, .weakKey,
                                          .weakAlgorithm, .unsupportedAlgorithm, .maximumDepthExceeded, .budgetExhausted,

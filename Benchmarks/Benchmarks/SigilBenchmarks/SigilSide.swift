@@ -42,6 +42,21 @@ func sigilWalk(_ c: Certificate) throws(DERError) -> Int {
     return acc
 }
 
+/// Parse + decode the usual extension set of a web leaf (AIA, SKI, AKI, EKU, BC, KU, SAN), and
+/// read what the decoders hand back as a verifier would (issue 11's "extension set" row).
+@inline(never)
+func sigilDecodeExtensions(_ c: Certificate) throws(DERError) -> Int {
+    var acc = 0
+    if let aia = try c.authorityInformationAccess() { for d in aia { acc &+= d.method.count; blackHole(d.location) } }
+    if let ski = try c.subjectKeyIdentifier() { acc &+= ski.count }
+    if let aki = try c.authorityKeyIdentifier() { acc &+= aki.keyIdentifier?.count ?? 0 }
+    if let eku = try c.extendedKeyUsage() { for o in eku { acc &+= o.count } }
+    if let bc = try c.basicConstraints() { acc &+= (bc.isCA ? 1 : 0) &+ (bc.pathLength ?? 0) }
+    if let ku = try c.keyUsage() { acc &+= Int(ku.rawValue) }
+    if let san = try c.subjectAlternativeNames() { for n in san { blackHole(n); acc &+= 1 } }
+    return acc
+}
+
 func sigilChainVerifier(_ chain: Inputs.Chain) -> ChainVerifier {
     var store = TrustStore()
     store.add(try! Certificate(der: chain.root), source: .custom)
@@ -61,6 +76,10 @@ func registerSigilBenchmarks() {
 
     Benchmark("ParseWalkLeaf_Sigil") { b in
         for _ in b.scaledIterations { blackHole(try sigilWalk(try Certificate(der: leaf))) }
+    }
+
+    Benchmark("ParseDecodeExtensions_Sigil") { b in
+        for _ in b.scaledIterations { blackHole(try sigilDecodeExtensions(try Certificate(der: leaf))) }
     }
 
     let roots = Inputs.bundleDER

@@ -36,6 +36,21 @@ func swiftCertificatesWalk(_ c: Certificate) throws -> Int {
     return acc
 }
 
+/// The swift-certificates equivalent of `sigilDecodeExtensions`.
+@inline(never)
+func swiftCertificatesDecodeExtensions(_ c: Certificate) throws -> Int {
+    var acc = 0
+    let x = c.extensions
+    if let aia = try x.authorityInformationAccess { for d in aia { blackHole(d) } }
+    if let ski = try x.subjectKeyIdentifier { acc &+= ski.keyIdentifier.count }
+    if let aki = try x.authorityKeyIdentifier { acc &+= aki.keyIdentifier?.count ?? 0 }
+    if let eku = try x.extendedKeyUsage { for u in eku { blackHole(u) } }
+    if let bc = try x.basicConstraints { blackHole(bc) }
+    if let ku = try x.keyUsage { blackHole(ku) }
+    if let san = try x.subjectAlternativeNames { for n in san { blackHole(n); acc &+= 1 } }
+    return acc
+}
+
 func registerSwiftCertificatesBenchmarks() {
     let leaf = Inputs.leaf
 
@@ -45,6 +60,10 @@ func registerSwiftCertificatesBenchmarks() {
 
     Benchmark("ParseWalkLeaf_SwiftCertificates") { b in
         for _ in b.scaledIterations { blackHole(try swiftCertificatesWalk(try Certificate(derEncoded: leaf))) }
+    }
+
+    Benchmark("ParseDecodeExtensions_SwiftCertificates") { b in
+        for _ in b.scaledIterations { blackHole(try swiftCertificatesDecodeExtensions(try Certificate(derEncoded: leaf))) }
     }
 
     let roots = Inputs.bundleDER

@@ -1,5 +1,6 @@
 // libFuzzer entry point: Sigil's DER reader against apple/swift-asn1
 // (see FuzzDifferential/DifferentialDER.swift).
+import FuzzSupport
 import FuzzDifferential
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -7,3 +8,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     DifferentialDER.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
 }
+
+// Coverage builds (Fuzz/coverage.sh: -DSIGIL_FUZZ_STANDALONE -parse-as-library): a replay driver.
+#if SIGIL_FUZZ_STANDALONE
+@main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
+#endif

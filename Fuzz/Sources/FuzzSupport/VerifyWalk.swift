@@ -29,6 +29,7 @@ public enum VerifyWalk {
             count += 1
             return inner.verifySignature(of: certificate, issuer: issuer)
         }
+        func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool { inner.subjectPublicKeyIsValid(certificate) }
     }
 
     static let anchors: TrustStore = {

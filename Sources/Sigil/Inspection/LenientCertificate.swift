@@ -1,5 +1,5 @@
 import SigilDER
-@_spi(SigilInternal) import SigilX509
+import SigilX509
 
 /// What the inspector says about a SubjectPublicKeyInfo.
 public struct PublicKeySummary: Sendable, Hashable {
@@ -20,7 +20,7 @@ public struct PublicKeySummary: Sendable, Hashable {
 public struct ExtensionSummary: Sendable, Hashable {
     public var oid: String
     public var critical: Bool
-    /// Offset of the Extension SEQUENCE in the certificate.
+    /// Offset of the extension's OID content octets in the certificate.
     public var offset: Int
 }
 
@@ -465,6 +465,11 @@ extension LenientCertificate {
 
         /// Re-encodes the name in DER; string values outside their type's character set are
         /// warned about and carried as UTF8String (their text decoded as well as it can be).
+        static let emptyName: DistinguishedName = {
+            guard let n = try? DistinguishedName(der: [0x30, 0x00]) else { preconditionFailure("the empty Name is valid DER") }
+            return n
+        }()
+
         mutating func readName(_ n: BERNode, label: String) -> DistinguishedName {
             var rdns: [DEROut] = []
             for set in n.children {
@@ -497,7 +502,11 @@ extension LenientCertificate {
             }
             var w = DERWriter(source: bytes)
             w.write(.constructed(tag: 0x30, children: rdns, origin: n.start))
-            return DistinguishedName(unvalidated: w.out, start: 0, end: w.out.count)
+            // The re-encoding goes through the strict Name decoder (no unvalidated bytes behind
+            // a DistinguishedName); what it still refuses is shown empty, with a warning.
+            if let dn = try? DistinguishedName(der: w.out) { return dn }
+            warn("RFC 5280 §4.1.2.4", n.start, "\(label): not readable as a Name even leniently; shown empty")
+            return Self.emptyName
         }
 
         func isStringTag(_ tag: UInt8) -> Bool { DERString.isStringTag(DERTag(rawValue: tag)) }
@@ -879,7 +888,7 @@ extension LenientCertificate {
                         else if v != 0xFF { warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF") }
                     }
                 }
-                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: e.start))
+                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: c[0].contentStart))
                 let before = ber.warnings.count
                 checkOID(c[0])
                 let badOID = ber.warnings.count != before

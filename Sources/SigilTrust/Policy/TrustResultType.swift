@@ -64,11 +64,12 @@ extension TrustFailureKind {
     public var isRecoverable: Bool {
         switch self {
         case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
-             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy:
+             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy,
+             .revocationUndetermined: // revocation information or soft fail may settle it
             return true
         case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
              .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,
-             .profileViolation, .budgetExhausted:
+             .profileViolation, .budgetExhausted, .revoked: // the CA withdrew the certificate
             return false
         }
     }

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Generates Fixtures/revocation/: a small PKI, CRLs made by `openssl ca -gencrl` (delta CRLs by
+`openssl crl -gendelta`, and with Python `cryptography` where openssl cannot: a removeFromCRL
+delta), OCSP responses made by `openssl ocsp`, and manifest.json with the expected verdict of
+every scenario as OpenSSL gives it (`openssl verify -crl_check[_all] [-use_deltas]`,
+`openssl ocsp -resp_text` / `-verify`). Sigil's tests read the manifest; nothing in it comes
+from Sigil.
+
+Times: everything is relative to the generation time G (rounded to the minute). The
+verification time T = G + 1 h is recorded; CRLs are valid [G - 1 h, G + 30 d] unless the
+scenario says otherwise. Run: python3 Fixtures/scripts/gen_revocation.py
+"""
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.x509.oid import CRLEntryExtensionOID
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(os.path.dirname(HERE), "revocation")
+UTC = dt.timezone.utc
+G = dt.datetime.now(UTC).replace(second=0, microsecond=0)
+T = G + dt.timedelta(hours=1)
+
+
+def run(*args, check=True, cwd=None):
+    p = subprocess.run(list(args), capture_output=True, text=True, cwd=cwd or OUT)
+    if check and p.returncode != 0:
+        sys.exit(f"failed: {' '.join(args)}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def ts(d):
+    return d.strftime("%Y%m%d%H%M%SZ")
+
+
+def key(name):
+    run("openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", f"{name}.key")
+
+
+EXT = """
+[root]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+[ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+crlDistributionPoints = URI:http://crl.sigil.test/root.crl
+[leaf]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+crlDistributionPoints = URI:http://crl.sigil.test/int.crl
+[leafsan]
+[responder]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = OCSPSigning
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+noCheck = ignored
+[badresponder]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+"""
+
+serial_counter = [0x1000]
+
+
+def cert(name, cn, issuer, section, host=None):
+    """A certificate for `name`.key, signed by `issuer` (None: self-signed)."""
+    key(name)
+    ext = EXT
+    if host:
+        ext = ext.replace("[leafsan]", f"[leafsan]\nsubjectAltName = DNS:{host}")
+    with open(os.path.join(OUT, "ext.cnf"), "w") as f:
+        f.write(ext)
+    serial_counter[0] += 1
+    nb, na = ts(G - dt.timedelta(days=1)), ts(G + dt.timedelta(days=3650))
+    run("openssl", "req", "-new", "-key", f"{name}.key", "-subj", f"/CN={cn}", "-out", f"{name}.csr")
+    # `openssl x509 -req` has no not-before option in 3.0: use `openssl ca`-free path with -days
+    # and accept not-before = now (G - 1 h margin is not needed: T > G).
+    args = ["openssl", "x509", "-req", "-in", f"{name}.csr", "-out", f"{name}.pem", "-days", "3650",
+            "-set_serial", str(serial_counter[0]), "-extfile", "ext.cnf", "-extensions", section, "-sha256"]
+    if issuer is None:
+        args += ["-key", f"{name}.key"]
+    else:
+        args += ["-CA", f"{issuer}.pem", "-CAkey", f"{issuer}.key"]
+    run(*args)
+    if host:
+        # the SAN goes with the leaf section
+        pass
+    os.remove(os.path.join(OUT, f"{name}.csr"))
+    return name
+
+
+def ca_config(name, crl_exts=""):
+    d = os.path.join(OUT, f"db-{name}")
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "index.txt"), "w").close()
+    with open(os.path.join(d, "crlnumber"), "w") as f:
+        f.write("1000\n")
+    with open(os.path.join(OUT, f"{name}.cnf"), "w") as f:
+        f.write(f"""[ca]
+default_ca = CA_default
+[CA_default]
+database = db-{name}/index.txt
+crlnumber = db-{name}/crlnumber
+default_md = sha256
+default_crl_days = 30
+crl_extensions = crl_ext
+[crl_ext]
+authorityKeyIdentifier = keyid:always
+{crl_exts}
+""")
+
+
+def revoke(ca, cert_name, reason=None, hold=False):
+    args = ["openssl", "ca", "-config", f"{ca}.cnf", "-cert", f"{ca}.pem", "-keyfile", f"{ca}.key", "-revoke", f"{cert_name}.pem"]
+    if hold:
+        args += ["-crl_hold", "holdInstructionReject"]
+    elif reason:
+        args += ["-crl_reason", reason]
+    run(*args)
+
+
+def gencrl(ca, out, last=None, nxt=None, cnf=None):
+    last = last or G - dt.timedelta(hours=1)
+    nxt = nxt or G + dt.timedelta(days=30)
+    run("openssl", "ca", "-config", f"{cnf or ca}.cnf", "-cert", f"{ca}.pem", "-keyfile", f"{ca}.key", "-gencrl",
+        "-crl_lastupdate", ts(last), "-crl_nextupdate", ts(nxt), "-out", out)
+
+
+def verify(leaf, untrusted, crls, flags):
+    args = ["openssl", "verify", "-attime", str(int(T.timestamp())), "-CAfile", "root.pem"] + flags
+    for u in untrusted:
+        args += ["-untrusted", u]
+    for c in crls:
+        args += ["-CRLfile", c]
+    args.append(leaf)
+    p = run(*args, check=False)
+    text = (p.stdout + p.stderr).strip().replace(os.path.join(OUT, ""), "")
+    return p.returncode == 0, text
+
+
+def main():
+    if os.path.exists(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(OUT)
+    cert("root", "Sigil Revocation Root", None, "root")
+    cert("int", "Sigil Revocation Intermediate", "root", "ca")
+    cert("int2", "Sigil Revoked Intermediate", "root", "ca")
+    cert("leaf-good", "good.sigil.test", "int", "leaf")
+    cert("leaf-revoked", "revoked.sigil.test", "int", "leaf")
+    cert("leaf-hold", "hold.sigil.test", "int", "leaf")
+    cert("leaf-delta", "delta.sigil.test", "int", "leaf")
+    cert("leaf-int2", "under-revoked-int.sigil.test", "int2", "leaf")
+    cert("leaf-unknown", "unknown.sigil.test", "int", "leaf")
+    cert("responder", "Sigil OCSP Responder", "int", "responder")
+    cert("badresponder", "Sigil Not A Responder", "int", "badresponder")
+    # Same subject as `int`, another key: signs the "wrong key" CRL.
+    cert("evil-int", "Sigil Revocation Intermediate", "root", "ca")
+    # Same subject again, but under a root that is not trusted.
+    cert("rogue-root", "Sigil Rogue Root", None, "root")
+    cert("rogue-int", "Sigil Revocation Intermediate", "rogue-root", "ca")
+
+    ca_config("root")
+    ca_config("int")
+    ca_config("int-idp", "issuingDistributionPoint = critical, @idp\n[idp]\nfullname = URI:http://crl.sigil.test/other.crl\n")
+    ca_config("int-idp-ok", "issuingDistributionPoint = critical, @idp\n[idp]\nfullname = URI:http://crl.sigil.test/int.crl\nonlyuser = TRUE\n")
+    ca_config("evil-int")
+    ca_config("int2")
+    ca_config("rogue-int")
+
+    # Root CRL: int2 revoked (revoked intermediate).
+    revoke("root", "int2", "cACompromise")
+    gencrl("root", "root.crl.pem")
+    gencrl("int2", "int2.crl.pem")
+    # int base CRL: leaf-revoked (keyCompromise), leaf-hold (certificateHold).
+    revoke("int", "leaf-revoked", "keyCompromise")
+    revoke("int", "leaf-hold", hold=True)
+    gencrl("int", "int.crl.pem")
+    # Expired: nextUpdate before T.
+    gencrl("int", "int-expired.crl.pem", last=G - dt.timedelta(days=10), nxt=G - dt.timedelta(days=1))
+    # Scoped by IDP to another distribution point than the leaves'.
+    shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-int-idp/index.txt"))
+    gencrl("int", "int-idp-other.crl.pem", cnf="int-idp")
+    shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-int-idp-ok/index.txt"))
+    gencrl("int", "int-idp-match.crl.pem", cnf="int-idp-ok")
+    # Signed by a key that is not the issuer's (same issuer name).
+    shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-evil-int/index.txt"))
+    gencrl("evil-int", "int-wrongkey.crl.pem")
+    shutil.copy(os.path.join(OUT, "db-int/index.txt"), os.path.join(OUT, "db-rogue-int/index.txt"))
+    gencrl("rogue-int", "int-rogue.crl.pem")
+    # Delta: leaf-delta revoked after the base CRL; openssl crl -gendelta diffs two CRLs.
+    revoke("int", "leaf-delta", "superseded")
+    gencrl("int", "int-newer.crl.pem", last=G - dt.timedelta(minutes=30))
+    run("openssl", "crl", "-in", "int.crl.pem", "-gendelta", "int-newer.crl.pem", "-key", "int.key", "-sha256", "-out", "int-delta.crl.pem")
+    os.remove(os.path.join(OUT, "int-newer.crl.pem"))
+    # certificateHold released: a delta listing leaf-hold with removeFromCRL (cryptography:
+    # `openssl crl -gendelta` emits only new entries).
+    base = x509.load_pem_x509_crl(open(os.path.join(OUT, "int.crl.pem"), "rb").read())
+    base_number = base.extensions.get_extension_for_class(x509.CRLNumber).value.crl_number
+    int_cert = x509.load_pem_x509_certificate(open(os.path.join(OUT, "int.pem"), "rb").read())
+    int_key = serialization.load_pem_private_key(open(os.path.join(OUT, "int.key"), "rb").read(), None)
+    hold_cert = x509.load_pem_x509_certificate(open(os.path.join(OUT, "leaf-hold.pem"), "rb").read())
+    b = (x509.CertificateRevocationListBuilder().issuer_name(int_cert.subject)
+         .last_update(G - dt.timedelta(minutes=30)).next_update(G + dt.timedelta(days=30))
+         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(int_key.public_key()), False)
+         .add_extension(x509.CRLNumber(base_number + 5), False)
+         .add_extension(x509.DeltaCRLIndicator(base_number), True)
+         .add_revoked_certificate(x509.RevokedCertificateBuilder().serial_number(hold_cert.serial_number)
+                                  .revocation_date(G - dt.timedelta(minutes=30))
+                                  .add_extension(x509.CRLReason(x509.ReasonFlags.remove_from_crl), False).build()))
+    with open(os.path.join(OUT, "int-delta-unhold.crl.pem"), "wb") as f:
+        f.write(b.sign(int_key, hashes.SHA256()).public_bytes(serialization.Encoding.PEM))
+
+    scenarios = []
+
+    def scenario(name, leaf, untrusted, crls, flags, description):
+        ok, text = verify(f"{leaf}.pem", [f"{u}.pem" for u in untrusted], crls, flags)
+        scenarios.append({"name": name, "leaf": f"{leaf}.pem", "intermediates": [f"{u}.pem" for u in untrusted],
+                          "crls": crls, "openssl": " ".join(flags), "trusted": ok, "opensslOutput": text,
+                          "description": description})
+
+    all_ = ["-crl_check_all"]
+    scenario("good", "leaf-good", ["int"], ["root.crl.pem", "int.crl.pem"], all_, "leaf and intermediate not revoked")
+    scenario("revoked-leaf", "leaf-revoked", ["int"], ["root.crl.pem", "int.crl.pem"], all_, "leaf revoked (keyCompromise)")
+    scenario("revoked-intermediate", "leaf-int2", ["int2"], ["root.crl.pem", "int2.crl.pem"], ["-crl_check_all"], "intermediate revoked by the root's CRL (cACompromise); the leaf is on no CRL")
+    scenario("revoked-intermediate-leaf-only", "leaf-int2", ["int2"], ["root.crl.pem", "int2.crl.pem"], ["-crl_check"], "leaf-only check (-crl_check; Sigil scope leafOnly): the leaf is not revoked")
+    scenario("no-crl-for-leaf", "leaf-good", ["int"], ["root.crl.pem"], all_, "no CRL of the leaf's issuer: undetermined (hard fail)")
+    scenario("expired-crl", "leaf-good", ["int"], ["root.crl.pem", "int-expired.crl.pem"], all_, "the leaf's CRL is past its nextUpdate")
+    scenario("wrong-key-crl", "leaf-good", ["int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_, "the leaf's CRL is signed by another key with the issuer's name")
+    scenario("separate-crl-signer", "leaf-good", ["int", "evil-int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_ + ["-extended_crl"],
+             "the CRL is signed by another certificate of the issuer's name that chains to the same root (RFC 5280 §6.3.3 (f))")
+    scenario("separate-crl-signer-revoked", "leaf-revoked", ["int", "evil-int"], ["root.crl.pem", "int-wrongkey.crl.pem"], all_ + ["-extended_crl"],
+             "as separate-crl-signer, and that CRL lists the leaf")
+    scenario("crl-signer-other-root", "leaf-good", ["int", "rogue-int", "rogue-root"], ["root.crl.pem", "int-rogue.crl.pem"], all_ + ["-extended_crl"],
+             "the CRL's signer has the issuer's name but chains to another, untrusted root")
+    scenario("idp-scope-mismatch", "leaf-good", ["int"], ["root.crl.pem", "int-idp-other.crl.pem"], all_, "the CRL's issuing distribution point is not the leaf's")
+    scenario("idp-scope-match", "leaf-revoked", ["int"], ["root.crl.pem", "int-idp-match.crl.pem"], all_, "IDP matches the leaf's distribution point, onlyContainsUserCerts: leaf revoked")
+    scenario("delta-revoked", "leaf-delta", ["int"], ["root.crl.pem", "int.crl.pem", "int-delta.crl.pem"], all_ + ["-use_deltas"], "revoked in the delta CRL only")
+    scenario("delta-not-used", "leaf-delta", ["int"], ["root.crl.pem", "int.crl.pem"], all_, "without the delta the base CRL does not list it")
+    scenario("hold", "leaf-hold", ["int"], ["root.crl.pem", "int.crl.pem"], all_, "certificateHold on the base CRL")
+    scenario("hold-removed", "leaf-hold", ["int"], ["root.crl.pem", "int.crl.pem", "int-delta-unhold.crl.pem"], all_ + ["-use_deltas"], "certificateHold released by removeFromCRL in a delta")
+
+    # OCSP: `openssl ocsp` as responder over the int CA database (leaf-good entered as valid;
+    # leaf-unknown is not in it).
+    run("openssl", "ca", "-config", "int.cnf", "-cert", "int.pem", "-keyfile", "int.key", "-valid", "leaf-good.pem")
+    ocsp = []
+
+    def respond(name, target, signer, signer_key, extra, description, check_leaf=None):
+        run("openssl", "ocsp", "-issuer", "int.pem", "-cert", f"{target}.pem", "-no_nonce", "-reqout", f"{name}.req.der")
+        run("openssl", "ocsp", "-index", "db-int/index.txt", "-rsigner", f"{signer}.pem", "-rkey", f"{signer_key}.key",
+            "-CA", "int.pem", "-reqin", f"{name}.req.der", "-respout", f"{name}.ocsp.der", *extra)
+        os.remove(os.path.join(OUT, f"{name}.req.der"))
+        text = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-resp_text", "-noverify").stdout
+        status = "good" if "Cert Status: good" in text else "revoked" if "Cert Status: revoked" in text else "unknown" if "Cert Status: unknown" in text else "?"
+        leaf = check_leaf or target
+        v = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-CAfile", "root.pem", "-verify_other", "int.pem",
+                "-issuer", "int.pem", "-cert", f"{leaf}.pem", check=False)
+        vtext = (v.stdout + v.stderr).strip()
+        next_update = None
+        for line in text.splitlines():
+            if "Next Update:" in line:
+                next_update = int(dt.datetime.strptime(line.split("Next Update:")[1].strip(), "%b %d %H:%M:%S %Y %Z").replace(tzinfo=UTC).timestamp())
+        first = vtext.splitlines()[0] if vtext else ""
+        for_leaf = first.split(": ", 1)[1] if ": " in first else first  # good / revoked / unknown / ERROR: No Status found.
+        ocsp.append({"name": name, "response": f"{name}.ocsp.der", "leaf": f"{leaf}.pem", "certStatus": status,
+                     "statusForLeaf": for_leaf,
+                     "opensslVerify": "Response verify OK" in vtext, "opensslOutput": vtext, "nextUpdate": next_update,
+                     "description": description})
+
+    respond("ocsp-good", "leaf-good", "int", "int", ["-ndays", "7"], "signed by the issuer: good")
+    respond("ocsp-revoked", "leaf-revoked", "int", "int", ["-ndays", "7"], "signed by the issuer: revoked")
+    respond("ocsp-unknown", "leaf-unknown", "int", "int", ["-ndays", "7"], "the leaf is not in the responder's database: unknown")
+    respond("ocsp-delegated", "leaf-good", "responder", "responder", ["-ndays", "7"], "delegated responder (id-kp-OCSPSigning, issued by int)")
+    respond("ocsp-delegated-revoked", "leaf-revoked", "responder", "responder", ["-ndays", "7"], "delegated responder: revoked")
+    respond("ocsp-bad-responder", "leaf-good", "badresponder", "badresponder", ["-ndays", "7"], "signed by a certificate of int without id-kp-OCSPSigning")
+    respond("ocsp-wrong-certid", "leaf-good", "int", "int", ["-ndays", "7"], "a response about leaf-good used for leaf-revoked", check_leaf="leaf-revoked")
+    respond("ocsp-stale", "leaf-good", "int", "int", ["-nmin", "1"], "nextUpdate one minute after generation; checked at T = G + 1 h")
+
+    for f in os.listdir(OUT):
+        if f.endswith(".cnf") or f.startswith("db-") or (f.endswith(".key")):
+            p = os.path.join(OUT, f)
+            shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()),
+                   "anchor": "root.pem", "crlScenarios": scenarios, "ocspScenarios": ocsp}, f, indent=1)
+    for s in scenarios:
+        print(f"{s['name']:32} trusted={s['trusted']}  {s['opensslOutput'].splitlines()[-1][:90]}")
+    for o in ocsp:
+        print(f"{o['name']:32} {o['certStatus']:8} verify={o['opensslVerify']} next={o['nextUpdate']}")
+
+
+if __name__ == "__main__":
+    main()

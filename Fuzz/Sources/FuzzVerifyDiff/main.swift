@@ -1,0 +1,14 @@
+// libFuzzer entry point: see FuzzDiffVerify/DiffVerify.swift.
+import FuzzSupport
+import FuzzDiffVerify
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    DiffVerify.fuzz(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+// Coverage builds (Fuzz/coverage.sh: -DSIGIL_FUZZ_STANDALONE -parse-as-library): a replay driver.
+#if SIGIL_FUZZ_STANDALONE
+@main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
+#endif

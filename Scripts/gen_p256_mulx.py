@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Generates Sources/CSigilBignum/p256_mulx.h: the P-256 Montgomery multiplication and squaring
+(MULX/ADCX/ADOX, one asm statement each, product and reduction together) included by p256.c.
+
+    python3 Scripts/gen_p256_mulx.py > Sources/CSigilBignum/p256_mulx.h
+
+Register names are rotated here (the limbs of the running window move down one register per
+reduction round instead of moving data), so the generated asm has no register moves for that.
+
+p = 2^256 - 2^224 + 2^192 + 2^96 - 1 and -p^-1 = 1 (mod 2^64): a reduction round with
+m = the low limb adds m·p = m·2^96 - m + m·p3·2^192 (p3 = 2^64 - 2^32 + 1 = p's top limb):
+the low limb cancels exactly, m·2^96 is (m << 32) at limb 1 and (m >> 32) at limb 2, and
+m·p3 (one MULX) lands on limbs 3-4.
+"""
+
+A = lambda k: f"{8 * k}(%[ap])"
+B = lambda k: f"{8 * k}(%[bp])"
+
+
+def reduce_round(w, f):
+    """Window w[0..4] plus top limb f; m = w[0]. Returns the asm and the new window (w[1..4], f),
+    the freed register (w[0])."""
+    m = w[0]
+    asm = [
+        f"movq %[{m}], %%rdx",
+        "mulxq %[p3], %[lo], %[hi]",
+        f"movq %[{m}], %[t]",
+        "shlq $32, %[t]",
+        f"shrq $32, %[{m}]",
+        f"addq %[t], %[{w[1]}]",
+        f"adcq %[{m}], %[{w[2]}]",
+        f"adcq %[lo], %[{w[3]}]",
+        f"adcq %[hi], %[{w[4]}]",
+        f"adcq $0, %[{f}]",
+    ]
+    return asm, w[1:] + [f], m
+
+
+def final_subtract(y):
+    """y[0..4] < 2p: r = y - p if that does not borrow, else y; stored to rp."""
+    return [
+        f"movq %[{y[0]}], %[lo]",
+        f"movq %[{y[1]}], %[hi]",
+        f"movq %[{y[2]}], %[t]",
+        f"movq %[{y[3]}], %%rdx",
+        "movl $0xffffffff, %k[bp]",  # p1 (zero-extended)
+        "subq $-1, %[lo]",           # p0 = 2^64 - 1
+        "sbbq %[bp], %[hi]",
+        "sbbq $0, %[t]",
+        "sbbq %[p3], %%rdx",
+        f"sbbq $0, %[{y[4]}]",
+        f"cmovcq %[{y[0]}], %[lo]",
+        f"cmovcq %[{y[1]}], %[hi]",
+        f"cmovcq %[{y[2]}], %[t]",
+        f"cmovcq %[{y[3]}], %%rdx",
+        "movq %[lo], 0(%[rp])",
+        "movq %[hi], 8(%[rp])",
+        "movq %[t], 16(%[rp])",
+        "movq %%rdx, 24(%[rp])",
+    ]
+
+
+def mul():
+    L = [
+        "xorl %k[x5], %k[x5]",
+        f"movq {B(0)}, %%rdx",
+        f"mulxq {A(0)}, %[x0], %[x1]",
+        f"mulxq {A(1)}, %[lo], %[x2]",
+        "addq %[lo], %[x1]",
+        f"mulxq {A(2)}, %[lo], %[x3]",
+        "adcq %[lo], %[x2]",
+        f"mulxq {A(3)}, %[lo], %[x4]",
+        "adcq %[lo], %[x3]",
+        "adcq $0, %[x4]",
+    ]
+    asm, w, free = reduce_round(["x0", "x1", "x2", "x3", "x4"], "x5")
+    L += asm
+    for i in (1, 2, 3):
+        f = free
+        L += [f"movq {B(i)}, %%rdx", f"xorl %k[{f}], %k[{f}]"]
+        for k in range(4):
+            L += [f"mulxq {A(k)}, %[lo], %[hi]", f"adcxq %[lo], %[{w[k]}]", f"adoxq %[hi], %[{w[k + 1]}]"]
+        L += ["movl $0, %k[lo]", f"adcxq %[lo], %[{w[4]}]", f"adoxq %[lo], %[{f}]", f"adcxq %[lo], %[{f}]"]
+        asm, w, free = reduce_round(w, f)
+        L += asm
+    L += final_subtract(w)
+    return L
+
+
+def sqr():
+    # Cross products a_i a_j (i < j) at limbs 1..6, doubled, plus the squares: t0..t7.
+    L = [
+        f"movq {A(0)}, %%rdx",
+        f"mulxq {A(1)}, %[t1], %[t2]",
+        f"mulxq {A(2)}, %[lo], %[t3]",
+        "addq %[lo], %[t2]",
+        f"mulxq {A(3)}, %[lo], %[t4]",
+        "adcq %[lo], %[t3]",
+        f"movq {A(1)}, %%rdx",
+        f"mulxq {A(3)}, %[lo], %[t5]",
+        "adcq %[lo], %[t4]",
+        "adcq $0, %[t5]",
+        f"mulxq {A(2)}, %[lo], %[hi]",
+        "addq %[lo], %[t3]",
+        "adcq %[hi], %[t4]",
+        f"movq {A(2)}, %%rdx",
+        f"mulxq {A(3)}, %[lo], %[t6]",
+        "adcq %[lo], %[t5]",
+        "adcq $0, %[t6]",
+        "xorl %k[t7], %k[t7]",
+        "addq %[t1], %[t1]",
+        "adcq %[t2], %[t2]",
+        "adcq %[t3], %[t3]",
+        "adcq %[t4], %[t4]",
+        "adcq %[t5], %[t5]",
+        "adcq %[t6], %[t6]",
+        "adcq $0, %[t7]",
+        f"movq {A(0)}, %%rdx",
+        "mulxq %%rdx, %[t0], %[hi]",
+        f"movq {A(1)}, %%rdx",
+        "addq %[hi], %[t1]",
+        "mulxq %%rdx, %[lo], %[hi]",
+        "adcq %[lo], %[t2]",
+        "adcq %[hi], %[t3]",
+        f"movq {A(2)}, %%rdx",
+        "mulxq %%rdx, %[lo], %[hi]",
+        "adcq %[lo], %[t4]",
+        "adcq %[hi], %[t5]",
+        f"movq {A(3)}, %%rdx",
+        "mulxq %%rdx, %[lo], %[hi]",
+        "adcq %[lo], %[t6]",
+        "adcq %[hi], %[t7]",
+    ]
+    # Reduce the low half: s = (T_lo + M p) / 2^256 <= p, four rounds on a 4-limb window
+    # (each round's result stays below 2^256, so the top limb takes the product's high half
+    # plus the carry without overflowing). `ap` is free now and serves as the shift temporary.
+    s = ["t0", "t1", "t2", "t3"]
+    lo, hi = "lo", "hi"
+    for _ in range(4):
+        m = s[0]
+        L += [
+            f"movq %[{m}], %%rdx",
+            f"mulxq %[p3], %[{lo}], %[{hi}]",
+            f"movq %[{m}], %[ap]",
+            "shlq $32, %[ap]",
+            f"shrq $32, %[{m}]",
+            f"addq %[ap], %[{s[1]}]",
+            f"adcq %[{m}], %[{s[2]}]",
+            f"adcq %[{lo}], %[{s[3]}]",
+            f"adcq $0, %[{hi}]",
+        ]
+        s, lo, hi = s[1:] + [hi], m, lo
+    # + T_hi, carry into `lo` (a free register now).
+    c = lo
+    L += [
+        f"movl $0, %k[{c}]",
+        f"addq %[t4], %[{s[0]}]",
+        f"adcq %[t5], %[{s[1]}]",
+        f"adcq %[t6], %[{s[2]}]",
+        f"adcq %[t7], %[{s[3]}]",
+        f"adcq $0, %[{c}]",
+        # r = s - p unless that borrows (s + c·2^256 < 2p): t4..t7 are free for the copy.
+        f"movq %[{s[0]}], %[t4]",
+        f"movq %[{s[1]}], %[t5]",
+        f"movq %[{s[2]}], %[t6]",
+        f"movq %[{s[3]}], %[t7]",
+        "movl $0xffffffff, %k[ap]",
+        "subq $-1, %[t4]",
+        "sbbq %[ap], %[t5]",
+        "sbbq $0, %[t6]",
+        "sbbq %[p3], %[t7]",
+        f"sbbq $0, %[{c}]",
+        f"cmovcq %[{s[0]}], %[t4]",
+        f"cmovcq %[{s[1]}], %[t5]",
+        f"cmovcq %[{s[2]}], %[t6]",
+        f"cmovcq %[{s[3]}], %[t7]",
+        "movq %[t4], 0(%[rp])",
+        "movq %[t5], 8(%[rp])",
+        "movq %[t6], 16(%[rp])",
+        "movq %[t7], 24(%[rp])",
+    ]
+    return L
+
+
+def emit(lines):
+    return "".join(f'        "{l}\\n\\t"\n' for l in lines)
+
+
+print("""/* Generated by Scripts/gen_p256_mulx.py; do not edit. Included by p256.c.
+ * P-256 Montgomery product / square with MULX, ADCX, ADOX: r = a·b·2^-256 mod p (a, b < p,
+ * result < p; any a, b < 2^256 give a congruent result below 2^256). Operand scanning with the
+ * reduction interleaved (product row i, then one reduction round), the two carry chains of
+ * Ozturk, Guilford, Gopal & Feghali (2012) in the rows; the square forms the cross products
+ * once, doubles them, adds the squares, then reduces. r may alias a or b (written last). */
+
+static const limb P256_P3 = 0xffffffff00000001UL;
+
+MX_NOINLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
+    limb x0, x1, x2, x3, x4, x5, lo, hi, t;
+    const limb *ap = a->v, *bp = b->v;
+    __asm__ volatile(
+""" + emit(mul()) + """        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
+          [x5] "=&r"(x5), [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t), [ap] "+r"(ap), [bp] "+r"(bp)
+        : [rp] "r"(r->v), [p3] "m"(P256_P3)
+        : "rdx", "cc", "memory");
+}
+
+MX_NOINLINE void sqr_mulx(fe *r, const fe *a) {
+    limb t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
+    const limb *ap = a->v;
+    __asm__ volatile(
+""" + emit(sqr()) + """        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [ap] "+r"(ap)
+        : [rp] "r"(r->v), [p3] "m"(P256_P3)
+        : "rdx", "cc", "memory");
+}""")

@@ -1,0 +1,424 @@
+/* P-256 (secp256r1, FIPS 186-5 / SP 800-186 §3.2.1.3) field arithmetic and the double-scalar
+ * multiplication u1·G + u2·Q of ECDSA verification (SEC 1 §4.1.4 step 5).
+ *
+ * VARIABLE TIME, on purpose: this code only serves signature *verification*, where every input
+ * (public key, digest, signature, hence u1 and u2) is public. It branches on digits and on
+ * the exceptional cases of the addition formulas. Do not reuse it for signing or key agreement.
+ *
+ * Field: p = 2^256 - 2^224 + 2^192 + 2^96 - 1, Montgomery form with R = 2^256 (the same
+ * representation as SigilCrypto's P256Field), elements fully reduced in [0, p).
+ *  - Products: 4x4 limbs with MULX and two carry chains (ADCX for the low halves, ADOX for the
+ *    high halves; Ozturk, Guilford, Gopal & Feghali 2012), or a portable unsigned __int128
+ *    version when the CPU lacks BMI2/ADX. Squares compute the 6 cross products once.
+ *  - REDC without multiplying by -p^-1 (it is 1 mod 2^64): with m the low limb,
+ *    m·p = m·2^256 - m·2^224 + m·2^192 + m·2^96 - m, so limb 0 clears exactly, m·2^96 lands on
+ *    limbs 1-2 as shifts and m·(2^64 - 2^32 + 1)·2^192 on limbs 3-4 (one 64x64 product). Only the
+ *    low half of the product is reduced: (T_lo + M·p) / R <= p, then T_hi is added and p
+ *    subtracted once if needed: inputs below p give a result below p (T_hi < p, the sum is
+ *    below 2p); any inputs below 2^256 give a congruent result below 2^256. The kernel only
+ *    ever feeds values below p (the caller reduces Q and the table of G).
+ * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; formulas from the
+ * Explicit-Formulas Database: dbl-2001-b (a = -3, 3M + 5S), add-2007-bl with Z2^2, Z2^3 cached
+ * (the table of Q), madd-2007-bl (affine table of G). The exceptional cases (an input at
+ * infinity, P + P, P + (-P)) are detected and handled: a verifier sees attacker-chosen keys
+ * and signatures, so the two halves of the sum may collide on purpose.
+ */
+#include "CSigilBignum.h"
+
+typedef csigil_limb limb;
+typedef unsigned __int128 u128;
+
+#define INL __attribute__((always_inline)) static inline
+
+static const limb P0 = 0xffffffffffffffffUL, P1 = 0x00000000ffffffffUL, P3 = 0xffffffff00000001UL;
+/* R mod p (the element 1 in Montgomery form). */
+static const limb ONE[4] = {0x0000000000000001UL, 0xffffffff00000000UL, 0xffffffffffffffffUL, 0x00000000fffffffeUL};
+
+typedef struct { limb v[4]; } fe;
+
+/* Carry chains with clang's builtins (add/adc, sub/sbb). */
+INL limb addc(limb a, limb b, limb cin, limb *cout) { return __builtin_addcl(a, b, cin, cout); }
+INL limb subb(limb a, limb b, limb bin, limb *bout) { return __builtin_subcl(a, b, bin, bout); }
+
+/* r ≡ (t0..t7) · 2^-256 (mod p): below p when t < p·2^256 (t = a·b, a, b < p), else below 2^256. */
+INL void redc(fe *r, limb t0, limb t1, limb t2, limb t3, limb t4, limb t5, limb t6, limb t7) {
+    limb s0 = t0, s1 = t1, s2 = t2, s3 = t3, c;
+    /* One round: s = (s + m·p) / 2^64 with m = s0; stays below 2^256 (s < 2^256 and
+       (2^256 + 2^64 p) / 2^64 = 2^192 + p < 2^256), so no carry leaves the window. */
+#define P256_ROUND                                                         \
+    {                                                                      \
+        limb m = s0;                                                       \
+        u128 mp3 = (u128)m * P3;                                           \
+        s0 = addc(s1, m << 32, 0, &c);                                     \
+        s1 = addc(s2, m >> 32, c, &c);                                     \
+        s2 = addc(s3, (limb)mp3, c, &c);                                   \
+        s3 = (limb)(mp3 >> 64) + c;                                        \
+    }
+    P256_ROUND P256_ROUND P256_ROUND P256_ROUND
+#undef P256_ROUND
+    /* + T_hi: below p + 2^256 < 2p. */
+    s0 = addc(s0, t4, 0, &c);
+    s1 = addc(s1, t5, c, &c);
+    s2 = addc(s2, t6, c, &c);
+    s3 = addc(s3, t7, c, &c);
+    limb b, d0, d1, d2, d3;
+    d0 = subb(s0, P0, 0, &b);
+    d1 = subb(s1, P1, b, &b);
+    d2 = subb(s2, 0, b, &b);
+    d3 = subb(s3, P3, b, &b);
+    (void)subb(c, 0, b, &b);  /* b = 1: s < p (no carry out and the subtraction borrowed) */
+    limb keep = 0 - b;
+    r->v[0] = (s0 & keep) | (d0 & ~keep);
+    r->v[1] = (s1 & keep) | (d1 & ~keep);
+    r->v[2] = (s2 & keep) | (d2 & ~keep);
+    r->v[3] = (s3 & keep) | (d3 & ~keep);
+}
+
+/* ---- Products, portable ---- */
+
+INL void mul_portable(fe *r, const fe *a, const fe *b) {
+    limb t[8] = {0};
+    for (int i = 0; i < 4; i++) {
+        limb c = 0;
+        for (int j = 0; j < 4; j++) {
+            u128 s = (u128)a->v[j] * b->v[i] + t[i + j] + c;
+            t[i + j] = (limb)s;
+            c = (limb)(s >> 64);
+        }
+        t[i + 4] = c;
+    }
+    redc(r, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+}
+
+INL void sqr_portable(fe *r, const fe *a) {
+    limb a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
+    u128 s;
+    limb c, t1, t2, t3, t4, t5, t6, t7;
+    /* Cross products, limbs 1..6. */
+    s = (u128)a0 * a1;            t1 = (limb)s; c = (limb)(s >> 64);
+    s = (u128)a0 * a2 + c;        t2 = (limb)s; c = (limb)(s >> 64);
+    s = (u128)a0 * a3 + c;        t3 = (limb)s; t4 = (limb)(s >> 64);
+    s = (u128)a1 * a2 + t3;       t3 = (limb)s; c = (limb)(s >> 64);
+    s = (u128)a1 * a3 + t4 + c;   t4 = (limb)s; t5 = (limb)(s >> 64);
+    s = (u128)a2 * a3 + t5;       t5 = (limb)s; t6 = (limb)(s >> 64);
+    t7 = t6 >> 63;
+    t6 = (t6 << 1) | (t5 >> 63);
+    t5 = (t5 << 1) | (t4 >> 63);
+    t4 = (t4 << 1) | (t3 >> 63);
+    t3 = (t3 << 1) | (t2 >> 63);
+    t2 = (t2 << 1) | (t1 >> 63);
+    t1 = t1 << 1;
+    u128 q0 = (u128)a0 * a0, q1 = (u128)a1 * a1, q2 = (u128)a2 * a2, q3 = (u128)a3 * a3;
+    limb t0 = (limb)q0;
+    t1 = addc(t1, (limb)(q0 >> 64), 0, &c);
+    t2 = addc(t2, (limb)q1, c, &c);
+    t3 = addc(t3, (limb)(q1 >> 64), c, &c);
+    t4 = addc(t4, (limb)q2, c, &c);
+    t5 = addc(t5, (limb)(q2 >> 64), c, &c);
+    t6 = addc(t6, (limb)q3, c, &c);
+    t7 = t7 + (limb)(q3 >> 64) + c;
+    redc(r, t0, t1, t2, t3, t4, t5, t6, t7);
+}
+
+/* ---- Products with MULX / ADCX / ADOX (only run after csigil_bignum_mulx_supported()) ---- */
+
+#if defined(__x86_64__)
+/* Out of line: inlined into the point formulas, clang (21) gives up allocating registers
+   for such asm statements ("inline assembly requires more registers than available"). */
+#define MX_NOINLINE __attribute__((noinline, target("bmi2,adx"))) static
+#include "p256_mulx.h"
+#define P256_HAVE_MULX 1
+#else
+#define P256_HAVE_MULX 0
+#endif
+
+/* `mx` is a compile-time constant in every caller (the two instantiations of the scalar
+   multiplication below), so these select one path without a run-time branch. */
+INL void fmul(fe *r, const fe *a, const fe *b, const int mx) {
+#if P256_HAVE_MULX
+    if (mx) { mul_mulx(r, a, b); return; }
+#endif
+    (void)mx;
+    mul_portable(r, a, b);
+}
+
+INL void fsqr(fe *r, const fe *a, const int mx) {
+#if P256_HAVE_MULX
+    if (mx) { sqr_mulx(r, a); return; }
+#endif
+    (void)mx;
+    sqr_portable(r, a);
+}
+
+/* r = a + b mod p (inputs in [0, p)): subtract p when a + b carried out or is >= p. */
+INL void fadd(fe *r, const fe *a, const fe *b) {
+    limb c, bw, s0, s1, s2, s3, d0, d1, d2, d3;
+    s0 = addc(a->v[0], b->v[0], 0, &c);
+    s1 = addc(a->v[1], b->v[1], c, &c);
+    s2 = addc(a->v[2], b->v[2], c, &c);
+    s3 = addc(a->v[3], b->v[3], c, &c);
+    d0 = subb(s0, P0, 0, &bw);
+    d1 = subb(s1, P1, bw, &bw);
+    d2 = subb(s2, 0, bw, &bw);
+    d3 = subb(s3, P3, bw, &bw);
+    (void)subb(c, 0, bw, &bw);
+    limb keep = 0 - bw;
+    r->v[0] = (s0 & keep) | (d0 & ~keep);
+    r->v[1] = (s1 & keep) | (d1 & ~keep);
+    r->v[2] = (s2 & keep) | (d2 & ~keep);
+    r->v[3] = (s3 & keep) | (d3 & ~keep);
+}
+
+/* r = a - b mod p (inputs in [0, p)): add p back when the subtraction borrowed. */
+INL void fsub(fe *r, const fe *a, const fe *b) {
+    limb bw, c, d0, d1, d2, d3;
+    d0 = subb(a->v[0], b->v[0], 0, &bw);
+    d1 = subb(a->v[1], b->v[1], bw, &bw);
+    d2 = subb(a->v[2], b->v[2], bw, &bw);
+    d3 = subb(a->v[3], b->v[3], bw, &bw);
+    limb mask = 0 - bw;
+    r->v[0] = addc(d0, P0 & mask, 0, &c);
+    r->v[1] = addc(d1, P1 & mask, c, &c);
+    r->v[2] = addc(d2, 0, c, &c);
+    r->v[3] = addc(d3, P3 & mask, c, &c);
+}
+
+INL int fis_zero(const fe *a) { return (a->v[0] | a->v[1] | a->v[2] | a->v[3]) == 0; }
+
+typedef struct { fe x, y, z; } jac;
+/* A table entry of Q: Jacobian point with Z^2 and Z^3 cached. */
+typedef struct { fe x, y, z, zz, zzz; } qentry;
+
+/* r = 2a (dbl-2001-b, a = -3). r may alias a. Doubling infinity (Z = 0) gives Z = 0. */
+INL void pdbl(jac *r, const jac *a, const int mx) {
+    fe delta, gamma, beta, alpha, t, u;
+    fsqr(&delta, &a->z, mx);
+    fsqr(&gamma, &a->y, mx);
+    fmul(&beta, &a->x, &gamma, mx);
+    fsub(&t, &a->x, &delta);
+    fadd(&u, &a->x, &delta);
+    fmul(&alpha, &t, &u, mx);
+    fadd(&t, &alpha, &alpha);
+    fadd(&alpha, &t, &alpha);          /* alpha = 3 (X - delta)(X + delta) */
+    fadd(&t, &a->y, &a->z);
+    fsqr(&t, &t, mx);
+    fsub(&t, &t, &gamma);
+    fsub(&r->z, &t, &delta);           /* Z3 = (Y + Z)^2 - gamma - delta (a->y, a->z now dead) */
+    fadd(&u, &beta, &beta);
+    fadd(&u, &u, &u);                  /* 4 beta */
+    fsqr(&t, &alpha, mx);
+    fsub(&t, &t, &u);
+    fsub(&r->x, &t, &u);               /* X3 = alpha^2 - 8 beta */
+    fsub(&u, &u, &r->x);
+    fmul(&u, &u, &alpha, mx);          /* alpha (4 beta - X3) */
+    fsqr(&gamma, &gamma, mx);
+    fadd(&gamma, &gamma, &gamma);
+    fadd(&gamma, &gamma, &gamma);
+    fadd(&gamma, &gamma, &gamma);      /* 8 gamma^2 */
+    fsub(&r->y, &u, &gamma);           /* Y3 */
+}
+
+/* r = a + b, b a Q-table entry (never infinity) with y replaced by `by` (b's y or its
+   negation). add-2007-bl with Z2^2, Z2^3 cached. r may alias a. */
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
+    if (fis_zero(&a->z)) {
+        r->x = b->x; r->y = *by; r->z = b->z;
+        return;
+    }
+    fe z1z1, u1, h, s1, rr, i, j;
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&s1, &b->zzz, &a->y, mx);     /* S1 = Y1 Z2^3 */
+    fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
+    fmul(&h, &b->x, &z1z1, mx);        /* U2 */
+    fmul(&rr, &a->z, &z1z1, mx);
+    fmul(&rr, &rr, by, mx);            /* S2 = Y2 Z1^3 */
+    fsub(&h, &h, &u1);                 /* H = U2 - U1 */
+    fsub(&rr, &rr, &s1);               /* S2 - S1 */
+    if (fis_zero(&h)) {
+        if (fis_zero(&rr)) {
+            pdbl(r, a, mx);            /* same point */
+        } else {
+            r->z = (fe){{0, 0, 0, 0}}; /* a = -b: infinity */
+        }
+        return;
+    }
+    fadd(&rr, &rr, &rr);               /* r = 2 (S2 - S1) */
+    fadd(&i, &h, &h);
+    fsqr(&i, &i, mx);                  /* I = (2H)^2 */
+    fmul(&j, &h, &i, mx);              /* J = H I */
+    fmul(&i, &u1, &i, mx);             /* V = U1 I */
+    fadd(&u1, &a->z, &b->z);
+    fsqr(&u1, &u1, mx);
+    fsub(&u1, &u1, &z1z1);
+    fsub(&u1, &u1, &b->zz);
+    fmul(&r->z, &u1, &h, mx);          /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H */
+    fsqr(&z1z1, &rr, mx);
+    fsub(&z1z1, &z1z1, &j);
+    fsub(&z1z1, &z1z1, &i);
+    fsub(&r->x, &z1z1, &i);            /* X3 = r^2 - J - 2V */
+    fsub(&i, &i, &r->x);
+    fmul(&i, &rr, &i, mx);
+    fmul(&s1, &s1, &j, mx);
+    fadd(&s1, &s1, &s1);
+    fsub(&r->y, &i, &s1);              /* Y3 = r (V - X3) - 2 S1 J */
+}
+
+/* r = a + (qx, qy), an affine point (never infinity). madd-2007-bl. r may alias a. */
+INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
+    if (fis_zero(&a->z)) {
+        r->x = *qx; r->y = *qy;
+        r->z = (fe){{ONE[0], ONE[1], ONE[2], ONE[3]}};
+        return;
+    }
+    fe z1z1, h, rr, hh, i, j, v, t;
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&h, qx, &z1z1, mx);           /* U2 */
+    fmul(&rr, &a->z, &z1z1, mx);
+    fmul(&rr, &rr, qy, mx);            /* S2 */
+    fsub(&h, &h, &a->x);               /* H = U2 - X1 */
+    fsub(&rr, &rr, &a->y);             /* S2 - Y1 */
+    if (fis_zero(&h)) {
+        if (fis_zero(&rr)) {
+            pdbl(r, a, mx);
+        } else {
+            r->z = (fe){{0, 0, 0, 0}};
+        }
+        return;
+    }
+    fadd(&rr, &rr, &rr);
+    fsqr(&hh, &h, mx);
+    fadd(&i, &hh, &hh);
+    fadd(&i, &i, &i);                  /* I = 4 HH */
+    fmul(&j, &h, &i, mx);              /* J = H I */
+    fmul(&v, &a->x, &i, mx);           /* V = X1 I */
+    fadd(&t, &a->z, &h);
+    fsqr(&t, &t, mx);
+    fsub(&t, &t, &z1z1);
+    fsub(&r->z, &t, &hh);              /* Z3 = (Z1 + H)^2 - Z1Z1 - HH (a->z dead from here) */
+    fsqr(&t, &rr, mx);
+    fsub(&t, &t, &j);
+    fsub(&t, &t, &v);
+    fsub(&t, &t, &v);                  /* X3, kept in t until X1 is dead */
+    fmul(&j, &j, &a->y, mx);
+    fadd(&j, &j, &j);                  /* 2 Y1 J */
+    fsub(&v, &v, &t);
+    fmul(&v, &rr, &v, mx);
+    fsub(&r->y, &v, &j);               /* Y3 = r (V - X3) - 2 Y1 J */
+    r->x = t;
+}
+
+#define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
+
+INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
+                   const signed char *d2, size_t len2, const limb q[8], const int mx) {
+    qentry tab[QTABLE];
+    jac acc, twice;
+    for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
+    tab[0].zz = tab[0].z;
+    tab[0].zzz = tab[0].z;
+    acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
+    pdbl(&twice, &acc, mx);
+    /* 2Q as a table entry (its Z^2, Z^3 cached) to build 3Q, 5Q, ... by additions. Q has
+       prime order n, so no multiple below 16 is infinity or equal to another. */
+    qentry two;
+    two.x = twice.x; two.y = twice.y; two.z = twice.z;
+    fsqr(&two.zz, &two.z, mx);
+    fmul(&two.zzz, &two.zz, &two.z, mx);
+    for (int k = 1; k < QTABLE; k++) {
+        padd(&acc, &acc, &two, &two.y, mx);
+        tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
+        fsqr(&tab[k].zz, &acc.z, mx);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
+    }
+    /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. */
+    acc.z = (fe){{0, 0, 0, 0}};
+    int started = 0;
+    size_t len = len1 > len2 ? len1 : len2;
+    for (size_t i = len; i-- > 0;) {
+        if (started) pdbl(&acc, &acc, mx);
+        int a = i < len2 ? d2[i] : 0;
+        if (a != 0) {
+            const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
+            if (a < 0) {
+                fe ny, zero = {{0, 0, 0, 0}};
+                fsub(&ny, &zero, &e->y);
+                padd(&acc, &acc, e, &ny, mx);
+            } else {
+                padd(&acc, &acc, e, &e->y, mx);
+            }
+            started = 1;
+        }
+        int b = i < len1 ? d1[i] : 0;
+        if (b != 0) {
+            const limb *g = gtable + 8 * ((b < 0 ? -b : b) >> 1);
+            fe gx, gy;
+            for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
+            if (b < 0) {
+                fe zero = {{0, 0, 0, 0}};
+                fsub(&gy, &zero, &gy);
+            }
+            pmadd(&acc, &acc, &gx, &gy, mx);
+            started = 1;
+        }
+    }
+    for (int k = 0; k < 4; k++) { out[k] = acc.x.v[k]; out[4 + k] = acc.y.v[k]; out[8 + k] = acc.z.v[k]; }
+    return !fis_zero(&acc.z);
+}
+
+#if P256_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static int mul_public_mulx(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
+                           const signed char *d2, size_t len2, const limb q[8]) {
+    return mul_public(out, d1, len1, gtable, d2, len2, q, 1);
+}
+#endif
+
+__attribute__((noinline))
+static int mul_public_portable(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
+                               const signed char *d2, size_t len2, const limb q[8]) {
+    return mul_public(out, d1, len1, gtable, d2, len2, q, 0);
+}
+
+int csigil_p256_mul_public(csigil_limb out[12], const signed char *d1, size_t len1, const csigil_limb *gtable,
+                           const signed char *d2, size_t len2, const csigil_limb q[8], int use_mulx) {
+#if P256_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, d1, len1, gtable, d2, len2, q);
+#endif
+    (void)use_mulx;
+    return mul_public_portable(out, d1, len1, gtable, d2, len2, q);
+}
+
+/* Single field operations, for the tests (not on the hot path). */
+#if P256_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static void fmul_mulx_entry(fe *r, const fe *a, const fe *b) { fmul(r, a, b, 1); }
+__attribute__((target("bmi2,adx"), noinline))
+static void fsqr_mulx_entry(fe *r, const fe *a) { fsqr(r, a, 1); }
+#endif
+
+void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx) {
+    fe x, y, z;
+    for (int k = 0; k < 4; k++) { x.v[k] = a[k]; y.v[k] = b[k]; }
+    int mx = 0;
+#if P256_HAVE_MULX
+    mx = use_mulx && csigil_bignum_mulx_supported();
+#endif
+    (void)use_mulx;
+    switch (op) {
+    case 0:
+#if P256_HAVE_MULX
+        if (mx) { fmul_mulx_entry(&z, &x, &y); break; }
+#endif
+        fmul(&z, &x, &y, 0);
+        break;
+    case 1:
+#if P256_HAVE_MULX
+        if (mx) { fsqr_mulx_entry(&z, &x); break; }
+#endif
+        fsqr(&z, &x, 0);
+        break;
+    case 2: fadd(&z, &x, &y); break;
+    default: fsub(&z, &x, &y); break;
+    }
+    for (int k = 0; k < 4; k++) r[k] = z.v[k];
+}

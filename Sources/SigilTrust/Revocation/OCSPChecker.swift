@@ -1,0 +1,178 @@
+import SigilDER
+import SigilX509
+
+/// Checks OCSP responses for one certificate of a validated path (RFC 6960 §3.2, §4.2.2.2).
+struct OCSPChecker {
+    let options: RevocationOptions
+    let time: Double
+    let algorithms: AlgorithmPolicy
+    let verifier: any CertificateSignatureVerifier
+    let work: RevocationWork
+
+    /// `.good`, `.revoked` or nil (no usable response for `c`; `notes` say why).
+    func status(of c: Certificate, issuer: Certificate, notes: inout [String]) -> RevocationStatus? {
+        var result: RevocationStatus?
+        for response in options.ocspResponses {
+            switch status(of: c, issuer: issuer, in: response, notes: &notes) {
+            case .revoked(let r, let d)?: return .revoked(reason: r, date: d)
+            case .good?: result = .good
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// One response's verdict on `c`: nil when it says nothing usable about it.
+    func status(of c: Certificate, issuer: Certificate, in response: OCSPResponse, notes: inout [String]) -> RevocationStatus? {
+        guard response.status == .successful, let basic = response.basic else {
+            notes.append("an OCSP response has status \(response.status)")
+            return nil
+        }
+        // 1. (§3.2) The response is about this certificate: CertID match.
+        guard let single = basic.responses.first(where: { matches($0.certID, c, issuer) }) else { return nil }
+        // 2.–3. Signed by the issuer or by a responder the issuer authorised.
+        if let why = signerFailure(basic, issuer: issuer) {
+            notes.append("OCSP response is not usable: \(why)")
+            return nil
+        }
+        if let oid = basic.unsupportedCriticalExtension {
+            notes.append("OCSP response has an unsupported critical extension \(oid)")
+            return nil
+        }
+        // 4.–5. Fresh at the verification time (§4.2.2.1, §3.2 items 4 and 5).
+        if Double(single.thisUpdate) > time {
+            notes.append("OCSP response is not yet valid (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))")
+            return nil
+        }
+        if let next = single.nextUpdate {
+            if time >= Double(next) + 1 {
+                notes.append("OCSP response is stale (nextUpdate \(DERTime.rfc3339(next)))")
+                return nil
+            }
+        } else if time - Double(single.thisUpdate) > Double(options.maximumOCSPAgeWithoutNextUpdate) {
+            notes.append("OCSP response without nextUpdate is older than \(options.maximumOCSPAgeWithoutNextUpdate) s (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))")
+            return nil
+        }
+        switch single.status {
+        case .good: return .good
+        case .revoked(let t, let reason): return .revoked(reason: reason ?? .unspecified, date: t)
+        case .unknown:
+            notes.append("the OCSP responder does not know the certificate (status unknown)")
+            return nil
+        }
+    }
+
+    /// RFC 6960 §4.1.1: issuerNameHash over the DER of the certificate's issuer field,
+    /// issuerKeyHash over the issuer's subjectPublicKey bits, and the serial number.
+    func matches(_ id: OCSPCertID, _ c: Certificate, _ issuer: Certificate) -> Bool {
+        guard id.serialNumber == c.serialNumber,
+              let nameHash = verifier.digest(id.hashAlgorithm, of: c.issuer.encoded),
+              let keyHash = verifier.digest(id.hashAlgorithm, of: issuer.publicKeyBytes) else { return false }
+        return id.issuerNameHash == nameHash && id.issuerKeyHash == keyHash
+    }
+
+    /// §4.2.2.2: the response is signed by the CA that issued the certificate, or by a
+    /// delegated responder: a certificate issued directly by that CA, with id-kp-OCSPSigning in
+    /// its extended key usage, valid now. The responderID must name the signer. A delegated
+    /// responder's own revocation is not checked (id-pkix-ocsp-nocheck, §4.2.2.2.1, says not to;
+    /// without it Sigil still does not, as OpenSSL). Returns why not, or nil.
+    func signerFailure(_ basic: BasicOCSPResponse, issuer: Certificate) -> String? {
+        if let f = digestFailure(basic.signatureAlgorithm) { return "signed with \(f)" }
+        var candidates: [Certificate] = []
+        if identifies(basic.responderID, issuer) { candidates.append(issuer) }
+        for c in basic.certificates where identifies(basic.responderID, c) && c != issuer { candidates.append(c) }
+        if candidates.isEmpty { return "its responderID names neither the issuer nor an included certificate" }
+        var why = "its signature does not verify"
+        for s in candidates {
+            if s != issuer {
+                // Delegated responder.
+                guard s.issuer.matchesForChaining(issuer.subject) else { why = "the responder certificate is not issued by the certificate's issuer"; continue }
+                guard let eku = (try? s.extendedKeyUsage()) ?? nil, eku.contains(OID.ocspSigning) else {
+                    why = "the responder certificate lacks id-kp-OCSPSigning (RFC 6960 §4.2.2.2)"
+                    continue
+                }
+                if time < Double(s.notBefore) || time >= Double(s.notAfter) + 1 { why = "the responder certificate is not valid at the verification time"; continue }
+                if s.version != .v3 || ((try? s.validateExtensions()) == nil) { why = "the responder certificate is malformed"; continue }
+                if s.extensions.contains(where: { $0.critical && !Self.responderCritical.contains(where: $0.oid.matchesOID) }) {
+                    why = "the responder certificate has an unsupported critical extension"
+                    continue
+                }
+                if let f = digestFailure(s.signatureAlgorithm) { why = "the responder certificate is signed with \(f)"; continue }
+                guard work.verify(s.tbsCertificate, signer: issuer, { verifier.verifySignature(of: s, issuer: issuer) }) == .valid else {
+                    why = "the responder certificate's signature does not verify with the issuer's key"
+                    continue
+                }
+            }
+            let verdict = work.verify(basic.tbsResponseData, signer: s) {
+                verifier.verifySignedData(algorithm: basic.signatureAlgorithm, signed: basic.tbsResponseData,
+                                          signature: basic.signature, signer: s)
+            }
+            if verdict == .valid { return nil }
+            if verdict == nil { return "the revocation work budget is exhausted" }
+            why = "its signature does not verify with the key of \(s.subject.rfc4514String)"
+        }
+        return why
+    }
+
+    static let responderCritical: [[UInt8]] = [OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName]
+
+    func identifies(_ id: BasicOCSPResponse.ResponderID, _ c: Certificate) -> Bool {
+        switch id {
+        case .byName(let n): return n.matchesForChaining(c.subject)
+        case .byKey(let k):
+            guard let h = verifier.digest(.sha1, of: c.publicKeyBytes) else { return false }
+            return k == h
+        }
+    }
+
+    func digestFailure(_ a: SignatureAlgorithm) -> String? {
+        switch a {
+        case .rsaPKCS1(let d), .ecdsa(let d):
+            return algorithms.allowedDigests.contains(d) ? nil : a.name
+        case .rsaPSS(let p):
+            return algorithms.allowRSAPSS && algorithms.allowedDigests.contains(p.hash) && algorithms.allowedDigests.contains(p.mgf1Hash) ? nil : a.name
+        default:
+            return a.name
+        }
+    }
+}
+
+extension ByteSpan {
+    func matchesOID(_ oid: [UInt8]) -> Bool { self == oid }
+}
+
+// MARK: - Public entry points (TLS stapling)
+
+extension OCSPResponse {
+    /// The status this response gives `certificate`, issued by `issuer`, at `time`, with every
+    /// RFC 6960 §3.2 check: CertID (SHA-1 or SHA-2), signer (the issuer or its delegated
+    /// responder), freshness, response status. Undetermined says why the response cannot be used.
+    /// For a response stapled to a TLS handshake (RFC 6066 §8), `certificate` is the peer's
+    /// leaf and `issuer` the next certificate of the *validated* path.
+    public func status(of certificate: Certificate, issuer: Certificate, at time: Double,
+                       verifier: any CertificateSignatureVerifier, algorithms: AlgorithmPolicy = .standard) -> RevocationStatus {
+        var notes: [String] = []
+        let checker = OCSPChecker(options: RevocationOptions(ocspResponses: [self]), time: time, algorithms: algorithms,
+                                  verifier: verifier, work: RevocationWork())
+        if let s = checker.status(of: certificate, issuer: issuer, in: self, notes: &notes) { return s }
+        return .undetermined(notes.isEmpty ? "the OCSP response is not about this certificate" : notes.joined(separator: "; "))
+    }
+}
+
+extension ChainVerifier {
+    /// Validates the chain and checks the leaf against an OCSP response stapled to the TLS
+    /// handshake (the bytes as received, RFC 6066 §8 / RFC 6960 §4.2.1). `stapledOCSPResponse`
+    /// nil (nothing stapled) or unparseable leaves the leaf undetermined, which fails under
+    /// `.hardFail` and is reported under `.softFail`. Other revocation options already in
+    /// `options.revocation` (CRLs) are kept; the scope is the leaf unless CRLs were given.
+    public func verify(leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
+                       stapledOCSPResponse: [UInt8]?, policy: RevocationOptions.Policy) -> TrustResult {
+        var o = options
+        var r = o.revocation ?? RevocationOptions(policy: policy)
+        r.policy = policy
+        if r.crls.isEmpty { r.scope = .leafOnly }
+        if let bytes = stapledOCSPResponse, let response = try? OCSPResponse(der: bytes) { r.ocspResponses.append(response) }
+        o.revocation = r
+        return verify(leaf: leaf, intermediates: intermediates, options: o)
+    }
+}

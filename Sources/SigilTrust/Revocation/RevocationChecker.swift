@@ -1,0 +1,367 @@
+import SigilDER
+import SigilX509
+
+/// Revocation checking of a validated path (RFC 5280 §6.3 for CRLs, RFC 6960 for OCSP).
+///
+/// For each certificate of the path except the anchor, its status is established from the
+/// CRLs and OCSP responses the caller gave: revoked if any usable source says so, good if a
+/// usable source covers it (CRLs: for all reasons, §6.3.3 (d)), undetermined otherwise — with
+/// the reasons every unusable source was rejected for.
+struct RevocationChecker {
+    let options: RevocationOptions
+    let time: Double
+    let algorithms: AlgorithmPolicy
+    let verifier: any CertificateSignatureVerifier
+    /// Certificates that may sign CRLs or chain a separate CRL signer (the path and the pool).
+    let certificates: [Certificate]
+    /// The path's trust anchor: a separate CRL signer must chain to it (§6.3.3 (f)).
+    let anchor: TrustAnchor
+    /// Work shared by every path checked in one verification (budget, signature cache).
+    let work: RevocationWork
+
+    /// ReasonFlags bits 1...8 (`unused` excluded): every reason (§6.3.3, "all-reasons").
+    static let allReasons: UInt16 = 0x1FE
+
+    /// Statuses for `path` (leaf first, anchor last).
+    func check(path: [Certificate]) -> [CertificateRevocationStatus] {
+        let count = options.scope == .leafOnly ? min(1, path.count - 1) : path.count - 1
+        var out: [CertificateRevocationStatus] = []
+        for i in 0..<max(0, count) {
+            out.append(status(of: path[i], issuer: path[i + 1], path: path, index: i))
+        }
+        return out
+    }
+
+    func status(of c: Certificate, issuer: Certificate, path: [Certificate], index: Int) -> CertificateRevocationStatus {
+        var notes: [String] = []
+        let ocsp = OCSPChecker(options: options, time: time, algorithms: algorithms, verifier: verifier, work: work)
+            .status(of: c, issuer: issuer, notes: &notes)
+        let crl = crlStatus(of: c, issuer: issuer, notes: &notes)
+        if let crl, case .revoked = crl { return CertificateRevocationStatus(certificateIndex: index, status: crl, source: .crl) }
+        if let ocsp, case .revoked = ocsp { return CertificateRevocationStatus(certificateIndex: index, status: ocsp, source: .ocsp) }
+        if crl == .good { return CertificateRevocationStatus(certificateIndex: index, status: .good, source: .crl) }
+        if ocsp == .good { return CertificateRevocationStatus(certificateIndex: index, status: .good, source: .ocsp) }
+        if notes.isEmpty { notes.append("no CRL or OCSP response covers it") }
+        return CertificateRevocationStatus(certificateIndex: index, status: .undetermined(notes.joined(separator: "; ")), source: nil)
+    }
+
+    // MARK: CRLs (§6.3.3)
+
+    /// `.revoked`, `.good` (complete CRLs covering all reasons say it is not revoked), or nil.
+    func crlStatus(of c: Certificate, issuer: Certificate, notes: inout [String]) -> RevocationStatus? {
+        if options.crls.isEmpty { return nil }
+        var reasonsMask: UInt16 = 0
+        let isCA = ((try? c.basicConstraints()) ?? nil)?.isCA == true
+        var points: [DistributionPoint] = []
+        if let dps = (try? c.crlDistributionPoints()) ?? nil { for p in dps { points.append(p) } }
+        var anyInScope = false
+        for crl in options.crls where !crl.isDelta {
+            guard let scope = scope(of: crl, for: c, isCA: isCA, points: points, notes: &notes) else { continue }
+            anyInScope = true
+            guard usable(crl, notes: &notes) else { continue }
+            guard signerValid(crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) else { continue }
+            // (d): the reasons this CRL covers for this certificate.
+            var interim = RevocationChecker.allReasons
+            if let r = crl.facts.issuingDistributionPoint?.onlySomeReasons { interim &= r }
+            if let r = scope.point?.reasons { interim &= r }
+            if interim & ~reasonsMask == 0 { continue }
+            // (c), (i): a matching delta CRL is searched first.
+            var found: RevokedCertificate?
+            if options.useDeltaCRLs, let delta = delta(for: crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) {
+                found = entry(in: delta, for: c)
+            }
+            // (j): then the complete CRL.
+            if found == nil { found = entry(in: crl, for: c) }
+            if let e = found {
+                let reason = e.reason ?? .unspecified
+                // (k): removeFromCRL (in a delta) means no longer revoked (certificateHold released).
+                if reason != .removeFromCRL { return .revoked(reason: reason, date: e.revocationDate) }
+            }
+            reasonsMask |= interim
+            if reasonsMask == RevocationChecker.allReasons { return .good }
+        }
+        if !anyInScope { notes.append("no CRL in scope (issuer \(c.issuer.rfc4514String))") }
+        else if reasonsMask != 0 && reasonsMask != RevocationChecker.allReasons { notes.append("the usable CRLs cover only some revocation reasons") }
+        return nil
+    }
+
+    struct Scope {
+        var indirect: Bool
+        var point: DistributionPoint?
+    }
+
+    /// §6.3.3 (b): is `crl` the one for `c`? nil when out of scope (a note says why when it is
+    /// from the right issuer but still does not apply).
+    func scope(of crl: CertificateList, for c: Certificate, isCA: Bool, points: [DistributionPoint], notes: inout [String]) -> Scope? {
+        let idp = crl.facts.issuingDistributionPoint
+        var scope = Scope(indirect: false, point: nil)
+        if crl.issuer.matchesForChaining(c.issuer) {
+            // (b)(1): a direct CRL.
+        } else if idp?.indirectCRL == true,
+                  let p = points.first(where: { p in p.crlIssuer.map { names($0, contain: crl.issuer) } ?? false }) {
+            // (b)(1): the certificate's distribution point names this CRL issuer, and the CRL
+            // says it is indirect.
+            scope = Scope(indirect: true, point: p)
+        } else {
+            return nil
+        }
+        guard let idp else { return scope }
+        let label = "CRL of \(crl.issuer.rfc4514String)"
+        // (b)(2)(i): the IDP's name must be one of the certificate's distribution points.
+        if idp.hasRelativeName {
+            notes.append("\(label): nameRelativeToCRLIssuer distribution points are not supported")
+            return nil
+        }
+        if let full = idp.fullName {
+            let match = points.first { p in
+                if let f = p.fullName { return sharesName(full, f) }
+                // A point without a name is named by its cRLIssuer (§6.3.3 (b)(2)(i)).
+                if let ci = p.crlIssuer { return sharesName(full, ci) }
+                return false
+            }
+            guard let match else {
+                notes.append("\(label): its issuing distribution point is not one of the certificate's")
+                return nil
+            }
+            scope.point = match
+        }
+        // (b)(2)(ii)-(iv)
+        if idp.onlyContainsUserCerts && isCA {
+            notes.append("\(label) covers only end-entity certificates")
+            return nil
+        }
+        if idp.onlyContainsCACerts && !isCA {
+            notes.append("\(label) covers only CA certificates")
+            return nil
+        }
+        if idp.onlyContainsAttributeCerts {
+            notes.append("\(label) covers only attribute certificates")
+            return nil
+        }
+        return scope
+    }
+
+    /// §6.3.3 (a) and the CRL profile: current, and nothing in it Sigil cannot process.
+    func usable(_ crl: CertificateList, notes: inout [String]) -> Bool {
+        let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
+        if Double(crl.thisUpdate) > time {
+            notes.append("\(label) is not yet valid (thisUpdate \(DERTime.rfc3339(crl.thisUpdate)))")
+            return false
+        }
+        // (a)(2): "If the current time is after the value of the CRL next update field, then"
+        // the CRL may not be used. Whole seconds, inclusive (as certificate validity).
+        if let next = crl.nextUpdate, time >= Double(next) + 1 {
+            notes.append("\(label) is stale (nextUpdate \(DERTime.rfc3339(next)))")
+            return false
+        }
+        if let oid = crl.facts.unsupportedCriticalExtension {
+            notes.append("\(label) has an unsupported critical extension \(oid) (RFC 5280 §5.2, §5.3)")
+            return false
+        }
+        // §5.2.3: conforming CRL issuers MUST include the CRL number, non-critical.
+        guard crl.facts.crlNumber != nil else {
+            notes.append("\(label) has no cRLNumber (RFC 5280 §5.2.3)")
+            return false
+        }
+        if crl.facts.crlNumberCritical || crl.facts.authorityKeyIdentifierCritical {
+            notes.append("\(label) marks cRLNumber or authorityKeyIdentifier critical (RFC 5280 §5.2.1, §5.2.3)")
+            return false
+        }
+        if let f = digestFailure(crl.signatureAlgorithm) {
+            notes.append("\(label) is signed with \(f)")
+            return false
+        }
+        return true
+    }
+
+    func digestFailure(_ a: SignatureAlgorithm) -> String? {
+        switch a {
+        case .rsaPKCS1(let d), .ecdsa(let d):
+            return algorithms.allowedDigests.contains(d) ? nil : a.name
+        case .rsaPSS(let p):
+            return algorithms.allowRSAPSS && algorithms.allowedDigests.contains(p.hash) && algorithms.allowedDigests.contains(p.mgf1Hash) ? nil : a.name
+        default:
+            return a.name
+        }
+    }
+
+    /// §6.3.3 (f), (g): the CRL's signature verifies with the key of a certificate that may
+    /// sign CRLs (cRLSign when keyUsage is present) and that is either the certificate's issuer
+    /// on the path, or a certificate whose own path ends at the same anchor.
+    func signerValid(_ crl: CertificateList, directIssuer: Certificate?, notes: inout [String]) -> Bool {
+        let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
+        var why = "no certificate of \(crl.issuer.rfc4514String) verifies its signature"
+        func tryCandidate(_ s: Certificate) -> Bool {
+            if let aki = crl.facts.authorityKeyIdentifier, let ski = (try? s.subjectKeyIdentifier()) ?? nil, aki != ski { return false }
+            if let ku = (try? s.keyUsage()) ?? nil, !ku.contains(.cRLSign) {
+                why = "its issuer \(s.subject.rfc4514String) lacks the cRLSign key usage (RFC 5280 §6.3.3 (f))"
+                return false
+            }
+            guard let verdict = work.verify(crl.tbsCertList, signer: s, { verifier.verifySignedData(algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature, signer: s) }) else {
+                why = "the revocation work budget is exhausted"
+                return false
+            }
+            switch verdict {
+            case .valid: return true
+            case .unsupportedAlgorithm: why = "its signature algorithm \(crl.signatureAlgorithm.name) cannot be checked"
+            default: why = "its signature does not verify with the key of \(s.subject.rfc4514String)"
+            }
+            return false
+        }
+        if let direct = directIssuer, tryCandidate(direct) { return true }
+        // A separate CRL signer: same name, another key; it must validate to the same anchor.
+        var tried = 0
+        var seen: [Certificate] = directIssuer.map { [$0] } ?? []
+        for s in certificates + [anchor.certificate] where s.subject.matchesForChaining(crl.issuer) && !seen.contains(s) {
+            seen.append(s)
+            tried += 1
+            if tried > RevocationOptions.maximumCRLSignerCandidates { break }
+            guard tryCandidate(s) else { continue }
+            if s == anchor.certificate { return true }
+            guard work.spend(RevocationWork.signerPathCost) else {
+                why = "the revocation work budget is exhausted"
+                break
+            }
+            var store = TrustStore()
+            store.add(anchor)
+            var o = VerificationOptions(kind: .basic, time: time)
+            o.algorithms = algorithms
+            // The signer's own path is validated by §6.1; its revocation is not checked (no
+            // recursion): a limitation shared with OpenSSL's default.
+            let result = ChainVerifier(anchors: store, signatureVerifier: verifier)
+                .verify(leaf: s, intermediates: certificates, options: o)
+            if result.isTrusted { return true }
+            why = "its signer \(s.subject.rfc4514String) does not chain to the path's anchor"
+        }
+        notes.append("\(label) is not usable: \(why)")
+        return false
+    }
+
+    /// §6.3.3 (c): the newest usable delta CRL for `complete`: same issuer, same IDP, same AKI,
+    /// BaseCRLNumber ≤ the complete CRL's number < the delta's number (§5.2.4).
+    func delta(for complete: CertificateList, directIssuer: Certificate?, notes: inout [String]) -> CertificateList? {
+        guard let base = complete.facts.crlNumber else { return nil }
+        var best: CertificateList?
+        for d in options.crls where d.isDelta {
+            guard d.issuer.matchesForChaining(complete.issuer),
+                  d.facts.issuingDistributionPointEncoding == complete.facts.issuingDistributionPointEncoding,
+                  d.facts.authorityKeyIdentifier == complete.facts.authorityKeyIdentifier,
+                  let dn = d.facts.crlNumber, let db = d.facts.deltaBaseCRLNumber,
+                  compareNumbers(db, base) <= 0, compareNumbers(dn, base) > 0 else { continue }
+            if let b = best, let bn = b.facts.crlNumber, compareNumbers(bn, dn) >= 0 { continue }
+            guard usable(d, notes: &notes),
+                  signerValid(d, directIssuer: directIssuer, notes: &notes) else { continue }
+            best = d
+        }
+        return best
+    }
+
+    /// INTEGER content octets of non-negative numbers, compared numerically.
+    func compareNumbers(_ a: ByteSpan, _ b: ByteSpan) -> Int {
+        let x = Array(a.bytes.drop { $0 == 0 }), y = Array(b.bytes.drop { $0 == 0 })
+        if x.count != y.count { return x.count < y.count ? -1 : 1 }
+        for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
+        return 0
+    }
+
+    /// The entry of `crl` for `c` (serial, and for indirect CRLs the certificate issuer, §5.3.3).
+    func entry(in crl: CertificateList, for c: Certificate) -> RevokedCertificate? {
+        let indirect = crl.facts.issuingDistributionPoint?.indirectCRL == true
+        for e in crl.entries(serial: c.serialNumber) {
+            if !indirect { return e }
+            if let names = e.certificateIssuer {
+                if self.names(names, contain: c.issuer) { return e }
+            } else if crl.issuer.matchesForChaining(c.issuer) {
+                return e
+            }
+        }
+        return nil
+    }
+
+    func names(_ names: GeneralNames, contain dn: DistinguishedName) -> Bool {
+        for n in names { if case .directoryName(let d) = n, d.matchesForChaining(dn) { return true } }
+        return false
+    }
+
+    func sharesName(_ a: GeneralNames, _ b: GeneralNames) -> Bool {
+        for x in a { for y in b where generalNamesEqual(x, y) { return true } }
+        return false
+    }
+
+    func generalNamesEqual(_ a: GeneralName, _ b: GeneralName) -> Bool {
+        switch (a, b) {
+        case (.directoryName(let x), .directoryName(let y)): return x.matchesForChaining(y)
+        case (.uri(let x), .uri(let y)), (.dnsName(let x), .dnsName(let y)), (.rfc822Name(let x), .rfc822Name(let y)),
+             (.ipAddress(let x), .ipAddress(let y)), (.registeredID(let x), .registeredID(let y)),
+             (.x400Address(let x), .x400Address(let y)), (.ediPartyName(let x), .ediPartyName(let y)):
+            return x == y
+        case (.otherName(let t1, let v1), .otherName(let t2, let v2)): return t1 == t2 && v1 == v2
+        default: return false
+        }
+    }
+}
+
+// MARK: - Work budget
+
+/// The revocation work of one verification, shared by every candidate path (why: a hostile
+/// peer's intermediates can make many complete paths, each checked against every CRL; without
+/// a bound that multiplies signature checks). Verdicts on the same signed bytes and signer are
+/// cached; each new signature check costs 1, each separate CRL signer's path validation
+/// `signerPathCost`. When the budget is spent, the remaining sources are not used: statuses
+/// become undetermined (failing closed under hard fail).
+final class RevocationWork {
+    static let maximumCost = 64
+    static let signerPathCost = 8
+    private(set) var spent = 0
+    private var verdicts: [Key: SignatureVerdict] = [:]
+
+    /// The signed bytes by identity: their storage's address and range (every CRL, response
+    /// and certificate stays alive in the options, path or pool for the whole verification, so
+    /// an address is never reused within one `RevocationWork`), and the signer's encoding.
+    struct Key: Hashable {
+        let address: UInt
+        let start: Int
+        let end: Int
+        let signer: [UInt8]
+    }
+
+    func spend(_ cost: Int) -> Bool {
+        if spent + cost > RevocationWork.maximumCost { return false }
+        spent += cost
+        return true
+    }
+
+    /// The cached verdict, or `check()` when the budget allows (nil when it does not).
+    func verify(_ signed: ByteSpan, signer: Certificate, _ check: () -> SignatureVerdict) -> SignatureVerdict? {
+        // The slice shares the storage: its base address is where the signed bytes live.
+        let address = signed.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let key = Key(address: address, start: signed.start, end: signed.end, signer: signer.der)
+        if let v = verdicts[key] { return v }
+        guard spend(1) else { return nil }
+        let v = check()
+        verdicts[key] = v
+        return v
+    }
+}
+
+// MARK: - Path hook
+
+extension RevocationChecker {
+    /// The failures the statuses mean under the policy: revoked always, undetermined under hard fail.
+    static func failures(_ statuses: [CertificateRevocationStatus], policy: RevocationOptions.Policy) -> [TrustFailure] {
+        var out: [TrustFailure] = []
+        for s in statuses {
+            switch s.status {
+            case .good: break
+            case .revoked(let reason, let date):
+                out.append(TrustFailure(.revoked, at: s.certificateIndex,
+                                        "revoked (\(reason.name)) on \(DERTime.rfc3339(date)) according to \(s.source == .ocsp ? "an OCSP response" : "a CRL")"))
+            case .undetermined(let why):
+                if policy == .hardFail {
+                    out.append(TrustFailure(.revocationUndetermined, at: s.certificateIndex, "revocation status undetermined: \(why)"))
+                }
+            }
+        }
+        return out.sorted { ($0.kind, -$0.certificateIndex) > ($1.kind, -$1.certificateIndex) }
+    }
+}

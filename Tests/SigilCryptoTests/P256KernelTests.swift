@@ -1,0 +1,139 @@
+import CSigilBignum
+import Foundation
+import XCTest
+@testable import SigilCrypto
+
+/// The P-256 C kernel's field operations (CSigilBignum/p256.c), MULX/ADX and portable products,
+/// against Python's integers: Montgomery product a·b·2^-256 mod p, square, sum and difference
+/// mod p. Edge values: 0, 1, p - 1, p - 2^32, limbs all ones / all zeros, carry-rippling
+/// patterns; products also take inputs in [p, 2^256) (results then congruent, below 2^256).
+final class P256KernelTests: XCTestCase {
+    static let pHex = "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"
+    static let p: [UInt] = [0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFF, 0, 0xFFFF_FFFF_0000_0001]
+
+    func hex(_ l: [UInt]) -> String {
+        l.reversed().map { String($0, radix: 16).leftPadded(16) }.joined()
+    }
+
+    func limbs(_ v: String) -> [UInt] {
+        let s = String(repeating: "0", count: max(0, 64 - v.count)) + v
+        var out = [UInt](repeating: 0, count: 4)
+        let chars = Array(s.utf8)
+        for i in 0..<4 {
+            let chunk = String(decoding: chars[(3 - i) * 16 ..< (4 - i) * 16], as: UTF8.self)
+            out[i] = UInt(chunk, radix: 16)!
+        }
+        return out
+    }
+
+    /// v mod p for v < 2p.
+    func reduce(_ v: [UInt]) -> [UInt] {
+        guard limbsCompareArrays(v, Self.p) >= 0 else { return v }
+        var r = v, borrow: UInt = 0
+        for i in 0..<4 {
+            let (d1, o1) = v[i].subtractingReportingOverflow(Self.p[i])
+            let (d2, o2) = d1.subtractingReportingOverflow(borrow)
+            r[i] = d2; borrow = (o1 || o2) ? 1 : 0
+        }
+        return r
+    }
+
+    func op(_ code: Int32, _ a: [UInt], _ b: [UInt], mulx: Bool) -> [UInt] {
+        var r = [UInt](repeating: 0, count: 4)
+        a.withUnsafeBufferPointer { ap in
+            b.withUnsafeBufferPointer { bp in
+                r.withUnsafeMutableBufferPointer { rp in
+                    csigil_p256_field_op(code, rp.baseAddress!, ap.baseAddress!, bp.baseAddress!, mulx ? 1 : 0)
+                }
+            }
+        }
+        return r
+    }
+
+    func testFieldOperationsAgainstPython() throws {
+        let p = Self.p
+        func pMinus(_ k: UInt) -> [UInt] {
+            var v = p, borrow = k
+            for i in 0..<4 where borrow != 0 {
+                let (d, o) = v[i].subtractingReportingOverflow(borrow)
+                v[i] = d; borrow = o ? 1 : 0
+            }
+            return v
+        }
+        var reduced: [[UInt]] = [[0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]]
+        for k: UInt in [1, 2, 3, 0x1_0000_0000, 0xFFFF_FFFF] { reduced.append(pMinus(k)) }
+        for i in 0..<4 {
+            var v = [UInt](repeating: 0, count: 4); v[i] = UInt.max; reduced.append(v)
+            var w = [UInt](repeating: 0, count: 4); w[i] = 1 << 63; reduced.append(w)
+            var u = [UInt](repeating: 0, count: 4); u[i] = 0xFFFF_FFFF; reduced.append(u)
+            var z = pMinus(1); z[i] = 0; reduced.append(z)
+        }
+        // R mod p (Montgomery 1) and R^2 mod p.
+        reduced.append([1, 0xFFFF_FFFF_0000_0000, UInt.max, 0xFFFF_FFFE])
+        reduced.append([3, 0xFFFF_FFFB_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFE, 0x0000_0004_FFFF_FFFD])
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<150 {
+            var v = (0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+            if limbsCompareArrays(v, p) >= 0 { v[3] = p[3] >> 1 }
+            reduced.append(v)
+        }
+        reduced = reduced.filter { limbsCompareArrays($0, p) < 0 }
+        // Inputs at or above p (products only).
+        var unreduced: [[UInt]] = [p, [0, 0x1_0000_0000, 0, p[3]] /* p + 1 */,
+                                   [UInt.max, UInt.max, UInt.max, UInt.max], [0, 0, 0, UInt.max]]
+        for _ in 0..<20 {
+            var v = (0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+            v[3] = UInt.random(in: 0xFFFF_FFFF_0000_0002...UInt.max, using: &rng)
+            unreduced.append(v)
+        }
+        var pairs: [([UInt], [UInt], Bool)] = []  // (a, b, both below p)
+        for (i, a) in reduced.enumerated() {
+            pairs.append((a, reduced[(i * 7 + 3) % reduced.count], true))
+            pairs.append((a, a, true))
+            if i < 30 { for b in reduced.prefix(30) { pairs.append((a, b, true)) } }
+        }
+        for a in unreduced {
+            for b in unreduced + reduced.prefix(10) { pairs.append((a, b, false)); pairs.append((b, a, false)) }
+        }
+        let script = """
+        import sys
+        p = int(sys.argv[1], 16)
+        rinv = pow(2**256, -1, p)
+        for line in open(sys.argv[2]):
+            a, b = (int(x, 16) for x in line.split())
+            print('%x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p))
+        """
+        let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-p256-kernel-\(getpid()).txt")
+        try Data(input.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard let out = runTool("/usr/bin/env", ["python3", "-c", script, Self.pHex, url.path]) else {
+            print("SKIPPED P256KernelTests: python3 not available")
+            return
+        }
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, pairs.count)
+        if csigil_bignum_mulx_supported() == 0 { print("P256KernelTests: no MULX/ADX on this CPU, the portable path twice") }
+        for (k, line) in lines.enumerated() where k < pairs.count {
+            let e = line.split(separator: " ").map { limbs(String($0)) }
+            let (a, b, belowP) = pairs[k]
+            for mulx in [true, false] {
+                let ctx = "a=\(hex(a)) b=\(hex(b)) mulx=\(mulx)"
+                if belowP {
+                    // Inputs below p: results below p.
+                    XCTAssertEqual(op(0, a, b, mulx: mulx), e[0], "mul " + ctx)
+                    XCTAssertEqual(op(1, a, b, mulx: mulx), e[1], "sqr " + ctx)
+                } else {
+                    // Inputs in [p, 2^256): a congruent result below 2^256 (below 2p, so at most
+                    // one subtraction of p from the expected value).
+                    XCTAssertEqual(reduce(op(0, a, b, mulx: mulx)), e[0], "mul " + ctx)
+                    XCTAssertEqual(reduce(op(1, a, b, mulx: mulx)), e[1], "sqr " + ctx)
+                }
+                if belowP {
+                    XCTAssertEqual(op(2, a, b, mulx: mulx), e[2], "add " + ctx)
+                    XCTAssertEqual(op(3, a, b, mulx: mulx), e[3], "sub " + ctx)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+/// `sigil verify --crl / --ocsp-response / --revocation` on `Fixtures/revocation/` (expected
+/// verdicts: `openssl verify -crl_check_all` and `openssl ocsp`, recorded in its manifest).
+final class RevocationCLITests: XCTestCase {
+    static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
+
+    func sigil() throws -> String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
+        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("sigil").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+    }
+
+    func run(_ args: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try sigil())
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, o)
+    }
+
+    func f(_ name: String) -> String { Self.dir + "/" + name }
+
+    func base() throws -> [String] {
+        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json")))) as! [String: Any]
+        return ["verify", "--kind", "basic", "--anchors-only", "--anchor", f("root.pem"), "--intermediate", f("int.pem"),
+                "--at", "\(m["verificationTime"] as! Int)", "--json"]
+    }
+
+    func testCRLsAndOCSPFromTheCommandLine() throws {
+        let crls = ["--crl", f("root.crl.pem"), "--crl", f("int.crl.pem")]
+        var (rc, out) = try run(try base() + crls + [f("leaf-good.pem")])
+        XCTAssertEqual(rc, 0, out)
+        XCTAssertTrue(out.contains(#""revocation":[{"certificate":0,"status":"good","source":"crl"},{"certificate":1,"status":"good","source":"crl"}]"#), out)
+        (rc, out) = try run(try base() + crls + [f("leaf-revoked.pem")])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+        // Only the root's CRL: the leaf is undetermined — hard fail by default, soft on request.
+        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), f("leaf-good.pem")])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revocation undetermined","certificate":0"#), out)
+        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--revocation", "soft", f("leaf-good.pem")])
+        XCTAssertEqual(rc, 0, out)
+        XCTAssertTrue(out.contains(#"{"certificate":0,"status":"undetermined""#), out)
+        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--revocation", "none", f("leaf-revoked.pem")])
+        XCTAssertEqual(rc, 0, out)
+        // OCSP for the leaf, the root's CRL for the intermediate.
+        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-good.ocsp.der"), f("leaf-good.pem")])
+        XCTAssertEqual(rc, 0, out)
+        XCTAssertTrue(out.contains(#"{"certificate":0,"status":"good","source":"ocsp"}"#), out)
+        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-revoked.ocsp.der"), f("leaf-revoked.pem")])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+    }
+}
