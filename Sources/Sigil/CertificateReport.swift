@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// Human-readable and JSON reports of a certificate (what `sigil inspect` prints).
 ///
@@ -102,10 +102,10 @@ public struct CertificateReport {
     /// UTF-8 (as OpenSSL and Python `cryptography` show them) and listed as malformed.
     func lenientSANs() -> SANs? {
         guard let c = carrier, let e = c.extension(OID.subjectAltName) else { return nil }
-        var reader = BERReader(e.value.storage)
+        var reader = BERReader(e.value.underlyingStorage)
         guard let list = try? reader.parse(at: e.value.start, limit: e.value.end), list.tag == 0x30 else { return nil }
         var s = SANs()
-        let storage = e.value.storage
+        let storage = e.value.underlyingStorage
         for n in list.children {
             let content = storage[n.contentStart..<n.contentEnd]
             let at = inspected.originalOffset(n.start)
@@ -139,7 +139,7 @@ public struct CertificateReport {
             case 0xA3: s.other.append("X400Name")
             case 0xA4:
                 if let name = n.children.first, name.tag == 0x30 {
-                    s.other.append("DirName:" + DistinguishedName(encoded: ByteSpan(storage, name.start, name.end)).rfc4514String)
+                    s.other.append("DirName:" + DistinguishedName(inspectedEncoding: ByteSpan(storage: storage, start: name.start, end: name.end)).rfc4514String)
                 } else {
                     s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at, reason: "malformed directoryName"))
                 }

@@ -21,6 +21,12 @@ public struct ByteSpan: Sendable {
         self.end = end
     }
 
+    /// The whole underlying encoding and a span over part of it, for Sigil's own lenient
+    /// inspector (module `Sigil`), which re-checks every byte it reads. Not for applications
+    /// (`@_spi(SigilInternal)`).
+    @_spi(SigilInternal) public var underlyingStorage: [UInt8] { storage }
+    @_spi(SigilInternal) public init(storage: [UInt8], start: Int, end: Int) { self.init(storage, start, end) }
+
     /// A span over all of `bytes`, which no parser has validated: for Sigil's own fuzz harness
     /// and tests, which feed arbitrary bytes to the decoders that take a span (they re-check
     /// every byte they read). Not for applications (`@_spi(SigilInternal)`).

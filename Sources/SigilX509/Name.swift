@@ -12,6 +12,9 @@ public struct DistinguishedName: Sequence, Sendable {
 
     /// A view over a span the parser validated (internal: iterating assumes valid DER).
     @inlinable init(encoded: ByteSpan) { self.encoded = encoded }
+    /// A name over an encoding Sigil's lenient inspector produced or checked (module `Sigil`);
+    /// not for applications (`@_spi(SigilInternal)`; applications use `init(der:)`).
+    @_spi(SigilInternal) public init(inspectedEncoding span: ByteSpan) { self.init(encoded: span) }
 
     /// A name from its DER encoding (`Name ::= RDNSequence`), validated as a certificate's
     /// names are (structure, non-empty RDNs, string values) and required to be the whole input.

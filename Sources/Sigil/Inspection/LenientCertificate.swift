@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// What the inspector says about a SubjectPublicKeyInfo.
 public struct PublicKeySummary: Sendable, Hashable {
@@ -497,7 +497,7 @@ extension LenientCertificate {
             }
             var w = DERWriter(source: bytes)
             w.write(.constructed(tag: 0x30, children: rdns, origin: n.start))
-            return DistinguishedName(encoded: ByteSpan(w.out, 0, w.out.count))
+            return DistinguishedName(inspectedEncoding: ByteSpan(storage: w.out, start: 0, end: w.out.count))
         }
 
         func isStringTag(_ tag: UInt8) -> Bool { DERString.isStringTag(DERTag(rawValue: tag)) }
