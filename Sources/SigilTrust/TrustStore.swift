@@ -89,8 +89,9 @@ public struct TrustStore: Sendable {
     }
 
     /// Indexes into `anchors` of the anchors whose subject matches `name` (RFC 5280 §7.1);
-    /// internal (indexes are the path builder's business).
-    func anchors(withSubject name: DistinguishedName) -> [Int] {
+    /// Sigil-internal (`@_spi(SigilInternal)`: indexes are the path builder's business; the
+    /// fuzz harness checks the index against `contains`).
+    @_spi(SigilInternal) public func anchors(withSubject name: DistinguishedName) -> [Int] {
         guard let list = bySubject[name.chainingHashValue] else { return [] }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }

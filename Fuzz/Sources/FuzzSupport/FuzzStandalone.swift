@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@_spi(SigilInternal) import SigilTrust
 
 public enum FuzzStandalone {
     public static func main(_ body: (UnsafePointer<UInt8>, Int) -> CInt) {
