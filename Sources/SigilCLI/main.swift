@@ -35,7 +35,7 @@ func printError(_ message: String) {
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a report for every certificate in the given PEM or DER files.",
+        abstract: "Print a report for every certificate, CRL and OCSP response in the given PEM or DER files.",
         discussion: """
             Certificates the strict parser refuses are still shown, field by field, with every \
             violation listed under Warnings (clause and byte offset); such certificates are never \
@@ -47,7 +47,7 @@ struct Inspect: ParsableCommand {
     @Flag(name: .long, help: "One JSON object per certificate, one per line.")
     var json = false
 
-    @Argument(help: "Certificate files (PEM bundles or DER).")
+    @Argument(help: "Certificate files (PEM bundles or DER), CRLs (PEM or DER), OCSP responses (DER).")
     var files: [String]
 
     func run() throws {
@@ -55,6 +55,9 @@ struct Inspect: ParsableCommand {
         var failed = false
         for file in files {
             let bytes = readInput(file)
+            // CRLs (PEM `X509 CRL` blocks, or a DER CRL) and DER OCSP responses are reported
+            // field by field; a PEM file may hold certificates and CRLs together.
+            if inspectRevocationData(bytes, file: file) { continue }
             let blocks: PEM.Blocks
             do {
                 blocks = try PEM.certificatesDER(in: bytes)
@@ -91,6 +94,45 @@ struct Inspect: ParsableCommand {
             }
         }
         if failed { throw ExitCode(Exit.failure) }
+    }
+
+    /// Reports `bytes` when they are only CRLs or one OCSP response (true), else leaves them to the
+    /// certificate path (false; a PEM file with certificates gets its CRL blocks reported too).
+    func inspectRevocationData(_ bytes: [UInt8], file: String) -> Bool {
+        if PEM.looksLikePEM(bytes) {
+            guard let crls = try? CertificateList.all(from: bytes), !crls.isEmpty else { return false }
+            report(crls, file: file)
+            // Certificates in the same file still get their reports.
+            return (try? PEM.certificatesDER(in: bytes)) == nil
+        }
+        if (try? LenientCertificate(der: bytes)) != nil { return false }
+        if let crl = try? CertificateList(der: bytes) {
+            report([crl], file: file)
+            return true
+        }
+        if let ocsp = try? OCSPResponse(der: bytes) {
+            if json {
+                print(RevocationReport.json(ocsp).serialized())
+            } else {
+                print("OCSP response \(file)")
+                print(RevocationReport.text(ocsp))
+                print("")
+            }
+            return true
+        }
+        return false
+    }
+
+    func report(_ crls: [CertificateList], file: String) {
+        for (i, crl) in crls.enumerated() {
+            if json {
+                print(RevocationReport.json(crl).serialized())
+            } else {
+                print("CRL \(crls.count > 1 ? "\(file) [\(i + 1)/\(crls.count)]" : file)")
+                print(RevocationReport.text(crl))
+                print("")
+            }
+        }
     }
 }
 
