@@ -50,6 +50,21 @@ public struct AlgorithmPolicy: Sendable, Hashable {
     }
 }
 
+extension AlgorithmPolicy {
+    /// The name of `a` when the digest and RSA-PSS rules refuse it for signed revocation data
+    /// (CRLs, OCSP responses); nil when they allow it. One rule for both checkers.
+    func revocationDataRefusal(_ a: SignatureAlgorithm) -> String? {
+        switch a {
+        case .rsaPKCS1(let d), .ecdsa(let d):
+            return allowedDigests.contains(d) ? nil : a.name
+        case .rsaPSS(let p):
+            return allowRSAPSS && allowedDigests.contains(p.hash) && allowedDigests.contains(p.mgf1Hash) ? nil : a.name
+        default:
+            return a.name
+        }
+    }
+}
+
 /// Everything a verification needs besides the certificates. The time is always explicit here;
 /// only the outermost APIs (the CLI, the SecTrust-style evaluator) default it to now.
 public struct VerificationOptions: Sendable {

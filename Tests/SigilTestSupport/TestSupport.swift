@@ -101,3 +101,16 @@ extension TestSupport {
         return try JSONDecoder().decode([ChainScenario].self, from: Data(contentsOf: url))
     }
 }
+
+extension TestSupport {
+    /// The `sigil` executable built beside the test runner (<products>/SigilPackageTests.xctest
+    /// on Linux), or nil when it was not built.
+    public static var sigilExecutable: String? {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
+        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("sigil").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}

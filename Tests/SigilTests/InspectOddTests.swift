@@ -200,12 +200,8 @@ final class InspectOddTests: XCTestCase {
 /// aligned); `verify` refuses every certificate the strict parser refuses.
 final class InspectOddCLITests: XCTestCase {
     func sigil() throws -> String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("sigil").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        return path
     }
 
     func run(_ args: [String]) throws -> (status: Int32, out: String, err: String) {

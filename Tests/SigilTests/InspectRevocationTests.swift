@@ -9,12 +9,8 @@ final class InspectRevocationTests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
     func sigil() throws -> String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("sigil").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        return path
     }
 
     /// The reference reading: one JSON object per file, in Sigil's field names and formats.

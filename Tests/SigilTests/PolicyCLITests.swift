@@ -9,13 +9,8 @@ final class PolicyCLITests: XCTestCase {
     static let at = "1893456000"
 
     func sigil() throws -> String {
-        // The test runner is <products>/SigilPackageTests.xctest (Linux); sigil is built beside it.
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("sigil").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        return path
     }
 
     @discardableResult

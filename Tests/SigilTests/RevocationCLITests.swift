@@ -8,12 +8,8 @@ final class RevocationCLITests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
     func sigil() throws -> String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("sigil").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw XCTSkip("sigil executable not built next to \(bundle.path)")
+        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        return path
     }
 
     func run(_ args: [String]) throws -> (Int32, String) {

@@ -125,16 +125,7 @@ struct OCSPChecker {
         }
     }
 
-    func digestFailure(_ a: SignatureAlgorithm) -> String? {
-        switch a {
-        case .rsaPKCS1(let d), .ecdsa(let d):
-            return algorithms.allowedDigests.contains(d) ? nil : a.name
-        case .rsaPSS(let p):
-            return algorithms.allowRSAPSS && algorithms.allowedDigests.contains(p.hash) && algorithms.allowedDigests.contains(p.mgf1Hash) ? nil : a.name
-        default:
-            return a.name
-        }
-    }
+    func digestFailure(_ a: SignatureAlgorithm) -> String? { algorithms.revocationDataRefusal(a) }
 }
 
 extension ByteSpan {

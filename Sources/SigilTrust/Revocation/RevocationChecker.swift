@@ -174,16 +174,7 @@ struct RevocationChecker {
         return true
     }
 
-    func digestFailure(_ a: SignatureAlgorithm) -> String? {
-        switch a {
-        case .rsaPKCS1(let d), .ecdsa(let d):
-            return algorithms.allowedDigests.contains(d) ? nil : a.name
-        case .rsaPSS(let p):
-            return algorithms.allowRSAPSS && algorithms.allowedDigests.contains(p.hash) && algorithms.allowedDigests.contains(p.mgf1Hash) ? nil : a.name
-        default:
-            return a.name
-        }
-    }
+    func digestFailure(_ a: SignatureAlgorithm) -> String? { algorithms.revocationDataRefusal(a) }
 
     /// §6.3.3 (f), (g): the CRL's signature verifies with the key of a certificate that may
     /// sign CRLs (cRLSign when keyUsage is present) and that is either the certificate's issuer
