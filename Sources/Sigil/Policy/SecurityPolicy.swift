@@ -54,6 +54,7 @@ public struct SecurityPolicyEvaluation: Sendable {
         case acceptedWithoutValidation
         /// Certificate or public-key mode: the pins matched.
         case pinMatched
+        /// Refused, for the reason given.
         case rejected(SecurityPolicyRejection)
     }
 

@@ -141,7 +141,8 @@ extension Certificate {
     /// - The local part (before "@") is compared exactly, case-sensitively (RFC 5321 §2.4: only
     ///   the receiving host may interpret it); the domain ASCII case-insensitively.
     /// - Only mailboxes of the form `local@domain` with a dot-atom local part (RFC 5322 §3.2.3:
-    ///   letters, digits, ``!#$%&'*+-/=?^_`{|}~`` and non-leading, non-doubled dots) and a valid
+    ///   letters, digits, `!#$%&'*+-/=?^_{|}~`, the backtick, and non-leading, non-doubled
+    ///   dots) and a valid
     ///   LDH domain are supported, in the reference and in the certificate. Quoted local parts,
     ///   address literals (`user@[192.0.2.1]`) and SmtpUTF8Mailbox otherNames (RFC 8398) are not:
     ///   they never match. A malformed `email` matches nothing.
