@@ -20,6 +20,7 @@ public struct Certificate: Sendable {
 
     /// The certificate's version (RFC 5280 §4.1.2.1); the raw value is the version number, not the encoded integer.
     public enum Version: UInt8, Sendable, Hashable {
+        /// v1 (version field absent), v2 (encoded 1) and v3 (encoded 2).
         case v1 = 1, v2 = 2, v3 = 3
     }
 

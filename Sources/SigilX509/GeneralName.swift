@@ -16,13 +16,18 @@ public enum GeneralName: Sendable {
     /// `AnotherName ::= SEQUENCE { type-id OID, value [0] EXPLICIT ANY }`: the type OID content
     /// and the encoding of the inner value.
     case otherName(typeID: ByteSpan, value: ByteSpan)
+    /// An e-mail address: the IA5String content (checked to be IA5, not checked as a mailbox).
     case rfc822Name(ByteSpan)
+    /// A DNS name: the IA5String content (checked to be IA5; name syntax is the trust layer's
+    /// concern).
     case dnsName(ByteSpan)
     /// The raw ORAddress content (not decoded).
     case x400Address(ByteSpan)
+    /// A distinguished name (validated as a Name, RFC 5280 §4.1.2.4).
     case directoryName(DistinguishedName)
     /// The raw EDIPartyName content (not decoded).
     case ediPartyName(ByteSpan)
+    /// uniformResourceIdentifier: the IA5String content (checked to be IA5, not parsed as a URI).
     case uri(ByteSpan)
     /// 4 or 16 octets; in name constraints 8 or 32 (address followed by mask, §4.2.1.10).
     case ipAddress(ByteSpan)
