@@ -77,7 +77,10 @@ public struct VerificationOptions: Sendable {
     public var host: String?
     /// E-mail addresses the client certificate must be valid for (client kind).
     public var emails: [String] = []
-    /// Extended key usages required of the leaf (dotted OIDs). Empty = the kind's default
+    /// Extended key usages required of the leaf, as OID content octets (e.g. `OID.serverAuth`;
+    /// from text with `OID.content(dotted:)`). Every one must be listed by the leaf's
+    /// extKeyUsage when it has one (absent means any purpose, RFC 5280 §4.2.1.12, for every
+    /// kind), and by that of each issuer that carries one. Empty = the kind's default
     /// (serverAuth for server, clientAuth for client, none for basic).
     public var requiredEKUs: [[UInt8]] = []
     /// Key usages the leaf must allow, when it has a keyUsage extension.

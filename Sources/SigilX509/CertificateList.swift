@@ -25,7 +25,7 @@
 public struct CertificateList: Sendable {
     /// Lists larger than this are refused with `.tooLarge` (a million entries take ≈ 40 MB).
     public static let maximumSize = 1 << 28
-    /// At most this many CRL extensions, and this many extensions per entry.
+    /// At most this many CRL extensions (more: `.tooLarge`).
     public static let maximumExtensionCount = 32
     /// At most this many extensions per revoked entry (more: `.tooLarge`).
     public static let maximumEntryExtensionCount = 16

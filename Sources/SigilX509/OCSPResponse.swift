@@ -15,7 +15,7 @@
 public struct OCSPResponse: Sendable {
     /// Responses larger than this are refused (stapled responses are a few KiB).
     public static let maximumSize = 1 << 20
-    /// At most this many SingleResponses and embedded certificates.
+    /// At most this many SingleResponses in a response (more: `.tooLarge`).
     public static let maximumResponses = 256
     /// At most this many certificates embedded in the BasicOCSPResponse (more: `.tooLarge`).
     public static let maximumCertificates = 16
