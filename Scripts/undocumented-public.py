@@ -3,6 +3,11 @@
 
 Usage: undocumented-public.py [-v] [DIR ...]   (default: Sources; SigilCLI is skipped, it has no
        API). -v lists them as path:line: text. Exit status 0 always (a report, not a gate).
+       undocumented-public.py --symbol-graph FILE.symbols.json [-v]: the compiler's view instead
+       (public symbols declared in Sources/ without a doc comment), to cross-check this scan;
+       Scripts/build-docs.sh writes .build/docs/symbol-graphs/Sigil.symbols.json. Symbols that
+       implement a protocol requirement (makeIterator, ==, hash(into:) ...) inherit the
+       requirement's comment there and so do not count, while this scan counts them.
 
 What counts as a public declaration (what DocC shows):
 - a `public`/`open` func, var, let, init, subscript, type, typealias, protocol or case;
@@ -12,7 +17,8 @@ What counts as a public declaration (what DocC shows):
 Declarations inside function/accessor bodies, members of non-public types and `@_spi`
 declarations (or members of `@_spi` types/extensions) are not API; `@_spi` ones are counted
 separately. The scan follows braces after removing comments and string literals, so it is
-exact for ordinary formatting; it treats every `#if` branch as compiled.
+exact for ordinary formatting; it treats every `#if` branch as compiled. Not seen: the cases of
+an enum declared on one line (`enum E { case a, b }`).
 A declaration is documented when the nearest line above it that is neither an attribute nor
 blank is a `///` line or the end of a `/** */` block (a blank line breaks the attachment).
 """
@@ -26,7 +32,7 @@ ATTRS = r'(?:@\w+(?:\([^)]*\))?\s+)*'
 ACCESS_DECL = re.compile(r'^\s*' + ATTRS + r'(public|open|internal|fileprivate|private|package)\s+(?:' + MODS + r'\s+)*(' + KINDS + r'|extension)(?!\w)')
 PLAIN_DECL = re.compile(r'^\s*' + ATTRS + r'(?:' + MODS + r'\s+)*(' + KINDS + r'|extension)(?!\w)')
 TYPE_KINDS = {'struct', 'enum', 'class', 'protocol', 'actor', 'extension'}
-ATTR_LINE = re.compile(r'^\s*@\w')
+ATTR_LINE = re.compile(r'^\s*(?:@\w+(?:\([^)]*\))?\s*)+$')  # a line of attributes only
 
 
 def strip(text):
@@ -113,7 +119,30 @@ def scan(path):
     return out
 
 
+def symbol_graph(path, verbose):
+    import json
+    graph = json.load(open(path, encoding='utf-8'))
+    seen, missing, total = set(), [], 0
+    for s in graph['symbols']:
+        uri = s.get('location', {}).get('uri', '')
+        if '/Sources/' not in uri or s.get('accessLevel') not in ('public', 'open'):
+            continue
+        key = (uri, s['location']['position']['line'], '.'.join(s['pathComponents']))
+        if key in seen:
+            continue
+        seen.add(key)
+        total += 1
+        if not s.get('docComment'):
+            missing.append(f"Sources/{uri.split('/Sources/')[-1]}:{key[1] + 1}: {s['kind']['identifier']} {key[2]}")
+    if verbose:
+        print('\n'.join(sorted(missing)))
+    print(f'symbol graph: public symbols declared in Sources/: {total}, without a doc comment: {len(missing)}')
+
+
 def main():
+    if '--symbol-graph' in sys.argv:
+        symbol_graph(sys.argv[sys.argv.index('--symbol-graph') + 1], '-v' in sys.argv)
+        return
     args = [a for a in sys.argv[1:] if a != '-v']
     verbose = '-v' in sys.argv
     roots = args or ['Sources']
