@@ -48,6 +48,7 @@ public struct SigilServerTrustVerifier: Sendable {
         case chain(anchors: TrustStore, options: VerificationOptions, signatureVerifier: any CertificateSignatureVerifier)
     }
 
+    /// How the chain is judged (see `Evaluator`).
     public var evaluator: Evaluator
     /// The name the certificate must prove instead of the handler's server name.
     public var hostOverride: String?
@@ -61,6 +62,8 @@ public struct SigilServerTrustVerifier: Sendable {
     /// Runs after the chain validated (revocation); nil → no revocation checking.
     public var revocationCheck: RevocationHook?
 
+    /// A verifier with `evaluator`, checking `hostOverride` instead of the handler's server name
+    /// when given.
     public init(evaluator: Evaluator, hostOverride: String? = nil) {
         self.evaluator = evaluator
         self.hostOverride = hostOverride
@@ -218,6 +221,7 @@ public enum SigilNIOConfigurationError: Error, Sendable, Hashable, CustomStringC
     /// `.noHostnameVerification` (Sigil checks the name).
     case hostnameVerificationConflictsWithOverride(String)
 
+    /// One line saying what to change.
     public var description: String {
         switch self {
         case .hostnameVerificationConflictsWithOverride(let h):
