@@ -122,6 +122,7 @@ public struct DERReader {
     /// Offset of the next unread octet. Internal setter: only `read…` methods move it.
     @inlinable public var position: Int { _position }
     @usableFromInline var _position: Int
+    /// Offset one past the last octet this reader may read (absolute, like `position`).
     public let end: Int
     @usableFromInline let depth: Int
 

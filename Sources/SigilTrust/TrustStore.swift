@@ -3,7 +3,11 @@ import SigilX509
 
 /// Where an anchor came from: the caller's own anchors or the system store.
 public enum AnchorSource: Sendable, Hashable {
+    /// Given by the caller (`CertificateTrust.anchors`, or a `TrustStore` built by hand).
+    /// `CertificateTrust` reports a path to such an anchor as `.proceed`.
     case custom
+    /// Loaded from the system store (`TrustStore.system()`). `CertificateTrust` reports a path
+    /// to such an anchor as `.unspecified`.
     case system
 }
 
