@@ -17,8 +17,8 @@ import Sigil
 /// .noHostnameVerification` (or `.fullVerification`); a client that sends none is refused by
 /// NIOSSL before the callback. Use `makeServerHandlers` so the pipeline sees the reason.
 public struct SigilClientCertificateVerifier: Sendable {
-    /// The anchors the client's chain must reach; only these count (`VerificationOptions` path
-    /// validation with this store, no system store).
+    /// The anchors the client's chain must reach; only these count (the evaluation is a
+    /// `CertificateTrust` with exactly this store; the system store is not used).
     public var anchors: TrustStore
     /// Accepted e-mail addresses: the leaf passes when one of them matches an rfc822Name of its
     /// subjectAltName (`matchesEmail`: exact local part, case-insensitive domain). Empty, with

@@ -46,6 +46,7 @@ public struct CertificatePolicyOptions: Sendable, Hashable {
     public var initialPolicyMappingInhibit = false
     /// §6.1.1 (g) initial-any-policy-inhibit: anyPolicy in a certificate is not processed.
     public var initialAnyPolicyInhibit = false
+    /// The defaults: any policy acceptable, nothing explicit, mapping and anyPolicy allowed.
     public init() {}
 
     /// True when the user-initial-policy-set is any-policy.
@@ -77,6 +78,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     let storage: Storage
 
+    /// Empty sets (what a path that went through no policy processing reports).
     public init() { storage = .computed(Sets()) }
 
     init(_ sets: Sets) { storage = .computed(sets) }
@@ -114,9 +116,12 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     /// Dotted forms, for display.
     public var authoritiesConstrainedDotted: [String] { authoritiesConstrained.map { OID.dotted($0) } }
+    /// `userConstrained` in dotted form, for display.
     public var userConstrainedDotted: [String] { userConstrained.map { OID.dotted($0) } }
 
+    /// Equal when the computed sets are (a deferred value is computed first).
     public static func == (a: ValidatedPolicies, b: ValidatedPolicies) -> Bool { a.sets == b.sets }
+    /// Hashes the computed sets (consistent with `==`).
     public func hash(into hasher: inout Hasher) { hasher.combine(sets) }
 }
 
@@ -127,13 +132,17 @@ public struct PolicyCertificate: Sendable {
     public var policies: [ByteSpan]?
     /// policyMappings (issuerDomainPolicy, subjectDomainPolicy) pairs (nil: no extension).
     public var mappings: [(issuer: ByteSpan, subject: ByteSpan)]?
+    /// policyConstraints requireExplicitPolicy (SkipCerts), nil when absent.
     public var requireExplicitPolicy: Int?
+    /// policyConstraints inhibitPolicyMapping (SkipCerts), nil when absent.
     public var inhibitPolicyMapping: Int?
+    /// inhibitAnyPolicy (SkipCerts, §4.2.1.14), nil when absent.
     public var inhibitAnyPolicy: Int?
     /// Issuer name equals subject name (RFC 5280 §6.1: self-issued certificates other than the
     /// leaf do not count down the constraints).
     public var isSelfIssued: Bool
 
+    /// Facts given directly (tests, fuzzers): nil means the extension is absent.
     public init(policies: [ByteSpan]? = nil, mappings: [(issuer: ByteSpan, subject: ByteSpan)]? = nil,
                 requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil,
                 inhibitAnyPolicy: Int? = nil, isSelfIssued: Bool = false) {
@@ -169,6 +178,7 @@ public struct PolicyCertificate: Sendable {
 
 /// Why policy processing rejected a path.
 public struct PolicyFailure: Error, Sendable, Hashable {
+    /// Which rule rejected the path.
     public enum Kind: Sendable, Hashable {
         /// §4.2.1.4: a policy OID appears more than once in certificatePolicies.
         case duplicatePolicy
@@ -179,6 +189,7 @@ public struct PolicyFailure: Error, Sendable, Hashable {
         /// The shared work budget ran out (CVE-2023-0464-style input).
         case budgetExhausted
     }
+    /// Which rule rejected the path.
     public let kind: Kind
     /// Index of the certificate in the input (0 = the one issued by the anchor, RFC 5280's
     /// certificate 1).
@@ -186,6 +197,8 @@ public struct PolicyFailure: Error, Sendable, Hashable {
     /// The offending OID, when there is one (content octets).
     public let policy: [UInt8]?
 
+    /// A failure of `kind` at input certificate `certificate` (0 = RFC 5280's certificate 1),
+    /// about `policy` (OID content octets) when there is one.
     public init(_ kind: Kind, certificate: Int, policy: [UInt8]? = nil) {
         self.kind = kind
         self.certificate = certificate
