@@ -44,8 +44,9 @@ public struct LenientCertificate: Sendable {
     public let strictCertificate: Certificate?
     /// Why the strict parser refused it.
     public let strictError: DERError?
-    /// The DER and RFC 5280 violations found, in the order met; no duplicates. Malformed
-    /// extension values found by ``CertificateReport`` while rendering are added to its copy.
+    /// The DER and RFC 5280 violations found, by byte offset, without duplicates; beyond 64 a
+    /// last warning counts the ones left out. Malformed extension values that
+    /// ``CertificateReport`` finds while rendering are appended to the report's copy.
     public private(set) var warnings: [InspectionWarning] = []
 
     /// As encoded: 1, 2, 3 — or another number for an unknown version (raw value + 1).
