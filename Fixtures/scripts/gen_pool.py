@@ -185,6 +185,15 @@ def main():
     scenario("normalised-issuer-expired", "as normalised-issuer, the intermediate expired in 2029",
              lf_e, unrelated(root, root_key, 5, "C") + [expired], [root], [expired])
 
+    # 2c. The anchor is the one matched only under §7.1: the intermediate names the root with
+    #     other case, spacing and string types than the root's own subject.
+    ak = key()
+    root_spelled = name(" SIGIL pool  ROOT", org="sigil TEST pki ", t=_ASN1Type.UTF8String)
+    inter_a = ca(ak, name("Sigil Pool Anchor-Normalised CA"), root_spelled, root_key, aki_key=root_key)
+    lf_a = leaf(key(), inter_a.subject, ak, aki_ski=ski_of(ak))
+    scenario("normalised-anchor", "intermediate's issuer = the anchor's subject only under RFC 5280 §7.1; "
+             "5 unrelated CAs before it", lf_a, unrelated(root, root_key, 5, "D") + [inter_a], [root], [inter_a])
+
     # 3. Near-duplicates: 60 CAs with the real intermediate's subject, each its own key and
     #    SKI; the real one last. The leaf's AKI names the real one.
     tk = key()

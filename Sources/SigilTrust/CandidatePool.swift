@@ -7,21 +7,22 @@ import SigilX509
 /// Nothing is done per certificate when the verification starts. Candidates are found in two
 /// passes of the same depth-first search (`Session.buildPath`):
 ///
-/// 1. **Raw pass**: a pool certificate is a candidate issuer of a child when its subject
-///    encoding is byte-identical to the child's issuer encoding (the RFC 5280 §7.1 comparison
-///    is then true without normalising anything). The first lookup records one 64-bit
-///    fingerprint per certificate (subject length and last 8 octets: no hashing, one array);
-///    each lookup scans those and confirms a hit by comparing the bytes.
+/// 1. **Raw pass**: a pool certificate or anchor is a candidate issuer of a child when its
+///    subject encoding is byte-identical to the child's issuer encoding (the RFC 5280 §7.1
+///    comparison is then true without normalising anything). The first lookup records one
+///    64-bit fingerprint per pool certificate (subject length and last 8 octets: no hashing,
+///    one array; `TrustStore` keeps the same for its anchors); each lookup scans those and
+///    confirms a hit by comparing the bytes. Nothing is normalised or hashed: the usual chain,
+///    whose CAs write their names the same way each time, is found here.
 /// 2. **§7.1 pass**, only when the raw pass found no path and the budget is not spent: the
-///    whole search again with every pool certificate whose subject matches the issuer under
-///    RFC 5280 §7.1 (`DistinguishedName.matchesForChaining`), through an index of
-///    `chainingHashValue` built once. Every certificate tried in pass 1 is tried again (its
-///    CA checks and signature verdicts are cached by the session), so the search is exactly
-///    as complete as a §7.1 search from the start, within the one `VerificationBudget`.
-///
-/// Anchors are looked up with §7.1 matching in both passes (`TrustStore` indexes them once,
-/// when the store is built), so a path ending at an anchor is found in pass 1 whenever the
-/// intermediates on it carry byte-identical names — the usual case.
+///    whole search again with every anchor and pool certificate whose subject matches the
+///    issuer under RFC 5280 §7.1 (`DistinguishedName.matchesForChaining`; the pool through an
+///    index of `chainingHashValue` built once, the anchors through the store's). Every
+///    candidate of pass 1 is a candidate again (CA checks and signature verdicts are cached by
+///    the session), so the search is exactly as complete as a §7.1 search from the start,
+///    within the one `VerificationBudget`. Anchors still come before pool certificates within
+///    each pass; across passes a byte-identical path may be found before a §7.1-only one that
+///    would have been preferred — both are validated in full.
 ///
 /// Filters, as the eager index had them: a copy of the leaf is never a candidate; of identical
 /// certificates (same DER) only the first is; a pool certificate identical to an anchor that
@@ -57,8 +58,9 @@ struct CandidatePool {
     var count: Int { certificates.count }
     subscript(j: Int) -> Certificate { certificates[j] }
 
-    /// True when a second, §7.1 pass can find candidates the first could not.
-    var canWiden: Bool { !normalised && !certificates.isEmpty }
+    /// True when a second, §7.1 pass can find candidates the first could not (anchors as well
+    /// as pool certificates: it runs even with an empty pool).
+    var canWiden: Bool { !normalised }
 
     /// Switches to RFC 5280 §7.1 matching (pass 2).
     mutating func widen() {

@@ -226,10 +226,11 @@ struct Session {
         return nil
     }
 
-    /// Anchors and pool certificates whose subject matches the child's issuer (anchors by
-    /// RFC 5280 §7.1; the pool by the pass in progress, CandidatePool.swift).
+    /// Anchors and pool certificates whose subject matches the child's issuer: byte-identical
+    /// in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
     mutating func candidateIssuers(of child: Certificate) -> [Int] {
-        var out = verifier.anchors.anchors(withSubject: child.issuer)
+        var out = pool.normalised ? verifier.anchors.anchors(withSubject: child.issuer)
+                                  : verifier.anchors.anchors(withRawSubject: child.issuer)
         for j in pool.candidates(for: child.issuer, anchorMatches: out, anchors: verifier.anchors) {
             out.append(anchorCount + j)
         }

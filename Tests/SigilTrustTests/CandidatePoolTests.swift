@@ -69,7 +69,7 @@ final class CandidatePoolTests: XCTestCase {
 
     func testEveryScenarioAgainstOpenSSL() throws {
         let all = try load()
-        XCTAssertEqual(all.count, 8)
+        XCTAssertEqual(all.count, 9)
         for (id, l) in all.sorted(by: { $0.key < $1.key }) {
             let (r, calls) = verify(l)
             XCTAssertLessThanOrEqual(calls, ChainVerifier.maximumSignatureChecks, id)
@@ -98,7 +98,8 @@ final class CandidatePoolTests: XCTestCase {
     /// RFC 5280 §7.1: the leaf's issuer field (UTF8String, other case, extra spaces) differs
     /// from the intermediate's subject (PrintableString) byte for byte; the intermediate is
     /// still found, also when a certificate whose subject is byte-identical to the issuer field
-    /// (another key: bad signature) is tried first.
+    /// (another key: bad signature) is tried first; likewise an anchor named in another
+    /// spelling by the intermediate.
     func testIssuerMatchingOnlyUnderNormalisationIsFound() throws {
         let all = try load()
         for id in ["normalised-issuer", "normalised-issuer-after-raw-decoy"] {
@@ -108,6 +109,12 @@ final class CandidatePoolTests: XCTestCase {
             let (r, _) = verify(l)
             XCTAssertTrue(r.isTrusted, "\(id): \(r.failures)")
         }
+        // The same for the anchor: the intermediate names it in another spelling.
+        let a = try XCTUnwrap(all["normalised-anchor"])
+        XCTAssertNotEqual(a.path[0].issuer.encoded, a.anchors[0].subject.encoded)
+        XCTAssertTrue(a.path[0].issuer.matchesForChaining(a.anchors[0].subject))
+        XCTAssertTrue(verify(a).0.isTrusted, "\(verify(a).0.failures)")
+        XCTAssertTrue(verify(a, pool: a.path).0.isTrusted)
         // The decoy really is byte-identical and really fails.
         let d = try XCTUnwrap(all["normalised-issuer-after-raw-decoy"])
         XCTAssertEqual(d.pool[0].subject.encoded, d.leaf.issuer.encoded)
