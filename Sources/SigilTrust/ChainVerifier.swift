@@ -48,9 +48,8 @@ struct Session {
     let verifier: ChainVerifier
     let leaf: Certificate
     let options: VerificationOptions
-    /// Pool of untrusted intermediates (deduplicated; those identical to the leaf dropped).
-    var pool: [Certificate] = []
-    var poolBySubject: [Int: [Int]] = [:]
+    /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
+    var pool: CandidatePool
     /// Per-node cached outcome of the path-independent CA checks (node: anchor i → i,
     /// intermediate j → anchors.count + j).
     var caCheckCache: [Int: TrustFailure?] = [:]
@@ -104,14 +103,9 @@ struct Session {
         self.leaf = leaf
         self.options = options
         self.budget = verifier.budget
-        for c in intermediates where c != leaf {
-            // Duplicates share their subject, so only the bucket needs comparing (a scan of the
-            // whole pool made this quadratic: 1 000 intermediates took ~70 ms).
-            let key = c.subject.chainingHashValue
-            if let bucket = poolBySubject[key], bucket.contains(where: { pool[$0] == c }) { continue }
-            poolBySubject[key, default: []].append(pool.count)
-            pool.append(c)
-        }
+        // No per-certificate work here: duplicates, copies of the leaf and of anchors are
+        // filtered when a lookup finds them (CandidatePool.swift).
+        self.pool = CandidatePool(intermediates, leaf: leaf)
     }
 
     var anchorCount: Int { verifier.anchors.anchors.count }
@@ -153,7 +147,7 @@ struct Session {
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path: [Int] = [Session.leafNode]
-        if let anchorNode = extend(&path) {
+        if let anchorNode = buildPath(&path) {
             if failures.isEmpty {
                 return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
                                 anchor: verifier.anchors.anchors[anchorNode].source, details: details)
@@ -233,14 +227,13 @@ struct Session {
         return nil
     }
 
-    /// Anchors and pool certificates whose subject matches the child's issuer.
-    func candidateIssuers(of child: Certificate) -> [Int] {
-        var out = verifier.anchors.anchors(withSubject: child.issuer)
-        if let list = poolBySubject[child.issuer.chainingHashValue] {
-            for j in list where pool[j].subject.matchesForChaining(child.issuer) {
-                // A pool certificate identical to an anchor is considered as the anchor only.
-                if !verifier.anchors.contains(pool[j]) { out.append(anchorCount + j) }
-            }
+    /// Anchors and pool certificates whose subject matches the child's issuer: byte-identical
+    /// in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
+    mutating func candidateIssuers(of child: Certificate) -> [Int] {
+        var out = pool.normalised ? verifier.anchors.anchors(withSubject: child.issuer)
+                                  : verifier.anchors.anchors(withRawSubject: child.issuer)
+        for j in pool.candidates(for: child.issuer, anchorMatches: out, anchors: verifier.anchors) {
+            out.append(anchorCount + j)
         }
         return out
     }
@@ -408,7 +401,7 @@ extension Session {
         guard let r = options.revocation else { return nil }
         let certs = path.map(certificate) + [certificate(anchor)]
         let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
-                                        verifier: verifier.signatureVerifier, certificates: certs + pool,
+                                        verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
                                         anchor: verifier.anchors.anchors[anchor], work: revocationWork)
         // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
         // to the verification's one budget; running out fails closed even under soft fail (a
