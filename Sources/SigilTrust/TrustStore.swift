@@ -27,8 +27,9 @@ public struct TrustAnchor: Sendable {
 }
 
 /// A set of anchors indexed by subject (RFC 5280 §7.1 comparison) so that finding the
-/// candidates for an issuer name is a hash lookup, not a scan. A value type: `add` grows this copy only; a store handed to a
-/// `ChainVerifier` or `CertificateTrust` is not affected by later changes to the original.
+/// candidates for an issuer name is a hash lookup, not a scan. A value type: `add` grows this
+/// copy only; a store handed to a `ChainVerifier` or `CertificateTrust` is not affected by
+/// later changes to the original.
 public struct TrustStore: Sendable {
     /// The anchors, in the order added (duplicates dropped).
     public private(set) var anchors: [TrustAnchor] = []
