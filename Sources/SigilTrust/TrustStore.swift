@@ -14,11 +14,15 @@ public struct TrustAnchor: Sendable {
     public let certificate: Certificate
     /// Whether the caller or the system store supplied it.
     public let source: AnchorSource
+    /// The certificate's option-independent facts, computed once here so that an anchor costs
+    /// nothing per verification (`CertificateFacts`).
+    let facts: CertificateFacts
 
     /// An anchor from `certificate`, from `source`.
     public init(_ certificate: Certificate, source: AnchorSource = .custom) {
         self.certificate = certificate
         self.source = source
+        self.facts = CertificateFacts(certificate)
     }
 }
 
@@ -93,12 +97,21 @@ public struct TrustStore: Sendable {
     /// fuzz harness checks the index against `contains`).
     @_spi(SigilInternal) public func anchors(withSubject name: DistinguishedName) -> [Int] {
         guard let list = bySubject[name.chainingHashValue] else { return [] }
+        // The bucket itself when every entry matches (the usual case): no new array.
+        if list.allSatisfy({ anchors[$0].certificate.subject.matchesForChaining(name) }) { return list }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }
 
     /// True when `certificate` itself is one of the anchors (same encoding).
     public func contains(_ certificate: Certificate) -> Bool {
-        anchors(withSubject: certificate.subject).contains { anchors[$0].certificate == certificate }
+        index(of: certificate) != nil
+    }
+
+    /// The index in `anchors` of `certificate` itself (same encoding), without allocating.
+    func index(of certificate: Certificate) -> Int? {
+        guard let list = bySubject[certificate.subject.chainingHashValue] else { return nil }
+        // Identical encodings have identical subjects: the subject bucket holds it if any does.
+        return list.first { anchors[$0].certificate == certificate }
     }
 }
 
