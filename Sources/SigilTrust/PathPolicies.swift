@@ -13,10 +13,12 @@ extension Session {
     /// whole verification stops and fails closed.
     mutating func policyFailure(path: [Int]) -> TrustFailure? {
         if policyProcessingCannotFail(path) {
-            // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
-            details.policies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
+            // The sets are computed on first access from the trusted path `run()` returns
+            // (`ValidatedPolicies(deferredLeafFirst:)`): nothing is built here.
+            policiesDeferred = true
             return nil
         }
+        policiesDeferred = false
         var input: [PolicyCertificate] = []
         input.reserveCapacity(path.count)
         for (index, node) in path.enumerated().reversed() {

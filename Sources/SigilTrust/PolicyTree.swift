@@ -72,7 +72,9 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     enum Storage: Sendable {
         case computed(Sets)
-        /// The path in RFC order (certificate 1 first, the leaf last, the anchor excluded).
+        /// The validated path as `TrustResult.trusted` holds it (leaf first, the anchor last);
+        /// processed in RFC order (certificate 1 first, the leaf last), the anchor excluded.
+        /// Sharing the result's array keeps the trusted path free of a second allocation.
         case deferred([Certificate], CertificatePolicyOptions)
     }
 
@@ -83,7 +85,8 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     init(_ sets: Sets) { storage = .computed(sets) }
 
-    init(deferred path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
+    /// `path`: leaf first, anchor last (see `Storage.deferred`).
+    init(deferredLeafFirst path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
 
     var sets: Sets {
         switch storage {
@@ -91,7 +94,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
             return s
         case .deferred(let path, let options):
             var input: [PolicyCertificate] = []
-            for c in path {
+            for c in path.dropLast().reversed() {
                 guard let p = try? PolicyCertificate(c) else { return Sets() }
                 input.append(p)
             }
