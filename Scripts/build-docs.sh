@@ -20,7 +20,8 @@ BIN="$(swift build --show-bin-path)"
 SG="$(dirname "$OUT")/symbol-graphs"
 rm -rf "$SG" "$OUT"
 mkdir -p "$SG"
-"$BIN_DIR/swift-symbolgraph-extract" -module-name Sigil -target "$(uname -m)-unknown-linux-gnu" \
+TRIPLE="$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' | head -n 1)"
+"$BIN_DIR/swift-symbolgraph-extract" -module-name Sigil -target "$TRIPLE" \
     -I "$BIN/Modules" -I Sources/CGMP \
     -Xcc "-fmodule-map-file=$BIN/CSigilSHA.build/module.modulemap" \
     -Xcc "-fmodule-map-file=$BIN/CSigilBignum.build/module.modulemap" \
