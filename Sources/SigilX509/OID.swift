@@ -269,6 +269,46 @@ enum KnownExtension {
         return nil
     }
 
+    // Slot numbers, as `slot(_:)` assigns them.
+    static var basicConstraints: Int { 0 }
+    static var keyUsage: Int { 1 }
+    static var extKeyUsage: Int { 2 }
+    static var subjectAltName: Int { 3 }
+    static var issuerAltName: Int { 4 }
+    static var subjectKeyIdentifier: Int { 5 }
+    static var authorityKeyIdentifier: Int { 6 }
+    static var nameConstraints: Int { 7 }
+    static var certificatePolicies: Int { 8 }
+    static var policyMappings: Int { 9 }
+    static var policyConstraints: Int { 10 }
+    static var inhibitAnyPolicy: Int { 11 }
+    static var cRLDistributionPoints: Int { 12 }
+    static var freshestCRL: Int { 13 }
+    static var authorityInfoAccess: Int { 14 }
+    static var signedCertificateTimestampList: Int { 15 }
+
+    /// The OID of slot `slot` (the inverse of `slot(_:)`).
+    static func oid(_ slot: Int) -> [UInt8] {
+        switch slot {
+        case 0: return OID.basicConstraints
+        case 1: return OID.keyUsage
+        case 2: return OID.extKeyUsage
+        case 3: return OID.subjectAltName
+        case 4: return OID.issuerAltName
+        case 5: return OID.subjectKeyIdentifier
+        case 6: return OID.authorityKeyIdentifier
+        case 7: return OID.nameConstraints
+        case 8: return OID.certificatePolicies
+        case 9: return OID.policyMappings
+        case 10: return OID.policyConstraints
+        case 11: return OID.inhibitAnyPolicy
+        case 12: return OID.cRLDistributionPoints
+        case 13: return OID.freshestCRL
+        case 14: return OID.authorityInfoAccess
+        default: return OID.signedCertificateTimestampList
+        }
+    }
+
     /// The slot of a known OID given as a constant.
     static func slot(_ oid: [UInt8]) -> Int? {
         oid.withUnsafeBytes { slot($0) }
