@@ -176,14 +176,19 @@ public struct SpanListIterator<Element>: IteratorProtocol {
     /// The next element; nil at the end.
     @inlinable
     public mutating func next() -> Element? {
-        while position < end {
-            let p = position, e = end
+        // Locals, not `self`: the calls below cannot reach them, so no retain is needed
+        // around each one.
+        let storage = self.storage, decode = self.decode, e = end
+        var p = position
+        defer { position = p }
+        while p < e {
+            let at = p
             let step: (Element?, Int) = storage.withUnsafeBytes { b in
-                var r = DERReader(input: b, from: p, to: e)
+                var r = DERReader(input: b, from: at, to: e)
                 guard let v = try? r.readAny() else { return (nil, e) }
                 return (try? decode(storage, v), v.end)
             }
-            position = step.1
+            p = step.1
             if let element = step.0 { return element }
         }
         return nil
