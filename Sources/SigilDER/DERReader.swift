@@ -164,7 +164,7 @@ public struct DERReader {
     }
 
     /// Reads the next TLV of any tag.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readAny() throws(DERError) -> DERValue {
         let start = position
         var p = position
