@@ -199,7 +199,7 @@ extension Certificate {
     }
 
     func generalNamesExtension(_ slot: Int) throws(DERError) -> GeneralNames? {
-        try listExtension(slot) { (r) throws(DERError) in _ = try GeneralName.parse(&r, storage: []) }
+        try listExtension(slot) { (r) throws(DERError) in try GeneralName.check(&r) }
             .map { GeneralNames(list: $0) }
     }
 
@@ -226,7 +226,7 @@ extension Certificate {
                     aki.keyIdentifier = ByteSpan(storage, k.contentStart, k.end)
                 }
                 if let n = try s.readOptional(.contextConstructed(1)) {
-                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                     aki.authorityCertIssuer = GeneralNames(list: ByteSpan(storage, n.contentStart, n.end))
                 }
                 if let sn = try s.readOptional(.contextPrimitive(2)) {
@@ -259,7 +259,7 @@ extension Certificate {
                     guard let v = try s.readOptional(tag) else { continue }
                     try validateList(v, atLeastOne: true) { (g) throws(DERError) in
                         try g.enter(.sequence) { (sub) throws(DERError) in
-                            _ = try GeneralName.parse(&sub, storage: [], inConstraint: true)
+                            try GeneralName.check(&sub, inConstraint: true)
                             if !sub.isAtEnd { throw DERError(.invalidExtension, at: sub.position) }
                         }
                     }
@@ -310,7 +310,7 @@ extension Certificate {
         try listExtension(KnownExtension.authorityInfoAccess) { (r) throws(DERError) in
             try r.enter(.sequence) { (a) throws(DERError) in
                 _ = try a.readObjectIdentifier()
-                _ = try GeneralName.parse(&a, storage: [])
+                try GeneralName.check(&a)
             }
         }.map { AccessDescriptions(list: $0) }
     }
@@ -717,7 +717,7 @@ public struct DistributionPoint: Sendable {
                     let choice = try n.readAny()
                     switch choice.tag {
                     case .contextConstructed(0):
-                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         dp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
@@ -739,7 +739,7 @@ public struct DistributionPoint: Sendable {
                 dp.reasons = raw
             }
             if let issuer = try d.readOptional(.contextConstructed(2)) {
-                try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                 dp.crlIssuer = GeneralNames(list: ByteSpan(storage, issuer.contentStart, issuer.end))
             }
             // §4.2.1.13: either distributionPoint or cRLIssuer MUST be present.

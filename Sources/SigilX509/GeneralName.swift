@@ -32,48 +32,42 @@ public enum GeneralName: Sendable {
     /// Reads and validates one GeneralName. With `inConstraint`, iPAddress is an address and a
     /// mask (8 or 32 octets) as in name constraints; otherwise 4 or 16 octets.
     static func parse(_ r: inout DERReader, storage: [UInt8], inConstraint: Bool = false) throws(DERError) -> GeneralName {
+        try decodeValidated(try check(&r, inConstraint: inConstraint), storage: storage)
+    }
+
+    /// Reads one GeneralName and makes every check `parse` makes, building nothing (no views,
+    /// so no reference counting): what the validating passes over a list call. Returns its TLV.
+    @discardableResult
+    static func check(_ r: inout DERReader, inConstraint: Bool = false) throws(DERError) -> DERValue {
         let v = try r.readAny()
-        @inline(__always) func span(_ a: Int, _ b: Int) -> ByteSpan { ByteSpan(storage, a, b) }
-        @inline(__always) func ia5() throws(DERError) -> ByteSpan {
+        @inline(__always) func ia5() throws(DERError) {
             if v.tag.isConstructed { throw DERError(.unexpectedTag, at: v.start) }
             try DERString(tag: .ia5String, bytes: v.content, offset: v.contentStart).validate()
-            return span(v.contentStart, v.end)
         }
         switch v.tag {
         case .contextConstructed(0):
-            return try DERReader.enter(v) { (o) throws(DERError) -> GeneralName in
+            try DERReader.enter(v) { (o) throws(DERError) in
                 let type = try o.read(.objectIdentifier)
                 _ = try type.decodeObjectIdentifier()
                 let inner = try o.read(.contextConstructed(0))
                 try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
-                return .otherName(typeID: span(type.contentStart, type.end), value: span(inner.contentStart, inner.end))
             }
-        case .contextPrimitive(1):
-            return .rfc822Name(try ia5())
-        case .contextPrimitive(2):
-            return .dnsName(try ia5())
-        case .contextConstructed(3):
-            return .x400Address(span(v.contentStart, v.end))
+        case .contextPrimitive(1), .contextPrimitive(2), .contextPrimitive(6):
+            try ia5()
+        case .contextConstructed(3), .contextConstructed(5):
+            break
         case .contextConstructed(4):
-            return try DERReader.enter(v) { (d) throws(DERError) -> GeneralName in
-                let name = try DistinguishedName.validate(&d)
-                return .directoryName(DistinguishedName(encoded: span(name.start, name.end)))
-            }
-        case .contextConstructed(5):
-            return .ediPartyName(span(v.contentStart, v.end))
-        case .contextPrimitive(6):
-            return .uri(try ia5())
+            try DERReader.enter(v) { (d) throws(DERError) in _ = try DistinguishedName.validate(&d) }
         case .contextPrimitive(7):
             let n = v.contentCount
             let ok = inConstraint ? (n == 8 || n == 32) : (n == 4 || n == 16)
             if !ok { throw DERError(.invalidName, at: v.start) }
-            return .ipAddress(span(v.contentStart, v.end))
         case .contextPrimitive(8):
             _ = try v.decodeObjectIdentifier()
-            return .registeredID(span(v.contentStart, v.end))
         default:
             throw DERError(.unexpectedTag, at: v.start)
         }
+        return v
     }
 
     /// A short description, e.g. `DNS:example.com`, `IP:192.0.2.1` (allocates; for display).
@@ -106,7 +100,7 @@ extension ByteSpan {
 /// A validated `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`, iterated in order.
 ///
 /// Only Sigil's parsers make one, and only over a list they validated element by element with
-/// `GeneralName.parse` (certificate and CRL extensions, CRL entry extensions, distribution
+/// `GeneralName.check` (certificate and CRL extensions, CRL entry extensions, distribution
 /// points): iteration therefore reads each name's TLV structure (bounds-checked) without
 /// repeating the string, name and length checks (`GeneralName.decodeValidated`).
 public struct GeneralNames: Sequence, Sendable {
