@@ -264,8 +264,13 @@ enum KnownExtension {
             default: return nil
             }
         }
-        if OID.authorityInfoAccess.matches(oid) { return 14 }
-        if OID.signedCertificateTimestampList.matches(oid) { return 15 }
+        // The two others compared as words (no array constants on this path, which runs for
+        // every extension of every certificate parsed): 1.3.6.1.5.5.7.1.1 and
+        // 1.3.6.1.4.1.11129.2.4.2, byte for byte as `OID.authorityInfoAccess` and
+        // `OID.signedCertificateTimestampList`.
+        if oid.count == 8 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0101_0705_0501_062B) { return 14 }
+        if oid.count == 10 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0279_D601_0401_062B)
+            && oid[8] == 0x04 && oid[9] == 0x02 { return 15 }
         return nil
     }
 
