@@ -207,39 +207,48 @@ extension Certificate {
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
-        let storage = der
-        return try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> ByteSpan in
+        // Offsets out of the closure, the view made here: no extra reference to `der` held
+        // across the decoding.
+        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
-            return ByteSpan(storage, v.contentStart, v.end)
-        }
+            return (v.contentStart, v.end)
+        }.map { ByteSpan(der, $0.0, $0.1) }
     }
 
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
     ///   authorityCertIssuer [1] GeneralNames OPTIONAL,
     ///   authorityCertSerialNumber [2] CertificateSerialNumber OPTIONAL }`
     public func authorityKeyIdentifier() throws(DERError) -> AuthorityKeyIdentifier? {
-        let storage = der
-        return try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> AuthorityKeyIdentifier in
-            try r.enter(.sequence) { (s) throws(DERError) -> AuthorityKeyIdentifier in
-                var aki = AuthorityKeyIdentifier()
+        // Offsets out of the closure, views made here (no extra reference to `der` held
+        // across the decoding).
+        typealias Found = (key: (Int, Int)?, issuer: (Int, Int)?, serial: (Int, Int)?)
+        let found = try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
+            try r.enter(.sequence) { (s) throws(DERError) -> Found in
+                var f: Found = (nil, nil, nil)
                 if let k = try s.readOptional(.contextPrimitive(0)) {
-                    aki.keyIdentifier = ByteSpan(storage, k.contentStart, k.end)
+                    f.key = (k.contentStart, k.end)
                 }
                 if let n = try s.readOptional(.contextConstructed(1)) {
                     try validateList(n, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
-                    aki.authorityCertIssuer = GeneralNames(list: ByteSpan(storage, n.contentStart, n.end))
+                    f.issuer = (n.contentStart, n.end)
                 }
                 if let sn = try s.readOptional(.contextPrimitive(2)) {
                     _ = try sn.decodeIntegerBytes()
-                    aki.authorityCertSerialNumber = ByteSpan(storage, sn.contentStart, sn.end)
+                    f.serial = (sn.contentStart, sn.end)
                 }
                 // §4.2.1.1: issuer and serial are present together or not at all.
-                if (aki.authorityCertIssuer == nil) != (aki.authorityCertSerialNumber == nil) {
+                if (f.issuer == nil) != (f.serial == nil) {
                     throw DERError(.invalidExtension, at: s.position)
                 }
-                return aki
+                return f
             }
         }
+        guard let found else { return nil }
+        var aki = AuthorityKeyIdentifier()
+        if let k = found.key { aki.keyIdentifier = ByteSpan(der, k.0, k.1) }
+        if let n = found.issuer { aki.authorityCertIssuer = GeneralNames(list: ByteSpan(der, n.0, n.1)) }
+        if let sn = found.serial { aki.authorityCertSerialNumber = ByteSpan(der, sn.0, sn.1) }
+        return aki
     }
 
     // MARK: nameConstraints (§4.2.1.10)
@@ -360,12 +369,11 @@ extension Certificate {
     /// An extension whose value is `SEQUENCE SIZE (1..MAX) OF X`: validates every element with
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
     func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan? {
-        let storage = der
-        return try decodeKnownExtension(slot) { (r) throws(DERError) -> ByteSpan in
+        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
-            return ByteSpan(storage, v.contentStart, v.end)
-        }
+            return (v.contentStart, v.end)
+        }.map { ByteSpan(der, $0.0, $0.1) }
     }
 }
 
