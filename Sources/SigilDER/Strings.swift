@@ -69,7 +69,12 @@ public struct DERString {
                 throw DERError(.invalidString, at: offset + i)
             }
         case .ia5String:
-            for i in 0..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
+            // Eight octets at a time while all are 7-bit; the octet loop finds the offender.
+            var start = 0
+            while bytes.count - start >= 8 && bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                start += 8
+            }
+            for i in start..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
         case .visibleString:
             for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] > 0x7E {
                 throw DERError(.invalidString, at: offset + i)

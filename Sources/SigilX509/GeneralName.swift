@@ -44,25 +44,25 @@ public enum GeneralName: Sendable {
             if v.tag.isConstructed { throw DERError(.unexpectedTag, at: v.start) }
             try DERString(tag: .ia5String, bytes: v.content, offset: v.contentStart).validate()
         }
-        switch v.tag {
-        case .contextConstructed(0):
+        switch v.tag.rawValue {
+        case 0xA0: // [0] otherName
             try DERReader.enter(v) { (o) throws(DERError) in
                 let type = try o.read(.objectIdentifier)
                 _ = try type.decodeObjectIdentifier()
                 let inner = try o.read(.contextConstructed(0))
                 try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
             }
-        case .contextPrimitive(1), .contextPrimitive(2), .contextPrimitive(6):
+        case 0x81, 0x82, 0x86: // [1] rfc822Name, [2] dNSName, [6] uniformResourceIdentifier
             try ia5()
-        case .contextConstructed(3), .contextConstructed(5):
+        case 0xA3, 0xA5: // [3] x400Address, [5] ediPartyName (not decoded)
             break
-        case .contextConstructed(4):
+        case 0xA4: // [4] directoryName
             try DERReader.enter(v) { (d) throws(DERError) in _ = try DistinguishedName.validate(&d) }
-        case .contextPrimitive(7):
+        case 0x87: // [7] iPAddress
             let n = v.contentCount
             let ok = inConstraint ? (n == 8 || n == 32) : (n == 4 || n == 16)
             if !ok { throw DERError(.invalidName, at: v.start) }
-        case .contextPrimitive(8):
+        case 0x88: // [8] registeredID
             _ = try v.decodeObjectIdentifier()
         default:
             throw DERError(.unexpectedTag, at: v.start)
