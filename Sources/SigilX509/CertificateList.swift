@@ -253,7 +253,7 @@ public struct CertificateList: Sendable {
                         var v = value.innerReader
                         let names = try v.read(.sequence)
                         try v.finish()
-                        try validateList(names, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(names, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         issuerAt = names.start
                     } else if OID.holdInstructionCode.matches(oid) {
                         var v = value.innerReader
@@ -326,7 +326,7 @@ public struct CertificateList: Sendable {
                                 facts.authorityKeyIdentifier = ByteSpan(storage, k.contentStart, k.end)
                             }
                             if let i = try a.readOptional(.contextConstructed(1)) {
-                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                             }
                             if let s = try a.readOptional(.contextPrimitive(2)) { _ = try s.decodeIntegerBytes() }
                         }
@@ -337,7 +337,7 @@ public struct CertificateList: Sendable {
                         facts.hasFreshestCRL = true
                     } else if OID.issuerAltName.matches(oid) {
                         let l = try v.read(.sequence)
-                        try validateList(l, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(l, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                     } else {
                         // authorityInfoAccess and anything else: kept unread; critical → unusable.
                         while !v.isAtEnd { try v.skip() }
@@ -664,7 +664,7 @@ public struct IssuingDistributionPoint: Sendable {
                     let choice = try n.readAny()
                     switch choice.tag {
                     case .contextConstructed(0):
-                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         idp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
