@@ -5,12 +5,13 @@
  * Ozturk, Guilford, Gopal & Feghali (2012) in the rows; the square forms the cross products
  * once, doubles them, adds the squares, then reduces. r may alias a or b.
  * Optimised builds inline the product into the point formulas (MX_INLINE): the limbs of a and
- * b are memory operands and the result comes back in registers, so the statement needs only 9
+ * b are memory operands and the result comes back in registers, so the product needs only 9
  * registers with rdx and no pointer registers, and it is neither volatile nor a memory clobber
  * (the compiler sees exactly what it reads and writes). Unoptimised builds (swift test in
  * debug) materialise every memory operand's address in a register of its own, which does not
  * fit: there the same instructions address a and b through two pointer registers, out of line.
- * The square (11 registers with rdx) stays out of line in both. */
+ * The inlined square needs 9 registers with rdx (its high half waits in a stack slot while
+ * the low half is reduced). */
 
 static const limb P256_P3 = 0xffffffff00000001UL, P256_P1 = 0x00000000ffffffffUL;
 
@@ -139,106 +140,109 @@ MX_INLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
     r->v[0] = x3; r->v[1] = lo; r->v[2] = hi; r->v[3] = d;
 }
 
-MX_SQR void sqr_mulx(fe *r, const fe *a) {
-    limb t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+MX_INLINE void sqr_mulx(fe *r, const fe *a) {
+    limb t0, t1, t2, t3, t4, t5, t6, hi, d;
+    fe h;
     __asm__(
         "movq %[a0], %%rdx\n\t"
         "mulxq %[a1], %[t1], %[t2]\n\t"
-        "mulxq %[a2], %[lo], %[t3]\n\t"
-        "addq %[lo], %[t2]\n\t"
-        "mulxq %[a3], %[lo], %[t4]\n\t"
-        "adcq %[lo], %[t3]\n\t"
+        "mulxq %[a2], %[t0], %[t3]\n\t"
+        "addq %[t0], %[t2]\n\t"
+        "mulxq %[a3], %[t0], %[t4]\n\t"
+        "adcq %[t0], %[t3]\n\t"
         "movq %[a1], %%rdx\n\t"
-        "mulxq %[a3], %[lo], %[t5]\n\t"
-        "adcq %[lo], %[t4]\n\t"
+        "mulxq %[a3], %[t0], %[t5]\n\t"
+        "adcq %[t0], %[t4]\n\t"
         "adcq $0, %[t5]\n\t"
-        "mulxq %[a2], %[lo], %[hi]\n\t"
-        "addq %[lo], %[t3]\n\t"
+        "mulxq %[a2], %[t0], %[hi]\n\t"
+        "addq %[t0], %[t3]\n\t"
         "adcq %[hi], %[t4]\n\t"
         "movq %[a2], %%rdx\n\t"
-        "mulxq %[a3], %[lo], %[t6]\n\t"
-        "adcq %[lo], %[t5]\n\t"
+        "mulxq %[a3], %[t0], %[t6]\n\t"
+        "adcq %[t0], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
-        "xorl %k[t7], %k[t7]\n\t"
+        "movq $0, %[h3]\n\t"
         "addq %[t1], %[t1]\n\t"
         "adcq %[t2], %[t2]\n\t"
         "adcq %[t3], %[t3]\n\t"
         "adcq %[t4], %[t4]\n\t"
         "adcq %[t5], %[t5]\n\t"
         "adcq %[t6], %[t6]\n\t"
-        "adcq $0, %[t7]\n\t"
+        "adcq $0, %[h3]\n\t"
         "movq %[a0], %%rdx\n\t"
         "mulxq %%rdx, %[t0], %[hi]\n\t"
-        "movq %[a1], %%rdx\n\t"
         "addq %[hi], %[t1]\n\t"
-        "mulxq %%rdx, %[lo], %[hi]\n\t"
-        "adcq %[lo], %[t2]\n\t"
+        "movq %[a1], %%rdx\n\t"
+        "mulxq %%rdx, %%rdx, %[hi]\n\t"
+        "adcq %%rdx, %[t2]\n\t"
         "adcq %[hi], %[t3]\n\t"
         "movq %[a2], %%rdx\n\t"
-        "mulxq %%rdx, %[lo], %[hi]\n\t"
-        "adcq %[lo], %[t4]\n\t"
+        "mulxq %%rdx, %%rdx, %[hi]\n\t"
+        "adcq %%rdx, %[t4]\n\t"
         "adcq %[hi], %[t5]\n\t"
         "movq %[a3], %%rdx\n\t"
-        "mulxq %%rdx, %[lo], %[hi]\n\t"
-        "adcq %[lo], %[t6]\n\t"
-        "adcq %[hi], %[t7]\n\t"
+        "mulxq %%rdx, %%rdx, %[hi]\n\t"
+        "adcq %%rdx, %[t6]\n\t"
+        "adcq %[hi], %[h3]\n\t"
+        "movq %[t4], %[h0]\n\t"
+        "movq %[t5], %[h1]\n\t"
+        "movq %[t6], %[h2]\n\t"
         "movq %[t0], %%rdx\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p3], %[t4], %[t5]\n\t"
         "shlq $32, %%rdx\n\t"
         "shrq $32, %[t0]\n\t"
         "addq %%rdx, %[t1]\n\t"
         "adcq %[t0], %[t2]\n\t"
-        "adcq %[lo], %[t3]\n\t"
-        "adcq $0, %[hi]\n\t"
+        "adcq %[t4], %[t3]\n\t"
+        "adcq $0, %[t5]\n\t"
         "movq %[t1], %%rdx\n\t"
-        "mulxq %[p3], %[t0], %[lo]\n\t"
+        "mulxq %[p3], %[t0], %[t4]\n\t"
         "shlq $32, %%rdx\n\t"
         "shrq $32, %[t1]\n\t"
         "addq %%rdx, %[t2]\n\t"
         "adcq %[t1], %[t3]\n\t"
-        "adcq %[t0], %[hi]\n\t"
-        "adcq $0, %[lo]\n\t"
+        "adcq %[t0], %[t5]\n\t"
+        "adcq $0, %[t4]\n\t"
         "movq %[t2], %%rdx\n\t"
         "mulxq %[p3], %[t1], %[t0]\n\t"
         "shlq $32, %%rdx\n\t"
         "shrq $32, %[t2]\n\t"
         "addq %%rdx, %[t3]\n\t"
-        "adcq %[t2], %[hi]\n\t"
-        "adcq %[t1], %[lo]\n\t"
+        "adcq %[t2], %[t5]\n\t"
+        "adcq %[t1], %[t4]\n\t"
         "adcq $0, %[t0]\n\t"
         "movq %[t3], %%rdx\n\t"
         "mulxq %[p3], %[t2], %[t1]\n\t"
         "shlq $32, %%rdx\n\t"
         "shrq $32, %[t3]\n\t"
-        "addq %%rdx, %[hi]\n\t"
-        "adcq %[t3], %[lo]\n\t"
+        "addq %%rdx, %[t5]\n\t"
+        "adcq %[t3], %[t4]\n\t"
         "adcq %[t2], %[t0]\n\t"
         "adcq $0, %[t1]\n\t"
         "movl $0, %k[t3]\n\t"
-        "addq %[t4], %[hi]\n\t"
-        "adcq %[t5], %[lo]\n\t"
-        "adcq %[t6], %[t0]\n\t"
-        "adcq %[t7], %[t1]\n\t"
+        "addq %[h0], %[t5]\n\t"
+        "adcq %[h1], %[t4]\n\t"
+        "adcq %[h2], %[t0]\n\t"
+        "adcq %[h3], %[t1]\n\t"
         "adcq $0, %[t3]\n\t"
-        "movq %[hi], %[t4]\n\t"
-        "movq %[lo], %[t5]\n\t"
-        "movq %[t0], %[t6]\n\t"
-        "movq %[t1], %[t7]\n\t"
-        "subq $-1, %[t4]\n\t"
-        "sbbq %[p1], %[t5]\n\t"
-        "sbbq $0, %[t6]\n\t"
-        "sbbq %[p3], %[t7]\n\t"
+        "movq %[t5], %[t2]\n\t"
+        "movq %[t4], %[t6]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "subq $-1, %[t2]\n\t"
+        "sbbq %[p1], %[t6]\n\t"
+        "sbbq $0, %[hi]\n\t"
+        "sbbq %[p3], %%rdx\n\t"
         "sbbq $0, %[t3]\n\t"
-        "cmovcq %[hi], %[t4]\n\t"
-        "cmovcq %[lo], %[t5]\n\t"
-        "cmovcq %[t0], %[t6]\n\t"
-        "cmovcq %[t1], %[t7]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
+        "cmovcq %[t5], %[t2]\n\t"
+        "cmovcq %[t4], %[t6]\n\t"
+        "cmovcq %[t0], %[hi]\n\t"
+        "cmovcq %[t1], %%rdx\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [hi] "=&r"(hi), "=&d"(d), [h0] "=m"(h.v[0]), [h1] "=m"(h.v[1]), [h2] "=m"(h.v[2]), [h3] "=m"(h.v[3])
         : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3]),
           [p3] "m"(P256_P3), [p1] "m"(P256_P1)
         : "cc");
-    (void)d;
-    r->v[0] = t4; r->v[1] = t5; r->v[2] = t6; r->v[3] = t7;
+    r->v[0] = t2; r->v[1] = t6; r->v[2] = hi; r->v[3] = d;
 }
 #else
 MX_SQR void mul_mulx(fe *r, const fe *a, const fe *b) {
