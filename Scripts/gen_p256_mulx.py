@@ -13,8 +13,10 @@ the low limb cancels exactly, m·2^96 is (m << 32) at limb 1 and (m >> 32) at li
 m·p3 (one MULX) lands on limbs 3-4.
 """
 
-A = lambda k: f"{8 * k}(%[ap])"
-B = lambda k: f"{8 * k}(%[bp])"
+# Operands are memory operands named by limb (no pointer registers: the statement needs 10
+# registers with rdx, so the compiler can inline it into the point formulas).
+A = lambda k: f"%[a{k}]"
+B = lambda k: f"%[b{k}]"
 
 
 def reduce_round(w, f):
@@ -24,10 +26,9 @@ def reduce_round(w, f):
     asm = [
         f"movq %[{m}], %%rdx",
         "mulxq %[p3], %[lo], %[hi]",
-        f"movq %[{m}], %[t]",
-        "shlq $32, %[t]",
+        "shlq $32, %%rdx",           # rdx (= m) is free after the MULX: m << 32
         f"shrq $32, %[{m}]",
-        f"addq %[t], %[{w[1]}]",
+        f"addq %%rdx, %[{w[1]}]",
         f"adcq %[{m}], %[{w[2]}]",
         f"adcq %[lo], %[{w[3]}]",
         f"adcq %[hi], %[{w[4]}]",
@@ -36,28 +37,24 @@ def reduce_round(w, f):
     return asm, w[1:] + [f], m
 
 
-def final_subtract(y):
-    """y[0..4] < 2p: r = y - p if that does not borrow, else y; stored to rp."""
+def final_subtract(y, free):
+    """y[0..4] < 2p: r = y - p if that does not borrow, else y; left in (free, lo, hi, rdx),
+    returned as the list of the 4 result registers."""
     return [
-        f"movq %[{y[0]}], %[lo]",
-        f"movq %[{y[1]}], %[hi]",
-        f"movq %[{y[2]}], %[t]",
+        f"movq %[{y[0]}], %[{free}]",
+        f"movq %[{y[1]}], %[lo]",
+        f"movq %[{y[2]}], %[hi]",
         f"movq %[{y[3]}], %%rdx",
-        "movl $0xffffffff, %k[bp]",  # p1 (zero-extended)
-        "subq $-1, %[lo]",           # p0 = 2^64 - 1
-        "sbbq %[bp], %[hi]",
-        "sbbq $0, %[t]",
+        f"subq $-1, %[{free}]",      # p0 = 2^64 - 1
+        "sbbq %[p1], %[lo]",
+        "sbbq $0, %[hi]",
         "sbbq %[p3], %%rdx",
         f"sbbq $0, %[{y[4]}]",
-        f"cmovcq %[{y[0]}], %[lo]",
-        f"cmovcq %[{y[1]}], %[hi]",
-        f"cmovcq %[{y[2]}], %[t]",
+        f"cmovcq %[{y[0]}], %[{free}]",
+        f"cmovcq %[{y[1]}], %[lo]",
+        f"cmovcq %[{y[2]}], %[hi]",
         f"cmovcq %[{y[3]}], %%rdx",
-        "movq %[lo], 0(%[rp])",
-        "movq %[hi], 8(%[rp])",
-        "movq %[t], 16(%[rp])",
-        "movq %%rdx, 24(%[rp])",
-    ]
+    ], [free, "lo", "hi", "rdx"]
 
 
 def mul():
@@ -83,8 +80,8 @@ def mul():
         L += ["movl $0, %k[lo]", f"adcxq %[lo], %[{w[4]}]", f"adoxq %[lo], %[{f}]", f"adcxq %[lo], %[{f}]"]
         asm, w, free = reduce_round(w, f)
         L += asm
-    L += final_subtract(w)
-    return L
+    asm, out = final_subtract(w, free)
+    return L + asm, out
 
 
 def sqr():
@@ -133,7 +130,7 @@ def sqr():
     ]
     # Reduce the low half: s = (T_lo + M p) / 2^256 <= p, four rounds on a 4-limb window
     # (each round's result stays below 2^256, so the top limb takes the product's high half
-    # plus the carry without overflowing). `ap` is free now and serves as the shift temporary.
+    # plus the carry without overflowing).
     s = ["t0", "t1", "t2", "t3"]
     lo, hi = "lo", "hi"
     for _ in range(4):
@@ -141,10 +138,9 @@ def sqr():
         L += [
             f"movq %[{m}], %%rdx",
             f"mulxq %[p3], %[{lo}], %[{hi}]",
-            f"movq %[{m}], %[ap]",
-            "shlq $32, %[ap]",
+            "shlq $32, %%rdx",       # rdx (= m) is free after the MULX: m << 32
             f"shrq $32, %[{m}]",
-            f"addq %[ap], %[{s[1]}]",
+            f"addq %%rdx, %[{s[1]}]",
             f"adcq %[{m}], %[{s[2]}]",
             f"adcq %[{lo}], %[{s[3]}]",
             f"adcq $0, %[{hi}]",
@@ -164,9 +160,8 @@ def sqr():
         f"movq %[{s[1]}], %[t5]",
         f"movq %[{s[2]}], %[t6]",
         f"movq %[{s[3]}], %[t7]",
-        "movl $0xffffffff, %k[ap]",
         "subq $-1, %[t4]",
-        "sbbq %[ap], %[t5]",
+        "sbbq %[p1], %[t5]",
         "sbbq $0, %[t6]",
         "sbbq %[p3], %[t7]",
         f"sbbq $0, %[{c}]",
@@ -174,43 +169,173 @@ def sqr():
         f"cmovcq %[{s[1]}], %[t5]",
         f"cmovcq %[{s[2]}], %[t6]",
         f"cmovcq %[{s[3]}], %[t7]",
-        "movq %[t4], 0(%[rp])",
-        "movq %[t5], 8(%[rp])",
-        "movq %[t6], 16(%[rp])",
-        "movq %[t7], 24(%[rp])",
     ]
-    return L
+    return L, ["t4", "t5", "t6", "t7"]
+
+
+def sqr_inline():
+    """The square in 9 registers with rdx (for inlining): t0 doubles as the cross products'
+    temporary, the squares' low halves go through rdx, the top limb t7 is kept in memory and
+    the rest of the high half t4..t6 joins it there (outputs h0..h3, a stack slot of the
+    caller) while the low half is reduced."""
+    cross, _ = sqr()
+    cut = cross.index("movq %[a0], %%rdx", 1)  # start of the squares
+    L = [l.replace("%[lo]", "%[t0]") for l in cross[:cut]]
+    # t7 (the doubling's carry and the top limb) lives in memory from the start: 9 registers.
+    L = [("movq $0, %[h3]" if l == "xorl %k[t7], %k[t7]" else
+          "adcq $0, %[h3]" if l == "adcq $0, %[t7]" else l) for l in L]
+    assert "%[t7]" not in "".join(L)
+    L += [
+        "movq %[a0], %%rdx",
+        "mulxq %%rdx, %[t0], %[hi]",
+        "addq %[hi], %[t1]",
+        "movq %[a1], %%rdx",
+        "mulxq %%rdx, %%rdx, %[hi]",
+        "adcq %%rdx, %[t2]",
+        "adcq %[hi], %[t3]",
+        "movq %[a2], %%rdx",
+        "mulxq %%rdx, %%rdx, %[hi]",
+        "adcq %%rdx, %[t4]",
+        "adcq %[hi], %[t5]",
+        "movq %[a3], %%rdx",
+        "mulxq %%rdx, %%rdx, %[hi]",
+        "adcq %%rdx, %[t6]",
+        "adcq %[hi], %[h3]",
+        "movq %[t4], %[h0]",
+        "movq %[t5], %[h1]",
+        "movq %[t6], %[h2]",
+    ]
+    s = ["t0", "t1", "t2", "t3"]
+    lo, hi = "t4", "t5"
+    for _ in range(4):
+        m = s[0]
+        L += [
+            f"movq %[{m}], %%rdx",
+            f"mulxq %[p3], %[{lo}], %[{hi}]",
+            "shlq $32, %%rdx",
+            f"shrq $32, %[{m}]",
+            f"addq %%rdx, %[{s[1]}]",
+            f"adcq %[{m}], %[{s[2]}]",
+            f"adcq %[{lo}], %[{s[3]}]",
+            f"adcq $0, %[{hi}]",
+        ]
+        s, lo, hi = s[1:] + [hi], m, lo
+    c = lo
+    out = [hi, "t6", "hi"]
+    L += [
+        f"movl $0, %k[{c}]",
+        f"addq %[h0], %[{s[0]}]",
+        f"adcq %[h1], %[{s[1]}]",
+        f"adcq %[h2], %[{s[2]}]",
+        f"adcq %[h3], %[{s[3]}]",
+        f"adcq $0, %[{c}]",
+        f"movq %[{s[0]}], %[{out[0]}]",
+        f"movq %[{s[1]}], %[{out[1]}]",
+        f"movq %[{s[2]}], %[{out[2]}]",
+        f"movq %[{s[3]}], %%rdx",
+        f"subq $-1, %[{out[0]}]",
+        f"sbbq %[p1], %[{out[1]}]",
+        f"sbbq $0, %[{out[2]}]",
+        "sbbq %[p3], %%rdx",
+        f"sbbq $0, %[{c}]",
+        f"cmovcq %[{s[0]}], %[{out[0]}]",
+        f"cmovcq %[{s[1]}], %[{out[1]}]",
+        f"cmovcq %[{s[2]}], %[{out[2]}]",
+        f"cmovcq %[{s[3]}], %%rdx",
+    ]
+    return L, out + ["rdx"]
 
 
 def emit(lines):
     return "".join(f'        "{l}\\n\\t"\n' for l in lines)
 
 
+MEM_A = ", ".join(f'[a{k}] "m"(a->v[{k}])' for k in range(4))
+MEM_B = ", ".join(f'[b{k}] "m"(b->v[{k}])' for k in range(4))
+MUL, MUL_OUT = mul()
+SQR, SQR_OUT = sqr()
+SQRI, SQRI_OUT = sqr_inline()
+
+
+def pointer_form(lines):
+    """The same instructions with the limbs addressed through pointer registers ap, bp."""
+    out = []
+    for l in lines:
+        for k in range(4):
+            l = l.replace(f"%[a{k}]", f"{8 * k}(%[ap])").replace(f"%[b{k}]", f"{8 * k}(%[bp])")
+        out.append(l)
+    return out
+
+
+def outputs(names, result):
+    """Output operands: every named register, rdx as the C variable `d`, early-clobber."""
+    ops = [f'[{n}] "=&r"({n})' for n in names] + ['"=&d"(d)']
+    store = " ".join(f"r->v[{k}] = {'d' if reg == 'rdx' else reg};" for k, reg in enumerate(result))
+    return ", ".join(ops), store
+
+
+MUL_OPS, MUL_STORE = outputs(["x0", "x1", "x2", "x3", "x4", "x5", "lo", "hi"], MUL_OUT)
+SQR_OPS, SQR_STORE = outputs(["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "lo", "hi"], SQR_OUT)
+SQRI_OPS, SQRI_STORE = outputs(["t0", "t1", "t2", "t3", "t4", "t5", "t6", "hi"], SQRI_OUT)
+SQRI_OPS += ", " + ", ".join(f'[h{k}] "=m"(h.v[{k}])' for k in range(4))
+CONSTS = '[p3] "m"(P256_P3), [p1] "m"(P256_P1)'
+
 print("""/* Generated by Scripts/gen_p256_mulx.py; do not edit. Included by p256.c.
  * P-256 Montgomery product / square with MULX, ADCX, ADOX: r = a·b·2^-256 mod p (a, b < p,
  * result < p; any a, b < 2^256 give a congruent result below 2^256). Operand scanning with the
  * reduction interleaved (product row i, then one reduction round), the two carry chains of
  * Ozturk, Guilford, Gopal & Feghali (2012) in the rows; the square forms the cross products
- * once, doubles them, adds the squares, then reduces. r may alias a or b (written last). */
+ * once, doubles them, adds the squares, then reduces. r may alias a or b.
+ * Optimised builds inline the product into the point formulas (MX_INLINE): the limbs of a and
+ * b are memory operands and the result comes back in registers, so the product needs only 9
+ * registers with rdx and no pointer registers, and it is neither volatile nor a memory clobber
+ * (the compiler sees exactly what it reads and writes). Unoptimised builds (swift test in
+ * debug) materialise every memory operand's address in a register of its own, which does not
+ * fit: there the same instructions address a and b through two pointer registers, out of line.
+ * The inlined square needs 9 registers with rdx (its high half waits in a stack slot while
+ * the low half is reduced). */
 
-static const limb P256_P3 = 0xffffffff00000001UL;
+static const limb P256_P3 = 0xffffffff00000001UL, P256_P1 = 0x00000000ffffffffUL;
 
-MX_NOINLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
-    limb x0, x1, x2, x3, x4, x5, lo, hi, t;
-    const limb *ap = a->v, *bp = b->v;
-    __asm__ volatile(
-""" + emit(mul()) + """        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
-          [x5] "=&r"(x5), [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t), [ap] "+r"(ap), [bp] "+r"(bp)
-        : [rp] "r"(r->v), [p3] "m"(P256_P3)
-        : "rdx", "cc", "memory");
+#ifdef __OPTIMIZE__
+MX_INLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
+    limb x0, x1, x2, x3, x4, x5, lo, hi, d;
+    __asm__(
+""" + emit(MUL) + """        : """ + MUL_OPS + """
+        : """ + MEM_A + """,
+          """ + MEM_B + """,
+          """ + CONSTS + """
+        : "cc");
+    """ + MUL_STORE + """
 }
 
-MX_NOINLINE void sqr_mulx(fe *r, const fe *a) {
-    limb t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
-    const limb *ap = a->v;
-    __asm__ volatile(
-""" + emit(sqr()) + """        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-          [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [ap] "+r"(ap)
-        : [rp] "r"(r->v), [p3] "m"(P256_P3)
-        : "rdx", "cc", "memory");
-}""")
+MX_INLINE void sqr_mulx(fe *r, const fe *a) {
+    limb t0, t1, t2, t3, t4, t5, t6, hi, d;
+    fe h;
+    __asm__(
+""" + emit(SQRI) + """        : """ + SQRI_OPS + """
+        : """ + MEM_A + """,
+          """ + CONSTS + """
+        : "cc");
+    """ + SQRI_STORE + """
+}
+#else
+MX_SQR void mul_mulx(fe *r, const fe *a, const fe *b) {
+    limb x0, x1, x2, x3, x4, x5, lo, hi, d;
+    __asm__(
+""" + emit(pointer_form(MUL)) + """        : """ + MUL_OPS + """
+        : [ap] "r"(a->v), [bp] "r"(b->v), """ + CONSTS + """, "m"(*a), "m"(*b)
+        : "cc");
+    """ + MUL_STORE + """
+}
+
+MX_SQR void sqr_mulx(fe *r, const fe *a) {
+    limb t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+    __asm__(
+""" + emit(pointer_form(SQR)) + """        : """ + SQR_OPS + """
+        : [ap] "r"(a->v), """ + CONSTS + """, "m"(*a)
+        : "cc");
+    (void)d;
+    """ + SQR_STORE + """
+}
+#endif""")

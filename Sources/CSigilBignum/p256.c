@@ -18,7 +18,7 @@
  *    below 2p); any inputs below 2^256 give a congruent result below 2^256. The kernel only
  *    ever feeds values below p (the caller reduces Q and the table of G).
  * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; formulas from the
- * Explicit-Formulas Database: dbl-2001-b (a = -3, 3M + 5S), add-2007-bl with Z2^2, Z2^3 cached
+ * Explicit-Formulas Database: dbl-2001-b (a = -3, 4M + 4S with Z3 = 2YZ), add-2007-bl with Z2^2, Z2^3 cached
  * (the table of Q), madd-2007-bl (affine table of G). The exceptional cases (an input at
  * infinity, P + P, P + (-P)) are detected and handled: a verifier sees attacker-chosen keys
  * and signatures, so the two halves of the sum may collide on purpose.
@@ -123,9 +123,14 @@ INL void sqr_portable(fe *r, const fe *a) {
 /* ---- Products with MULX / ADCX / ADOX (only run after csigil_bignum_mulx_supported()) ---- */
 
 #if defined(__x86_64__)
-/* Out of line: inlined into the point formulas, clang (21) gives up allocating registers
-   for such asm statements ("inline assembly requires more registers than available"). */
-#define MX_NOINLINE __attribute__((noinline, target("bmi2,adx"))) static
+/* Inlined into the point formulas: the asm statements take a and b as memory operands and
+   return the result in registers (10 or 12 registers, no pointers), which leaves the register
+   allocator room (an earlier version with pointer operands and stores inside the asm needed
+   14 and had to stay out of line, paying a call and 5 pushes/pops per product). No target
+   attribute: only the callers that run them need bmi2/adx (the assembler takes the
+   instructions anyway). */
+#define MX_INLINE __attribute__((always_inline)) static inline
+#define MX_SQR __attribute__((noinline)) static
 #include "p256_mulx.h"
 #define P256_HAVE_MULX 1
 #else
@@ -200,10 +205,10 @@ INL void pdbl(jac *r, const jac *a, const int mx) {
     fmul(&alpha, &t, &u, mx);
     fadd(&t, &alpha, &alpha);
     fadd(&alpha, &t, &alpha);          /* alpha = 3 (X - delta)(X + delta) */
-    fadd(&t, &a->y, &a->z);
-    fsqr(&t, &t, mx);
-    fsub(&t, &t, &gamma);
-    fsub(&r->z, &t, &delta);           /* Z3 = (Y + Z)^2 - gamma - delta (a->y, a->z now dead) */
+    fmul(&t, &a->y, &a->z, mx);
+    fadd(&r->z, &t, &t);               /* Z3 = 2 Y Z (a->y, a->z now dead): the EFD's
+                                          (Y + Z)^2 - gamma - delta trades this M for an S and
+                                          3 additions, slower here (the product is inlined) */
     fadd(&u, &beta, &beta);
     fadd(&u, &u, &u);                  /* 4 beta */
     fsqr(&t, &alpha, mx);
