@@ -21,11 +21,15 @@ public struct CertificateReport {
     /// rendering (complete once `json` or `text` has run).
     public var warnings: [InspectionWarning] { inspected.warnings }
 
+    /// A report of a certificate the strict parser accepted; `now` is the reference time in
+    /// seconds since the Unix epoch (UTC) for the validity summary.
     public init(_ certificate: Certificate, now: Int64) {
         self.inspected = LenientCertificate(certificate)
         self.now = now
     }
 
+    /// A report of what the lenient reader found (possibly a certificate the strict parser
+    /// refuses; its violations appear in ``warnings``); `now` is in seconds since the Unix epoch.
     public init(_ inspected: LenientCertificate, now: Int64) {
         self.inspected = inspected
         self.now = now

@@ -17,6 +17,11 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
         }
     }
 
+    /// Whether `certificate`'s subject public key decodes, with
+    /// `CertificateSignature.subjectPublicKeyIsValid(_:)`: an RSA key must be a strict-DER
+    /// PKCS#1 `RSAPublicKey` within Sigil's modulus and exponent bounds; a P-256/P-384/P-521 key
+    /// a valid SEC 1 point on its curve. Keys of other algorithms or other named curves (which
+    /// Sigil cannot use) are not judged here and count as valid.
     public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
         CertificateSignature.subjectPublicKeyIsValid(certificate)
     }

@@ -1,11 +1,20 @@
 /// A minimal JSON value with ordered object keys, for the CLI's machine-readable reports
 /// (Foundation-free so the library and fuzz targets can render reports).
 public indirect enum JSONValue: Sendable, Equatable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer, written in decimal (no fraction or exponent; JSON numbers beyond ±2^53 lose
+    /// precision in readers that parse into doubles).
     case int(Int64)
+    /// A string, escaped per RFC 8259 §7 when serialised (quote, backslash, and control
+    /// characters below U+0020).
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object whose members are written in this order. Keys are not de-duplicated: the
+    /// caller must not repeat one (RFC 8259 §4 leaves duplicate names' meaning undefined).
     case object([(String, JSONValue)])
 
     /// Values are equal when they serialize identically.

@@ -7,9 +7,17 @@ import SigilX509
 public enum CertificateSignature {
     /// The answer, with no more detail than the trust layer needs.
     public enum Outcome: Sendable, Hashable {
+        /// The signature verifies with the key.
         case verified
+        /// The signature does not verify, is malformed (bad DER, r or s out of range, wrong
+        /// length), or its algorithm does not fit the key type (e.g. ECDSA with an RSA key, or
+        /// PSS parameters outside an RSASSA-PSS key's restriction, RFC 4055 §3.3).
         case badSignature
+        /// Sigil does not verify this algorithm: MD2/MD5 digests, curves other than
+        /// P-256/P-384/P-521, Ed25519/Ed448, DSA, unknown OIDs.
         case unsupportedAlgorithm
+        /// The issuer's public key does not decode (see `RSAPublicKey(pkcs1DER:)`,
+        /// `ECDSAPublicKey(curve:x963:)`).
         case malformedKey
     }
 

@@ -70,6 +70,7 @@ public struct HashDigest: Sendable, Hashable, CustomStringConvertible {
 public protocol SigilHashFunction: Sendable {
     /// The algorithm this type implements.
     static var algorithm: HashAlgorithm { get }
+    /// A fresh state (the FIPS 180-4 initial hash value), nothing absorbed.
     init()
     /// Absorbs more input.
     mutating func update(_ bytes: UnsafeRawBufferPointer)

@@ -13,6 +13,7 @@ public enum CryptoError: Error, Hashable, Sendable {
 
 /// Hash functions Sigil implements (SHA-1 only to recognise legacy signatures and for vectors).
 public enum HashAlgorithm: UInt8, Sendable, Hashable, CaseIterable {
+    /// SHA-1, SHA-224, SHA-256, SHA-384 and SHA-512 (FIPS 180-4).
     case sha1, sha224, sha256, sha384, sha512
 
     /// Output length in bytes.

@@ -8,41 +8,84 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong (one case per rule broken).
     public enum Kind: UInt8, Sendable, CaseIterable {
         // X.690 encoding
-        case truncated = 1            // a header or value runs past the end of its container
-        case indefiniteLength         // X.690 §10.1: DER uses the definite form only
-        case nonMinimalLength         // X.690 §10.1: length in the fewest octets
-        case lengthTooLong            // more than 4 length octets (values over 4 GiB)
-        case highTagNumber            // tag number ≥ 31 (multi-byte tag form): not used by X.509
-        case unexpectedTag            // the next value is not of the expected type
-        case trailingData             // bytes left over inside a constructed value or after it
-        case nestingTooDeep           // more than `DERReader.maximumDepth` nested values
-        case nonMinimalInteger        // X.690 §8.3.2: superfluous leading 0x00 / 0xFF
-        case emptyInteger             // X.690 §8.3.1: at least one content octet
-        case integerOutOfRange        // negative where unsigned is required, or too large
-        case invalidBoolean           // X.690 §11.1: FALSE is 0x00, TRUE is 0xFF, one octet
-        case invalidBitString         // X.690 §11.2: unused bits 0...7, 0 when empty, padding zero
-        case invalidObjectIdentifier  // X.690 §8.19: non-empty, minimal base-128 arcs
-        case invalidNull              // X.690 §8.8: no content
-        case invalidTime              // RFC 5280 §4.1.2.5 format or calendar
-        case invalidString            // character set or encoding of a string type
-        case defaultValueEncoded      // X.690 §11.5: a DEFAULT value must be omitted
-        case tooLarge                 // input over the stated size limit
+        /// A header or value runs past the end of its container (also: a BasicOCSPResponse
+        /// whose list of SingleResponses is empty).
+        case truncated = 1
+        /// X.690 §10.1: DER uses the definite length form only.
+        case indefiniteLength
+        /// X.690 §10.1: a length must be encoded in the fewest octets.
+        case nonMinimalLength
+        /// More than 4 length octets (values of 4 GiB or more).
+        case lengthTooLong
+        /// Tag number ≥ 31 (the multi-byte tag form), which X.509 does not use.
+        case highTagNumber
+        /// The next value is not of the expected type (or a CHOICE alternative is unknown).
+        case unexpectedTag
+        /// Bytes left over inside a constructed value or after the outermost value.
+        case trailingData
+        /// More than `DERReader.maximumDepth` nested constructed values.
+        case nestingTooDeep
+        /// X.690 §8.3.2: a superfluous leading 0x00 or 0xFF octet.
+        case nonMinimalInteger
+        /// X.690 §8.3.1: an INTEGER has at least one content octet.
+        case emptyInteger
+        /// Negative where unsigned is required, too large for the target type, or an unassigned
+        /// ENUMERATED value (OCSP status or reason).
+        case integerOutOfRange
+        /// X.690 §11.1: one content octet, 0x00 for FALSE and 0xFF for TRUE.
+        case invalidBoolean
+        /// X.690 §11.2: unused bits 0...7, 0 when empty, and the padding bits zero.
+        case invalidBitString
+        /// X.690 §8.19: non-empty, arcs in minimal base-128 form.
+        case invalidObjectIdentifier
+        /// X.690 §8.8: a NULL has no content.
+        case invalidNull
+        /// RFC 5280 §4.1.2.5: UTCTime/GeneralizedTime not in the required format, or not a calendar
+        /// date and time.
+        case invalidTime
+        /// A string's characters are outside its type's set, or its encoding (UTF-8, BMP) is
+        /// malformed.
+        case invalidString
+        /// X.690 §11.5: a value equal to its DEFAULT must be omitted.
+        case defaultValueEncoded
+        /// An input or a count over a stated limit (`Certificate.maximumSize`, the maximum number
+        /// of extensions, CRL entries' extensions, OCSP responses, PEM input size...).
+        case tooLarge
 
         // X.509 structure (RFC 5280 §4.1)
-        case invalidVersion           // version not v1/v2/v3, or v1 encoded explicitly
-        case signatureAlgorithmMismatch // §4.1.1.2: outer and TBS algorithms differ
-        case extensionsNotAllowed     // §4.1.2.9: extensions only in v3
-        case uniqueIdentifierNotAllowed // §4.1.2.8: unique IDs only in v2/v3
-        case duplicateExtension       // §4.2: at most one instance of an extension
-        case emptyExtensions          // §4.1: Extensions ::= SEQUENCE SIZE (1..MAX)
-        case invalidSerialNumber      // §4.1.2.2: positive, at most 20 octets (see Certificate)
-        case invalidAlgorithmParameters // parameters not as the algorithm requires
-        case invalidExtension         // an extension value does not match its ASN.1 definition
-        case invalidName              // a Name / GeneralName is not well formed
-        case invalidPublicKey         // SubjectPublicKeyInfo content is not well formed
-        case invalidPEM               // PEM armour malformed
-        case invalidBase64            // base64 body malformed
-        case noCertificate            // input held no certificate
+        /// RFC 5280 §4.1.2.1: a version other than v1/v2/v3, or v1 encoded explicitly (CRLs: other
+        /// than v2, §5.1.2.1).
+        case invalidVersion
+        /// RFC 5280 §4.1.1.2: the outer and TBS signature algorithms differ (CRLs: §5.1.1.2).
+        case signatureAlgorithmMismatch
+        /// RFC 5280 §4.1.2.9: extensions only in v3 (CRLs: only in v2).
+        case extensionsNotAllowed
+        /// RFC 5280 §4.1.2.8: unique identifiers only in v2 and v3.
+        case uniqueIdentifierNotAllowed
+        /// RFC 5280 §4.2: at most one instance of an extension.
+        case duplicateExtension
+        /// RFC 5280 §4.1: `Extensions ::= SEQUENCE SIZE (1..MAX)`: not empty when present.
+        case emptyExtensions
+        /// RFC 5280 §4.1.2.2: positive, at most 20 octets (see `Certificate`; a CRL entry's serial:
+        /// at most 20 octets).
+        case invalidSerialNumber
+        /// AlgorithmIdentifier parameters are not as the algorithm requires (absent, NULL,
+        /// RSASSA-PSS-params...).
+        case invalidAlgorithmParameters
+        /// An extension value does not match its ASN.1 definition (also an OCSP KeyHash that is not
+        /// 20 octets).
+        case invalidExtension
+        /// A Name or GeneralName is not well formed (e.g. an empty CRL issuer, an iPAddress of the
+        /// wrong length).
+        case invalidName
+        /// The SubjectPublicKeyInfo content is not well formed.
+        case invalidPublicKey
+        /// PEM armour is malformed (RFC 7468); the error offset is the 1-based line number.
+        case invalidPEM
+        /// A PEM base64 body is malformed; the error offset is the 1-based line number.
+        case invalidBase64
+        /// The input held no certificate (or no CRL / OCSP response where one was expected).
+        case noCertificate
     }
 
     /// What went wrong.

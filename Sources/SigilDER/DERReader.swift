@@ -14,43 +14,43 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var number: UInt8 { rawValue & 0x1F }
 
     /// UNIVERSAL 1, BOOLEAN.
-    public static let boolean = DERTag(rawValue: 0x01)
+    @inlinable public static var boolean: DERTag { DERTag(rawValue: 0x01) }
     /// UNIVERSAL 2, INTEGER.
-    public static let integer = DERTag(rawValue: 0x02)
+    @inlinable public static var integer: DERTag { DERTag(rawValue: 0x02) }
     /// UNIVERSAL 3, BIT STRING (primitive).
-    public static let bitString = DERTag(rawValue: 0x03)
+    @inlinable public static var bitString: DERTag { DERTag(rawValue: 0x03) }
     /// UNIVERSAL 4, OCTET STRING (primitive).
-    public static let octetString = DERTag(rawValue: 0x04)
+    @inlinable public static var octetString: DERTag { DERTag(rawValue: 0x04) }
     /// UNIVERSAL 5, NULL.
-    public static let null = DERTag(rawValue: 0x05)
+    @inlinable public static var null: DERTag { DERTag(rawValue: 0x05) }
     /// UNIVERSAL 6, OBJECT IDENTIFIER.
-    public static let objectIdentifier = DERTag(rawValue: 0x06)
+    @inlinable public static var objectIdentifier: DERTag { DERTag(rawValue: 0x06) }
     /// UNIVERSAL 10, ENUMERATED.
-    public static let enumerated = DERTag(rawValue: 0x0A)
+    @inlinable public static var enumerated: DERTag { DERTag(rawValue: 0x0A) }
     /// UNIVERSAL 12, UTF8String.
-    public static let utf8String = DERTag(rawValue: 0x0C)
+    @inlinable public static var utf8String: DERTag { DERTag(rawValue: 0x0C) }
     /// UNIVERSAL 18, NumericString.
-    public static let numericString = DERTag(rawValue: 0x12)
+    @inlinable public static var numericString: DERTag { DERTag(rawValue: 0x12) }
     /// UNIVERSAL 19, PrintableString.
-    public static let printableString = DERTag(rawValue: 0x13)
+    @inlinable public static var printableString: DERTag { DERTag(rawValue: 0x13) }
     /// UNIVERSAL 20, TeletexString (T61String).
-    public static let teletexString = DERTag(rawValue: 0x14)
+    @inlinable public static var teletexString: DERTag { DERTag(rawValue: 0x14) }
     /// UNIVERSAL 22, IA5String.
-    public static let ia5String = DERTag(rawValue: 0x16)
+    @inlinable public static var ia5String: DERTag { DERTag(rawValue: 0x16) }
     /// UNIVERSAL 23, UTCTime.
-    public static let utcTime = DERTag(rawValue: 0x17)
+    @inlinable public static var utcTime: DERTag { DERTag(rawValue: 0x17) }
     /// UNIVERSAL 24, GeneralizedTime.
-    public static let generalizedTime = DERTag(rawValue: 0x18)
+    @inlinable public static var generalizedTime: DERTag { DERTag(rawValue: 0x18) }
     /// UNIVERSAL 26, VisibleString.
-    public static let visibleString = DERTag(rawValue: 0x1A)
+    @inlinable public static var visibleString: DERTag { DERTag(rawValue: 0x1A) }
     /// UNIVERSAL 28, UniversalString.
-    public static let universalString = DERTag(rawValue: 0x1C)
+    @inlinable public static var universalString: DERTag { DERTag(rawValue: 0x1C) }
     /// UNIVERSAL 30, BMPString.
-    public static let bmpString = DERTag(rawValue: 0x1E)
+    @inlinable public static var bmpString: DERTag { DERTag(rawValue: 0x1E) }
     /// UNIVERSAL 16 constructed, SEQUENCE / SEQUENCE OF.
-    public static let sequence = DERTag(rawValue: 0x30)
+    @inlinable public static var sequence: DERTag { DERTag(rawValue: 0x30) }
     /// UNIVERSAL 17 constructed, SET / SET OF.
-    public static let set = DERTag(rawValue: 0x31)
+    @inlinable public static var set: DERTag { DERTag(rawValue: 0x31) }
 
     /// `[n]` context-specific, primitive (IMPLICIT tagging of a primitive type).
     @inlinable public static func contextPrimitive(_ n: UInt8) -> DERTag { DERTag(rawValue: 0x80 | n) }
@@ -122,6 +122,7 @@ public struct DERReader {
     /// Offset of the next unread octet. Internal setter: only `read…` methods move it.
     @inlinable public var position: Int { _position }
     @usableFromInline var _position: Int
+    /// Offset one past the last octet this reader may read (absolute, like `position`).
     public let end: Int
     @usableFromInline let depth: Int
 
@@ -164,7 +165,7 @@ public struct DERReader {
     }
 
     /// Reads the next TLV of any tag.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readAny() throws(DERError) -> DERValue {
         let start = position
         var p = position

@@ -116,18 +116,19 @@ extension DERValue {
     public func decodeObjectIdentifier() throws(DERError) -> UnsafeRawBufferPointer {
         try requirePrimitive()
         guard contentCount > 0 else { throw DERError(.invalidObjectIdentifier, at: contentStart) }
-        var atArcStart = true
-        var arcBytes = 0
-        for i in contentStart..<end {
+        // `run` counts the octets of the current arc read so far (0 at an arc's start).
+        var run = 0
+        var i = contentStart
+        while i < end {
             let b = _input[i]
-            if atArcStart && b == 0x80 { throw DERError(.invalidObjectIdentifier, at: i) }
-            arcBytes += 1
+            if run == 0 && b == 0x80 { throw DERError(.invalidObjectIdentifier, at: i) }
+            run &+= 1
             // Arcs above 2^63 are not used by anything real; bound them (9 octets × 7 bits).
-            if arcBytes > 9 { throw DERError(.invalidObjectIdentifier, at: i) }
-            atArcStart = b & 0x80 == 0
-            if atArcStart { arcBytes = 0 }
+            if run > 9 { throw DERError(.invalidObjectIdentifier, at: i) }
+            if b < 0x80 { run = 0 }
+            i &+= 1
         }
-        if !atArcStart { throw DERError(.invalidObjectIdentifier, at: end - 1) }
+        if run != 0 { throw DERError(.invalidObjectIdentifier, at: end - 1) }
         return content
     }
 

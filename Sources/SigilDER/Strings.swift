@@ -69,7 +69,12 @@ public struct DERString {
                 throw DERError(.invalidString, at: offset + i)
             }
         case .ia5String:
-            for i in 0..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
+            // Eight octets at a time while all are 7-bit; the octet loop finds the offender.
+            var start = 0
+            while bytes.count - start >= 8 && bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                start += 8
+            }
+            for i in start..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
         case .visibleString:
             for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] > 0x7E {
                 throw DERError(.invalidString, at: offset + i)
@@ -82,6 +87,20 @@ public struct DERString {
             break // every octet is a Latin-1 character
         case .utf8String, .bmpString, .universalString:
             var it = makeScalarIterator()
+            if tag == .utf8String {
+                // ASCII prefix (almost every name value): 7-bit bytes are whole scalars, so
+                // skip them eight at a time and let the strict decoder start at the first
+                // byte with the high bit set.
+                let n = bytes.count
+                var i = 0
+                while n - i >= 8 {
+                    if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+                    i += 8
+                }
+                while i < n && bytes[i] < 0x80 { i += 1 }
+                if i == n { return }
+                it.i = i
+            }
             while true {
                 switch it.nextResult() {
                 case .scalar: continue

@@ -9,6 +9,7 @@ import NIOCore
 import NIOSSL
 import Sigil
 
+/// Facts about this build of the module.
 public enum SigilNIO {
     /// True when the module was built with the `NIO` trait.
     public static let isAvailable = true
@@ -21,6 +22,7 @@ public enum SigilNIO {
 /// the observer receives it. A pin mismatch, an expired certificate and a wrong host are
 /// different `reason`s.
 public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertible {
+    /// What kind of refusal this is.
     public enum Reason: Sendable, Hashable {
         /// The peer presented no certificate.
         case noCertificate
@@ -42,6 +44,7 @@ public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertibl
         case revoked
     }
 
+    /// What kind of refusal this is.
     public let reason: Reason
     /// Sigil's ranked reasons (most important first); empty for pin, policy and allow-list
     /// decisions taken on a valid chain.
@@ -51,6 +54,8 @@ public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertibl
     /// The name the certificate had to prove (server verification), nil for mTLS.
     public let checkedName: String?
 
+    /// An error with its reason, the ranked failures (most important first), a one-line
+    /// message and the name that was checked.
     public init(reason: Reason, failures: [TrustFailure] = [], message: String, checkedName: String?) {
         self.reason = reason
         self.failures = failures
@@ -67,6 +72,7 @@ public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertibl
     /// The highest-ranked trust failure, if the chain itself failed.
     public var primaryFailure: TrustFailureKind? { failures.first?.kind }
 
+    /// "certificate verification failed: " followed by `message`.
     public var description: String { "certificate verification failed: \(message)" }
 }
 
@@ -78,6 +84,7 @@ public struct SigilTLSVerdict: Sendable {
     /// The path that was validated, leaf first, anchor last — what the promise was completed
     /// with. Empty when refused, and when accepted without validation (`allowInvalidCertificates`).
     public let validatedPath: [Certificate]
+    /// Why the chain was refused; nil when accepted.
     public let error: SigilTLSVerificationError?
     /// Warnings worth logging even when accepted.
     public let warnings: [String]
@@ -87,11 +94,13 @@ public struct SigilTLSVerdict: Sendable {
     public let time: Double
     /// Set by the `SecurityPolicy` evaluator.
     public let policyEvaluation: SecurityPolicyEvaluation?
-    /// Set by the `CertificateTrust` evaluator.
+    /// Set by the `CertificateTrust` and chain evaluators and the mTLS verifier (all three
+    /// evaluate through `CertificateTrust`).
     public let trustEvaluation: CertificateTrust.Evaluation?
     /// Set by the `CertificateTrust` and chain (`VerificationOptions`) evaluators and the mTLS verifier.
     public let trustResult: TrustResult?
 
+    /// True when the handshake was allowed to continue (`error` is nil).
     public var accepted: Bool { error == nil }
 }
 
@@ -105,6 +114,7 @@ public struct HandshakeExtras: Sendable {
     public var stapledOCSPResponse: [UInt8]?
     /// SignedCertificateTimestampList from the TLS extension (RFC 6962 §3.3), if exposed.
     public var signedCertificateTimestamps: [UInt8]?
+    /// Extras as a stack delivered them (nil: not delivered).
     public init(stapledOCSPResponse: [UInt8]? = nil, signedCertificateTimestamps: [UInt8]? = nil) {
         self.stapledOCSPResponse = stapledOCSPResponse
         self.signedCertificateTimestamps = signedCertificateTimestamps
@@ -113,7 +123,10 @@ public struct HandshakeExtras: Sendable {
 
 /// The revocation hook's answer.
 public enum RevocationDecision: Sendable, Hashable {
+    /// The chain may be used.
     case accept
+    /// Refuse the handshake; the text becomes the `SigilTLSVerificationError` message, with
+    /// reason `.revoked`.
     case reject(String)
 }
 
@@ -126,7 +139,9 @@ public typealias RevocationHook = @Sendable (_ validatedPath: [Certificate], _ e
 /// (so the pipeline sees Sigil's reason, not only NIOSSL's `handshakeFailed`).
 public final class SigilTLSVerdictBox: Sendable {
     private let box = NIOLockedValueBox<SigilTLSVerdict?>(nil)
+    /// An empty box.
     public init() {}
+    /// The last verdict recorded for the connection (nil before the verification callback ran).
     public var verdict: SigilTLSVerdict? { box.withLockedValue { $0 } }
     func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0 = v } }
 }
@@ -135,11 +150,16 @@ public final class SigilTLSVerdictBox: Sendable {
 /// connection when Sigil refused the peer's certificates. Add it right after the NIOSSL handler
 /// (the `make…Handlers` functions return both).
 public final class SigilTLSErrorHandler: ChannelInboundHandler, Sendable {
+    /// Passes every inbound message through untouched.
     public typealias InboundIn = NIOAny
+    /// The box the verification callback records the connection's verdict in.
     public let verdicts: SigilTLSVerdictBox
 
+    /// A handler reading the verdict from `verdicts` (share the box with the callback).
     public init(verdicts: SigilTLSVerdictBox) { self.verdicts = verdicts }
 
+    /// Fires the recorded `SigilTLSVerificationError` in place of any other error when Sigil
+    /// refused the peer's certificates; otherwise passes `error` on unchanged.
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
         if !(error is SigilTLSVerificationError), let e = verdicts.verdict?.error {
             context.fireErrorCaught(e)
@@ -246,6 +266,7 @@ public func sigilIsIPAddress(_ host: String) -> Bool {
     return false
 }
 #else
+/// Facts about this build of the module.
 public enum SigilNIO {
     /// False: this build has no NIO integration (rebuild with `swift build --traits NIO`).
     public static let isAvailable = false

@@ -31,6 +31,7 @@ public enum SigilTLSClientError: Error, Sendable, CustomStringConvertible {
     /// Sigil refused the server's certificates.
     case verificationFailed(SigilTLSVerificationError, verdict: SigilTLSVerdict?)
 
+    /// One line, e.g. "timed out after 10.0 s".
     public var description: String {
         switch self {
         case .connectFailed(let s): return "connection failed: \(s)"

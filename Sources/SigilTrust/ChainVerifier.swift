@@ -48,14 +48,13 @@ struct Session {
     let verifier: ChainVerifier
     let leaf: Certificate
     let options: VerificationOptions
-    /// Pool of untrusted intermediates (deduplicated; those identical to the leaf dropped).
-    var pool: [Certificate] = []
-    var poolBySubject: [Int: [Int]] = [:]
+    /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
+    var pool: CandidatePool
     // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
     // anchors.count + j, the leaf → `leafNode`). Inline for short chains (`SmallCache`: no
     // dictionary, no allocation). A hostile peer cannot confuse them: a node is one
-    // certificate in one role for the whole verification — the pool is deduplicated, drops
-    // certificates identical to the leaf, and a pool certificate identical to an anchor is
+    // certificate in one role for the whole verification — pool lookups return only the first
+    // of identical certificates, never a copy of the leaf, and a pool certificate identical to an anchor is
     // only ever considered as the anchor — and every cached value is a function of that
     // certificate's bytes (facts), of its bytes and role (CA checks: `isAnchor` is fixed per
     // node) or of the two certificates' bytes (a signature verdict is the same at any depth).
@@ -86,17 +85,17 @@ struct Session {
         // child ≥ -1 and parent ≥ 0, both far below 2^31 (pool and store sizes).
         ((child + 1) << 32) | parent
     }
-    /// Certificate policy work left for the whole verification (PathPolicies.swift).
-    lazy var policyBudget = options.certificatePolicies.maximumWork
     /// What is left of the verification's single budget (signature checks, candidate visits,
-    /// name-constraint comparisons): one value for the whole run, never reset per candidate.
+    /// name-constraint comparisons, policy work — PathPolicies.swift —, revocation signature
+    /// checks — Revocation/): one value for the whole run, never reset per candidate.
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
     /// What the accepted path established beyond itself: policy sets (PathPolicies.swift),
     /// revocation statuses (Revocation/), each set by its check of the path checked last.
     var details = TrustDetails()
-    /// Revocation work shared by the candidate paths (budget and signature cache).
+    /// Revocation signature verdicts shared by the candidate paths (the work itself is charged
+    /// to `budget`).
     let revocationWork = RevocationWork()
 
     static let leafNode = -1
@@ -107,14 +106,9 @@ struct Session {
         self.options = options
         self.budget = verifier.budget
         self.leafFacts = CertificateFacts(leaf)
-        for c in intermediates where c != leaf {
-            // Duplicates share their subject, so only the bucket needs comparing (a scan of the
-            // whole pool made this quadratic: 1 000 intermediates took ~70 ms).
-            let key = c.subject.chainingHashValue
-            if let bucket = poolBySubject[key], bucket.contains(where: { pool[$0] == c }) { continue }
-            poolBySubject[key, default: []].append(pool.count)
-            pool.append(c)
-        }
+        // No per-certificate work here: duplicates, copies of the leaf and of anchors are
+        // filtered when a lookup finds them (CandidatePool.swift).
+        self.pool = CandidatePool(intermediates, leaf: leaf)
     }
 
     var anchorCount: Int { verifier.anchors.anchors.count }
@@ -153,15 +147,16 @@ struct Session {
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path = PathNodes(Session.leafNode)
-        if let anchorNode = extend(&path) {
+        if let anchorNode = buildPath(&path) {
             if failures.isEmpty {
                 return trusted(path: path, anchor: anchorNode)
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
-                                         "gave up after \(used.signatureChecks) signature checks, \(used.candidateVisits) candidates"
-                                         + " and \(used.nameConstraintComparisons) name-constraint comparisons"))
+                                         "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
+                                         + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
+                                         + " and \(used.policyTreeWork) certificate policy work units"))
             if let b = best { failures.append(b) }
         } else if let b = best {
             failures.append(b)
@@ -234,7 +229,7 @@ struct Session {
                 // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
                 // then revocation (§6.3, Revocation/).
                 if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
-                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) { note(f); continue }
+                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) { note(f); if budgetHit { return nil }; continue }
                 return node
             }
             path.append(node)
@@ -245,14 +240,13 @@ struct Session {
         return nil
     }
 
-    /// Anchors and pool certificates whose subject matches the child's issuer.
-    func candidateIssuers(of child: Certificate) -> [Int] {
-        var out = verifier.anchors.anchors(withSubject: child.issuer)
-        if let list = poolBySubject[child.issuer.chainingHashValue] {
-            for j in list where pool[j].subject.matchesForChaining(child.issuer) {
-                // A pool certificate identical to an anchor is considered as the anchor only.
-                if !verifier.anchors.contains(pool[j]) { out.append(anchorCount + j) }
-            }
+    /// Anchors and pool certificates whose subject matches the child's issuer: byte-identical
+    /// in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
+    mutating func candidateIssuers(of child: Certificate) -> [Int] {
+        var out = pool.normalised ? verifier.anchors.anchors(withSubject: child.issuer)
+                                  : verifier.anchors.anchors(withRawSubject: child.issuer)
+        for j in pool.candidates(for: child.issuer, anchorMatches: out, anchors: verifier.anchors) {
+            out.append(anchorCount + j)
         }
         return out
     }
@@ -348,25 +342,35 @@ struct Session {
 }
 
 /// The work one verification may do, as one value carried through the whole of it (signature
-/// checks, candidate visits, name-constraint comparisons), as rustls-webpki's `Budget`: no
-/// limit restarts per candidate or per certificate, so the total work on hostile input is
-/// bounded by these figures. Running out is the `budgetExhausted` failure (fail closed).
+/// checks — the certificates' and the CRLs' and OCSP responses' —, candidate visits,
+/// name-constraint comparisons, certificate policy work), as rustls-webpki's `Budget`: no
+/// limit restarts per candidate, per certificate or per revocation source, so the total work on
+/// hostile input is bounded by these figures. Running out anywhere is the `budgetExhausted`
+/// failure (fail closed), whatever the revocation policy.
 public struct VerificationBudget: Sendable, Hashable {
-    /// Signature verifications left (the expensive step: ≈ 20–800 µs each).
+    /// Signature verifications left (the expensive step: ≈ 20–800 µs each), over the path's
+    /// certificates and the revocation data (CRLs, OCSP responses, responder certificates, and
+    /// the path validation of a separate CRL signer).
     public var signatureChecks: Int
     /// Candidate issuers left to consider (index lookups, cached checks).
     public var candidateVisits: Int
     /// Name × constraint comparisons left, over every CA's constraints and every certificate
     /// they apply to (a directoryName comparison counts once per 16 octets compared).
     public var nameConstraintComparisons: Int
+    /// RFC 5280 §6.1 certificate policy work units left, over every candidate path (a policy or
+    /// mapping read, a node created, kept or copied, a parent link stored or followed; see the
+    /// comment at the top of PolicyTree.swift).
+    public var policyTreeWork: Int
 
     /// A budget with the given limits.
     public init(signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
                 candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
-                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons) {
+                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons,
+                policyTreeWork: Int = VerificationBudget.defaultPolicyTreeWork) {
         self.signatureChecks = signatureChecks
         self.candidateVisits = candidateVisits
         self.nameConstraintComparisons = nameConstraintComparisons
+        self.policyTreeWork = policyTreeWork
     }
 
     /// rustls-webpki's figure for the whole verification: real chains need a few hundred
@@ -374,7 +378,13 @@ public struct VerificationBudget: Sendable, Hashable {
     /// names) millions.
     public static let defaultNameConstraintComparisons = 250_000
 
-    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons.
+    /// 32 768 units: a ten-certificate government path with 30 policies and 30 one-to-one
+    /// mappings per certificate costs about 1 500; the CVE-2023-0464 chain
+    /// (Fixtures/policies/cve-2023-0464) exceeds it.
+    public static let defaultPolicyTreeWork = 1 << 15
+
+    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons, 32 768
+    /// policy work units.
     public static let standard = VerificationBudget()
 
     /// Takes one signature check; false when none is left.
@@ -395,7 +405,8 @@ public struct VerificationBudget: Sendable, Hashable {
     func spent(since remaining: VerificationBudget) -> VerificationBudget {
         VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
                            candidateVisits: candidateVisits - remaining.candidateVisits,
-                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons))
+                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons),
+                           policyTreeWork: policyTreeWork - max(0, remaining.policyTreeWork))
     }
 }
 
@@ -406,10 +417,20 @@ extension Session {
         guard let r = options.revocation else { return nil }
         let certs = path.map(certificate) + [certificate(anchor)]
         let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
-                                        verifier: verifier.signatureVerifier, certificates: certs + pool,
+                                        verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
                                         anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+        // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
+        // to the verification's one budget; running out fails closed even under soft fail (a
+        // peer must not be able to skip revocation by exhausting the budget first).
+        revocationWork.budget = budget
+        revocationWork.exhausted = false
         let statuses = checker.check(path: certs)
+        budget = revocationWork.budget
         details.revocation = statuses
+        if revocationWork.exhausted {
+            budgetHit = true
+            return TrustFailure(.budgetExhausted, at: 0, "revocation checking ran out of the verification budget")
+        }
         return RevocationChecker.failures(statuses, policy: r.policy).first
     }
 }

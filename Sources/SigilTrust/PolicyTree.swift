@@ -21,14 +21,16 @@ import SigilX509
 // size still follows the input (N² parent links per certificate for an all-to-all mapping),
 // and a verification may evaluate several candidate paths. Every unit of work — a policy or
 // mapping read, a node created, kept or copied, a parent link stored or followed — is charged
-// to one budget shared by the whole verification (`CertificatePolicyOptions.maximumWork`,
-// default 32 768 units; a ten-certificate government path with 30 policies and 30 one-to-one
+// to the verification's one budget (`VerificationBudget.policyTreeWork`, shared with the
+// signature checks, candidate visits and name-constraint comparisons; default 32 768 units; a ten-certificate government path with 30 policies and 30 one-to-one
 // mappings per certificate costs about 1 500, so some twenty such candidate paths fit; six
 // certificates each mapping 48 policies onto 48 others — Fixtures/policies/cve-2023-0464 — do
 // not). When it runs out the path fails closed with `PolicyFailure.Kind.budgetExhausted` and
-// the verifier stops trying other paths. Callers with unusual PKIs may raise the figure.
+// the verifier stops trying other paths. Callers with unusual PKIs may raise the figure
+// (`ChainVerifier.budget`, `CertificateTrust.budget`).
 
-/// The four user inputs of RFC 5280 §6.1.1 (c), (e), (f), (g), and the work bound.
+/// The four user inputs of RFC 5280 §6.1.1 (c), (e), (f), (g). The work bound is part of the
+/// verification's one budget: `VerificationBudget.policyTreeWork`.
 ///
 /// The defaults (user-initial-policy-set = {anyPolicy}, nothing explicit or inhibited) make
 /// policy processing unable to fail a path unless a certificate of the path requires an explicit
@@ -44,13 +46,7 @@ public struct CertificatePolicyOptions: Sendable, Hashable {
     public var initialPolicyMappingInhibit = false
     /// §6.1.1 (g) initial-any-policy-inhibit: anyPolicy in a certificate is not processed.
     public var initialAnyPolicyInhibit = false
-    /// Work units one verification may spend on policy processing, over all candidate paths
-    /// (see the comment at the top of PolicyTree.swift). Exceeded → the verification fails
-    /// closed with `.budgetExhausted`.
-    public var maximumWork = CertificatePolicyOptions.defaultMaximumWork
-
-    public static let defaultMaximumWork = 1 << 15
-
+    /// The defaults: any policy acceptable, nothing explicit, mapping and anyPolicy allowed.
     public init() {}
 
     /// True when the user-initial-policy-set is any-policy.
@@ -84,6 +80,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     let storage: Storage
 
+    /// Empty sets (what a path that went through no policy processing reports).
     public init() { storage = .computed(Sets()) }
 
     init(_ sets: Sets) { storage = .computed(sets) }
@@ -122,9 +119,12 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     /// Dotted forms, for display.
     public var authoritiesConstrainedDotted: [String] { authoritiesConstrained.map { OID.dotted($0) } }
+    /// `userConstrained` in dotted form, for display.
     public var userConstrainedDotted: [String] { userConstrained.map { OID.dotted($0) } }
 
+    /// Equal when the computed sets are (a deferred value is computed first).
     public static func == (a: ValidatedPolicies, b: ValidatedPolicies) -> Bool { a.sets == b.sets }
+    /// Hashes the computed sets (consistent with `==`).
     public func hash(into hasher: inout Hasher) { hasher.combine(sets) }
 }
 
@@ -135,13 +135,17 @@ public struct PolicyCertificate: Sendable {
     public var policies: [ByteSpan]?
     /// policyMappings (issuerDomainPolicy, subjectDomainPolicy) pairs (nil: no extension).
     public var mappings: [(issuer: ByteSpan, subject: ByteSpan)]?
+    /// policyConstraints requireExplicitPolicy (SkipCerts), nil when absent.
     public var requireExplicitPolicy: Int?
+    /// policyConstraints inhibitPolicyMapping (SkipCerts), nil when absent.
     public var inhibitPolicyMapping: Int?
+    /// inhibitAnyPolicy (SkipCerts, §4.2.1.14), nil when absent.
     public var inhibitAnyPolicy: Int?
     /// Issuer name equals subject name (RFC 5280 §6.1: self-issued certificates other than the
     /// leaf do not count down the constraints).
     public var isSelfIssued: Bool
 
+    /// Facts given directly (tests, fuzzers): nil means the extension is absent.
     public init(policies: [ByteSpan]? = nil, mappings: [(issuer: ByteSpan, subject: ByteSpan)]? = nil,
                 requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil,
                 inhibitAnyPolicy: Int? = nil, isSelfIssued: Bool = false) {
@@ -177,6 +181,7 @@ public struct PolicyCertificate: Sendable {
 
 /// Why policy processing rejected a path.
 public struct PolicyFailure: Error, Sendable, Hashable {
+    /// Which rule rejected the path.
     public enum Kind: Sendable, Hashable {
         /// §4.2.1.4: a policy OID appears more than once in certificatePolicies.
         case duplicatePolicy
@@ -187,6 +192,7 @@ public struct PolicyFailure: Error, Sendable, Hashable {
         /// The shared work budget ran out (CVE-2023-0464-style input).
         case budgetExhausted
     }
+    /// Which rule rejected the path.
     public let kind: Kind
     /// Index of the certificate in the input (0 = the one issued by the anchor, RFC 5280's
     /// certificate 1).
@@ -194,6 +200,8 @@ public struct PolicyFailure: Error, Sendable, Hashable {
     /// The offending OID, when there is one (content octets).
     public let policy: [UInt8]?
 
+    /// A failure of `kind` at input certificate `certificate` (0 = RFC 5280's certificate 1),
+    /// about `policy` (OID content octets) when there is one.
     public init(_ kind: Kind, certificate: Int, policy: [UInt8]? = nil) {
         self.kind = kind
         self.certificate = certificate

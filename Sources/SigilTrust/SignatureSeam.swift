@@ -34,11 +34,16 @@ extension CertificateSignatureVerifier {
 
 /// The seam's two further questions, for revocation (CRLs, OCSP responses): "does this signer's
 /// key verify this signature over these bytes?" and "what is this digest of these bytes?"
-/// (OCSP CertIDs hash the issuer's name and key, RFC 6960 §4.1.1). The defaults answer
-/// "unsupported" and nil, so a verifier that does not implement them makes revocation
-/// information unusable (undetermined), never accepted unchecked.
+/// (OCSP CertIDs hash the issuer's name and key, RFC 6960 §4.1.1). A
+/// `CertificateSignatureVerifier` that does not also conform to this protocol gets
+/// "unsupported" and nil for both, so revocation information is unusable (undetermined) with
+/// it, never accepted unchecked. (`SigilSignatureVerifier` in the module `Sigil` conforms.)
 public protocol RevocationSignatureVerifier {
+    /// Whether `signer`'s public key verifies `signature` (the BIT STRING's bits) over `signed`
+    /// (a CRL's TBSCertList or an OCSP ResponseData encoding) with `algorithm`.
     func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict
+    /// The `algorithm` digest of `bytes`, or nil when the verifier does not compute it (then an
+    /// OCSP CertID using it cannot be matched).
     func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]?
 }
 

@@ -24,13 +24,19 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
     case weakKey
     /// A signature does not verify with the issuer's key.
     case badSignature
-    /// An issuer is not a CA (basicConstraints, keyUsage keyCertSign).
+    /// An issuer is not a CA: basicConstraints missing or with cA FALSE, or a v1/v2 certificate
+    /// (RFC 5280 §6.1.4 (k)). An issuer's keyUsage without keyCertSign is `keyUsage`.
     case notACA
     /// A CA's pathLenConstraint is exceeded (RFC 5280 §6.1.4 (l), (m)).
     case pathLengthExceeded
-    /// The leaf's keyUsage does not allow what is required.
+    /// A keyUsage does not allow the certificate's use: an issuer's lacks keyCertSign (RFC 5280
+    /// §6.1.4 (n)); the leaf's lacks `VerificationOptions.requiredKeyUsage` or every TLS use
+    /// of the server/client profile (RFC 8446 §4.4.2.2), or sets keyCertSign without cA
+    /// (§4.2.1.3).
     case keyUsage
-    /// The extended key usage required for the purpose is missing.
+    /// The extended key usage required for the purpose (`VerificationOptions.requiredEKUs`) is
+    /// missing from the leaf's or an issuer's extKeyUsage, or the leaf of a server/client
+    /// profile lists anyExtendedKeyUsage (BR §7.1.2.7.10).
     case extendedKeyUsage
     /// A critical extension Sigil does not process (RFC 5280 §4.2).
     case unsupportedCriticalExtension

@@ -3,7 +3,11 @@ import SigilDER
 
 /// Where an anchor came from: the caller's own anchors or the system store.
 public enum AnchorSource: Sendable, Hashable {
+    /// Given by the caller (`CertificateTrust.anchors`, or a `TrustStore` built by hand).
+    /// `CertificateTrust` reports a path to such an anchor as `.proceed`.
     case custom
+    /// Loaded from the system store (`TrustStore.system()`). `CertificateTrust` reports a path
+    /// to such an anchor as `.unspecified`.
     case system
 }
 
@@ -26,15 +30,19 @@ public struct TrustAnchor: Sendable {
     }
 }
 
-/// A set of anchors indexed by subject (RFC 5280 §7.1 comparison) for constant-time
-/// candidate lookup. A value type: `add` grows this copy only; a store handed to a
-/// `ChainVerifier` or `CertificateTrust` is not affected by later changes to the original.
+/// A set of anchors indexed by subject (RFC 5280 §7.1 comparison) so that finding the
+/// candidates for an issuer name is a hash lookup, not a scan. A value type: `add` grows this
+/// copy only; a store handed to a `ChainVerifier` or `CertificateTrust` is not affected by
+/// later changes to the original.
 public struct TrustStore: Sendable {
     /// The anchors, in the order added (duplicates dropped).
     public private(set) var anchors: [TrustAnchor] = []
     /// Entries that could not be parsed while loading (skipped, never fatal).
     public private(set) var skippedCount = 0
     var bySubject: [Int: [Int]] = [:]
+    /// `CandidatePool.fingerprint` of each anchor's subject encoding, parallel to `anchors`: the
+    /// path builder's first pass looks anchors up by byte-identical subject (no normalisation).
+    var subjectFingerprints: [UInt64] = []
 
     /// An empty store.
     public init() {}
@@ -56,6 +64,7 @@ public struct TrustStore: Sendable {
         if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) { return }
         bySubject[key, default: []].append(anchors.count)
         anchors.append(anchor)
+        subjectFingerprints.append(CandidatePool.fingerprint(anchor.certificate.subject.encoded))
     }
 
     /// Adds `certificate` as an anchor from `source`.
@@ -105,6 +114,25 @@ public struct TrustStore: Sendable {
         if list.allSatisfy({ anchors[$0].certificate.subject.matchesForChaining(name) }) { return list }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }
+
+    /// Indexes into `anchors` of the anchors whose subject encoding is byte-identical to
+    /// `name`'s (a subset of `anchors(withSubject:)`, for the path builder's first pass,
+    /// CandidatePool.swift): a scan of one 64-bit fingerprint per anchor, hits confirmed by
+    /// comparing the bytes. Large stores use the §7.1 index instead (a superset: also right for
+    /// the first pass), so the scan stays short.
+    func anchors(withRawSubject name: DistinguishedName) -> [Int] {
+        if anchors.count > TrustStore.rawScanLimit { return anchors(withSubject: name) }
+        let target = name.encoded
+        let f = CandidatePool.fingerprint(target)
+        var out: [Int] = []
+        for i in subjectFingerprints.indices where subjectFingerprints[i] == f {
+            if CandidatePool.sameBytes(anchors[i].certificate.subject.encoded, target) { out.append(i) }
+        }
+        return out
+    }
+
+    /// Above this many anchors `anchors(withRawSubject:)` uses the hashed §7.1 index.
+    static let rawScanLimit = 1024
 
     /// True when `certificate` itself is one of the anchors (same encoding).
     public func contains(_ certificate: Certificate) -> Bool {

@@ -3,6 +3,8 @@ import SigilDER
 /// Digest algorithms that appear in certificate signature algorithms. MD2, MD5 and SHA-1 are
 /// recognised so that policy can reject them by name.
 public enum DigestAlgorithm: UInt8, Sendable, Hashable, CaseIterable {
+    /// MD2 (RFC 1319), MD5 (RFC 1321), SHA-1 and the SHA-2 family (FIPS 180-4). SigilCrypto
+    /// computes SHA-1 and SHA-2 only.
     case md2, md5, sha1, sha224, sha256, sha384, sha512
 
     /// A short human-readable name.
@@ -62,6 +64,8 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     case ecdsa(DigestAlgorithm)
     /// EdDSA (RFC 8410 §3).
     case ed25519
+    /// Ed448 (RFC 8410 §3; parameters absent). Parsed, not verified by SigilCrypto (neither is
+    /// Ed25519): `CertificateSignature` answers unsupported.
     case ed448
     /// Anything else (DSA, GOST, ...): kept so the certificate parses; verification refuses it.
     case unknown
@@ -200,6 +204,7 @@ public enum SignatureAlgorithm: Sendable, Hashable {
 
 /// Named elliptic curves (RFC 5480 §2.1.1.1).
 public enum NamedCurve: Sendable, Hashable {
+    /// secp256r1, secp384r1 and secp521r1 (NIST P-256, P-384, P-521; RFC 5480 §2.1.1.1).
     case p256, p384, p521
     /// A named curve Sigil does not implement (e.g. brainpool, secp256k1).
     case other
@@ -236,8 +241,11 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
     /// id-ecPublicKey with implicit or specified curve parameters (RFC 5480 §2.1.1: MUST NOT be
     /// used in PKIX); parsed so the certificate can be shown, refused by verification.
     case ecExplicitParameters
+    /// id-Ed25519 (RFC 8410 §3; parameters absent).
     case ed25519
+    /// id-Ed448 (RFC 8410 §3; parameters absent).
     case ed448
+    /// Any other algorithm OID (DSA, GOST, ...); its parameters are skipped unread.
     case unknown
 
     /// A short human-readable name.

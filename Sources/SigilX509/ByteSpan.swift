@@ -1,6 +1,6 @@
 import SigilDER
 
-/// A zero-copy view of part of a certificate's bytes: it shares (retains) the certificate's
+/// A zero-copy view of part of a certificate's (or CRL's, OCSP response's) bytes: it shares (retains) its
 /// storage and records a range in it. Offsets are absolute in the certificate, so errors found
 /// while decoding a span lazily still point into the original DER.
 ///

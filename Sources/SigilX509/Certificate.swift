@@ -20,6 +20,7 @@ public struct Certificate: Sendable {
 
     /// The certificate's version (RFC 5280 §4.1.2.1); the raw value is the version number, not the encoded integer.
     public enum Version: UInt8, Sendable, Hashable {
+        /// v1 (version field absent), v2 (encoded 1) and v3 (encoded 2).
         case v1 = 1, v2 = 2, v3 = 3
     }
 
@@ -281,34 +282,40 @@ public struct Certificate: Sendable {
     /// `maximumExtensionCount`). No allocation.
     static func validateExtensions(_ list: DERValue) throws(DERError) -> ExtensionIndex {
         var index = ExtensionIndex()
-        try DERReader.enter(list) { (r) throws(DERError) in
-            if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
-            let firstStart = r.position
-            while !r.isAtEnd {
-                let extStart = r.position
-                index.count += 1
-                if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
-                let oid = try r.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
-                    let oid = try e.readObjectIdentifier()
-                    _ = try e.readBooleanDefaultFalse()
-                    _ = try e.read(.octetString)
-                    return oid
-                }
-                if let slot = KnownExtension.slot(oid) {
-                    if index.slots[slot] != 0 { throw DERError(.duplicateExtension, at: extStart) }
-                    let relative = extStart - list.contentStart + 1
-                    if relative <= Int(UInt16.max) { index.slots[slot] = UInt16(relative) } else { index.unindexed = true }
-                    continue
-                }
-                var earlier = DERReader(input: r.input, from: firstStart, to: extStart)
-                while !earlier.isAtEnd {
-                    let prev = try earlier.enter(.sequence) { (e) throws(DERError) -> UnsafeRawBufferPointer in
-                        let o = try e.readObjectIdentifier()
+        // Where the unknown extensions' OIDs seen so far lie (content start, end), on the stack:
+        // at most `maximumExtensionCount` of them, so each new unknown OID is compared with the
+        // earlier unknown ones without re-reading the whole list.
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) { (unknown) throws(DERError) in
+            var unknownCount = 0
+            try DERReader.enter(list) { (r) throws(DERError) in
+                if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
+                while !r.isAtEnd {
+                    let extStart = r.position
+                    index.count += 1
+                    if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
+                    let oidValue = try r.enter(.sequence) { (e) throws(DERError) -> DERValue in
+                        let o = try e.read(.objectIdentifier)
+                        _ = try o.decodeObjectIdentifier()
                         _ = try e.readBooleanDefaultFalse()
                         _ = try e.read(.octetString)
                         return o
                     }
-                    if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
+                    let oid = oidValue.content
+                    if let slot = KnownExtension.slot(oid) {
+                        if index.slots[slot] != 0 { throw DERError(.duplicateExtension, at: extStart) }
+                        let relative = extStart - list.contentStart + 1
+                        if relative <= Int(UInt16.max) { index.slots[slot] = UInt16(relative) } else { index.unindexed = true }
+                        continue
+                    }
+                    var k = 0
+                    while k < unknownCount {
+                        let prev = UnsafeRawBufferPointer(rebasing: r.input[unknown[2 * k]..<unknown[2 * k + 1]])
+                        if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
+                        k += 1
+                    }
+                    unknown[2 * unknownCount] = oidValue.contentStart
+                    unknown[2 * unknownCount + 1] = oidValue.end
+                    unknownCount += 1
                 }
             }
         }

@@ -25,8 +25,9 @@
 public struct CertificateList: Sendable {
     /// Lists larger than this are refused with `.tooLarge` (a million entries take ≈ 40 MB).
     public static let maximumSize = 1 << 28
-    /// At most this many CRL extensions, and this many extensions per entry.
+    /// At most this many CRL extensions (more: `.tooLarge`).
     public static let maximumExtensionCount = 32
+    /// At most this many extensions per revoked entry (more: `.tooLarge`).
     public static let maximumEntryExtensionCount = 16
 
     /// The whole DER encoding.
@@ -35,7 +36,12 @@ public struct CertificateList: Sendable {
     public let version: Int
     /// Seconds since the Unix epoch (UTC).
     public let thisUpdate: Int64
+    /// When the next list is due, seconds since the Unix epoch (UTC); nil when the optional field
+    /// is absent (RFC 5280 §5.1.2.5 requires it of conforming CAs; the trust layer decides what an
+    /// absent one means).
     public let nextUpdate: Int64?
+    /// The signature algorithm, from the TBS `signature` field (parsing checked that the outer
+    /// `signatureAlgorithm` encodes the same bytes, §5.1.1.2).
     public let signatureAlgorithm: SignatureAlgorithm
     /// What the CRL extensions say, decoded at load (see `Facts`).
     public let facts: Facts
@@ -60,6 +66,7 @@ public struct CertificateList: Sendable {
     public struct Facts: Sendable {
         /// cRLNumber (§5.2.3) INTEGER content octets.
         public var crlNumber: ByteSpan?
+        /// Whether cRLNumber was marked critical (§5.2.3: conforming CAs mark it non-critical).
         public var crlNumberCritical = false
         /// deltaCRLIndicator (§5.2.4): the BaseCRLNumber content octets; present = a delta CRL.
         public var deltaBaseCRLNumber: ByteSpan?
@@ -69,6 +76,7 @@ public struct CertificateList: Sendable {
         public var issuingDistributionPointEncoding: ByteSpan?
         /// authorityKeyIdentifier keyIdentifier (§5.2.1).
         public var authorityKeyIdentifier: ByteSpan?
+        /// Whether authorityKeyIdentifier was marked critical (§5.2.1: MUST be non-critical).
         public var authorityKeyIdentifierCritical = false
         /// freshestCRL (§5.2.6) present.
         public var hasFreshestCRL = false
@@ -245,7 +253,7 @@ public struct CertificateList: Sendable {
                         var v = value.innerReader
                         let names = try v.read(.sequence)
                         try v.finish()
-                        try validateList(names, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(names, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         issuerAt = names.start
                     } else if OID.holdInstructionCode.matches(oid) {
                         var v = value.innerReader
@@ -318,7 +326,7 @@ public struct CertificateList: Sendable {
                                 facts.authorityKeyIdentifier = ByteSpan(storage, k.contentStart, k.end)
                             }
                             if let i = try a.readOptional(.contextConstructed(1)) {
-                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                             }
                             if let s = try a.readOptional(.contextPrimitive(2)) { _ = try s.decodeIntegerBytes() }
                         }
@@ -329,7 +337,7 @@ public struct CertificateList: Sendable {
                         facts.hasFreshestCRL = true
                     } else if OID.issuerAltName.matches(oid) {
                         let l = try v.read(.sequence)
-                        try validateList(l, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(l, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                     } else {
                         // authorityInfoAccess and anything else: kept unread; critical → unusable.
                         while !v.isAtEnd { try v.skip() }
@@ -464,8 +472,12 @@ public struct CertificateList: Sendable {
 
     /// The TBSCertList encoding: the bytes the signature covers.
     public var tbsCertList: ByteSpan { span(spans.tbs) }
+    /// The issuer name (§5.1.2.3; parsing refuses an empty one).
     public var issuer: DistinguishedName { DistinguishedName(encoded: span(spans.issuer)) }
+    /// The signatureValue BIT STRING's bits (the bytes after the unused-bits octet, which parsing
+    /// requires to be 0).
     public var signature: ByteSpan { span(spans.signature) }
+    /// The TBS `signature` AlgorithmIdentifier's full encoding (tag and length included).
     public var signatureAlgorithmIdentifier: ByteSpan { span(spans.signatureAlgorithm) }
     /// The CRL extensions, in order.
     public var extensions: Extensions { Extensions(storage: der, start: spans.extensions.0, end: spans.extensions.1) }
@@ -474,16 +486,22 @@ public struct CertificateList: Sendable {
 }
 
 extension CertificateList: Equatable, Hashable {
+    /// Lists are equal when their DER encodings are byte for byte.
     public static func == (a: CertificateList, b: CertificateList) -> Bool { a.der == b.der }
+    /// Hashes the DER encoding.
     public func hash(into hasher: inout Hasher) { hasher.combine(der) }
 }
 
 /// `CRLReason ::= ENUMERATED` (RFC 5280 §5.3.1; 7 is not used).
 public enum CRLReason: Int64, Sendable, Hashable, CaseIterable {
+    /// Reason codes 0–4 of §5.3.1, under their ASN.1 names.
     case unspecified = 0, keyCompromise = 1, cACompromise = 2, affiliationChanged = 3, superseded = 4
+    /// Reason codes 5, 6, 8 and 9 (7 is not assigned).
     case cessationOfOperation = 5, certificateHold = 6, removeFromCRL = 8, privilegeWithdrawn = 9
+    /// Reason code 10: the attribute authority was compromised.
     case aACompromise = 10
 
+    /// The ASN.1 name of the reason, e.g. "keyCompromise".
     public var name: String {
         switch self {
         case .unspecified: return "unspecified"
@@ -521,6 +539,7 @@ public enum CRLReason: Int64, Sendable, Hashable, CaseIterable {
 public struct RevokedCertificate: Sendable {
     /// userCertificate: the serial INTEGER content octets.
     public let serialNumber: ByteSpan
+    /// revocationDate: seconds since the Unix epoch (UTC).
     public let revocationDate: Int64
     /// reasonCode (§5.3.1); nil when absent (= unspecified).
     public let reason: CRLReason?
@@ -528,6 +547,7 @@ public struct RevokedCertificate: Sendable {
     public let invalidityDate: Int64?
     /// The certificateIssuer in effect for this entry (§5.3.3, indirect CRLs); nil = the CRL issuer.
     public let certificateIssuer: GeneralNames?
+    /// The entry's crlEntryExtensions, in order (empty when absent).
     public let extensions: Extensions
 
     static func decode(_ storage: [UInt8], at offset: Int, issuerAt: Int) -> RevokedCertificate? {
@@ -572,14 +592,19 @@ public struct RevokedCertificates: Sequence, Sendable {
     let start: Int
     let end: Int
 
+    /// An iterator from the first entry.
     public func makeIterator() -> Iterator { Iterator(storage: storage, position: start, end: end, issuerAt: 0) }
 
+    /// Walks the entries in list order, carrying the certificateIssuer of indirect CRLs over to
+    /// the following entries (§5.3.3).
     public struct Iterator: IteratorProtocol {
         let storage: [UInt8]
         var position: Int
         let end: Int
         var issuerAt: Int
 
+        /// The next entry, or nil at the end (the list was validated when the CRL was parsed, so
+        /// no entry is skipped).
         public mutating func next() -> RevokedCertificate? {
             guard position < end else { return nil }
             let p = position, e = end
@@ -615,14 +640,19 @@ public struct RevokedCertificates: Sequence, Sendable {
 ///     indirectCRL                [4] BOOLEAN DEFAULT FALSE,
 ///     onlyContainsAttributeCerts [5] BOOLEAN DEFAULT FALSE }`   (RFC 5280 §5.2.5)
 public struct IssuingDistributionPoint: Sendable {
+    /// distributionPoint as a fullName (nil when absent or given as nameRelativeToCRLIssuer).
     public var fullName: GeneralNames?
     /// The point is named relative to the CRL issuer (Sigil does not match such names).
     public var hasRelativeName = false
+    /// The list covers end-entity certificates only (cA false or no basicConstraints).
     public var onlyContainsUserCerts = false
+    /// The list covers CA certificates only.
     public var onlyContainsCACerts = false
     /// ReasonFlags bits (bit i = 1 << i), when present.
     public var onlySomeReasons: UInt16?
+    /// The list may hold entries of other issuers (certificateIssuer entry extensions, §5.3.3).
     public var indirectCRL = false
+    /// The list covers attribute certificates only (never a public-key certificate).
     public var onlyContainsAttributeCerts = false
 
     static func parse(_ r: inout DERReader, storage: [UInt8]) throws(DERError) -> IssuingDistributionPoint {
@@ -634,7 +664,7 @@ public struct IssuingDistributionPoint: Sendable {
                     let choice = try n.readAny()
                     switch choice.tag {
                     case .contextConstructed(0):
-                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         idp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
@@ -675,16 +705,26 @@ public struct IssuingDistributionPoint: Sendable {
 
 extension OID {
     // CRL and CRL entry extensions (RFC 5280 §5.2, §5.3)
+    /// 2.5.29.20 id-ce-cRLNumber (§5.2.3).
     public static let cRLNumber: [UInt8] = [0x55, 0x1D, 0x14]
+    /// 2.5.29.21 id-ce-cRLReasons (§5.3.1).
     public static let crlReason: [UInt8] = [0x55, 0x1D, 0x15]
+    /// 2.5.29.23 id-holdinstruction-code (deprecated; accepted non-critical on CRL entries).
     public static let holdInstructionCode: [UInt8] = [0x55, 0x1D, 0x17]
+    /// 2.5.29.24 id-ce-invalidityDate (§5.3.2).
     public static let invalidityDate: [UInt8] = [0x55, 0x1D, 0x18]
+    /// 2.5.29.27 id-ce-deltaCRLIndicator (§5.2.4).
     public static let deltaCRLIndicator: [UInt8] = [0x55, 0x1D, 0x1B]
+    /// 2.5.29.28 id-ce-issuingDistributionPoint (§5.2.5).
     public static let issuingDistributionPoint: [UInt8] = [0x55, 0x1D, 0x1C]
+    /// 2.5.29.29 id-ce-certificateIssuer (§5.3.3).
     public static let certificateIssuer: [UInt8] = [0x55, 0x1D, 0x1D]
     // OCSP (RFC 6960 §4.2.1, §4.2.2.2.1, §4.4)
+    /// 1.3.6.1.5.5.7.48.1.1 id-pkix-ocsp-basic (RFC 6960 §4.2.1).
     public static let ocspBasic: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x01]
+    /// 1.3.6.1.5.5.7.48.1.2 id-pkix-ocsp-nonce (RFC 6960 §4.4.1).
     public static let ocspNonce: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x02]
+    /// 1.3.6.1.5.5.7.48.1.5 id-pkix-ocsp-nocheck (RFC 6960 §4.2.2.2.1).
     public static let ocspNoCheck: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x30, 0x01, 0x05]
 }
 

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// One extension: `Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE,
 /// extnValue OCTET STRING }` (RFC 5280 §4.1). `value` is the content of extnValue, i.e. the
@@ -80,13 +80,62 @@ extension Certificate {
         return nil
     }
 
+    /// Where the value (the extnValue content) of extension `oid` lies, if present. Known
+    /// extensions are found through the index built while parsing; the Extension there was
+    /// validated then (`validateExtensions`), so only its headers are read again (with the
+    /// strict reader) to reach the value. Others, and every extension of an unindexed list, by
+    /// a scan.
+    func extensionValueRange(_ oid: [UInt8]) -> (start: Int, end: Int)? {
+        if !spans.unindexed, let slot = KnownExtension.slot(oid) {
+            return knownExtensionValueRange(slot)
+        }
+        for e in extensions where e.oid == oid { return (e.value.start, e.value.end) }
+        return nil
+    }
+
+    /// `extensionValueRange` for the extension in index slot `slot` (see `KnownExtension`).
+    @inline(__always)
+    func knownExtensionValueRange(_ slot: Int) -> (start: Int, end: Int)? {
+        if spans.unindexed { return extensionValueRange(KnownExtension.oid(slot)) }
+        let relative = Int(spans.knownExtensions[slot])
+        if relative == 0 { return nil }
+        let at = Int(spans.extensions.start) + relative - 1
+        let end = Int(spans.extensions.end)
+        return try? withStorage(der) { (b) throws(DERError) -> (start: Int, end: Int) in
+            var r = DERReader(input: b, from: at, to: end)
+            let ext = try r.read(.sequence)
+            var x = DERReader(input: b, from: ext.contentStart, to: ext.end)
+            _ = try x.read(.objectIdentifier)
+            _ = try x.readOptional(.boolean)
+            let v = try x.read(.octetString)
+            return (v.contentStart, v.end)
+        }
+    }
+
     /// Decodes the value of the extension `oid` with `body`, which must consume it all.
     /// Errors are `.invalidExtension` at the offending offset (any DER error inside an extension
     /// value is reported as the extension being malformed, with the precise offset).
     func decodeExtension<T>(_ oid: [UInt8], _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        guard let e = `extension`(oid) else { return nil }
+        guard let range = extensionValueRange(oid) else { return nil }
+        return try decodeExtensionValue(range, body)
+    }
+
+    /// `decodeExtension` for the extension in index slot `slot`.
+    @inline(__always)
+    func decodeKnownExtension<T>(_ slot: Int, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
+        guard let range = knownExtensionValueRange(slot) else { return nil }
+        return try decodeExtensionValue(range, body)
+    }
+
+    @inline(__always)
+    func decodeExtensionValue<T>(_ range: (start: Int, end: Int), _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
         do {
-            return try e.value.read(body)
+            return try withStorage(der) { (buf) throws(DERError) -> T in
+                var r = DERReader(input: buf, from: range.start, to: range.end)
+                let v = try body(&r)
+                try r.finish()
+                return v
+            }
         } catch {
             throw DERError(.invalidExtension, at: error.offset)
         }
@@ -97,7 +146,7 @@ extension Certificate {
     /// `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE,
     ///                                  pathLenConstraint INTEGER (0..MAX) OPTIONAL }`
     public func basicConstraints() throws(DERError) -> BasicConstraints? {
-        try decodeExtension(OID.basicConstraints) { (r) throws(DERError) -> BasicConstraints in
+        try decodeKnownExtension(KnownExtension.basicConstraints) { (r) throws(DERError) -> BasicConstraints in
             try r.enter(.sequence) { (s) throws(DERError) -> BasicConstraints in
                 let ca = try s.readBooleanDefaultFalse()
                 var pathLen: Int?
@@ -117,7 +166,7 @@ extension Certificate {
     /// Tolerated deviation: DER wants trailing zero bits of a named bit list removed
     /// (X.690 §11.2.2); some CAs encode fixed-width masks. The bits read the same either way.
     public func keyUsage() throws(DERError) -> KeyUsage? {
-        try decodeExtension(OID.keyUsage) { (r) throws(DERError) -> KeyUsage in
+        try decodeKnownExtension(KnownExtension.keyUsage) { (r) throws(DERError) -> KeyUsage in
             let start = r.position
             let bits = try r.readBitString()
             var raw: UInt16 = 0
@@ -134,7 +183,7 @@ extension Certificate {
 
     /// `ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId` — iterated as OID spans.
     public func extendedKeyUsage() throws(DERError) -> ObjectIdentifierList? {
-        try listExtension(OID.extKeyUsage) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+        try listExtension(KnownExtension.extKeyUsage) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
             .map { ObjectIdentifierList(list: $0) }
     }
 
@@ -142,15 +191,15 @@ extension Certificate {
 
     /// `SubjectAltName ::= GeneralNames`, iterated (every GeneralName kind).
     public func subjectAlternativeNames() throws(DERError) -> GeneralNames? {
-        try generalNamesExtension(OID.subjectAltName)
+        try generalNamesExtension(KnownExtension.subjectAltName)
     }
 
     public func issuerAlternativeNames() throws(DERError) -> GeneralNames? {
-        try generalNamesExtension(OID.issuerAltName)
+        try generalNamesExtension(KnownExtension.issuerAltName)
     }
 
-    func generalNamesExtension(_ oid: [UInt8]) throws(DERError) -> GeneralNames? {
-        try listExtension(oid) { (r) throws(DERError) in _ = try GeneralName.parse(&r, storage: []) }
+    func generalNamesExtension(_ slot: Int) throws(DERError) -> GeneralNames? {
+        try listExtension(slot) { (r) throws(DERError) in try GeneralName.check(&r) }
             .map { GeneralNames(list: $0) }
     }
 
@@ -158,39 +207,48 @@ extension Certificate {
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
-        let storage = der
-        return try decodeExtension(OID.subjectKeyIdentifier) { (r) throws(DERError) -> ByteSpan in
+        // Offsets out of the closure, the view made here: no extra reference to `der` held
+        // across the decoding.
+        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
-            return ByteSpan(storage, v.contentStart, v.end)
-        }
+            return (v.contentStart, v.end)
+        }.map { ByteSpan(der, $0.0, $0.1) }
     }
 
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
     ///   authorityCertIssuer [1] GeneralNames OPTIONAL,
     ///   authorityCertSerialNumber [2] CertificateSerialNumber OPTIONAL }`
     public func authorityKeyIdentifier() throws(DERError) -> AuthorityKeyIdentifier? {
-        let storage = der
-        return try decodeExtension(OID.authorityKeyIdentifier) { (r) throws(DERError) -> AuthorityKeyIdentifier in
-            try r.enter(.sequence) { (s) throws(DERError) -> AuthorityKeyIdentifier in
-                var aki = AuthorityKeyIdentifier()
+        // Offsets out of the closure, views made here (no extra reference to `der` held
+        // across the decoding).
+        typealias Found = (key: (Int, Int)?, issuer: (Int, Int)?, serial: (Int, Int)?)
+        let found = try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
+            try r.enter(.sequence) { (s) throws(DERError) -> Found in
+                var f: Found = (nil, nil, nil)
                 if let k = try s.readOptional(.contextPrimitive(0)) {
-                    aki.keyIdentifier = ByteSpan(storage, k.contentStart, k.end)
+                    f.key = (k.contentStart, k.end)
                 }
                 if let n = try s.readOptional(.contextConstructed(1)) {
-                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
-                    aki.authorityCertIssuer = GeneralNames(list: ByteSpan(storage, n.contentStart, n.end))
+                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
+                    f.issuer = (n.contentStart, n.end)
                 }
                 if let sn = try s.readOptional(.contextPrimitive(2)) {
                     _ = try sn.decodeIntegerBytes()
-                    aki.authorityCertSerialNumber = ByteSpan(storage, sn.contentStart, sn.end)
+                    f.serial = (sn.contentStart, sn.end)
                 }
                 // §4.2.1.1: issuer and serial are present together or not at all.
-                if (aki.authorityCertIssuer == nil) != (aki.authorityCertSerialNumber == nil) {
+                if (f.issuer == nil) != (f.serial == nil) {
                     throw DERError(.invalidExtension, at: s.position)
                 }
-                return aki
+                return f
             }
         }
+        guard let found else { return nil }
+        var aki = AuthorityKeyIdentifier()
+        if let k = found.key { aki.keyIdentifier = ByteSpan(der, k.0, k.1) }
+        if let n = found.issuer { aki.authorityCertIssuer = GeneralNames(list: ByteSpan(der, n.0, n.1)) }
+        if let sn = found.serial { aki.authorityCertSerialNumber = ByteSpan(der, sn.0, sn.1) }
+        return aki
     }
 
     // MARK: nameConstraints (§4.2.1.10)
@@ -203,14 +261,14 @@ extension Certificate {
     /// (an explicit minimum 0 also breaks DER's DEFAULT rule), and an empty NameConstraints.
     public func nameConstraints() throws(DERError) -> NameConstraints? {
         let storage = der
-        return try decodeExtension(OID.nameConstraints) { (r) throws(DERError) -> NameConstraints in
+        return try decodeKnownExtension(KnownExtension.nameConstraints) { (r) throws(DERError) -> NameConstraints in
             try r.enter(.sequence) { (s) throws(DERError) -> NameConstraints in
                 var nc = NameConstraints()
                 for (tag, isPermitted) in [(DERTag.contextConstructed(0), true), (DERTag.contextConstructed(1), false)] {
                     guard let v = try s.readOptional(tag) else { continue }
                     try validateList(v, atLeastOne: true) { (g) throws(DERError) in
                         try g.enter(.sequence) { (sub) throws(DERError) in
-                            _ = try GeneralName.parse(&sub, storage: [], inConstraint: true)
+                            try GeneralName.check(&sub, inConstraint: true)
                             if !sub.isAtEnd { throw DERError(.invalidExtension, at: sub.position) }
                         }
                     }
@@ -227,26 +285,30 @@ extension Certificate {
 
     /// certificatePolicies (RFC 5280 §4.2.1.4); see `CertificatePolicies.init(extensionValue:)`.
     public func certificatePolicies() throws(DERError) -> CertificatePolicies? {
-        guard let e = `extension`(OID.certificatePolicies) else { return nil }
-        return try CertificatePolicies(extensionValue: e.value)
+        guard let range = knownExtensionValueRange(KnownExtension.certificatePolicies) else { return nil }
+        let value = ByteSpan(der, range.start, range.end)
+        return try CertificatePolicies(extensionValue: value)
     }
 
     /// policyMappings (RFC 5280 §4.2.1.5); see `PolicyMappings.init(extensionValue:)`.
     public func policyMappings() throws(DERError) -> PolicyMappings? {
-        guard let e = `extension`(OID.policyMappings) else { return nil }
-        return try PolicyMappings(extensionValue: e.value)
+        guard let range = knownExtensionValueRange(KnownExtension.policyMappings) else { return nil }
+        let value = ByteSpan(der, range.start, range.end)
+        return try PolicyMappings(extensionValue: value)
     }
 
     /// policyConstraints (RFC 5280 §4.2.1.11); see `PolicyConstraints.init(extensionValue:)`.
     public func policyConstraints() throws(DERError) -> PolicyConstraints? {
-        guard let e = `extension`(OID.policyConstraints) else { return nil }
-        return try PolicyConstraints(extensionValue: e.value)
+        guard let range = knownExtensionValueRange(KnownExtension.policyConstraints) else { return nil }
+        let value = ByteSpan(der, range.start, range.end)
+        return try PolicyConstraints(extensionValue: value)
     }
 
     /// inhibitAnyPolicy (RFC 5280 §4.2.1.14); see `decodeInhibitAnyPolicy(extensionValue:)`.
     public func inhibitAnyPolicy() throws(DERError) -> Int? {
-        guard let e = `extension`(OID.inhibitAnyPolicy) else { return nil }
-        return try decodeInhibitAnyPolicy(extensionValue: e.value)
+        guard let range = knownExtensionValueRange(KnownExtension.inhibitAnyPolicy) else { return nil }
+        let value = ByteSpan(der, range.start, range.end)
+        return try decodeInhibitAnyPolicy(extensionValue: value)
     }
 
     // MARK: authorityInfoAccess (§4.2.2.1)
@@ -254,10 +316,10 @@ extension Certificate {
     /// `AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription`
     /// `AccessDescription ::= SEQUENCE { accessMethod OID, accessLocation GeneralName }`
     public func authorityInformationAccess() throws(DERError) -> AccessDescriptions? {
-        try listExtension(OID.authorityInfoAccess) { (r) throws(DERError) in
+        try listExtension(KnownExtension.authorityInfoAccess) { (r) throws(DERError) in
             try r.enter(.sequence) { (a) throws(DERError) in
                 _ = try a.readObjectIdentifier()
-                _ = try GeneralName.parse(&a, storage: [])
+                try GeneralName.check(&a)
             }
         }.map { AccessDescriptions(list: $0) }
     }
@@ -265,15 +327,15 @@ extension Certificate {
     // MARK: cRLDistributionPoints / freshestCRL (§4.2.1.13, §4.2.1.15)
 
     public func crlDistributionPoints() throws(DERError) -> DistributionPoints? {
-        try distributionPoints(OID.cRLDistributionPoints)
+        try distributionPoints(KnownExtension.cRLDistributionPoints)
     }
 
     public func freshestCRL() throws(DERError) -> DistributionPoints? {
-        try distributionPoints(OID.freshestCRL)
+        try distributionPoints(KnownExtension.freshestCRL)
     }
 
-    func distributionPoints(_ oid: [UInt8]) throws(DERError) -> DistributionPoints? {
-        try listExtension(oid) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
+    func distributionPoints(_ slot: Int) throws(DERError) -> DistributionPoints? {
+        try listExtension(slot) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
             .map { DistributionPoints(list: $0) }
     }
 
@@ -284,7 +346,7 @@ extension Certificate {
     /// bytes and the number of SCTs they hold (each SCT's length prefix checked, not its content).
     public func signedCertificateTimestamps() throws(DERError) -> (list: ByteSpan, count: Int)? {
         let storage = der
-        return try decodeExtension(OID.signedCertificateTimestampList) { (r) throws(DERError) -> (list: ByteSpan, count: Int) in
+        return try decodeKnownExtension(KnownExtension.signedCertificateTimestampList) { (r) throws(DERError) -> (list: ByteSpan, count: Int) in
             let v = try r.read(.octetString)
             let b = v.content
             guard b.count >= 2, Int(b[0]) << 8 | Int(b[1]) == b.count - 2 else {
@@ -306,13 +368,12 @@ extension Certificate {
 
     /// An extension whose value is `SEQUENCE SIZE (1..MAX) OF X`: validates every element with
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
-    func listExtension(_ oid: [UInt8], _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan? {
-        let storage = der
-        return try decodeExtension(oid) { (r) throws(DERError) -> ByteSpan in
+    func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan? {
+        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
-            return ByteSpan(storage, v.contentStart, v.end)
-        }
+            return (v.contentStart, v.end)
+        }.map { ByteSpan(der, $0.0, $0.1) }
     }
 }
 
@@ -401,16 +462,22 @@ public struct ObjectIdentifierList: Sequence, Sendable {
     let list: ByteSpan
 
     public func makeIterator() -> SpanListIterator<ByteSpan> {
-        SpanListIterator(list) { storage, v in ByteSpan(storage, headerEnd(v), v.end) }
+        SpanListIterator(list) { (storage, v) throws(DERError) -> ByteSpan in ByteSpan(storage, v.contentStart, v.end) }
     }
 
     /// True when the list holds `oid`.
     public func contains(_ oid: [UInt8]) -> Bool {
-        var position = list.start
-        while let v = nextValue(list.storage, &position, list.end) {
-            if ByteSpan(list.storage, headerEnd(v), v.end) == oid { return true }
+        let start = list.start, end = list.end
+        return list.storage.withUnsafeBytes { b in
+            oid.withUnsafeBytes { o in
+                var r = DERReader(input: b, from: start, to: end)
+                while !r.isAtEnd {
+                    guard let v = try? r.readAny() else { return false }
+                    if derBytesEqual(v.content, o) { return true }
+                }
+                return false
+            }
         }
-        return false
     }
 
     /// Dotted strings of every OID (allocates; for display).
@@ -436,13 +503,11 @@ public struct GeneralSubtrees: Sequence, Sendable {
     let list: ByteSpan
 
     public func makeIterator() -> SpanListIterator<GeneralName> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try r.enter(.sequence) { (s) throws(DERError) -> GeneralName in
-                    try GeneralName.parse(&s, storage: storage, inConstraint: true)
-                }
-            }
+        SpanListIterator(list) { (storage, v) throws(DERError) -> GeneralName in
+            // GeneralSubtree ::= SEQUENCE { base GeneralName, ... } (validated in nameConstraints()).
+            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
+            var s = DERReader(input: v.input, from: v.contentStart, to: v.end)
+            return try GeneralName.decodeValidated(try s.readAny(), storage: storage)
         }
     }
 }
@@ -470,16 +535,14 @@ public struct CertificatePolicies: Sequence, Sendable {
     }
 
     public func makeIterator() -> SpanListIterator<PolicyInformation> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> PolicyInformation in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try r.enter(.sequence) { (p) throws(DERError) -> PolicyInformation in
-                    let oid = try p.read(.objectIdentifier)
-                    var qualifiers: ByteSpan?
-                    if let q = try p.readOptional(.sequence) { qualifiers = ByteSpan(storage, q.contentStart, q.end) }
-                    return PolicyInformation(policyIdentifier: ByteSpan(storage, oid.contentStart, oid.end),
-                                             qualifierList: qualifiers)
-                }
+        SpanListIterator(list) { (storage, v) throws(DERError) -> PolicyInformation in
+            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
+            return try DERReader.enter(v) { (p) throws(DERError) -> PolicyInformation in
+                let oid = try p.read(.objectIdentifier)
+                var qualifiers: ByteSpan?
+                if let q = try p.readOptional(.sequence) { qualifiers = ByteSpan(storage, q.contentStart, q.end) }
+                return PolicyInformation(policyIdentifier: ByteSpan(storage, oid.contentStart, oid.end),
+                                         qualifierList: qualifiers)
             }
         }
     }
@@ -584,13 +647,11 @@ public struct PolicyMappings: Sequence, Sendable {
 
     /// Pairs of (issuerDomainPolicy, subjectDomainPolicy) OID content spans.
     public func makeIterator() -> SpanListIterator<(issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan)> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try r.enter(.sequence) { (m) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
-                    let a = try m.read(.objectIdentifier), c = try m.read(.objectIdentifier)
-                    return (ByteSpan(storage, a.contentStart, a.end), ByteSpan(storage, c.contentStart, c.end))
-                }
+        SpanListIterator(list) { (storage, v) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
+            return try DERReader.enter(v) { (m) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+                let a = try m.read(.objectIdentifier), c = try m.read(.objectIdentifier)
+                return (ByteSpan(storage, a.contentStart, a.end), ByteSpan(storage, c.contentStart, c.end))
             }
         }
     }
@@ -628,13 +689,12 @@ public struct AccessDescriptions: Sequence, Sendable {
 
     /// (accessMethod OID content, accessLocation) pairs.
     public func makeIterator() -> SpanListIterator<(method: ByteSpan, location: GeneralName)> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try r.enter(.sequence) { (a) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
-                    let m = try a.read(.objectIdentifier)
-                    return (ByteSpan(storage, m.contentStart, m.end), try GeneralName.parse(&a, storage: storage))
-                }
+        // Validated element by element in authorityInformationAccess().
+        SpanListIterator(list) { (storage, v) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
+            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
+            return try DERReader.enter(v) { (a) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
+                let m = try a.read(.objectIdentifier)
+                return (ByteSpan(storage, m.contentStart, m.end), try GeneralName.decodeValidated(try a.readAny(), storage: storage))
             }
         }
     }
@@ -665,7 +725,7 @@ public struct DistributionPoint: Sendable {
                     let choice = try n.readAny()
                     switch choice.tag {
                     case .contextConstructed(0):
-                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                        try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         dp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
@@ -687,7 +747,7 @@ public struct DistributionPoint: Sendable {
                 dp.reasons = raw
             }
             if let issuer = try d.readOptional(.contextConstructed(2)) {
-                try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in _ = try GeneralName.parse(&g, storage: []) }
+                try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                 dp.crlIssuer = GeneralNames(list: ByteSpan(storage, issuer.contentStart, issuer.end))
             }
             // §4.2.1.13: either distributionPoint or cRLIssuer MUST be present.
@@ -703,11 +763,9 @@ public struct DistributionPoints: Sequence, Sendable {
     let list: ByteSpan
 
     public func makeIterator() -> SpanListIterator<DistributionPoint> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> DistributionPoint in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try DistributionPoint.parse(&r, storage: storage)
-            }
+        SpanListIterator(list) { (storage, v) throws(DERError) -> DistributionPoint in
+            var r = DERReader(input: v.input, from: v.start, to: v.end)
+            return try DistributionPoint.parse(&r, storage: storage)
         }
     }
 }

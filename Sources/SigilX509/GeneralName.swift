@@ -16,13 +16,18 @@ public enum GeneralName: Sendable {
     /// `AnotherName ::= SEQUENCE { type-id OID, value [0] EXPLICIT ANY }`: the type OID content
     /// and the encoding of the inner value.
     case otherName(typeID: ByteSpan, value: ByteSpan)
+    /// An e-mail address: the IA5String content (checked to be IA5, not checked as a mailbox).
     case rfc822Name(ByteSpan)
+    /// A DNS name: the IA5String content (checked to be IA5; name syntax is the trust layer's
+    /// concern).
     case dnsName(ByteSpan)
     /// The raw ORAddress content (not decoded).
     case x400Address(ByteSpan)
+    /// A distinguished name (validated as a Name, RFC 5280 §4.1.2.4).
     case directoryName(DistinguishedName)
     /// The raw EDIPartyName content (not decoded).
     case ediPartyName(ByteSpan)
+    /// uniformResourceIdentifier: the IA5String content (checked to be IA5, not parsed as a URI).
     case uri(ByteSpan)
     /// 4 or 16 octets; in name constraints 8 or 32 (address followed by mask, §4.2.1.10).
     case ipAddress(ByteSpan)
@@ -32,48 +37,42 @@ public enum GeneralName: Sendable {
     /// Reads and validates one GeneralName. With `inConstraint`, iPAddress is an address and a
     /// mask (8 or 32 octets) as in name constraints; otherwise 4 or 16 octets.
     static func parse(_ r: inout DERReader, storage: [UInt8], inConstraint: Bool = false) throws(DERError) -> GeneralName {
+        try decodeValidated(try check(&r, inConstraint: inConstraint), storage: storage)
+    }
+
+    /// Reads one GeneralName and makes every check `parse` makes, building nothing (no views,
+    /// so no reference counting): what the validating passes over a list call. Returns its TLV.
+    @discardableResult
+    static func check(_ r: inout DERReader, inConstraint: Bool = false) throws(DERError) -> DERValue {
         let v = try r.readAny()
-        @inline(__always) func span(_ a: Int, _ b: Int) -> ByteSpan { ByteSpan(storage, a, b) }
-        @inline(__always) func ia5() throws(DERError) -> ByteSpan {
+        @inline(__always) func ia5() throws(DERError) {
             if v.tag.isConstructed { throw DERError(.unexpectedTag, at: v.start) }
             try DERString(tag: .ia5String, bytes: v.content, offset: v.contentStart).validate()
-            return span(v.contentStart, v.end)
         }
-        switch v.tag {
-        case .contextConstructed(0):
-            return try DERReader.enter(v) { (o) throws(DERError) -> GeneralName in
+        switch v.tag.rawValue {
+        case 0xA0: // [0] otherName
+            try DERReader.enter(v) { (o) throws(DERError) in
                 let type = try o.read(.objectIdentifier)
                 _ = try type.decodeObjectIdentifier()
                 let inner = try o.read(.contextConstructed(0))
                 try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
-                return .otherName(typeID: span(type.contentStart, type.end), value: span(inner.contentStart, inner.end))
             }
-        case .contextPrimitive(1):
-            return .rfc822Name(try ia5())
-        case .contextPrimitive(2):
-            return .dnsName(try ia5())
-        case .contextConstructed(3):
-            return .x400Address(span(v.contentStart, v.end))
-        case .contextConstructed(4):
-            return try DERReader.enter(v) { (d) throws(DERError) -> GeneralName in
-                let name = try DistinguishedName.validate(&d)
-                return .directoryName(DistinguishedName(encoded: span(name.start, name.end)))
-            }
-        case .contextConstructed(5):
-            return .ediPartyName(span(v.contentStart, v.end))
-        case .contextPrimitive(6):
-            return .uri(try ia5())
-        case .contextPrimitive(7):
+        case 0x81, 0x82, 0x86: // [1] rfc822Name, [2] dNSName, [6] uniformResourceIdentifier
+            try ia5()
+        case 0xA3, 0xA5: // [3] x400Address, [5] ediPartyName (not decoded)
+            break
+        case 0xA4: // [4] directoryName
+            try DERReader.enter(v) { (d) throws(DERError) in _ = try DistinguishedName.validate(&d) }
+        case 0x87: // [7] iPAddress
             let n = v.contentCount
             let ok = inConstraint ? (n == 8 || n == 32) : (n == 4 || n == 16)
             if !ok { throw DERError(.invalidName, at: v.start) }
-            return .ipAddress(span(v.contentStart, v.end))
-        case .contextPrimitive(8):
+        case 0x88: // [8] registeredID
             _ = try v.decodeObjectIdentifier()
-            return .registeredID(span(v.contentStart, v.end))
         default:
             throw DERError(.unexpectedTag, at: v.start)
         }
+        return v
     }
 
     /// A short description, e.g. `DNS:example.com`, `IP:192.0.2.1` (allocates; for display).
@@ -104,16 +103,50 @@ extension ByteSpan {
 }
 
 /// A validated `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName`, iterated in order.
+///
+/// Only Sigil's parsers make one, and only over a list they validated element by element with
+/// `GeneralName.check` (certificate and CRL extensions, CRL entry extensions, distribution
+/// points): iteration therefore reads each name's TLV structure (bounds-checked) without
+/// repeating the string, name and length checks (`GeneralName.decodeValidated`).
 public struct GeneralNames: Sequence, Sendable {
     let list: ByteSpan
 
     /// The names, in encoding order.
     public func makeIterator() -> SpanListIterator<GeneralName> {
-        SpanListIterator(list) { storage, v in
-            try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
-                var r = DERReader(input: b, from: v.start, to: v.end)
-                return try GeneralName.parse(&r, storage: storage)
+        SpanListIterator(list) { (storage, v) throws(DERError) -> GeneralName in
+            try GeneralName.decodeValidated(v, storage: storage)
+        }
+    }
+}
+
+extension GeneralName {
+    /// Decodes a GeneralName TLV that `parse` already validated (see `GeneralNames`): the tag
+    /// picks the case and the views are made; nested TLVs are read with the strict reader (so
+    /// a span that was not validated still cannot lead outside its bytes), but IA5 contents,
+    /// directory names and address lengths are not checked again.
+    @usableFromInline
+    static func decodeValidated(_ v: DERValue, storage: [UInt8]) throws(DERError) -> GeneralName {
+        @inline(__always) func span(_ a: Int, _ b: Int) -> ByteSpan { ByteSpan(storage, a, b) }
+        switch v.tag.rawValue {
+        case 0x82: return .dnsName(span(v.contentStart, v.end))
+        case 0x87: return .ipAddress(span(v.contentStart, v.end))
+        case 0x86: return .uri(span(v.contentStart, v.end))
+        case 0x81: return .rfc822Name(span(v.contentStart, v.end))
+        case 0xA4:
+            return try DERReader.enter(v) { (d) throws(DERError) -> GeneralName in
+                let name = try d.read(.sequence)
+                return .directoryName(DistinguishedName(encoded: span(name.start, name.end)))
             }
+        case 0xA0:
+            return try DERReader.enter(v) { (o) throws(DERError) -> GeneralName in
+                let type = try o.read(.objectIdentifier)
+                let inner = try o.read(.contextConstructed(0))
+                return .otherName(typeID: span(type.contentStart, type.end), value: span(inner.contentStart, inner.end))
+            }
+        case 0x88: return .registeredID(span(v.contentStart, v.end))
+        case 0xA3: return .x400Address(span(v.contentStart, v.end))
+        case 0xA5: return .ediPartyName(span(v.contentStart, v.end))
+        default: throw DERError(.unexpectedTag, at: v.start)
         }
     }
 }
@@ -123,14 +156,16 @@ public struct GeneralNames: Sequence, Sendable {
 ///
 /// `next()` is inlinable so that callers in other modules run it specialised for the element
 /// type: unspecialised, every step looked up the generic metadata of `Element?` (a runtime
-/// cache behind a lock) and dominated the decoding of a short SAN or AIA list.
+/// cache behind a lock) and dominated the decoding of a short SAN or AIA list. Each step enters
+/// the storage once: it reads the element's TLV and hands it to `decode` (which makes the
+/// views; an element it fails on is skipped, which validated lists never have).
 public struct SpanListIterator<Element>: IteratorProtocol {
     @usableFromInline let storage: [UInt8]
     @usableFromInline var position: Int
     @usableFromInline let end: Int
-    @usableFromInline let decode: ([UInt8], ByteSpan) -> Element?
+    @usableFromInline let decode: ([UInt8], DERValue) throws(DERError) -> Element
 
-    init(_ list: ByteSpan, _ decode: @escaping ([UInt8], ByteSpan) -> Element?) {
+    init(_ list: ByteSpan, _ decode: @escaping ([UInt8], DERValue) throws(DERError) -> Element) {
         storage = list.storage
         position = list.start
         end = list.end
@@ -140,8 +175,20 @@ public struct SpanListIterator<Element>: IteratorProtocol {
     /// The next element; nil at the end.
     @inlinable
     public mutating func next() -> Element? {
-        while let v = nextValue(storage, &position, end) {
-            if let e = decode(storage, v) { return e }
+        // Locals, not `self`: the calls below cannot reach them, so no retain is needed
+        // around each one.
+        let storage = self.storage, decode = self.decode, e = end
+        var p = position
+        defer { position = p }
+        while p < e {
+            let at = p
+            let step: (Element?, Int) = storage.withUnsafeBytes { b in
+                var r = DERReader(input: b, from: at, to: e)
+                guard let v = try? r.readAny() else { return (nil, e) }
+                return (try? decode(storage, v), v.end)
+            }
+            p = step.1
+            if let element = step.0 { return element }
         }
         return nil
     }

@@ -15,20 +15,31 @@
 public struct OCSPResponse: Sendable {
     /// Responses larger than this are refused (stapled responses are a few KiB).
     public static let maximumSize = 1 << 20
-    /// At most this many SingleResponses and embedded certificates.
+    /// At most this many SingleResponses in a response (more: `.tooLarge`).
     public static let maximumResponses = 256
+    /// At most this many certificates embedded in the BasicOCSPResponse (more: `.tooLarge`).
     public static let maximumCertificates = 16
 
     /// `OCSPResponseStatus ::= ENUMERATED` (§4.2.1; 4 is not used).
     public enum Status: Int64, Sendable, Hashable {
+        /// The six assigned values: only `successful` carries a response; the others are the
+        /// responder's error statuses.
         case successful = 0, malformedRequest = 1, internalError = 2, tryLater = 3, sigRequired = 5, unauthorized = 6
     }
 
+    /// The whole DER encoding.
     public let der: [UInt8]
+    /// The responder's responseStatus (§4.2.1).
     public let status: Status
     /// The BasicOCSPResponse, present exactly when `status` is successful.
     public let basic: BasicOCSPResponse?
 
+    /// Parses a DER OCSPResponse; the whole input must be one response, at most `maximumSize`
+    /// bytes (else `.tooLarge`). Throws `.integerOutOfRange` for an unassigned status,
+    /// `.unexpectedTag` when responseBytes are present without a successful status (or missing
+    /// with it) or their type is not id-pkix-ocsp-basic, and the DER errors of the structure;
+    /// an embedded certificate that `Certificate(der:)` refuses refuses the response (its error,
+    /// with the offset made absolute).
     public init(der: [UInt8]) throws(DERError) {
         guard der.count <= OCSPResponse.maximumSize else { throw DERError(.tooLarge, at: OCSPResponse.maximumSize) }
         let parsed = try withStorage(der) { (buf) throws(DERError) -> (Status, BasicOCSPResponse?) in
@@ -85,16 +96,23 @@ public struct BasicOCSPResponse: Sendable {
     /// `ResponderID ::= CHOICE { byName [1] Name, byKey [2] KeyHash }` (explicit tags);
     /// KeyHash is the SHA-1 of the responder's subjectPublicKey bits.
     public enum ResponderID: Sendable {
+        /// The responder's subject name.
         case byName(DistinguishedName)
+        /// The SHA-1 hash of the responder's subjectPublicKey bits (20 octets, checked).
         case byKey(ByteSpan)
     }
 
     /// The ResponseData encoding: the bytes the signature covers.
     public let tbsResponseData: ByteSpan
+    /// How `signature` was made over `tbsResponseData`.
     public let signatureAlgorithm: SignatureAlgorithm
+    /// The signature BIT STRING's bits (after the unused-bits octet, which must be 0).
     public let signature: ByteSpan
+    /// Who signed: by name or by key hash (§4.2.2.3).
     public let responderID: ResponderID
+    /// When the responder signed, seconds since the Unix epoch (UTC).
     public let producedAt: Int64
+    /// The SingleResponses, in order: at least one, at most `OCSPResponse.maximumResponses`.
     public let responses: [SingleResponse]
     /// The certificates the responder included (a delegated responder's, §4.2.2.2).
     public let certificates: [Certificate]
@@ -204,8 +222,13 @@ public struct BasicOCSPResponse: Sendable {
 ///     issuerKeyHash OCTET STRING, serialNumber CertificateSerialNumber }` (RFC 6960 §4.1.1):
 /// the hashes of the issuer's DER-encoded name and of its subjectPublicKey bits.
 public struct OCSPCertID: Sendable {
+    /// The hash behind both issuer hashes: any digest Sigil knows by OID (SHA-1, SHA-2, and MD5
+    /// or MD2, which parse; whether one is acceptable is the trust layer's decision).
     public let hashAlgorithm: DigestAlgorithm
+    /// The hash of the issuer's DER-encoded subject name.
     public let issuerNameHash: ByteSpan
+    /// The hash of the issuer's subjectPublicKey BIT STRING value (excluding tag, length and
+    /// unused-bits octet).
     public let issuerKeyHash: ByteSpan
     /// INTEGER content octets.
     public let serialNumber: ByteSpan
@@ -215,8 +238,11 @@ public struct OCSPCertID: Sendable {
 ///     unknown [2] IMPLICIT UnknownInfo }`,
 /// `RevokedInfo ::= SEQUENCE { revocationTime GeneralizedTime, revocationReason [0] EXPLICIT CRLReason OPTIONAL }`
 public enum OCSPCertStatus: Sendable, Hashable {
+    /// The responder knows of no revocation of the certificate (§2.2).
     case good
+    /// Revoked at `time` (seconds since the Unix epoch, UTC), with the reason when given.
     case revoked(time: Int64, reason: CRLReason?)
+    /// The responder does not know the certificate.
     case unknown
 }
 
@@ -224,9 +250,14 @@ public enum OCSPCertStatus: Sendable, Hashable {
 ///     thisUpdate GeneralizedTime, nextUpdate [0] EXPLICIT GeneralizedTime OPTIONAL,
 ///     singleExtensions [1] EXPLICIT Extensions OPTIONAL }`
 public struct SingleResponse: Sendable {
+    /// Which certificate the status is for.
     public let certID: OCSPCertID
+    /// The certificate's status.
     public let status: OCSPCertStatus
+    /// When the status was known to be correct, seconds since the Unix epoch (UTC).
     public let thisUpdate: Int64
+    /// When newer information will be available (seconds since the Unix epoch, UTC); nil when
+    /// absent (§4.2.2.1: then newer information is always available).
     public let nextUpdate: Int64?
 
     static func parse(_ r: inout DERReader, storage: [UInt8]) throws(DERError) -> (SingleResponse, String?) {

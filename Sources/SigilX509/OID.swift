@@ -264,9 +264,54 @@ enum KnownExtension {
             default: return nil
             }
         }
-        if OID.authorityInfoAccess.matches(oid) { return 14 }
-        if OID.signedCertificateTimestampList.matches(oid) { return 15 }
+        // The two others compared as words (no array constants on this path, which runs for
+        // every extension of every certificate parsed): 1.3.6.1.5.5.7.1.1 and
+        // 1.3.6.1.4.1.11129.2.4.2, byte for byte as `OID.authorityInfoAccess` and
+        // `OID.signedCertificateTimestampList`.
+        if oid.count == 8 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0101_0705_0501_062B) { return 14 }
+        if oid.count == 10 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0279_D601_0401_062B)
+            && oid[8] == 0x04 && oid[9] == 0x02 { return 15 }
         return nil
+    }
+
+    // Slot numbers, as `slot(_:)` assigns them.
+    static var basicConstraints: Int { 0 }
+    static var keyUsage: Int { 1 }
+    static var extKeyUsage: Int { 2 }
+    static var subjectAltName: Int { 3 }
+    static var issuerAltName: Int { 4 }
+    static var subjectKeyIdentifier: Int { 5 }
+    static var authorityKeyIdentifier: Int { 6 }
+    static var nameConstraints: Int { 7 }
+    static var certificatePolicies: Int { 8 }
+    static var policyMappings: Int { 9 }
+    static var policyConstraints: Int { 10 }
+    static var inhibitAnyPolicy: Int { 11 }
+    static var cRLDistributionPoints: Int { 12 }
+    static var freshestCRL: Int { 13 }
+    static var authorityInfoAccess: Int { 14 }
+    static var signedCertificateTimestampList: Int { 15 }
+
+    /// The OID of slot `slot` (the inverse of `slot(_:)`).
+    static func oid(_ slot: Int) -> [UInt8] {
+        switch slot {
+        case 0: return OID.basicConstraints
+        case 1: return OID.keyUsage
+        case 2: return OID.extKeyUsage
+        case 3: return OID.subjectAltName
+        case 4: return OID.issuerAltName
+        case 5: return OID.subjectKeyIdentifier
+        case 6: return OID.authorityKeyIdentifier
+        case 7: return OID.nameConstraints
+        case 8: return OID.certificatePolicies
+        case 9: return OID.policyMappings
+        case 10: return OID.policyConstraints
+        case 11: return OID.inhibitAnyPolicy
+        case 12: return OID.cRLDistributionPoints
+        case 13: return OID.freshestCRL
+        case 14: return OID.authorityInfoAccess
+        default: return OID.signedCertificateTimestampList
+        }
     }
 
     /// The slot of a known OID given as a constant.

@@ -308,7 +308,7 @@ public enum DifferentialDER {
         switch e.kind {
         case .highTagNumber:
             // X.690 §8.1.2.4 allows tag numbers ≥ 31 in several identifier octets; X.509
-            // (RFC 5280 §4.1) has none, so Sigil takes low tag numbers only (DESIGN, habit 2),
+            // (RFC 5280 §4.1) has none, so Sigil takes low tag numbers only,
             // as rustls-webpki and Go's cryptobyte do.
             diffCheck(at != nil && at!.0.identifier.tagNumber >= 31,
                       "Sigil: high tag number at \(e.offset), swift-asn1 disagrees")

@@ -18,7 +18,9 @@ public struct PublicKeySummary: Sendable, Hashable {
 
 /// One extension as listed in the certificate (duplicates included), in order.
 public struct ExtensionSummary: Sendable, Hashable {
+    /// The extension's `extnID` in dotted form, e.g. "2.5.29.19".
     public var oid: String
+    /// The `critical` flag as encoded (false when the DEFAULT FALSE field is absent).
     public var critical: Bool
     /// Offset of the extension's OID content octets in the certificate.
     public var offset: Int
@@ -42,24 +44,38 @@ public struct LenientCertificate: Sendable {
     public let strictCertificate: Certificate?
     /// Why the strict parser refused it.
     public let strictError: DERError?
+    /// The DER and RFC 5280 violations found, by byte offset, without duplicates; beyond 64 a
+    /// last warning counts the ones left out. Malformed extension values that
+    /// ``CertificateReport`` finds while rendering are appended to the report's copy.
     public private(set) var warnings: [InspectionWarning] = []
 
     /// As encoded: 1, 2, 3 — or another number for an unknown version (raw value + 1).
     public private(set) var version = 1
     /// Lowercase hex of the serial's value in whole octets ("-" first when negative).
     public private(set) var serialHex = "0"
+    /// The issuer name: the strict parser's when it accepted the certificate, else the
+    /// attributes the lenient reader could read, re-encoded in DER (each repair warned); nil
+    /// when the field is missing.
     public private(set) var issuer: DistinguishedName?
+    /// The subject name, read as ``issuer`` is.
     public private(set) var subject: DistinguishedName?
+    /// Start of the validity period, seconds since the Unix epoch (UTC); nil when unreadable.
     public private(set) var notBefore: Int64?
+    /// End of the validity period (inclusive, RFC 5280 §4.1.2.5), seconds since the Unix
+    /// epoch (UTC); nil when unreadable.
     public private(set) var notAfter: Int64?
     /// Dotted OID of the outer signatureAlgorithm (what signs the certificate).
     public private(set) var signatureAlgorithmOID = ""
     /// Dotted OID of the TBS `signature` field (equal to the outer one unless warned).
     public private(set) var tbsSignatureAlgorithmOID = ""
+    /// Display name of the outer signature algorithm (`SignatureAlgorithm.name`, e.g.
+    /// "ECDSA with SHA-256"), a name for a few algorithms Sigil does not verify, or "unknown".
     public private(set) var signatureAlgorithmName = "unknown"
+    /// What the SubjectPublicKeyInfo holds (algorithm "unknown" when unreadable).
     public private(set) var publicKey = PublicKeySummary(algorithm: "unknown")
     /// The SubjectPublicKeyInfo's bytes as encoded (what SPKI pins hash).
     public private(set) var subjectPublicKeyInfo: [UInt8] = []
+    /// The extensions as listed, in order, duplicates included.
     public private(set) var extensions: [ExtensionSummary] = []
 
     /// Decodes extension values: the strict certificate itself, or (when the strict parser

@@ -8,14 +8,17 @@ public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
     public let clause: String
     /// Absolute byte offset in the certificate's DER.
     public let offset: Int
+    /// One line saying what is wrong, e.g. "non-minimal INTEGER".
     public let message: String
 
+    /// A warning; `offset` is absolute in the certificate's DER.
     public init(clause: String, offset: Int, message: String) {
         self.clause = clause
         self.offset = offset
         self.message = message
     }
 
+    /// "clause: message (at byte offset N)".
     public var description: String { "\(clause): \(message) (at byte offset \(offset))" }
 }
 

@@ -6,7 +6,9 @@ import SigilX509
 public struct ATSRequirement: Sendable {
     /// The verdict on one requirement.
     public enum Status: String, Sendable, Hashable {
+        /// The chain meets the requirement.
         case pass
+        /// The chain breaks the requirement (`detail` says why, `offending` which certificates).
         case fail
         /// The rule does not apply to this chain (e.g. a certificate issued before the rule, or
         /// a chain to a root the user or administrator added).

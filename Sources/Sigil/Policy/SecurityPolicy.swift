@@ -50,10 +50,12 @@ public struct SecurityPolicyEvaluation: Sendable {
     public enum Outcome: Sendable, Hashable {
         /// Mode none: the chain is valid.
         case trusted
-        /// Mode none with `allowInvalidCertificates`: accepted without looking (see `ignoredFailures`).
+        /// Mode none with `allowInvalidCertificates`: accepted whatever the ordinary evaluation
+        /// found; its failures, if any, are in `ordinaryResult` and `warnings`.
         case acceptedWithoutValidation
         /// Certificate or public-key mode: the pins matched.
         case pinMatched
+        /// Refused, for the reason given.
         case rejected(SecurityPolicyRejection)
     }
 

@@ -9,11 +9,14 @@ import SigilDER
 /// name (see `DNSName`). Text that is neither (e.g. `"1.2.3.04"`, `"2001:db8::g"`) is refused,
 /// never reinterpreted.
 public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// A DNS host name, matched against subjectAltName dNSName entries (RFC 6125 §6.4).
     case dns(DNSName)
+    /// An IPv4 or IPv6 address, matched against subjectAltName iPAddress entries (RFC 6125 §6.2.1).
     case ip(IPAddress)
 
     /// Why a reference name was refused.
     public enum ParseError: Error, Sendable, Hashable {
+        /// The text is empty.
         case empty
         /// Non-ASCII text. Sigil compares internationalised names as A-labels and does not
         /// convert U-labels itself (no RFC 3492 Punycode / IDNA2008 / UTS #46 mapping): pass
@@ -145,7 +148,8 @@ extension Certificate {
     /// - The local part (before "@") is compared exactly, case-sensitively (RFC 5321 §2.4: only
     ///   the receiving host may interpret it); the domain ASCII case-insensitively.
     /// - Only mailboxes of the form `local@domain` with a dot-atom local part (RFC 5322 §3.2.3:
-    ///   letters, digits, ``!#$%&'*+-/=?^_`{|}~`` and non-leading, non-doubled dots) and a valid
+    ///   letters, digits, `!#$%&'*+-/=?^_{|}~`, the backtick, and non-leading, non-doubled
+    ///   dots) and a valid
     ///   LDH domain are supported, in the reference and in the certificate. Quoted local parts,
     ///   address literals (`user@[192.0.2.1]`) and SmtpUTF8Mailbox otherNames (RFC 8398) are not:
     ///   they never match. A malformed `email` matches nothing.

@@ -15,9 +15,15 @@
 /// has no user trust settings, and an empty certificate list is reported as a fatal failure
 /// (malformed input).
 public enum TrustResultType: Sendable, Hashable, CustomStringConvertible {
+    /// Trusted, via an anchor the caller added (`kSecTrustResultProceed`).
     case proceed
+    /// Trusted, via a system anchor (`kSecTrustResultUnspecified`).
     case unspecified
+    /// Not trusted; every failure is recoverable (`TrustFailureKind.isRecoverable`): another
+    /// time, host, anchor or policy could succeed.
     case recoverableTrustFailure
+    /// Not trusted; at least one failure is fatal (a bad signature, a malformed certificate, an
+    /// exhausted budget, ...): no change of context helps.
     case fatalTrustFailure
 
     /// `.proceed` or `.unspecified`.

@@ -24,7 +24,9 @@ public struct RevocationOptions: Sendable {
     public var crls: [CertificateList]
     /// OCSP responses, e.g. stapled ones.
     public var ocspResponses: [OCSPResponse]
+    /// What an undetermined status means (hard fail by default).
     public var policy: Policy
+    /// Which certificates are checked (the whole path but the anchor by default).
     public var scope: Scope = .wholePath
     /// Use delta CRLs (§6.3.3 (c)) when one matches a complete CRL.
     public var useDeltaCRLs = true
@@ -36,6 +38,9 @@ public struct RevocationOptions: Sendable {
     /// validation of its own; bound the work a hostile bundle can cause).
     public static let maximumCRLSignerCandidates = 4
 
+    /// Options checking the whole path against `crls` and `ocspResponses` under `policy`
+    /// (hard fail by default: with nothing given, every checked certificate is undetermined
+    /// and the path fails).
     public init(crls: [CertificateList] = [], ocspResponses: [OCSPResponse] = [], policy: Policy = .hardFail) {
         self.crls = crls
         self.ocspResponses = ocspResponses
@@ -45,6 +50,8 @@ public struct RevocationOptions: Sendable {
 
 /// One certificate's revocation status.
 public enum RevocationStatus: Sendable, Hashable {
+    /// Not revoked: complete CRLs in scope covering every reason do not list it, or a valid,
+    /// fresh OCSP response says good (a revocation found by either source wins over both).
     case good
     /// Revoked, with the reason (unspecified when the CRL entry or OCSP response gives none)
     /// and the revocation date (seconds since the Unix epoch).
@@ -52,6 +59,7 @@ public enum RevocationStatus: Sendable, Hashable {
     /// Neither good nor revoked could be established; the message says why.
     case undetermined(String)
 
+    /// "good", "revoked" or "undetermined".
     public var name: String {
         switch self {
         case .good: return "good"
@@ -63,16 +71,20 @@ public enum RevocationStatus: Sendable, Hashable {
 
 /// What decided a status.
 public enum RevocationSource: String, Sendable, Hashable {
+    /// A certificate revocation list (RFC 5280 §5); an OCSP response (RFC 6960).
     case crl, ocsp
 }
 
 /// The status of the certificate at `certificateIndex` of the validated path (0 = leaf).
 public struct CertificateRevocationStatus: Sendable, Hashable {
+    /// Index in the validated path: 0 = leaf (the anchor is never checked).
     public let certificateIndex: Int
+    /// The status established.
     public let status: RevocationStatus
     /// The source that decided it; nil when undetermined.
     public let source: RevocationSource?
 
+    /// A status for the certificate at `certificateIndex`, decided by `source`.
     public init(certificateIndex: Int, status: RevocationStatus, source: RevocationSource?) {
         self.certificateIndex = certificateIndex
         self.status = status

@@ -1,0 +1,162 @@
+import SigilDER
+import SigilX509
+
+/// The untrusted intermediates a peer sent, as candidate issuers for path building. Hostile
+/// input: a peer may send thousands of unrelated certificates, or many that share a subject.
+///
+/// Nothing is done per certificate when the verification starts. Candidates are found in two
+/// passes of the same depth-first search (`Session.buildPath`):
+///
+/// 1. **Raw pass**: a pool certificate or anchor is a candidate issuer of a child when its
+///    subject encoding is byte-identical to the child's issuer encoding (the RFC 5280 §7.1
+///    comparison is then true without normalising anything). The first lookup records one
+///    64-bit fingerprint per pool certificate (subject length and last 8 octets: no hashing,
+///    one array; `TrustStore` keeps the same for its anchors); each lookup scans those and
+///    confirms a hit by comparing the bytes. Nothing is normalised or hashed: the usual chain,
+///    whose CAs write their names the same way each time, is found here.
+/// 2. **§7.1 pass**, only when the raw pass found no path and the budget is not spent: the
+///    whole search again with every anchor and pool certificate whose subject matches the
+///    issuer under RFC 5280 §7.1 (`DistinguishedName.matchesForChaining`; the pool through an
+///    index of `chainingHashValue` built once, the anchors through the store's). Every
+///    candidate of pass 1 is a candidate again (CA checks and signature verdicts are cached by
+///    the session), so the search is exactly as complete as a §7.1 search from the start,
+///    within the one `VerificationBudget`. Anchors still come before pool certificates within
+///    each pass; across passes a byte-identical path may be found before a §7.1-only one that
+///    would have been preferred — both are validated in full.
+///
+/// Filters, as the eager index had them: a copy of the leaf is never a candidate; of identical
+/// certificates (same DER) only the first is; a pool certificate identical to an anchor that
+/// matches is left out (it is considered as that anchor only).
+///
+/// Why hostile input cannot confuse the fingerprints: a fingerprint is only a filter, every hit
+/// is confirmed by comparing the full encodings, and a certificate missed by pass 1 (whatever
+/// its bytes) is found by pass 2 before the verifier reports failure.
+struct CandidatePool {
+    /// The intermediates as handed over (not copied). Node `anchorCount + j` is `certificates[j]`.
+    let certificates: [Certificate]
+    let leaf: Certificate
+    /// False in pass 1 (byte-identical subjects only), true in pass 2 (RFC 5280 §7.1).
+    private(set) var normalised = false
+    /// Pass 1: fingerprint of each certificate's subject encoding (built by the first lookup).
+    private var fingerprints: [UInt64] = []
+    /// Pass 2: `chainingHashValue` of each subject → indexes (built by the first §7.1 lookup).
+    private var bySubject: [Int: [Int]] = [:]
+    /// Candidate lists already computed for an issuer encoding, kept only for long lists
+    /// (pathological pools, where one issuer is looked up for every certificate at a depth);
+    /// cleared when pass 2 starts.
+    private var memo: [ByteSpan: [Int]] = [:]
+    /// Lists this long or longer are memoised (short ones cost less to recompute).
+    static let memoThreshold = 8
+    /// Above this many kept candidates duplicates are found by hashing instead of comparing each pair.
+    static let linearDedupLimit = 16
+
+    init(_ certificates: [Certificate], leaf: Certificate) {
+        self.certificates = certificates
+        self.leaf = leaf
+    }
+
+    var count: Int { certificates.count }
+    subscript(j: Int) -> Certificate { certificates[j] }
+
+    /// True when a second, §7.1 pass can find candidates the first could not (anchors as well
+    /// as pool certificates: it runs even with an empty pool).
+    var canWiden: Bool { !normalised }
+
+    /// Switches to RFC 5280 §7.1 matching (pass 2).
+    mutating func widen() {
+        normalised = true
+        memo = [:]
+    }
+
+    /// Indexes into `certificates` of the candidate issuers for `issuer`, in pool order, with
+    /// the filters above. `anchorMatches` are the anchors matching `issuer` (indexes into
+    /// `anchors.anchors`).
+    mutating func candidates(for issuer: DistinguishedName, anchorMatches: [Int], anchors: TrustStore) -> [Int] {
+        if certificates.isEmpty { return [] }
+        if !memo.isEmpty, let m = memo[issuer.encoded] { return m }
+        var out: [Int] = []
+        var seen: Set<Certificate>? = nil
+        func consider(_ j: Int) {
+            let c = certificates[j]
+            if c == leaf { return }
+            // A certificate identical to a matching anchor is that anchor (an identical one
+            // matches `issuer` too, so it is among `anchorMatches`).
+            if anchorMatches.contains(where: { anchors.anchors[$0].certificate == c }) { return }
+            // Duplicates share their subject, so an earlier copy is in `out` already.
+            if out.count < CandidatePool.linearDedupLimit {
+                if out.contains(where: { certificates[$0] == c }) { return }
+            } else {
+                if seen == nil { seen = Set(out.map { certificates[$0] }) }
+                if !seen!.insert(c).inserted { return }
+            }
+            out.append(j)
+        }
+        if normalised {
+            if bySubject.isEmpty {
+                bySubject.reserveCapacity(certificates.count)
+                for (j, c) in certificates.enumerated() { bySubject[c.subject.chainingHashValue, default: []].append(j) }
+            }
+            for j in bySubject[issuer.chainingHashValue] ?? [] where certificates[j].subject.matchesForChaining(issuer) {
+                consider(j)
+            }
+        } else {
+            if fingerprints.isEmpty {
+                fingerprints.reserveCapacity(certificates.count)
+                for c in certificates { fingerprints.append(CandidatePool.fingerprint(c.subject.encoded)) }
+            }
+            let target = issuer.encoded
+            let f = CandidatePool.fingerprint(target)
+            for j in fingerprints.indices where fingerprints[j] == f {
+                if CandidatePool.sameBytes(certificates[j].subject.encoded, target) { consider(j) }
+            }
+        }
+        if out.count >= CandidatePool.memoThreshold { memo[issuer.encoded] = out }
+        return out
+    }
+
+    /// Length and the last 8 octets of an encoding (the end of a name is its most specific
+    /// RDN, usually the CN): a filter, never a verdict.
+    static func fingerprint(_ s: ByteSpan) -> UInt64 {
+        let n = s.count
+        let tail: UInt64 = s.withUnsafeBytes { b in
+            if n >= 8 { return b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) }
+            var t: UInt64 = 0
+            for x in b { t = t << 8 | UInt64(x) }
+            return t
+        }
+        return tail ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Byte equality of two encodings, 8 octets at a time.
+    static func sameBytes(_ a: ByteSpan, _ b: ByteSpan) -> Bool {
+        let n = a.count
+        guard n == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                var i = 0
+                while i + 8 <= n {
+                    if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                    i += 8
+                }
+                while i < n {
+                    if x[i] != y[i] { return false }
+                    i += 1
+                }
+                return true
+            }
+        }
+    }
+}
+
+extension Session {
+    /// Path building in the two passes described at `CandidatePool`: byte-identical names
+    /// first; the RFC 5280 §7.1 search only when that found no path. Failures noted in pass 1
+    /// are dropped (its "no issuer" may be wrong): pass 2 sees every candidate and notes its own.
+    mutating func buildPath(_ path: inout PathNodes) -> Int? {
+        if let anchor = extend(&path) { return anchor }
+        guard !budgetHit, pool.canWiden else { return nil }
+        pool.widen()
+        best = nil
+        return extend(&path)
+    }
+}
