@@ -152,7 +152,7 @@ extension Session {
     /// Path building in the two passes described at `CandidatePool`: byte-identical names
     /// first; the RFC 5280 §7.1 search only when that found no path. Failures noted in pass 1
     /// are dropped (its "no issuer" may be wrong): pass 2 sees every candidate and notes its own.
-    mutating func buildPath(_ path: inout [Int]) -> Int? {
+    mutating func buildPath(_ path: inout PathNodes) -> Int? {
         if let anchor = extend(&path) { return anchor }
         guard !budgetHit, pool.canWiden else { return nil }
         pool.widen()

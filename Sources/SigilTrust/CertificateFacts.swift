@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// What path validation needs to know about one certificate beyond its parsed fields, worked
 /// out once: the strict decoding of every known extension (`validateExtensions()`), the
@@ -63,7 +63,9 @@ struct CertificateFacts: Sendable {
     init(_ c: Certificate) {
         var f: Flags = []
         do { try c.validateExtensions() } catch { f.insert(.malformedExtensions) }
-        if c.isSelfIssued { f.insert(.selfIssued) }
+        // RFC 5280 §7.1 on the raw encodings (same rules as `isSelfIssued`, without the
+        // iterators: issuer and subject usually differ, so the comparison runs to the end).
+        if c.issuer.matchesForChainingRaw(c.subject) { f.insert(.selfIssued) }
         var pathLength: Int16 = -1
         if let bc = (try? c.basicConstraints()) ?? nil {
             f.insert(.hasBasicConstraints)

@@ -141,12 +141,12 @@ struct Session {
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
         if let a = verifier.anchors.index(of: leaf) {
-            if failures.isEmpty, policyFailure(path: []) == nil {
-                return trusted(path: [], anchor: a)
+            if failures.isEmpty, policyFailure(path: PathNodes()) == nil {
+                return trusted(path: PathNodes(), anchor: a)
             }
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
-        var path: [Int] = [Session.leafNode]
+        var path = PathNodes(Session.leafNode)
         if let anchorNode = buildPath(&path) {
             if failures.isEmpty {
                 return trusted(path: path, anchor: anchorNode)
@@ -168,7 +168,7 @@ struct Session {
 
     /// The verdict for the accepted `path` (leaf first; empty when the leaf is itself the
     /// anchor) ending at `anchor`: one array, shared with the deferred policy sets.
-    mutating func trusted(path: [Int], anchor: Int) -> TrustResult {
+    mutating func trusted(path: PathNodes, anchor: Int) -> TrustResult {
         var certificates: [Certificate] = []
         certificates.reserveCapacity(path.count + 1)
         for n in path { certificates.append(certificate(n)) }
@@ -181,7 +181,7 @@ struct Session {
 
     /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
     /// `path` holding the leaf and the intermediates.
-    mutating func extend(_ path: inout [Int]) -> Int? {
+    mutating func extend(_ path: inout PathNodes) -> Int? {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
         let depth = path.count // index the issuer would have
@@ -229,7 +229,7 @@ struct Session {
                 // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
                 // then revocation (§6.3, Revocation/).
                 if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
-                if let f = revocationFailure(path: path, anchor: node) { note(f); if budgetHit { return nil }; continue }
+                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) { note(f); if budgetHit { return nil }; continue }
                 return node
             }
             path.append(node)
@@ -274,7 +274,7 @@ struct Session {
     // MARK: candidate checks
 
     /// Every check of `node` as the issuer at position `depth` of `path`.
-    mutating func check(candidate node: Int, at depth: Int, path: [Int]) -> TrustFailure? {
+    mutating func check(candidate node: Int, at depth: Int, path: PathNodes) -> TrustFailure? {
         let cand = certificate(node)
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)

@@ -11,7 +11,7 @@ extension Session {
     /// path's sets (`details.policies`). When the verification's policy work budget
     /// (`VerificationBudget.policyTreeWork`) runs out, `budgetHit` is set so that the
     /// whole verification stops and fails closed.
-    mutating func policyFailure(path: [Int]) -> TrustFailure? {
+    mutating func policyFailure(path: PathNodes) -> TrustFailure? {
         if policyProcessingCannotFail(path) {
             // The sets are computed on first access from the trusted path `run()` returns
             // (`ValidatedPolicies(deferredLeafFirst:)`): nothing is built here.
@@ -59,7 +59,7 @@ extension Session {
     /// (§6.1.4 (a)), and certificatePolicies lists of at most 16 entries without duplicates
     /// (§4.2.1.4; compared pairwise, allocation-free). The other failure, the work budget, cannot
     /// be reached by such a path (linear work on at most 16 policies per certificate).
-    func policyProcessingCannotFail(_ path: [Int]) -> Bool {
+    func policyProcessingCannotFail(_ path: PathNodes) -> Bool {
         if options.certificatePolicies.initialExplicitPolicy { return false }
         for node in path {
             let c = certificate(node)

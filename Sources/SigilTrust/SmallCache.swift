@@ -37,3 +37,38 @@ struct SmallCache<Value> {
         }
     }
 }
+
+/// The nodes of the path being built, leaf first, held inline: a path never exceeds
+/// `ChainVerifier.maximumPathLength` (16) certificates — `extend` refuses a longer one before
+/// appending — so no array is allocated per verification.
+struct PathNodes: RandomAccessCollection {
+    private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+    static let capacity = 16
+
+    init() {}
+    init(_ node: Int) { append(node) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Int {
+        precondition(i >= 0 && i < count)
+        return withUnsafeBytes(of: storage) { $0.load(fromByteOffset: i * MemoryLayout<Int>.stride, as: Int.self) }
+    }
+
+    /// Appends `node`; the caller has checked `count < capacity` (a longer path is refused
+    /// with `maximumDepthExceeded` before this is reached).
+    mutating func append(_ node: Int) {
+        precondition(count < PathNodes.capacity)
+        let i = count
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: node, toByteOffset: i * MemoryLayout<Int>.stride, as: Int.self) }
+        count += 1
+    }
+
+    mutating func removeLast() {
+        precondition(count > 0)
+        count -= 1
+    }
+}

@@ -85,3 +85,92 @@ struct ChunkedBytes {
         count = 0
     }
 }
+
+extension DistinguishedName {
+    /// `matchesForChaining(_:)` (RFC 5280 §7.1 as Sigil implements it) on the raw encodings:
+    /// the same rules — byte-identical names match; otherwise the same RDNs with the same
+    /// attribute types in the same order, string values equal after `NormalizedScalars`,
+    /// other values equal as encodings — without building the iterators' values. ASCII string
+    /// values are compared straight from their bytes. Used where names usually differ (is a
+    /// certificate self-issued?). No allocation.
+    @_spi(SigilInternal) public func matchesForChainingRaw(_ other: DistinguishedName) -> Bool {
+        if encoded == other.encoded { return true }
+        return encoded.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool in
+            other.encoded.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool in
+                var rx = DERReader(x), ry = DERReader(y)
+                guard let sx = try? rx.read(.sequence), let sy = try? ry.read(.sequence) else { return false }
+                var nx = DERReader(input: x, from: sx.contentStart, to: sx.end)
+                var ny = DERReader(input: y, from: sy.contentStart, to: sy.end)
+                while true {
+                    if nx.isAtEnd || ny.isAtEnd { return nx.isAtEnd && ny.isAtEnd }
+                    guard let setX = try? nx.read(.set), let setY = try? ny.read(.set) else { return false }
+                    var ax = DERReader(input: x, from: setX.contentStart, to: setX.end)
+                    var ay = DERReader(input: y, from: setY.contentStart, to: setY.end)
+                    while true {
+                        if ax.isAtEnd || ay.isAtEnd {
+                            if !(ax.isAtEnd && ay.isAtEnd) { return false }
+                            break
+                        }
+                        guard let atvX = try? ax.read(.sequence), let atvY = try? ay.read(.sequence) else { return false }
+                        var fx = DERReader(input: x, from: atvX.contentStart, to: atvX.end)
+                        var fy = DERReader(input: y, from: atvY.contentStart, to: atvY.end)
+                        guard let tx = try? fx.read(.objectIdentifier), let vx = try? fx.readAny(),
+                              let ty = try? fy.read(.objectIdentifier), let vy = try? fy.readAny() else { return false }
+                        guard derBytesEqual(tx.content, ty.content) else { return false }
+                        guard Self.valuesMatch(vx, vy) else { return false }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `NameAttribute.valueMatches` on raw values.
+    static func valuesMatch(_ a: DERValue, _ b: DERValue) -> Bool {
+        let sa = DERString.isStringTag(a.tag), sb = DERString.isStringTag(b.tag)
+        if !sa || !sb { return derBytesEqual(a.encoded, b.encoded) }
+        let ca = a.content, cb = b.content
+        if isASCIIFast(a.tag, ca) && isASCIIFast(b.tag, cb) {
+            var i = NormalizedASCII(ca), j = NormalizedASCII(cb)
+            while true {
+                let p = i.next(), q = j.next()
+                if p != q { return false }
+                if p == nil { return true }
+            }
+        }
+        var i = NormalizedScalars(DERString(tag: a.tag, bytes: ca, offset: 0).makeScalarIterator())
+        var j = NormalizedScalars(DERString(tag: b.tag, bytes: cb, offset: 0).makeScalarIterator())
+        while true {
+            let p = i.next(), q = j.next()
+            if p != q { return false }
+            if p == nil { return true }
+        }
+    }
+
+    /// Every byte below 0x80 in a type whose such bytes are the scalars of the same value.
+    static func isASCIIFast(_ tag: DERTag, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        tag != .bmpString && tag != .universalString && !bytes.contains(where: { $0 >= 0x80 })
+    }
+}
+
+/// `NormalizedScalars` over ASCII bytes (see `DistinguishedName.isASCIIFast`): leading and
+/// trailing spaces dropped, inner runs collapsed to one, A–Z folded.
+struct NormalizedASCII {
+    let bytes: UnsafeRawBufferPointer
+    var i = 0
+    var started = false
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func next() -> UInt8? {
+        var sawSpace = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x20 { sawSpace = true; i += 1; continue }
+            if sawSpace && started { return 0x20 } // b is read by the next call
+            started = true
+            i += 1
+            return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+        }
+        return nil
+    }
+}

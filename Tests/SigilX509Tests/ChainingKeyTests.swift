@@ -1,3 +1,4 @@
+import Foundation
 @_spi(SigilInternal) import SigilX509
 import XCTest
 
@@ -34,6 +35,7 @@ final class ChainingKeyTests: XCTestCase {
             for a in names {
                 for b in names {
                     XCTAssertTrue(a.matchesForChaining(b), "\(a.rfc4514String) vs \(b.rfc4514String)")
+                    XCTAssertTrue(a.matchesForChainingRaw(b), "\(a.rfc4514String) vs \(b.rfc4514String)")
                     XCTAssertEqual(a.chainingKey, b.chainingKey, "\(a.rfc4514String) vs \(b.rfc4514String)")
                 }
             }
@@ -43,7 +45,34 @@ final class ChainingKeyTests: XCTestCase {
         let b = try DistinguishedName(der: Self.name([(0x03, utf8, Array("Example CB".utf8))]))
         let c = try DistinguishedName(der: Self.name([(0x0A, utf8, Array("Example CA".utf8))]))
         XCTAssertFalse(a.matchesForChaining(b))
+        XCTAssertFalse(a.matchesForChainingRaw(b))
+        XCTAssertFalse(a.matchesForChainingRaw(c))
+        // Inner space runs collapse but do not vanish; leading/trailing spaces go.
+        let spaced = try DistinguishedName(der: Self.name([(0x03, utf8, Array(" Example   CA  ".utf8))]))
+        let joined = try DistinguishedName(der: Self.name([(0x03, utf8, Array("ExampleCA".utf8))]))
+        XCTAssertTrue(spaced.matchesForChainingRaw(a))
+        XCTAssertFalse(spaced.matchesForChainingRaw(joined))
+        XCTAssertFalse(spaced.matchesForChaining(joined))
         XCTAssertNotEqual(a.chainingKey, b.chainingKey)
         XCTAssertNotEqual(a.chainingKey, c.chainingKey)
+    }
+
+    /// The raw comparison agrees with the iterator-based one on every pair of names of the
+    /// system bundle (subjects and issuers).
+    func testRawMatchAgreesOnTheSystemBundle() throws {
+        guard let bytes = try? Array(String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8).utf8),
+              let blocks = try? PEM.decodeBlocks(bytes) else { throw XCTSkip("no system bundle") }
+        let certs = blocks.certificates.compactMap { try? Certificate(der: $0) }
+        XCTAssertGreaterThan(certs.count, 10)
+        let names = certs.flatMap { [$0.subject, $0.issuer] }
+        var matches = 0
+        for a in names {
+            for b in names {
+                let expected = a.matchesForChaining(b)
+                XCTAssertEqual(a.matchesForChainingRaw(b), expected)
+                if expected { matches += 1; XCTAssertEqual(a.chainingKey, b.chainingKey) }
+            }
+        }
+        XCTAssertGreaterThan(matches, names.count) // self-signed roots match their own issuer
     }
 }

@@ -50,7 +50,11 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
     /// Parses a reference identity, saying why it is refused.
     public static func parse(_ text: String) throws(ParseError) -> ServerIdentity {
         if text.isEmpty { throw .empty }
-        if let ip = IPAddress(text) { return .ip(ip) }
+        // Only text made of digits and dots (a dotted quad) or holding a colon or bracket (an
+        // IPv6 literal) can be an address; a host name skips the IP parsers and their arrays.
+        let mayBeIP = text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+            || text.utf8.contains(UInt8(ascii: ":")) || text.utf8.contains(UInt8(ascii: "["))
+        if mayBeIP, let ip = IPAddress(text) { return .ip(ip) }
         // Brackets or a colon can only mean an IPv6 literal (a port is not part of a name).
         if text.utf8.contains(UInt8(ascii: "[")) || text.utf8.contains(UInt8(ascii: ":")) {
             throw .invalidIPAddress
