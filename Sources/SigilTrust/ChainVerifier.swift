@@ -5,7 +5,7 @@ import SigilX509
 /// Forum Baseline Requirements profile for server and client kinds).
 ///
 /// Path building is depth-first with backtracking: candidate issuers are looked up by subject
-/// (RFC 5280 §7.1, through hashed indexes, never a scan), anchors before untrusted
+/// (byte-identical first, then RFC 5280 §7.1: CandidatePool.swift), anchors before untrusted
 /// intermediates and candidates whose subject key identifier matches the child's authority key
 /// identifier first. A candidate that fails any check is abandoned and the next one tried, so
 /// cross-signed and expired alternatives still find the valid path.
