@@ -67,8 +67,8 @@ SECTIONS = [
     ("SHA-256 (OpenSSL with its SHA-NI code; one-shot `SHA256()` and the low-level API)",
      ["SHA256_64B", "SHA256_1KiB", "SHA256_16KiB"]),
     ("Chain validation with host name (3 certificates, root trusted)",
-     ["ChainParseRSA2048", "ChainPreparsedRSA2048", "ChainParseP256", "ChainPreparsedP256",
-      "ChainParseP384", "ChainPreparsedP384"]),
+     ["ChainParseRSA2048", "ChainPreparsedRSA2048", "TrustLayerRSA2048", "ChainParseP256", "ChainPreparsedP256",
+      "TrustLayerP256", "ChainParseP384", "ChainPreparsedP384", "TrustLayerP384"]),
     ("Path building (cross-signed dead end + N unrelated intermediates + the real one, pre-parsed)",
      ["PathBuildPool0", "PathBuildPool100", "PathBuildPool1000"]),
     ("CRLs (synthetic, 1 000 000 entries, ≈ 50 MB, generated at setup)",
@@ -92,6 +92,10 @@ DESCRIPTION = {
     "ChainPreparsedRSA2048": "validate pre-parsed certificates",
     "ChainPreparsedP256": "validate pre-parsed certificates",
     "ChainPreparsedP384": "validate pre-parsed certificates",
+    "TrustLayerRSA2048": "the trust layer alone: `ChainParse` with a signature verifier that only records "
+                         "the calls (2 signatures, 1 leaf-key check) and answers valid",
+    "TrustLayerP256": "as `TrustLayerRSA2048`, P-256 chain",
+    "TrustLayerP384": "as `TrustLayerRSA2048`, P-384 chain",
 }
 
 def reference(libs):
@@ -245,6 +249,27 @@ for fam in ["RSA2048", "P256", "P384"]:
     if s and w:
         goal(f"chain {fam} with host, pre-parsed, ≥ 2× faster than swift-certificates", w / s >= 2,
              f"{w / s:.1f}× ({fmt_time(s)} vs {fmt_time(w)})")
+# Issue 11: the trust layer is thin, and the per-connection chain cost leads both peers.
+for fam in ["RSA2048", "P256", "P384"]:
+    s, a = t(f"TrustLayer{fam}_Sigil"), m(f"TrustLayer{fam}_Sigil")
+    if s is not None:
+        goal(f"trust layer {fam} (chain with host, parse included, minus signatures) ≤ 8 µs (issue 11)",
+             s <= 8.0, f"{fmt_time(s)}")
+        goal(f"trust layer {fam}: ≤ 4 allocations (issue 11)", a is not None and a <= 4, f"{fmt_count(a)} allocations")
+for fam, vs_openssl, vs_swift in [("RSA2048", 8, 3), ("P256", 3, 1.5), ("P384", 3, 1.5)]:
+    s, o, w = t(f"ChainParse{fam}_Sigil"), t(f"ChainParse{fam}_OpenSSL"), t(f"ChainParse{fam}_SwiftCertificates")
+    if s and o:
+        goal(f"chain {fam} with host, parse included, ≥ {vs_openssl}× faster than OpenSSL (issue 11)",
+             o / s >= vs_openssl, f"{o / s:.1f}× ({fmt_time(s)} vs {fmt_time(o)})")
+    if s and w:
+        goal(f"chain {fam} with host, parse included, ≥ {vs_swift}× faster than swift-certificates (issue 11)",
+             w / s >= vs_swift, f"{w / s:.1f}× ({fmt_time(s)} vs {fmt_time(w)})")
+    s = t(f"ChainPreparsed{fam}_Sigil")
+    for peer, title in [("OpenSSL", "OpenSSL"), ("SwiftCertificates", "swift-certificates")]:
+        p = t(f"ChainPreparsed{fam}_{peer}")
+        if s and p:
+            goal(f"chain {fam} with host, pre-parsed, ≥ 1.3× faster than {title} (issue 11)",
+                 p / s >= 1.3, f"{p / s:.2f}× ({fmt_time(s)} vs {fmt_time(p)})")
 mem = [l.split() for l in open(memory_path) if l.startswith("memory Sigil ")] if os.path.exists(memory_path) else []
 if mem:
     _, _, retained, count, der = mem[0]

@@ -9,6 +9,7 @@ from Sigil.
 Times: everything is relative to the generation time G (rounded to the minute). The
 verification time T = G + 1 h is recorded; CRLs are valid [G - 1 h, G + 30 d] unless the
 scenario says otherwise. Run: python3 Fixtures/scripts/gen_revocation.py
+(`--sigalg-only`: remake only Fixtures/revocation/sigalg/, see `sigalg_fixtures`).
 """
 import datetime as dt
 import json
@@ -306,5 +307,65 @@ def main():
         print(f"{o['name']:32} {o['certStatus']:8} verify={o['opensslVerify']} next={o['nextUpdate']}")
 
 
+def sigalg_fixtures():
+    """Fixtures/revocation/sigalg/: a root and a leaf it issued (ecdsa-with-SHA256), the root's
+    CRL signed with ecdsa-with-SHA256 and with ecdsa-with-SHA384, and OCSP responses for the
+    leaf signed by the root with each digest; for the signature algorithm restriction
+    (`AlgorithmPolicy.allowedSignatureAlgorithms`, `sigil verify --sig-alg`) applied to
+    revocation data. The algorithms and verdicts in its manifest.json are what openssl prints
+    (`openssl crl -text`, `openssl verify -crl_check`, `openssl ocsp -resp_text` / `-verify`).
+    A PKI of its own, so that `--sigalg-only` can (re)make it without touching the rest."""
+    global OUT
+    saved, OUT = OUT, os.path.join(OUT, "sigalg")
+    try:
+        if os.path.exists(OUT):
+            shutil.rmtree(OUT)
+        os.makedirs(OUT)
+        serial_counter[0] = 0x2000
+        cert("root", "Sigil SigAlg Root", None, "root")
+        cert("leaf", "sigalg.sigil.test", "root", "leaf")
+        ca_config("root")
+        run("openssl", "ca", "-config", "root.cnf", "-cert", "root.pem", "-keyfile", "root.key", "-valid", "leaf.pem")
+        crls, responses = [], []
+        for md in ["sha256", "sha384"]:
+            out = f"root-{md}.crl.pem"
+            run("openssl", "ca", "-config", "root.cnf", "-cert", "root.pem", "-keyfile", "root.key", "-gencrl", "-md", md,
+                "-crl_lastupdate", ts(G - dt.timedelta(hours=1)), "-crl_nextupdate", ts(G + dt.timedelta(days=30)), "-out", out)
+            text = run("openssl", "crl", "-in", out, "-noout", "-text").stdout
+            alg = next(l.split(":", 1)[1].strip() for l in text.splitlines() if "Signature Algorithm:" in l)
+            ok, vtext = verify("leaf.pem", [], [out], ["-crl_check"])
+            crls.append({"file": out, "signatureAlgorithm": alg, "trusted": ok, "opensslOutput": vtext})
+            name = f"ocsp-{md}"
+            run("openssl", "ocsp", "-issuer", "root.pem", "-cert", "leaf.pem", "-no_nonce", "-reqout", f"{name}.req.der")
+            run("openssl", "ocsp", "-index", "db-root/index.txt", "-rsigner", "root.pem", "-rkey", "root.key", "-rmd", md,
+                "-CA", "root.pem", "-reqin", f"{name}.req.der", "-respout", f"{name}.ocsp.der", "-ndays", "7")
+            os.remove(os.path.join(OUT, f"{name}.req.der"))
+            text = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-resp_text", "-noverify").stdout
+            alg = next(l.split(":", 1)[1].strip() for l in text.splitlines() if "Signature Algorithm:" in l)
+            v = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-CAfile", "root.pem", "-issuer", "root.pem",
+                    "-cert", "leaf.pem", check=False)
+            vtext = (v.stdout + v.stderr).strip()
+            responses.append({"file": f"{name}.ocsp.der", "signatureAlgorithm": alg,
+                              "certStatus": "good" if "Cert Status: good" in text else "?",
+                              "opensslVerify": "Response verify OK" in vtext, "opensslOutput": vtext})
+        leaf_alg = next(l.split(":", 1)[1].strip() for l in run("openssl", "x509", "-in", "leaf.pem", "-noout", "-text").stdout.splitlines()
+                        if "Signature Algorithm:" in l)
+        for f in os.listdir(OUT):
+            if f.endswith(".cnf") or f.startswith("db-") or f.endswith(".key"):
+                p = os.path.join(OUT, f)
+                shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+        with open(os.path.join(OUT, "manifest.json"), "w") as f:
+            json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
+                       "leaf": "leaf.pem", "leafSignatureAlgorithm": leaf_alg, "crls": crls, "ocspResponses": responses}, f, indent=1)
+        for c in crls + responses:
+            print(f"sigalg/{c['file']:24} {c['signatureAlgorithm']:20} {c.get('trusted', c.get('opensslVerify'))}")
+    finally:
+        OUT = saved
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--sigalg-only"]:
+        sigalg_fixtures()
+    else:
+        main()
+        sigalg_fixtures()

@@ -89,7 +89,7 @@ struct Verify: ParsableCommand {
     @Flag(name: .customLong("inhibit-any-policy"), help: "initial-any-policy-inhibit: anyPolicy in certificates is not processed.")
     var inhibitAnyPolicy = false
 
-    @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused.")
+    @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused, CRLs and OCSP responses signed with any other are not used.")
     var sigAlgs: [String] = []
 
     @Option(name: .customLong("crl"), help: "CRL (PEM or DER) to check revocation against (repeatable).")

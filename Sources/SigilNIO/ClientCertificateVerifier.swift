@@ -69,15 +69,19 @@ public struct SigilClientCertificateVerifier: Sendable {
         }
         var o = options
         o.time = now
-        let r = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
-            .verify(leaf: leaf, intermediates: Array(presented.dropFirst()), options: o)
-        guard case .trusted(let path, _, _) = r else {
-            let f = r.failures
+        // The one evaluator (`CertificateTrust`), with exactly these anchors and options (the
+        // policy `options.kind` names: `.sslClient` by default).
+        let e = CertificateTrust(certificates: presented, anchors: anchors, requirements: o,
+                                 signatureVerifier: signatureVerifier).evaluate()
+        let r = e.trustResult
+        guard e.isTrusted else {
+            let f = e.failures
             return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
                 reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
                 message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: nil),
-                name: nil, time: now, result: r)
+                name: nil, time: now, trust: e, result: r)
         }
+        let path = e.chain
         if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {
             let byEmail = allowedEmails.contains { (try? matchesEmail(leaf, $0)) == true }
             let subject = leaf.subject.rfc4514String
@@ -85,10 +89,10 @@ public struct SigilClientCertificateVerifier: Sendable {
             if !byEmail && !bySubject {
                 return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
                     reason: .notAllowed, message: "client certificate \(subject) is valid but not on the allow-list", checkedName: nil),
-                    name: nil, time: now, result: r)
+                    name: nil, time: now, trust: e, result: r)
             }
         }
-        return SigilTLSVerdict(presented: presented, path: path, error: nil, name: nil, time: now, result: r)
+        return SigilTLSVerdict(presented: presented, path: path, error: nil, name: nil, time: now, trust: e, result: r)
     }
 }
 #endif

@@ -22,9 +22,9 @@ import Sigil
 /// - The promise is completed with the validated path (leaf → anchor), never with the chain the
 ///   server sent; `NIOSSLHandler.peerValidatedCertificateChain` returns that path afterwards.
 /// - Everything is loaded before: anchors and pins are values, the callback does no file I/O.
-///   It runs on the event loop; its cost is bounded by `ChainVerifier`'s budget (at most 100
-///   signature checks and 4 096 candidate visits per evaluation; a `SecurityPolicy` in
-///   certificate mode evaluates twice).
+///   It runs on the event loop; its cost is bounded by the verification budget
+///   (`VerificationBudget`: at most 100 signature checks, revocation data included, and 4 096
+///   candidate visits per evaluation; a `SecurityPolicy` in certificate mode evaluates twice).
 /// - Failures reach the pipeline as `SigilTLSVerificationError` through `SigilTLSErrorHandler`
 ///   (NIOSSL itself only reports a generic handshake failure) and the `observer`.
 /// - Configure the TLS context with `certificateVerification = .noHostnameVerification`: the
@@ -42,9 +42,10 @@ public struct SigilServerTrustVerifier: Sendable {
         /// signature verifier; its `certificates` and `time` are replaced by the presented chain
         /// and the time source, and every `.ssl` policy's host by the checked name.
         case certificateTrust(CertificateTrust)
-        /// Plain path validation with every `VerificationOptions` field (kind, EKUs, key
-        /// usage, depth, algorithms); `time` comes from the time source and, for the server
-        /// kind, `host` is the checked name.
+        /// Path validation with every `VerificationOptions` field (kind, EKUs, key usage, depth,
+        /// algorithms, revocation) and exactly these anchors, evaluated by `CertificateTrust`
+        /// (`init(certificates:anchors:requirements:signatureVerifier:)`); `time` comes from the
+        /// time source and, for the server kind, `host` is the checked name.
         case chain(anchors: TrustStore, options: VerificationOptions, signatureVerifier: any CertificateSignatureVerifier)
     }
 
@@ -174,16 +175,17 @@ public struct SigilServerTrustVerifier: Sendable {
                 }
                 options.host = name
             }
-            let r = ChainVerifier(anchors: anchors, signatureVerifier: signatureVerifier)
-                .verify(leaf: presented[0], intermediates: Array(presented.dropFirst()), options: options)
-            switch r {
-            case .trusted(let path, _, _):
-                return SigilTLSVerdict(presented: presented, path: path, error: nil, name: name, time: now, result: r)
-            case .untrusted(let f):
-                let e = SigilTLSVerificationError(reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                                                  message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
-                return SigilTLSVerdict(presented: presented, error: e, name: name, time: now, result: r)
+            // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
+            let e = CertificateTrust(certificates: presented, anchors: anchors, requirements: options,
+                                     signatureVerifier: signatureVerifier).evaluate()
+            if e.isTrusted {
+                return SigilTLSVerdict(presented: presented, path: e.chain, error: nil, name: name, time: now, trust: e,
+                                       result: e.trustResult)
             }
+            let f = e.failures
+            let error = SigilTLSVerificationError(reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
+                                                  message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
+            return SigilTLSVerdict(presented: presented, error: error, name: name, time: now, trust: e, result: e.trustResult)
         }
     }
 

@@ -87,7 +87,8 @@ public struct SigilTLSVerdict: Sendable {
     public let time: Double
     /// Set by the `SecurityPolicy` evaluator.
     public let policyEvaluation: SecurityPolicyEvaluation?
-    /// Set by the `CertificateTrust` evaluator.
+    /// Set by the `CertificateTrust` and chain evaluators and the mTLS verifier (all three
+    /// evaluate through `CertificateTrust`).
     public let trustEvaluation: CertificateTrust.Evaluation?
     /// Set by the `CertificateTrust` and chain (`VerificationOptions`) evaluators and the mTLS verifier.
     public let trustResult: TrustResult?

@@ -50,51 +50,53 @@ struct Session {
     let options: VerificationOptions
     /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
     var pool: CandidatePool
-    /// Per-node cached outcome of the path-independent CA checks (node: anchor i → i,
-    /// intermediate j → anchors.count + j).
-    var caCheckCache: [Int: TrustFailure?] = [:]
-    var signatureCache: [SignaturePair: SignatureVerdict] = [:]
-    /// Per-node facts used on every visit, computed once.
-    var infoCache: [Int: NodeInfo] = [:]
+    // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
+    // anchors.count + j, the leaf → `leafNode`). Inline for short chains (`SmallCache`: no
+    // dictionary, no allocation). A hostile peer cannot confuse them: a node is one
+    // certificate in one role for the whole verification — pool lookups return only the first
+    // of identical certificates, never a copy of the leaf, and a pool certificate identical to an anchor is
+    // only ever considered as the anchor — and every cached value is a function of that
+    // certificate's bytes (facts), of its bytes and role (CA checks: `isAnchor` is fixed per
+    // node) or of the two certificates' bytes (a signature verdict is the same at any depth).
+    // Path-dependent checks (path length, depth, name constraints, policies) are never cached.
+    /// Path-independent CA check outcome per candidate node.
+    var caCheckCache = SmallCache<TrustFailure?>()
+    /// Signature verdict per (child node, parent node), keyed by `signatureKey`.
+    var signatureCache = SmallCache<SignatureVerdict>()
+    /// Facts of pool certificates (anchors carry theirs, the leaf's are `leafFacts`).
+    var poolFacts = SmallCache<CertificateFacts>()
+    /// The leaf's facts (computed once, when the session starts).
+    var leafFacts: CertificateFacts
+    /// Set by `policyFailure` when the accepted path's policy sets are computed on access.
+    var policiesDeferred = false
 
-    struct NodeInfo {
-        let isSelfIssued: Bool
-        let subjectKeyID: ByteSpan?
-        let authorityKeyID: ByteSpan?
-        /// Hash of subject and SubjectPublicKeyInfo: the "logical CA" for loop detection.
-        let logicalKey: Int
+    /// The facts of `node`'s certificate: computed once per pool certificate, read from the
+    /// trust store for anchors.
+    mutating func facts(_ node: Int) -> CertificateFacts {
+        if node == Session.leafNode { return leafFacts }
+        if node < anchorCount { return verifier.anchors.anchors[node].facts }
+        if let f = poolFacts[node] { return f }
+        let f = CertificateFacts(certificate(node))
+        poolFacts[node] = f
+        return f
     }
 
-    mutating func info(_ node: Int) -> NodeInfo {
-        if let i = infoCache[node] { return i }
-        let c = certificate(node)
-        var h = Hasher()
-        h.combine(c.subject.encoded)
-        h.combine(c.subjectPublicKeyInfo)
-        let i = NodeInfo(isSelfIssued: c.isSelfIssued,
-                         subjectKeyID: (try? c.subjectKeyIdentifier()) ?? nil,
-                         authorityKeyID: ((try? c.authorityKeyIdentifier()) ?? nil)?.keyIdentifier,
-                         logicalKey: h.finalize())
-        infoCache[node] = i
-        return i
+    static func signatureKey(child: Int, parent: Int) -> Int {
+        // child ≥ -1 and parent ≥ 0, both far below 2^31 (pool and store sizes).
+        ((child + 1) << 32) | parent
     }
-    /// Certificate policy work left for the whole verification (PathPolicies.swift).
-    lazy var policyBudget = options.certificatePolicies.maximumWork
     /// What is left of the verification's single budget (signature checks, candidate visits,
-    /// name-constraint comparisons): one value for the whole run, never reset per candidate.
+    /// name-constraint comparisons, policy work — PathPolicies.swift —, revocation signature
+    /// checks — Revocation/): one value for the whole run, never reset per candidate.
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
     /// What the accepted path established beyond itself: policy sets (PathPolicies.swift),
     /// revocation statuses (Revocation/), each set by its check of the path checked last.
     var details = TrustDetails()
-    /// Revocation work shared by the candidate paths (budget and signature cache).
+    /// Revocation signature verdicts shared by the candidate paths (the work itself is charged
+    /// to `budget`).
     let revocationWork = RevocationWork()
-
-    struct SignaturePair: Hashable {
-        let child: Int
-        let parent: Int
-    }
 
     static let leafNode = -1
 
@@ -103,6 +105,7 @@ struct Session {
         self.leaf = leaf
         self.options = options
         self.budget = verifier.budget
+        self.leafFacts = CertificateFacts(leaf)
         // No per-certificate work here: duplicates, copies of the leaf and of anchors are
         // filtered when a lookup finds them (CandidatePool.swift).
         self.pool = CandidatePool(intermediates, leaf: leaf)
@@ -127,7 +130,7 @@ struct Session {
     // MARK: run
 
     mutating func run() -> TrustResult {
-        var failures = Checks.leafFailures(leaf, options: options)
+        var failures = Checks.leafFailures(leaf, leafFacts, options: options)
         // The leaf's own key is never used by path validation: check that it decodes (an EC
         // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
         // refuses with "EE certificate key too weak").
@@ -137,26 +140,23 @@ struct Session {
         }
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
-        let leafAnchors = verifier.anchors.anchors(withSubject: leaf.subject).filter {
-            verifier.anchors.anchors[$0].certificate == leaf
-        }
-        if let a = leafAnchors.first {
+        if let a = verifier.anchors.index(of: leaf) {
             if failures.isEmpty, policyFailure(path: []) == nil {
-                return .trusted(path: [leaf], anchor: verifier.anchors.anchors[a].source, details: details)
+                return trusted(path: [], anchor: a)
             }
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path: [Int] = [Session.leafNode]
         if let anchorNode = buildPath(&path) {
             if failures.isEmpty {
-                return .trusted(path: path.map(certificate) + [certificate(anchorNode)],
-                                anchor: verifier.anchors.anchors[anchorNode].source, details: details)
+                return trusted(path: path, anchor: anchorNode)
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
             failures.append(TrustFailure(.budgetExhausted, at: path.count,
-                                         "gave up after \(used.signatureChecks) signature checks, \(used.candidateVisits) candidates"
-                                         + " and \(used.nameConstraintComparisons) name-constraint comparisons"))
+                                         "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
+                                         + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
+                                         + " and \(used.policyTreeWork) certificate policy work units"))
             if let b = best { failures.append(b) }
         } else if let b = best {
             failures.append(b)
@@ -164,6 +164,19 @@ struct Session {
             failures.append(TrustFailure(.unknownIssuer, at: 0, "no issuer found for \(leaf.issuer.rfc4514String)"))
         }
         return .untrusted(TrustFailure.sortedByRank(failures))
+    }
+
+    /// The verdict for the accepted `path` (leaf first; empty when the leaf is itself the
+    /// anchor) ending at `anchor`: one array, shared with the deferred policy sets.
+    mutating func trusted(path: [Int], anchor: Int) -> TrustResult {
+        var certificates: [Certificate] = []
+        certificates.reserveCapacity(path.count + 1)
+        for n in path { certificates.append(certificate(n)) }
+        if path.isEmpty { certificates.append(leaf) } else { certificates.append(certificate(anchor)) }
+        if policiesDeferred {
+            details.policies = ValidatedPolicies(deferredLeafFirst: certificates, options: options.certificatePolicies)
+        }
+        return .trusted(path: certificates, anchor: verifier.anchors.anchors[anchor].source, details: details)
     }
 
     /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
@@ -177,7 +190,7 @@ struct Session {
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
             if tried == 0 && !budgetHit {
-                let selfIssued = child.isSelfIssued
+                let selfIssued = facts(childNode).isSelfIssued
                 note(TrustFailure(selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
                                   selfIssued ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
                                              : "no certificate found for issuer \(child.issuer.rfc4514String)"))
@@ -189,13 +202,14 @@ struct Session {
                 return nil
             }
             // Loop detection: a certificate, or the same logical CA (subject and key), at most
-            // once per path.
-            let key = info(node).logicalKey
+            // once per path. Compared directly (the path is at most `maximumPathLength` long;
+            // identical encodings have identical subject and key, so those are caught too).
             var looped = false
-            for n in path where n == node || info(n).logicalKey == key {
-                let c = certificate(n), cand = certificate(node)
-                if n == node || c == cand
-                    || (c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo) {
+            let cand = certificate(node)
+            for n in path {
+                if n == node { looped = true; break }
+                let c = certificate(n)
+                if c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo {
                     looped = true
                     break
                 }
@@ -215,7 +229,7 @@ struct Session {
                 // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
                 // then revocation (§6.3, Revocation/).
                 if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
-                if let f = revocationFailure(path: path, anchor: node) { note(f); continue }
+                if let f = revocationFailure(path: path, anchor: node) { note(f); if budgetHit { return nil }; continue }
                 return node
             }
             path.append(node)
@@ -240,15 +254,16 @@ struct Session {
     /// Anchors first; within each group, candidates whose SKI equals the child's AKI keyIdentifier
     /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
     mutating func order(_ nodes: [Int], for childNode: Int) -> [Int] {
-        let aki = info(childNode).authorityKeyID
+        if nodes.count < 2 { return nodes }
+        let child = certificate(childNode), childFacts = facts(childNode)
         var scored: [(Int, Int, Int)] = []
         scored.reserveCapacity(nodes.count)
         for (offset, n) in nodes.enumerated() {
             var s = isAnchor(n) ? 0 : 10
-            if let aki, let ski = info(n).subjectKeyID {
-                s += ski == aki ? 0 : 2
-            } else {
-                s += 1
+            switch CertificateFacts.keyIDsMatch(child: childFacts, child, candidate: facts(n), certificate(n)) {
+            case true?: break
+            case false?: s += 2
+            case nil: s += 1
             }
             scored.append((s, offset, n))
         }
@@ -262,22 +277,23 @@ struct Session {
     mutating func check(candidate node: Int, at depth: Int, path: [Int]) -> TrustFailure? {
         let cand = certificate(node)
         // Path-independent CA checks, cached per certificate.
+        let candFacts = facts(node)
         if let cached = caCheckCache[node] {
             if let f = cached { return TrustFailure(f.kind, at: depth, f.message) }
         } else {
-            let f = Checks.caFailure(cand, isAnchor: isAnchor(node), options: options)
+            let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options)
             caCheckCache[node] = .some(f)
             if let f { return TrustFailure(f.kind, at: depth, f.message) }
         }
         // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)).
         var below = 0
-        for n in path.dropFirst() where !info(n).isSelfIssued { below += 1 }
-        if let bc = (try? cand.basicConstraints()) ?? nil, let p = bc.pathLength, below > p {
+        for n in path.dropFirst() where !facts(n).isSelfIssued { below += 1 }
+        if let p = candFacts.basicConstraintsPathLength, below > p {
             return TrustFailure(.pathLengthExceeded, at: depth, "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
         }
         if !isAnchor(node) {
             let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
-            let intermediates = below + (info(node).isSelfIssued ? 0 : 1)
+            let intermediates = below + (candFacts.isSelfIssued ? 0 : 1)
             if intermediates > max {
                 return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
             }
@@ -288,7 +304,7 @@ struct Session {
         if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
             return TrustFailure(f.kind, at: depth - 1, f.message)
         }
-        let pair = SignaturePair(child: childNode, parent: node)
+        let pair = Session.signatureKey(child: childNode, parent: node)
         let verdict: SignatureVerdict
         if let v = signatureCache[pair] {
             verdict = v
@@ -308,8 +324,9 @@ struct Session {
         }
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
         // charged to the verification's budget.
-        if let nc = (try? cand.nameConstraints()) ?? nil {
-            switch NameChecks.constraints(nc, below: path.map(certificate), budget: &budget.nameConstraintComparisons) {
+        if candFacts.has(.hasNameConstraints), let nc = (try? cand.nameConstraints()) ?? nil {
+            let session = self // the certificates below, without building an array of them
+            switch NameChecks.constraints(nc, below: path.lazy.map { session.certificate($0) }, budget: &budget.nameConstraintComparisons) {
             case nil: break
             case .violated(let i, let what)?:
                 return TrustFailure(.nameConstraintViolated, at: i, "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
@@ -325,25 +342,35 @@ struct Session {
 }
 
 /// The work one verification may do, as one value carried through the whole of it (signature
-/// checks, candidate visits, name-constraint comparisons), as rustls-webpki's `Budget`: no
-/// limit restarts per candidate or per certificate, so the total work on hostile input is
-/// bounded by these figures. Running out is the `budgetExhausted` failure (fail closed).
+/// checks — the certificates' and the CRLs' and OCSP responses' —, candidate visits,
+/// name-constraint comparisons, certificate policy work), as rustls-webpki's `Budget`: no
+/// limit restarts per candidate, per certificate or per revocation source, so the total work on
+/// hostile input is bounded by these figures. Running out anywhere is the `budgetExhausted`
+/// failure (fail closed), whatever the revocation policy.
 public struct VerificationBudget: Sendable, Hashable {
-    /// Signature verifications left (the expensive step: ≈ 20–800 µs each).
+    /// Signature verifications left (the expensive step: ≈ 20–800 µs each), over the path's
+    /// certificates and the revocation data (CRLs, OCSP responses, responder certificates, and
+    /// the path validation of a separate CRL signer).
     public var signatureChecks: Int
     /// Candidate issuers left to consider (index lookups, cached checks).
     public var candidateVisits: Int
     /// Name × constraint comparisons left, over every CA's constraints and every certificate
     /// they apply to (a directoryName comparison counts once per 16 octets compared).
     public var nameConstraintComparisons: Int
+    /// RFC 5280 §6.1 certificate policy work units left, over every candidate path (a policy or
+    /// mapping read, a node created, kept or copied, a parent link stored or followed; see the
+    /// comment at the top of PolicyTree.swift).
+    public var policyTreeWork: Int
 
     /// A budget with the given limits.
     public init(signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
                 candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
-                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons) {
+                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons,
+                policyTreeWork: Int = VerificationBudget.defaultPolicyTreeWork) {
         self.signatureChecks = signatureChecks
         self.candidateVisits = candidateVisits
         self.nameConstraintComparisons = nameConstraintComparisons
+        self.policyTreeWork = policyTreeWork
     }
 
     /// rustls-webpki's figure for the whole verification: real chains need a few hundred
@@ -351,7 +378,13 @@ public struct VerificationBudget: Sendable, Hashable {
     /// names) millions.
     public static let defaultNameConstraintComparisons = 250_000
 
-    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons.
+    /// 32 768 units: a ten-certificate government path with 30 policies and 30 one-to-one
+    /// mappings per certificate costs about 1 500; the CVE-2023-0464 chain
+    /// (Fixtures/policies/cve-2023-0464) exceeds it.
+    public static let defaultPolicyTreeWork = 1 << 15
+
+    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons, 32 768
+    /// policy work units.
     public static let standard = VerificationBudget()
 
     /// Takes one signature check; false when none is left.
@@ -372,7 +405,8 @@ public struct VerificationBudget: Sendable, Hashable {
     func spent(since remaining: VerificationBudget) -> VerificationBudget {
         VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
                            candidateVisits: candidateVisits - remaining.candidateVisits,
-                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons))
+                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons),
+                           policyTreeWork: policyTreeWork - max(0, remaining.policyTreeWork))
     }
 }
 
@@ -385,8 +419,18 @@ extension Session {
         let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
                                         verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
                                         anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+        // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
+        // to the verification's one budget; running out fails closed even under soft fail (a
+        // peer must not be able to skip revocation by exhausting the budget first).
+        revocationWork.budget = budget
+        revocationWork.exhausted = false
         let statuses = checker.check(path: certs)
+        budget = revocationWork.budget
         details.revocation = statuses
+        if revocationWork.exhausted {
+            budgetHit = true
+            return TrustFailure(.budgetExhausted, at: 0, "revocation checking ran out of the verification budget")
+        }
         return RevocationChecker.failures(statuses, policy: r.policy).first
     }
 }

@@ -35,46 +35,48 @@ enum Checks {
         return nil
     }
 
-    /// Structure and extension rules every certificate on the path must satisfy.
-    static func commonFailures(_ c: Certificate, isAnchor: Bool, options: VerificationOptions) -> [TrustFailure] {
+    /// Structure and extension rules every certificate on the path must satisfy, read from the
+    /// certificate's fact block `f` (messages are built only for failures).
+    static func commonFailures(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions) -> [TrustFailure] {
         var out: [TrustFailure] = []
-        do {
-            try c.validateExtensions()
-        } catch {
-            out.append(TrustFailure(.malformedCertificate, at: 0, "\(error)"))
+        if f.has(.malformedExtensions) {
+            var message = "malformed extension"
+            do { try c.validateExtensions() } catch { message = "\(error)" }
+            out.append(TrustFailure(.malformedCertificate, at: 0, message))
             return out
         }
-        for e in c.extensions where e.critical {
-            if !understoodCritical.contains(where: { e.oid == $0 }) {
+        if f.has(.unsupportedCritical) {
+            for e in c.extensions where e.critical && !understoodCritical.contains(where: { e.oid == $0 }) {
                 out.append(TrustFailure(.unsupportedCriticalExtension, at: 0,
                                         "critical extension \(e.name ?? e.oidDotted) is not supported"))
             }
         }
         if options.kind == .basic { return out }
-        for (oid, name) in mustBeNonCritical where c.extension(oid)?.critical == true {
-            out.append(TrustFailure(.profileViolation, at: 0, "\(name) must not be critical"))
+        if f.has(.criticalMustBeNonCritical) {
+            for (oid, name) in mustBeNonCritical where c.extension(oid)?.critical == true {
+                out.append(TrustFailure(.profileViolation, at: 0, "\(name) must not be critical"))
+            }
         }
         // RFC 5280 §4.1.2.2: positive serial (0 is parsed because real roots carry it, but it
         // is refused on certificates other than configured anchors).
-        if !isAnchor && c.serialNumber.bytes.allSatisfy({ $0 == 0 }) {
+        if !isAnchor && f.has(.zeroSerial) {
             out.append(TrustFailure(.profileViolation, at: 0, "serial number is zero (RFC 5280 §4.1.2.2)"))
         }
         // RFC 5280 §4.2.1.1: every certificate except a self-signed one carries an AKI with a
         // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
         // equal to its SKI.
-        let aki = (try? c.authorityKeyIdentifier()) ?? nil
-        if c.isSelfIssued {
+        if f.isSelfIssued {
             // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
             // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
             // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
-            if isAnchor, let aki {
-                if aki.keyIdentifier == nil || aki.authorityCertIssuer != nil {
+            if isAnchor, f.has(.hasAuthorityKeyID) {
+                if !f.has(.hasAuthorityKeyIDKeyID) || f.has(.authorityKeyIDHasIssuer) {
                     out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier must hold only a keyIdentifier (BR §7.1.2.1.3)"))
-                } else if let ski = (try? c.subjectKeyIdentifier()) ?? nil, let kid = aki.keyIdentifier, ski != kid {
+                } else if f.has(.keyIDsDiffer) {
                     out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
                 }
             }
-        } else if !isAnchor && aki?.keyIdentifier == nil {
+        } else if !isAnchor && !f.has(.hasAuthorityKeyIDKeyID) {
             // Not for anchors: a configured anchor stands for its name and key (RFC 5280
             // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
             // anchor without AKI).
@@ -82,10 +84,10 @@ enum Checks {
         }
         // RFC 5280 §4.2.1.11 / §4.2.1.5 / §4.2.1.14: policy extensions MUST be critical or are
         // not processed; non-critical policyConstraints is a profile error.
-        if let pc = c.extension(OID.policyConstraints), !pc.critical {
+        if f.has(.nonCriticalPolicyConstraints) {
             out.append(TrustFailure(.profileViolation, at: 0, "policyConstraints must be critical (RFC 5280 §4.2.1.11)"))
         }
-        if c.issuer.isEmpty {
+        if f.has(.emptyIssuer) {
             out.append(TrustFailure(.profileViolation, at: 0, "issuer name is empty (RFC 5280 §4.1.2.4)"))
         }
         return out
@@ -139,42 +141,42 @@ enum Checks {
     }
 
     /// A certificate acting as an issuer (intermediate or anchor): RFC 5280 §6.1.4 (k), (n) and
-    /// the CA profile.
-    static func caFailure(_ c: Certificate, isAnchor: Bool, options: VerificationOptions) -> TrustFailure? {
+    /// the CA profile, read from its fact block `f`.
+    static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions) -> TrustFailure? {
         var failures: [TrustFailure] = []
         // Anchors' validity is checked too (limbo rfc5280::validity::expired-root; OpenSSL, Go
         // and Apple reject expired roots).
         if let f = within(c, options.time) { failures.append(f) }
-        failures += commonFailures(c, isAnchor: isAnchor, options: options)
+        failures += commonFailures(c, f, isAnchor: isAnchor, options: options)
         if c.version != .v3 {
             failures.append(TrustFailure(.notACA, at: 0, "a \(c.version) certificate cannot be a CA (RFC 5280 §6.1.4 (k))"))
         }
         // §6.1.4 (k): basicConstraints present with cA TRUE; §4.2.1.9: MUST be critical in CAs.
-        if let bc = (try? c.basicConstraints()) ?? nil {
-            if !bc.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
-            if options.kind != .basic, c.extension(OID.basicConstraints)?.critical != true {
+        if f.has(.hasBasicConstraints) {
+            if !f.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
+            if options.kind != .basic, !f.has(.basicConstraintsCritical) {
                 failures.append(TrustFailure(.profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
             }
         } else {
             failures.append(TrustFailure(.notACA, at: 0, "basicConstraints is missing"))
         }
         // §6.1.4 (n): keyUsage, if present, allows keyCertSign.
-        if let ku = (try? c.keyUsage()) ?? nil, !ku.contains(.keyCertSign) {
+        if let ku = f.keyUsageIfPresent, !ku.contains(.keyCertSign) {
             failures.append(TrustFailure(.keyUsage, at: 0, "keyUsage lacks keyCertSign"))
         }
         if options.kind != .basic {
             // §4.1.2.6: a CA's subject is non-empty. §4.2.1.2: CAs carry an SKI.
-            if c.subject.isEmpty { failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)")) }
-            if c.extension(OID.subjectKeyIdentifier) == nil {
+            if f.has(.emptySubject) { failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)")) }
+            if !f.has(.hasSubjectKeyID) {
                 failures.append(TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
             }
             // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
             // self-signed root must not carry one at all (BR §7.1.2.1.2).
-            if let eku = (try? c.extendedKeyUsage()) ?? nil {
-                if c.isSelfIssued && isAnchor {
+            if f.has(.hasExtKeyUsage), let eku = (try? c.extendedKeyUsage()) ?? nil {
+                if f.isSelfIssued && isAnchor {
                     failures.append(TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
-                for required in requiredEKUs(options) where !eku.contains(required) {
+                forEachMissingEKU(eku, options) { required in
                     failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
                 }
             }
@@ -183,25 +185,30 @@ enum Checks {
         return failures.max { $0.kind < $1.kind }
     }
 
-    static func requiredEKUs(_ options: VerificationOptions) -> [[UInt8]] {
-        if !options.requiredEKUs.isEmpty { return options.requiredEKUs }
+    /// Calls `body` with each required purpose (`VerificationOptions.requiredEKUs`, else the
+    /// kind's) that `eku` does not list. Allocates nothing.
+    static func forEachMissingEKU(_ eku: ObjectIdentifierList, _ options: VerificationOptions, _ body: ([UInt8]) -> Void) {
+        if !options.requiredEKUs.isEmpty {
+            for r in options.requiredEKUs where !eku.contains(r) { body(r) }
+            return
+        }
         switch options.kind {
-        case .server: return [OID.serverAuth]
-        case .client: return [OID.clientAuth]
-        case .basic: return []
+        case .server: if !eku.contains(OID.serverAuth) { body(OID.serverAuth) }
+        case .client: if !eku.contains(OID.clientAuth) { body(OID.clientAuth) }
+        case .basic: break
         }
     }
 
     /// Checks of the end-entity certificate that do not depend on the path.
-    static func leafFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
+    static func leafFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions) -> [TrustFailure] {
         var out: [TrustFailure] = []
         if let f = within(c, options.time) { out.append(f) }
-        out += commonFailures(c, isAnchor: false, options: options)
-        if out.contains(where: { $0.kind == .malformedCertificate }) { return out }
-        let bc = (try? c.basicConstraints()) ?? nil
-        let ku = (try? c.keyUsage()) ?? nil
+        out += commonFailures(c, f, isAnchor: false, options: options)
+        if f.has(.malformedExtensions) { return out }
+        let isCA = f.isCA
+        let ku = f.keyUsageIfPresent
         // §4.2.1.3: keyCertSign only with cA TRUE.
-        if let ku, ku.contains(.keyCertSign), bc?.isCA != true {
+        if let ku, ku.contains(.keyCertSign), !isCA {
             out.append(TrustFailure(.keyUsage, at: 0, "keyCertSign set on a certificate that is not a CA (RFC 5280 §4.2.1.3)"))
         }
         // A TLS end entity's key must be usable in the handshake when keyUsage restricts it
@@ -210,7 +217,7 @@ enum Checks {
         // keyAgreement (static DH) for servers; BR §7.1.2.7.11). A CA certificate in the leaf
         // position is left to the RFC 5280 rules (limbo rfc5280::ca-as-leaf expects success).
         // Found by Fuzz/FuzzVerifyDiff: a leaf with keyUsage cRLSign only was trusted.
-        if let ku, bc?.isCA != true, options.kind != .basic {
+        if let ku, !isCA, options.kind != .basic {
             let usable: KeyUsage = options.kind == .server ? [.digitalSignature, .keyEncipherment, .keyAgreement]
                                                           : [.digitalSignature, .keyAgreement]
             if ku.isDisjoint(with: usable) {
@@ -221,14 +228,14 @@ enum Checks {
             out.append(TrustFailure(.keyUsage, at: 0, "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"))
         }
         // §4.2.1.10: name constraints only in CA certificates.
-        if c.extension(OID.nameConstraints) != nil {
+        // (Past the malformed check, each extension is present exactly when it decodes.)
+        if f.has(.hasNameConstraints) {
             out.append(TrustFailure(.profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
         }
         // EKU (§4.2.1.12): absent means any purpose under RFC 5280; the BR profile requires it.
-        let eku = (try? c.extendedKeyUsage()) ?? nil
-        let required = requiredEKUs(options)
+        let eku = f.has(.hasExtKeyUsage) ? (try? c.extendedKeyUsage()) ?? nil : nil
         if let eku {
-            for r in required where !eku.contains(r) {
+            forEachMissingEKU(eku, options) { r in
                 out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
             }
         }
@@ -237,12 +244,12 @@ enum Checks {
             // A CA certificate in the leaf position is accepted (RFC 5280 has no rule against
             // it; limbo rfc5280::ca-as-leaf and pathlen::validation-ignores-pathlen-in-leaf),
             // but cA TRUE with a keyUsage lacking keyCertSign is inconsistent (§4.2.1.9).
-            if bc?.isCA == true, let ku, !ku.contains(.keyCertSign) {
+            if isCA, let ku, !ku.contains(.keyCertSign) {
                 out.append(TrustFailure(.profileViolation, at: 0, "cA TRUE but keyUsage lacks keyCertSign (RFC 5280 §4.2.1.9)"))
             }
-            if let e = c.extension(OID.extKeyUsage) {
+            if f.has(.hasExtKeyUsage) {
                 // BR §7.1.2.7.10: present, non-critical, without anyExtendedKeyUsage.
-                if e.critical { out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)")) }
+                if f.has(.extKeyUsageCritical) { out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)")) }
                 if eku?.contains(OID.anyExtendedKeyUsage) == true {
                     out.append(TrustFailure(.extendedKeyUsage, at: 0, "anyExtendedKeyUsage in an end-entity certificate (BR §7.1.2.7.10)"))
                 }
@@ -251,7 +258,7 @@ enum Checks {
             // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
             // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
             if let f = keyFailure(c, policy: options.algorithms) { out.append(f) }
-            out += subjectNameFailures(c, options: options)
+            out += subjectNameFailures(c, f, options: options)
         }
         out += NameChecks.identityFailures(c, options: options)
         return out
@@ -259,21 +266,21 @@ enum Checks {
 
     /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR
     /// §7.1.4.3, §7.1.2.7.12).
-    static func subjectNameFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
+    static func subjectNameFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions) -> [TrustFailure] {
         var out: [TrustFailure] = []
-        let sanExt = c.extension(OID.subjectAltName)
-        if c.subject.isEmpty {
+        let hasSAN = f.has(.hasSubjectAltName), sanCritical = f.has(.subjectAltNameCritical)
+        if f.has(.emptySubject) {
             // §4.2.1.6: an empty subject requires a critical SAN.
-            if sanExt == nil {
+            if !hasSAN {
                 out.append(TrustFailure(.profileViolation, at: 0, "empty subject without subjectAltName (RFC 5280 §4.2.1.6)"))
-            } else if sanExt?.critical != true {
+            } else if !sanCritical {
                 out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName must be critical when the subject is empty (RFC 5280 §4.2.1.6)"))
             }
-        } else if sanExt?.critical == true && options.kind == .server {
+        } else if sanCritical && options.kind == .server {
             out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
         }
         guard options.kind == .server else { return out }
-        guard sanExt != nil, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
+        guard hasSAN, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
             out.append(TrustFailure(.nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
             return out
         }

@@ -8,14 +8,17 @@ extension Session {
     ///
     /// `path` holds the nodes leaf first, the anchor excluded (the trust anchor's own policy
     /// extensions are not processed, §6.1.1 (d)). On success `details.policies` holds the
-    /// path's sets (`details.policies`). When the shared policy work budget runs out, `budgetHit` is set so that the
+    /// path's sets (`details.policies`). When the verification's policy work budget
+    /// (`VerificationBudget.policyTreeWork`) runs out, `budgetHit` is set so that the
     /// whole verification stops and fails closed.
     mutating func policyFailure(path: [Int]) -> TrustFailure? {
         if policyProcessingCannotFail(path) {
-            // RFC order: certificate 1 is issued by the anchor, certificate n is the leaf.
-            details.policies = ValidatedPolicies(deferred: path.reversed().map(certificate), options: options.certificatePolicies)
+            // The sets are computed on first access from the trusted path `run()` returns
+            // (`ValidatedPolicies(deferredLeafFirst:)`): nothing is built here.
+            policiesDeferred = true
             return nil
         }
+        policiesDeferred = false
         var input: [PolicyCertificate] = []
         input.reserveCapacity(path.count)
         for (index, node) in path.enumerated().reversed() {
@@ -26,9 +29,8 @@ extension Session {
                 return TrustFailure(.malformedCertificate, at: index, "malformed policy extension: \(error)")
             }
         }
-        var budget = policyBudget
-        let outcome = PolicyTree.evaluate(input, options: options.certificatePolicies, budget: &budget)
-        policyBudget = budget
+        // Charged to the verification's one budget (`VerificationBudget.policyTreeWork`).
+        let outcome = PolicyTree.evaluate(input, options: options.certificatePolicies, budget: &budget.policyTreeWork)
         switch outcome {
         case .success(let sets):
             details.policies = sets
@@ -40,7 +42,7 @@ extension Session {
             case .budgetExhausted:
                 budgetHit = true
                 return TrustFailure(.budgetExhausted, at: index,
-                                    "certificate policy processing exceeded its work budget of \(options.certificatePolicies.maximumWork) units")
+                                    "certificate policy processing exceeded the verification's policy work budget of \(verifier.budget.policyTreeWork) units")
             case .duplicatePolicy:
                 return TrustFailure(.invalidPolicy, at: index, "policy \(oid) appears twice in certificatePolicies (RFC 5280 §4.2.1.4)")
             case .anyPolicyMapped:

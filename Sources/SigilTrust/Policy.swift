@@ -30,7 +30,8 @@ public struct AlgorithmPolicy: Sendable, Hashable {
     /// The signature algorithms accepted on the path, when restricted (nil, the default: any
     /// the rules above allow). A restriction only narrows: the digest, key and RSA-PSS rules
     /// still apply. A signature outside the set is a `weakAlgorithm` failure (the caller's
-    /// policy refuses it). The CLI's `--sig-alg` sets it.
+    /// policy refuses it); a CRL or OCSP response signed outside it is not used (its
+    /// certificates' status is then undetermined). The CLI's `--sig-alg` sets it.
     public var allowedSignatureAlgorithms: Set<SignatureAlgorithmName>? = nil
 
     /// The defaults (`standard`).
@@ -51,9 +52,14 @@ public struct AlgorithmPolicy: Sendable, Hashable {
 }
 
 extension AlgorithmPolicy {
-    /// The name of `a` when the digest and RSA-PSS rules refuse it for signed revocation data
-    /// (CRLs, OCSP responses); nil when they allow it. One rule for both checkers.
+    /// Why `a` is refused for signed revocation data (CRLs, OCSP responses, delegated OCSP
+    /// responder certificates), as "signed with …" completes it; nil when allowed. One rule for
+    /// both checkers: the caller's restriction (`allowedSignatureAlgorithms`, `--sig-alg`) as
+    /// for certificate signatures, then the digest and RSA-PSS rules.
     func revocationDataRefusal(_ a: SignatureAlgorithm) -> String? {
+        if let allowed = allowedSignatureAlgorithms, SignatureAlgorithmName(a).map({ !allowed.contains($0) }) ?? true {
+            return "\(a.name), not an allowed signature algorithm"
+        }
         switch a {
         case .rsaPKCS1(let d), .ecdsa(let d):
             return allowedDigests.contains(d) ? nil : a.name

@@ -21,14 +21,16 @@ import SigilX509
 // size still follows the input (N² parent links per certificate for an all-to-all mapping),
 // and a verification may evaluate several candidate paths. Every unit of work — a policy or
 // mapping read, a node created, kept or copied, a parent link stored or followed — is charged
-// to one budget shared by the whole verification (`CertificatePolicyOptions.maximumWork`,
-// default 32 768 units; a ten-certificate government path with 30 policies and 30 one-to-one
+// to the verification's one budget (`VerificationBudget.policyTreeWork`, shared with the
+// signature checks, candidate visits and name-constraint comparisons; default 32 768 units; a ten-certificate government path with 30 policies and 30 one-to-one
 // mappings per certificate costs about 1 500, so some twenty such candidate paths fit; six
 // certificates each mapping 48 policies onto 48 others — Fixtures/policies/cve-2023-0464 — do
 // not). When it runs out the path fails closed with `PolicyFailure.Kind.budgetExhausted` and
-// the verifier stops trying other paths. Callers with unusual PKIs may raise the figure.
+// the verifier stops trying other paths. Callers with unusual PKIs may raise the figure
+// (`ChainVerifier.budget`, `CertificateTrust.budget`).
 
-/// The four user inputs of RFC 5280 §6.1.1 (c), (e), (f), (g), and the work bound.
+/// The four user inputs of RFC 5280 §6.1.1 (c), (e), (f), (g). The work bound is part of the
+/// verification's one budget: `VerificationBudget.policyTreeWork`.
 ///
 /// The defaults (user-initial-policy-set = {anyPolicy}, nothing explicit or inhibited) make
 /// policy processing unable to fail a path unless a certificate of the path requires an explicit
@@ -44,13 +46,6 @@ public struct CertificatePolicyOptions: Sendable, Hashable {
     public var initialPolicyMappingInhibit = false
     /// §6.1.1 (g) initial-any-policy-inhibit: anyPolicy in a certificate is not processed.
     public var initialAnyPolicyInhibit = false
-    /// Work units one verification may spend on policy processing, over all candidate paths
-    /// (see the comment at the top of PolicyTree.swift). Exceeded → the verification fails
-    /// closed with `.budgetExhausted`.
-    public var maximumWork = CertificatePolicyOptions.defaultMaximumWork
-
-    public static let defaultMaximumWork = 1 << 15
-
     public init() {}
 
     /// True when the user-initial-policy-set is any-policy.
@@ -76,7 +71,9 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     enum Storage: Sendable {
         case computed(Sets)
-        /// The path in RFC order (certificate 1 first, the leaf last, the anchor excluded).
+        /// The validated path as `TrustResult.trusted` holds it (leaf first, the anchor last);
+        /// processed in RFC order (certificate 1 first, the leaf last), the anchor excluded.
+        /// Sharing the result's array keeps the trusted path free of a second allocation.
         case deferred([Certificate], CertificatePolicyOptions)
     }
 
@@ -86,7 +83,8 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     init(_ sets: Sets) { storage = .computed(sets) }
 
-    init(deferred path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
+    /// `path`: leaf first, anchor last (see `Storage.deferred`).
+    init(deferredLeafFirst path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
 
     var sets: Sets {
         switch storage {
@@ -94,7 +92,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
             return s
         case .deferred(let path, let options):
             var input: [PolicyCertificate] = []
-            for c in path {
+            for c in path.dropLast().reversed() {
                 guard let p = try? PolicyCertificate(c) else { return Sets() }
                 input.append(p)
             }

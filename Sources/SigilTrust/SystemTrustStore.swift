@@ -4,12 +4,15 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(Android)
+import Android
 #endif
 import SigilX509
 
 // Each C library under its own guard: `read` is spelled through the module that provides it
-// (Glibc, Musl or Darwin), never `Glibc.read` under another import. A platform with none of
-// them (WASI, embedded) has no file system here: reads fail and the system store is empty.
+// (Glibc, Musl, Darwin or Android's Bionic), never `Glibc.read` under another import. A platform
+// with none of them (WASI, embedded) has no file system here: reads fail and the system store is
+// empty. (Embedded x86_64-unknown-none-elf compiles that branch: Scripts/build-embedded.sh.)
 #if canImport(Glibc)
 @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     Glibc.read(fd, buffer, count)
@@ -21,6 +24,10 @@ import SigilX509
 #elseif canImport(Darwin)
 @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     Darwin.read(fd, buffer, count)
+}
+#elseif canImport(Android)
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    Android.read(fd, buffer, count)
 }
 #endif
 
@@ -34,7 +41,7 @@ public enum FileInput {
 
     /// The whole file, or nil when it cannot be read.
     public static func read(_ path: String) -> [UInt8]? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -55,7 +62,7 @@ public enum FileInput {
 
     /// True when `path` is a regular file (symbolic links followed).
     public static func isRegularFile(_ path: String) -> Bool {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         #else
@@ -65,7 +72,7 @@ public enum FileInput {
 
     /// True when `path` is a directory (symbolic links followed).
     public static func isDirectory(_ path: String) -> Bool {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
         #else
@@ -75,7 +82,7 @@ public enum FileInput {
 
     /// Names in a directory (not recursive), sorted.
     public static func list(_ path: String) -> [String] {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -141,7 +148,7 @@ extension TrustStore {
     /// `SSL_CERT_DIR`), without Foundation.
     static func currentEnvironment() -> [String: String] {
         var env: [String: String] = [:]
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
         for key in ["SSL_CERT_FILE", "SSL_CERT_DIR"] {
             if let v = getenv(key) { env[key] = String(cString: v) }
         }

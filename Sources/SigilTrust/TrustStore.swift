@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// Where an anchor came from: the caller's own anchors or the system store.
 public enum AnchorSource: Sendable, Hashable {
@@ -14,11 +14,15 @@ public struct TrustAnchor: Sendable {
     public let certificate: Certificate
     /// Whether the caller or the system store supplied it.
     public let source: AnchorSource
+    /// The certificate's option-independent facts, computed once here so that an anchor costs
+    /// nothing per verification (`CertificateFacts`).
+    let facts: CertificateFacts
 
     /// An anchor from `certificate`, from `source`.
     public init(_ certificate: Certificate, source: AnchorSource = .custom) {
         self.certificate = certificate
         self.source = source
+        self.facts = CertificateFacts(certificate)
     }
 }
 
@@ -51,7 +55,7 @@ public struct TrustStore: Sendable {
     /// Adds an anchor; an identical certificate already present is kept with its first source.
     public mutating func add(_ anchor: TrustAnchor) {
         // Duplicates (same DER) are kept once; the first source wins.
-        let key = anchor.certificate.subject.chainingHashValue
+        let key = anchor.certificate.subject.chainingKey
         if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) { return }
         bySubject[key, default: []].append(anchors.count)
         anchors.append(anchor)
@@ -96,7 +100,9 @@ public struct TrustStore: Sendable {
     /// Sigil-internal (`@_spi(SigilInternal)`: indexes are the path builder's business; the
     /// fuzz harness checks the index against `contains`).
     @_spi(SigilInternal) public func anchors(withSubject name: DistinguishedName) -> [Int] {
-        guard let list = bySubject[name.chainingHashValue] else { return [] }
+        guard let list = bySubject[name.chainingKey] else { return [] }
+        // The bucket itself when every entry matches (the usual case): no new array.
+        if list.allSatisfy({ anchors[$0].certificate.subject.matchesForChaining(name) }) { return list }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }
 
@@ -121,7 +127,14 @@ public struct TrustStore: Sendable {
 
     /// True when `certificate` itself is one of the anchors (same encoding).
     public func contains(_ certificate: Certificate) -> Bool {
-        anchors(withSubject: certificate.subject).contains { anchors[$0].certificate == certificate }
+        index(of: certificate) != nil
+    }
+
+    /// The index in `anchors` of `certificate` itself (same encoding), without allocating.
+    func index(of certificate: Certificate) -> Int? {
+        guard let list = bySubject[certificate.subject.chainingKey] else { return nil }
+        // Identical encodings have identical subjects: the subject bucket holds it if any does.
+        return list.first { anchors[$0].certificate == certificate }
     }
 }
 

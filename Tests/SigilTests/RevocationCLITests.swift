@@ -58,4 +58,23 @@ final class RevocationCLITests: XCTestCase {
         XCTAssertEqual(rc, 1, out)
         XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
     }
+
+    /// `--sig-alg` restricts the CRL's and OCSP response's signatures too (Fixtures/revocation/sigalg:
+    /// everything is ecdsa-with-SHA256 except the "sha384" CRL and response, openssl's reading).
+    func testSigAlgRestrictsRevocationData() throws {
+        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("sigalg/manifest.json")))) as! [String: Any]
+        let base = ["verify", "--kind", "basic", "--anchors-only", "--anchor", f("sigalg/root.pem"),
+                    "--at", "\(m["verificationTime"] as! Int)", "--json", "--sig-alg", "ECDSA_WITH_SHA256"]
+        for source in [["--crl", f("sigalg/root-sha384.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha384.ocsp.der")]] {
+            var (rc, out) = try run(base + source + [f("sigalg/leaf.pem")])
+            XCTAssertEqual(rc, 1, out)
+            XCTAssertTrue(out.contains(#""kind":"revocation undetermined","certificate":0"#), out)
+            (rc, out) = try run(base + ["--sig-alg", "ECDSA_WITH_SHA384"] + source + [f("sigalg/leaf.pem")])
+            XCTAssertEqual(rc, 0, out)
+        }
+        for source in [["--crl", f("sigalg/root-sha256.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha256.ocsp.der")]] {
+            let (rc, out) = try run(base + source + [f("sigalg/leaf.pem")])
+            XCTAssertEqual(rc, 0, out)
+        }
+    }
 }

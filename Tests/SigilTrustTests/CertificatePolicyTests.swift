@@ -47,7 +47,8 @@ final class CertificatePolicyTests: XCTestCase {
     static func oids(_ dotted: [String]) -> [[UInt8]] { dotted.map { objectIdentifierContent(dotted: $0)! } }
 
     static func verify(_ scenario: String, policies: [String], explicit: Bool, inhibitMap: Bool = false,
-                       inhibitAny: Bool = false, at: Double, maximumWork: Int? = nil) throws -> TrustResult {
+                       inhibitAny: Bool = false, at: Double, maximumWork: Int? = nil,
+                       budget: VerificationBudget = .standard) throws -> TrustResult {
         var store = TrustStore()
         for a in try certs(scenario, "root.pem") { store.add(a) }
         var options = VerificationOptions(kind: .basic, time: at)
@@ -55,9 +56,11 @@ final class CertificatePolicyTests: XCTestCase {
         options.certificatePolicies.initialExplicitPolicy = explicit
         options.certificatePolicies.initialPolicyMappingInhibit = inhibitMap
         options.certificatePolicies.initialAnyPolicyInhibit = inhibitAny
-        if let w = maximumWork { options.certificatePolicies.maximumWork = w }
-        return ChainVerifier(anchors: store).verify(leaf: try certs(scenario, "leaf.pem")[0],
-                                                    intermediates: try certs(scenario, "intermediates.pem"), options: options)
+        var verifier = ChainVerifier(anchors: store)
+        verifier.budget = budget
+        if let w = maximumWork { verifier.budget.policyTreeWork = w }
+        return verifier.verify(leaf: try certs(scenario, "leaf.pem")[0],
+                               intermediates: try certs(scenario, "intermediates.pem"), options: options)
     }
 
     /// Every scenario: Sigil's verdict is OpenSSL's, and so are the printed policy sets.
@@ -155,7 +158,7 @@ final class CertificatePolicyTests: XCTestCase {
     func testExponentialMappingsExhaustTheDefaultBudget() {
         // 100 policies mapped all-to-all over 8 CAs: 10^16 nodes in an RFC tree.
         let path = Self.exponential(n: 100, depth: 8)
-        var budget = CertificatePolicyOptions.defaultMaximumWork
+        var budget = VerificationBudget.defaultPolicyTreeWork
         var o = CertificatePolicyOptions()
         o.initialExplicitPolicy = true
         switch PolicyTree.evaluate(path, options: o, budget: &budget) {

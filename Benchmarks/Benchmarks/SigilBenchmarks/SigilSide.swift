@@ -63,6 +63,23 @@ func sigilChainVerifier(_ chain: Inputs.Chain) -> ChainVerifier {
     return ChainVerifier(anchors: store)
 }
 
+/// A signature verifier that performs no cryptography: it records the questions the trust
+/// layer asks (signature checks and the leaf-key check) and answers "valid". With it,
+/// `TrustLayer<tag>_Sigil` measures `ChainParse<tag>_Sigil` minus the signature checks
+/// (issue 11's "trust-layer cost"). Benchmark-only: never use such a verifier for real trust.
+final class RecordingSignatureVerifier: CertificateSignatureVerifier, @unchecked Sendable {
+    var signatureChecks = 0
+    var keyChecks = 0
+    func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
+        signatureChecks &+= 1
+        return .valid
+    }
+    func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
+        keyChecks &+= 1
+        return true
+    }
+}
+
 func sigilOptions(_ chain: Inputs.Chain) -> VerificationOptions {
     VerificationOptions(kind: .server, time: Double(Inputs.time), host: chain.host)
 }
@@ -149,6 +166,23 @@ func registerSigilBenchmarks() {
                 let i = try Certificate(der: intermediateDER)
                 blackHole(verifier.verify(leaf: l, intermediates: [i], options: options).isTrusted)
             }
+        }
+        // The same work as ChainParse with the signature checks answered by a recorder: the
+        // trust layer's own cost (parse of leaf + intermediate included).
+        let recorder = RecordingSignatureVerifier()
+        let recordingVerifier = ChainVerifier(anchors: verifier.anchors, signatureVerifier: recorder)
+        let recorded = recordingVerifier.verify(leaf: leafCert, intermediates: intermediates, options: options)
+        precondition(recorded.isTrusted && recorder.signatureChecks == 2 && recorder.keyChecks == 1,
+                     "Sigil \(family) trust layer: \(recorded.failures), \(recorder.signatureChecks) signature checks")
+        Benchmark("TrustLayer\(tag)_Sigil") { b in
+            recorder.signatureChecks = 0
+            for _ in b.scaledIterations {
+                let l = try Certificate(der: leafDER)
+                let i = try Certificate(der: intermediateDER)
+                blackHole(recordingVerifier.verify(leaf: l, intermediates: [i], options: options).isTrusted)
+            }
+            // Two signatures per verification (leaf by intermediate, intermediate by root).
+            precondition(recorder.signatureChecks == 2 * b.scaledIterations.count)
         }
         Benchmark("ChainPreparsed\(tag)_Sigil") { b in
             for _ in b.scaledIterations {

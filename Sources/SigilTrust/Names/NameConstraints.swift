@@ -129,9 +129,9 @@ func checkNameConstraints(_ nc: NameConstraints, for cert: Certificate, remainin
 /// self-issued exemption (a self-issued certificate is checked only when it is the leaf).
 /// This is the one loop path validation runs (`ChainVerifier` and `checkNameConstraints(path:)`).
 /// Charges `budget`; returns the index and result of the first failure, or nil.
-func checkNameConstraints(
-    _ nc: NameConstraints, below: [Certificate], budget: inout Int
-) -> (certificate: Int, result: NameConstraintsResult)? {
+func checkNameConstraints<C: Collection>(
+    _ nc: NameConstraints, below: C, budget: inout Int
+) -> (certificate: Int, result: NameConstraintsResult)? where C.Element == Certificate {
     for (j, c) in below.enumerated() {
         if j > 0 && c.isSelfIssued { continue }
         let r = checkNameConstraints(nc, for: c, remaining: &budget)

@@ -32,6 +32,16 @@ public struct CertificateTrust: Sendable {
         /// and no name. Legitimate for some private PKIs; with a public CA as anchor it accepts
         /// every certificate that CA ever issued.
         case basicX509
+
+        /// The policy `VerificationOptions.kind` names: `.server` → `.ssl(host: host)`,
+        /// `.client` → `.sslClient`, `.basic` → `.basicX509`.
+        public init(kind: ValidationKind, host: String?) {
+            switch kind {
+            case .server: self = .ssl(host: host)
+            case .client: self = .sslClient
+            case .basic: self = .basicX509
+            }
+        }
     }
 
     /// The peer's certificates: the leaf first, then any intermediates in any order.
@@ -49,10 +59,15 @@ public struct CertificateTrust: Sendable {
     /// `Policy` sets (`kind`, `host`): the time, the algorithm policy, required extended key
     /// usages and key usages, e-mail addresses, the depth limit, and whatever else
     /// `VerificationOptions` gains. This is the one place options are assembled: the CLI,
-    /// `SecurityPolicy` and `ATSReport.evaluate` all evaluate through a `CertificateTrust`.
+    /// `SecurityPolicy`, `ATSReport.evaluate` and SigilNIO's verifiers all evaluate through a
+    /// `CertificateTrust`.
     public var requirements: VerificationOptions
     /// Checks one certificate's signature with its issuer's key.
     public var signatureVerifier: any CertificateSignatureVerifier
+    /// The work one verification may do, all of it: signature checks (the certificates' and
+    /// the revocation data's), candidate visits, name-constraint comparisons and certificate
+    /// policy work (`VerificationBudget`). Each policy of `policies` is one verification.
+    public var budget = VerificationBudget.standard
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
     /// `requirements.time`.
@@ -84,6 +99,18 @@ public struct CertificateTrust: Sendable {
         self.requirements = VerificationOptions(time: time)
         self.signatureVerifier = signatureVerifier
         self.systemAnchors = systemAnchors
+    }
+
+    /// An evaluation with exactly `anchors` (the system store is not consulted unless it is in
+    /// `anchors`) under `requirements` as a whole: the one policy is the one
+    /// `requirements.kind` names with `requirements.host` (`Policy(kind:host:)`), the time is
+    /// `requirements.time`. For callers holding `VerificationOptions` (SigilNIO's `.chain`
+    /// evaluator and mTLS verifier), so that they too reach the verdict through this evaluator.
+    public init(certificates: [Certificate], anchors: TrustStore, requirements: VerificationOptions,
+                signatureVerifier: any CertificateSignatureVerifier) {
+        self.init(certificates: certificates, policies: [Policy(kind: requirements.kind, host: requirements.host)],
+                  time: requirements.time, signatureVerifier: signatureVerifier, systemAnchors: anchors)
+        self.requirements = requirements
     }
 
     /// Replaces the host of every `.ssl` policy (`SecTrustSetPolicies` with a new
@@ -160,7 +187,8 @@ public struct CertificateTrust: Sendable {
             return .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")])
         }
         let policies = self.policies.isEmpty ? [Policy.basicX509] : self.policies
-        let verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
+        var verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
+        verifier.budget = budget
         let intermediates = Array(certificates.dropFirst())
         var first: TrustResult?
         var failures: [TrustFailure] = []

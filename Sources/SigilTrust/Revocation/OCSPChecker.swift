@@ -108,7 +108,7 @@ struct OCSPChecker {
                                           signature: basic.signature, signer: s)
             }
             if verdict == .valid { return nil }
-            if verdict == nil { return "the revocation work budget is exhausted" }
+            if verdict == nil { return "the verification budget is exhausted" }
             why = "its signature does not verify with the key of \(s.subject.rfc4514String)"
         }
         return why

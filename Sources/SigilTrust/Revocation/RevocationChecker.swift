@@ -189,7 +189,7 @@ struct RevocationChecker {
                 return false
             }
             guard let verdict = work.verify(crl.tbsCertList, signer: s, { verifier.verifySignedData(algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature, signer: s) }) else {
-                why = "the revocation work budget is exhausted"
+                why = "the verification budget is exhausted"
                 return false
             }
             switch verdict {
@@ -209,18 +209,17 @@ struct RevocationChecker {
             if tried > RevocationOptions.maximumCRLSignerCandidates { break }
             guard tryCandidate(s) else { continue }
             if s == anchor.certificate { return true }
-            guard work.spend(RevocationWork.signerPathCost) else {
-                why = "the revocation work budget is exhausted"
-                break
-            }
             var store = TrustStore()
             store.add(anchor)
             var o = VerificationOptions(kind: .basic, time: time)
             o.algorithms = algorithms
             // The signer's own path is validated by §6.1; its revocation is not checked (no
             // recursion): a limitation shared with OpenSSL's default.
-            let result = ChainVerifier(anchors: store, signatureVerifier: verifier)
-                .verify(leaf: s, intermediates: certificates, options: o)
+            guard let result = work.validateSigner(ChainVerifier(anchors: store, signatureVerifier: verifier),
+                                                   leaf: s, intermediates: certificates, options: o) else {
+                why = "the verification budget is exhausted"
+                break
+            }
             if result.isTrusted { return true }
             why = "its signer \(s.subject.rfc4514String) does not chain to the path's anchor"
         }
@@ -297,14 +296,22 @@ struct RevocationChecker {
 /// The revocation work of one verification, shared by every candidate path (why: a hostile
 /// peer's intermediates can make many complete paths, each checked against every CRL; without
 /// a bound that multiplies signature checks). Verdicts on the same signed bytes and signer are
-/// cached; each new signature check costs 1, each separate CRL signer's path validation
-/// `signerPathCost`. When the budget is spent, the remaining sources are not used: statuses
-/// become undetermined (failing closed under hard fail).
+/// cached; each new signature check spends one of the verification's
+/// `VerificationBudget.signatureChecks`, and a separate CRL signer's path validation spends
+/// from the same budget whatever it uses. The session hands its budget in before checking a
+/// path and takes what is left back after: there is no separate revocation limit. When the
+/// budget runs out, the remaining sources are not used and `exhausted` is set; the session
+/// then fails the verification with `budgetExhausted` (whatever the revocation policy).
 final class RevocationWork {
-    static let maximumCost = 64
-    static let signerPathCost = 8
-    private(set) var spent = 0
+    /// What is left of the verification's budget while revocation checking runs.
+    var budget: VerificationBudget
+    /// Set when a check was refused for want of budget.
+    var exhausted = false
     private var verdicts: [Key: SignatureVerdict] = [:]
+
+    init(budget: VerificationBudget = .standard) {
+        self.budget = budget
+    }
 
     /// The signed bytes by identity: their storage's address and range (every CRL, response
     /// and certificate stays alive in the options, path or pool for the whole verification, so
@@ -316,22 +323,39 @@ final class RevocationWork {
         let signer: [UInt8]
     }
 
-    func spend(_ cost: Int) -> Bool {
-        if spent + cost > RevocationWork.maximumCost { return false }
-        spent += cost
-        return true
-    }
-
     /// The cached verdict, or `check()` when the budget allows (nil when it does not).
     func verify(_ signed: ByteSpan, signer: Certificate, _ check: () -> SignatureVerdict) -> SignatureVerdict? {
         // The slice shares the storage: its base address is where the signed bytes live.
         let address = signed.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         let key = Key(address: address, start: signed.start, end: signed.end, signer: signer.der)
         if let v = verdicts[key] { return v }
-        guard spend(1) else { return nil }
+        guard !exhausted, budget.spendSignatureCheck() else {
+            exhausted = true
+            return nil
+        }
         let v = check()
         verdicts[key] = v
         return v
+    }
+
+    /// Validates a separate CRL signer's own path (a verification of its own), charged to
+    /// `budget`; nil (and `exhausted` set) when the budget ran out before or during it.
+    func validateSigner(_ verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate],
+                        options: VerificationOptions) -> TrustResult? {
+        if exhausted || budget.signatureChecks <= 0 {
+            exhausted = true
+            return nil
+        }
+        var charged = verifier
+        charged.budget = budget
+        var session = Session(verifier: charged, leaf: leaf, intermediates: intermediates, options: options)
+        let result = session.run()
+        budget = session.budget
+        if session.budgetHit {
+            exhausted = true
+            return nil
+        }
+        return result
     }
 }
 
