@@ -5,7 +5,7 @@ import SigilX509
 /// Forum Baseline Requirements profile for server and client kinds).
 ///
 /// Path building is depth-first with backtracking: candidate issuers are looked up by subject
-/// (RFC 5280 §7.1, through hashed indexes, never a scan), anchors before untrusted
+/// (byte-identical first, then RFC 5280 §7.1: CandidatePool.swift), anchors before untrusted
 /// intermediates and candidates whose subject key identifier matches the child's authority key
 /// identifier first. A candidate that fails any check is abandoned and the next one tried, so
 /// cross-signed and expired alternatives still find the valid path.
@@ -240,11 +240,10 @@ struct Session {
         return nil
     }
 
-    /// Anchors and pool certificates whose subject matches the child's issuer: byte-identical
-    /// in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
+    /// Anchors whose subject matches the child's issuer (RFC 5280 §7.1), then pool certificates
+    /// whose subject does: byte-identical in the first pass, §7.1 in the second (CandidatePool.swift).
     mutating func candidateIssuers(of child: Certificate) -> [Int] {
-        var out = pool.normalised ? verifier.anchors.anchors(withSubject: child.issuer)
-                                  : verifier.anchors.anchors(withRawSubject: child.issuer)
+        var out = verifier.anchors.anchors(withSubject: child.issuer)
         for j in pool.candidates(for: child.issuer, anchorMatches: out, anchors: verifier.anchors) {
             out.append(anchorCount + j)
         }

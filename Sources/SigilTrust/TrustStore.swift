@@ -40,9 +40,6 @@ public struct TrustStore: Sendable {
     /// Entries that could not be parsed while loading (skipped, never fatal).
     public private(set) var skippedCount = 0
     var bySubject: [Int: [Int]] = [:]
-    /// `CandidatePool.fingerprint` of each anchor's subject encoding, parallel to `anchors`: the
-    /// path builder's first pass looks anchors up by byte-identical subject (no normalisation).
-    var subjectFingerprints: [UInt64] = []
 
     /// An empty store.
     public init() {}
@@ -64,7 +61,6 @@ public struct TrustStore: Sendable {
         if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) { return }
         bySubject[key, default: []].append(anchors.count)
         anchors.append(anchor)
-        subjectFingerprints.append(CandidatePool.fingerprint(anchor.certificate.subject.encoded))
     }
 
     /// Adds `certificate` as an anchor from `source`.
@@ -114,25 +110,6 @@ public struct TrustStore: Sendable {
         if list.allSatisfy({ anchors[$0].certificate.subject.matchesForChaining(name) }) { return list }
         return list.filter { anchors[$0].certificate.subject.matchesForChaining(name) }
     }
-
-    /// Indexes into `anchors` of the anchors whose subject encoding is byte-identical to
-    /// `name`'s (a subset of `anchors(withSubject:)`, for the path builder's first pass,
-    /// CandidatePool.swift): a scan of one 64-bit fingerprint per anchor, hits confirmed by
-    /// comparing the bytes. Large stores use the §7.1 index instead (a superset: also right for
-    /// the first pass), so the scan stays short.
-    func anchors(withRawSubject name: DistinguishedName) -> [Int] {
-        if anchors.count > TrustStore.rawScanLimit { return anchors(withSubject: name) }
-        let target = name.encoded
-        let f = CandidatePool.fingerprint(target)
-        var out: [Int] = []
-        for i in subjectFingerprints.indices where subjectFingerprints[i] == f {
-            if CandidatePool.sameBytes(anchors[i].certificate.subject.encoded, target) { out.append(i) }
-        }
-        return out
-    }
-
-    /// Above this many anchors `anchors(withRawSubject:)` uses the hashed §7.1 index.
-    static let rawScanLimit = 1024
 
     /// True when `certificate` itself is one of the anchors (same encoding).
     public func contains(_ certificate: Certificate) -> Bool {
