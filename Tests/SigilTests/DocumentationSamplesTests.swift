@@ -12,18 +12,6 @@ import XCTest
 final class DocumentationSamplesTests: XCTestCase {
     static let at2030 = 1_893_456_000.0
 
-    /// The samples use the system's anchors (`TrustStore.system()`). Since the merges of
-    /// 2026-11-25 20:20–20:45 (CandidatePool, trust-cost caches, extension decoders) evaluating
-    /// with the full system store crashes this test process (SIGSEGV in a release of
-    /// `CertificateTrust` / in `Certificate.init(der:)` while loading the store): run with
-    /// `SIGIL_DOC_SAMPLES_SYSTEM_STORE=1` to reproduce. Until it is fixed, the samples still
-    /// compile, and run only under that variable.
-    func requireSystemStoreRun() throws {
-        if ProcessInfo.processInfo.environment["SIGIL_DOC_SAMPLES_SYSTEM_STORE"] != "1" {
-            throw XCTSkip("system-store evaluation crashes since the 20:45 merge; SIGIL_DOC_SAMPLES_SYSTEM_STORE=1 reproduces")
-        }
-    }
-
     func chain() throws -> (leaf: Certificate, intermediate: Certificate, root: Certificate) {
         let folder = TestSupport.fixtures.appendingPathComponent("chains/valid-rsa2048")
         func one(_ name: String) throws -> Certificate {
@@ -47,7 +35,6 @@ final class DocumentationSamplesTests: XCTestCase {
     }
 
     func testOverviewSample() throws {
-        try requireSystemStoreRun()
         let c = try chain()
         // The fixture's root is in no system store, and the name is not the leaf's.
         XCTAssertTrue(overviewSample([c.leaf, c.intermediate]).hasPrefix("not trusted: "))
@@ -74,7 +61,6 @@ final class DocumentationSamplesTests: XCTestCase {
     }
 
     func testVerifyServerSample() throws {
-        try requireSystemStoreRun()
         let c = try chain()
         // System roots only: the fixture's private root is not among them.
         XCTAssertFalse(verifyServer([c.leaf.der, c.intermediate.der], host: "leaf.rsa2048.sigil.test"))
@@ -86,7 +72,6 @@ final class DocumentationSamplesTests: XCTestCase {
     // MARK: CertificateTrust's doc comment (SecTrust equivalents)
 
     func testCertificateTrustDocComment() throws {
-        try requireSystemStoreRun()
         let c = try chain()
         let presented = [c.leaf, c.intermediate], now = Self.at2030, companyRoot = c.root
         var used: [Certificate] = []
