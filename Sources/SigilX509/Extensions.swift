@@ -6,9 +6,12 @@
 public struct Extension: Sendable {
     /// OID content octets.
     public let oid: ByteSpan
+    /// The `critical` flag (false when the DEFAULT FALSE field is absent, as DER requires).
     public let critical: Bool
+    /// The content of extnValue: the DER encoding of the extension's own ASN.1 type.
     public let value: ByteSpan
 
+    /// The OID in dotted form, e.g. "2.5.29.19" (allocates; for display).
     public var oidDotted: String {
         OID.dotted(oid)
     }
@@ -19,19 +22,23 @@ public struct Extension: Sendable {
     }
 }
 
-/// The extensions of a certificate, in order (validated during parsing).
+/// The extensions of a certificate, a CRL or a CRL entry, in order (validated during parsing).
 public struct Extensions: Sequence, Sendable {
     let storage: [UInt8]
     let start: Int
     let end: Int
 
+    /// An iterator from the first extension.
     public func makeIterator() -> Iterator { Iterator(storage: storage, position: start, end: end) }
 
+    /// Walks the extensions in encoding order.
     public struct Iterator: IteratorProtocol {
         let storage: [UInt8]
         var position: Int
         let end: Int
 
+        /// The next extension, or nil at the end (the list was validated while parsing, so none is
+        /// skipped).
         public mutating func next() -> Extension? {
             guard position < end else { return nil }
             let p = position, e = end, storage = storage
@@ -194,6 +201,8 @@ extension Certificate {
         try generalNamesExtension(KnownExtension.subjectAltName)
     }
 
+    /// `IssuerAltName ::= GeneralNames` (§4.2.1.7), iterated (every GeneralName kind). Nil when
+    /// absent; `.invalidExtension` (at the offending offset) when malformed.
     public func issuerAlternativeNames() throws(DERError) -> GeneralNames? {
         try generalNamesExtension(KnownExtension.issuerAltName)
     }
@@ -326,10 +335,14 @@ extension Certificate {
 
     // MARK: cRLDistributionPoints / freshestCRL (§4.2.1.13, §4.2.1.15)
 
+    /// `CRLDistributionPoints ::= SEQUENCE SIZE (1..MAX) OF DistributionPoint` (§4.2.1.13), every
+    /// point validated. Nil when absent; `.invalidExtension` when malformed.
     public func crlDistributionPoints() throws(DERError) -> DistributionPoints? {
         try distributionPoints(KnownExtension.cRLDistributionPoints)
     }
 
+    /// `FreshestCRL ::= CRLDistributionPoints` (§4.2.1.15): where delta CRLs are published. Nil
+    /// when absent; `.invalidExtension` when malformed.
     public func freshestCRL() throws(DERError) -> DistributionPoints? {
         try distributionPoints(KnownExtension.freshestCRL)
     }
@@ -421,30 +434,46 @@ public func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERErr
 
 // MARK: - Decoded extension types
 
+/// The basicConstraints extension, decoded (§4.2.1.9).
 public struct BasicConstraints: Sendable, Hashable {
+    /// cA: the subject may sign certificates (false when the DEFAULT FALSE field is absent).
     public var isCA: Bool
+    /// pathLenConstraint: how many non-self-issued intermediates may follow this CA in a path;
+    /// nil = unlimited. Sigil refuses values above 255 (`.invalidExtension`).
     public var pathLength: Int?
 }
 
 /// KeyUsage bits (RFC 5280 §4.2.1.3), bit i of the BIT STRING at `1 << i`.
 public struct KeyUsage: OptionSet, Sendable, Hashable {
+    /// Bit i of the KeyUsage BIT STRING at `1 << i` (bits 0...8).
     public let rawValue: UInt16
+    /// A set from raw bits (bit i = `1 << i`; bits above 8 name no usage).
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// digitalSignature (0): signatures other than on certificates and CRLs (e.g. a TLS handshake).
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    /// contentCommitment (1), formerly nonRepudiation.
     public static let contentCommitment = KeyUsage(rawValue: 1 << 1) // nonRepudiation
+    /// keyEncipherment (2): the key encrypts keys (RSA key transport).
     public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    /// dataEncipherment (3): the key encrypts user data directly.
     public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    /// keyAgreement (4): the key is used for key agreement (e.g. static (EC)DH).
     public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    /// keyCertSign (5): the key verifies certificate signatures (CAs only, §4.2.1.3).
     public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    /// cRLSign (6): the key verifies CRL signatures.
     public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    /// encipherOnly (7): with keyAgreement, the key only enciphers.
     public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    /// decipherOnly (8): with keyAgreement, the key only deciphers.
     public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     /// RFC 5280 names, bit order.
     public static let names = ["digitalSignature", "contentCommitment", "keyEncipherment", "dataEncipherment",
                                "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
 
+    /// The RFC 5280 names of the bits set, in bit order (allocates; for display).
     public var names: [String] {
         (0..<9).filter { rawValue & (1 << UInt16($0)) != 0 }.map { KeyUsage.names[$0] }
     }
@@ -461,6 +490,7 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
 public struct ObjectIdentifierList: Sequence, Sendable {
     let list: ByteSpan
 
+    /// The OIDs in encoding order, as content-octet spans.
     public func makeIterator() -> SpanListIterator<ByteSpan> {
         SpanListIterator(list) { (storage, v) throws(DERError) -> ByteSpan in ByteSpan(storage, v.contentStart, v.end) }
     }
@@ -486,14 +516,23 @@ public struct ObjectIdentifierList: Sequence, Sendable {
     }
 }
 
+/// The authorityKeyIdentifier extension, decoded (§4.2.1.1); parsing checked that
+/// `authorityCertIssuer` and `authorityCertSerialNumber` are both present or both absent.
 public struct AuthorityKeyIdentifier: Sendable {
+    /// keyIdentifier [0]: the issuer key's identifier (its subjectKeyIdentifier), when present.
     public var keyIdentifier: ByteSpan?
+    /// authorityCertIssuer [1]: names of the issuer's issuer, when present.
     public var authorityCertIssuer: GeneralNames?
+    /// authorityCertSerialNumber [2]: the issuer certificate's serial, INTEGER content octets.
     public var authorityCertSerialNumber: ByteSpan?
 }
 
+/// The nameConstraints extension, decoded (§4.2.1.10): at least one of the two lists is
+/// present (parsing refuses an empty one).
 public struct NameConstraints: Sendable {
+    /// permittedSubtrees [0]: names below this CA must fall within one of these (per name form).
     public var permitted: GeneralSubtrees?
+    /// excludedSubtrees [1]: names below this CA must fall within none of these.
     public var excluded: GeneralSubtrees?
 }
 
@@ -502,6 +541,8 @@ public struct NameConstraints: Sendable {
 public struct GeneralSubtrees: Sequence, Sendable {
     let list: ByteSpan
 
+    /// The subtree bases, in encoding order (iPAddress bases are address and mask, 8 or 32
+    /// octets).
     public func makeIterator() -> SpanListIterator<GeneralName> {
         SpanListIterator(list) { (storage, v) throws(DERError) -> GeneralName in
             // GeneralSubtree ::= SEQUENCE { base GeneralName, ... } (validated in nameConstraints()).
@@ -512,6 +553,8 @@ public struct GeneralSubtrees: Sequence, Sendable {
     }
 }
 
+/// The certificatePolicies extension (§4.2.1.4), validated, iterated as `PolicyInformation`
+/// views in encoding order.
 public struct CertificatePolicies: Sequence, Sendable {
     let list: ByteSpan
 
@@ -534,6 +577,7 @@ public struct CertificatePolicies: Sequence, Sendable {
         }
     }
 
+    /// The policies, in encoding order.
     public func makeIterator() -> SpanListIterator<PolicyInformation> {
         SpanListIterator(list) { (storage, v) throws(DERError) -> PolicyInformation in
             if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
@@ -548,15 +592,18 @@ public struct CertificatePolicies: Sequence, Sendable {
     }
 }
 
+/// One `PolicyInformation`: the policy OID and its qualifiers (decoded on demand).
 public struct PolicyInformation: Sendable {
     /// OID content octets.
     public let policyIdentifier: ByteSpan
     let qualifierList: ByteSpan?
 
+    /// The policy OID in dotted form, e.g. "2.23.140.1.2.1" (allocates; for display).
     public var policyIdentifierDotted: String {
         OID.dotted(policyIdentifier)
     }
 
+    /// The policy qualifiers, decoded (allocates): empty when absent.
     public var qualifiers: [PolicyQualifier] {
         guard let list = qualifierList else { return [] }
         var out: [PolicyQualifier] = []
@@ -573,9 +620,11 @@ public struct PolicyInformation: Sendable {
 /// `PolicyQualifierInfo ::= SEQUENCE { policyQualifierId OID, qualifier ANY }` decoded for the
 /// two qualifiers RFC 5280 defines: CPS pointer (IA5String) and user notice.
 public enum PolicyQualifier: Sendable {
+    /// A CPS pointer: the URI text of the IA5String.
     case cps(String)
     /// `UserNotice ::= SEQUENCE { noticeRef NoticeReference OPTIONAL, explicitText DisplayText OPTIONAL }`
     case userNotice(organization: String?, noticeNumbers: [Int64], explicitText: String?)
+    /// A qualifier RFC 5280 does not define: its dotted OID (value skipped).
     case other(oid: String)
 
     /// Checks the structure and strings without building any value (no allocation).
@@ -630,6 +679,8 @@ public enum PolicyQualifier: Sendable {
     }
 }
 
+/// The policyMappings extension (§4.2.1.5), validated, iterated as (issuer, subject) policy
+/// OID pairs.
 public struct PolicyMappings: Sequence, Sendable {
     let list: ByteSpan
 
@@ -657,10 +708,17 @@ public struct PolicyMappings: Sequence, Sendable {
     }
 }
 
+/// The policyConstraints extension, decoded (§4.2.1.11): at least one field is present.
 public struct PolicyConstraints: Sendable, Hashable {
+    /// requireExplicitPolicy [0]: after this many further certificates the path must carry an
+    /// acceptable policy (SkipCerts; values above 2^20 are read as 2^20).
     public var requireExplicitPolicy: Int?
+    /// inhibitPolicyMapping [1]: after this many further certificates policy mapping is no longer
+    /// allowed (SkipCerts; values above 2^20 are read as 2^20).
     public var inhibitPolicyMapping: Int?
 
+    /// Constraints with the given fields (for tests and callers building policy inputs; not
+    /// validated).
     public init(requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil) {
         self.requireExplicitPolicy = requireExplicitPolicy
         self.inhibitPolicyMapping = inhibitPolicyMapping
@@ -684,6 +742,8 @@ public struct PolicyConstraints: Sendable, Hashable {
     }
 }
 
+/// The authorityInfoAccess extension (§4.2.2.1), validated, iterated as (accessMethod,
+/// accessLocation) pairs, e.g. id-ad-caIssuers or id-ad-ocsp with a URI.
 public struct AccessDescriptions: Sequence, Sendable {
     let list: ByteSpan
 
@@ -711,6 +771,7 @@ public struct DistributionPoint: Sendable {
     public var hasRelativeName: Bool
     /// ReasonFlags bits, when present.
     public var reasons: UInt16?
+    /// cRLIssuer [2]: who signs the CRL when it is not the certificate's issuer (indirect CRLs).
     public var crlIssuer: GeneralNames?
 
     static func validate(_ r: inout DERReader) throws(DERError) {
@@ -759,9 +820,12 @@ public struct DistributionPoint: Sendable {
     }
 }
 
+/// A validated list of `DistributionPoint` (cRLDistributionPoints, freshestCRL), iterated in
+/// encoding order.
 public struct DistributionPoints: Sequence, Sendable {
     let list: ByteSpan
 
+    /// The points, in encoding order.
     public func makeIterator() -> SpanListIterator<DistributionPoint> {
         SpanListIterator(list) { (storage, v) throws(DERError) -> DistributionPoint in
             var r = DERReader(input: v.input, from: v.start, to: v.end)
