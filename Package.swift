@@ -19,7 +19,10 @@ let package = Package(
     // to compile on 2 cores): the plain `swift build` / `swift test` never compile it. Build the
     // integration with `swift build --traits NIO --scratch-path .build-nio` (see README).
     traits: [
-        .trait(name: "NIO", description: "SigilNIO: verification inside swift-nio-ssl handshakes; sigil fetch, verify --connect, live ats"),
+        .trait(
+            name: "NIO",
+            description:
+                "SigilNIO: verification inside swift-nio-ssl handshakes; sigil fetch, verify --connect, live ats"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -77,7 +80,8 @@ let package = Package(
         .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),
         .testTarget(name: "SigilDERTests", dependencies: ["SigilDER", "SigilTestSupport"]),
         .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER", "SigilTestSupport"]),
-        .testTarget(name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(
+            name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER", "SigilTestSupport"]),
         .testTarget(name: "SigilTrustTests", dependencies: ["Sigil", "SigilTestSupport"]),
         .testTarget(name: "SigilTests", dependencies: ["Sigil", "SigilTestSupport"]),
         // Loopback handshakes (openssl s_server + a NIO server in the process); empty without

@@ -74,7 +74,9 @@ public struct CertificateReport {
             let offset = inspected.originalOffset(error.offset)
             let message = "\(what): \(error.kind.message)"
             problems.append("\(what): \(DERError(error.kind, at: offset))")
-            inspected.addWarning(clause: CertificateReport.extensionClauses[what] ?? "RFC 5280 §4.2", carrierOffset: error.offset, message: message)
+            inspected.addWarning(
+                clause: CertificateReport.extensionClauses[what] ?? "RFC 5280 §4.2", carrierOffset: error.offset,
+                message: message)
             return nil
         }
     }
@@ -95,8 +97,10 @@ public struct CertificateReport {
         }
         guard let s = lenientSANs() else { return nil }
         for m in s.malformed {
-            inspected.addWarning(InspectionWarning(clause: "RFC 5280 §4.2.1.6", offset: m.offset,
-                                                   message: "subjectAltName \(m.kind) \"\(m.value)\": \(m.reason)"))
+            inspected.addWarning(
+                InspectionWarning(
+                    clause: "RFC 5280 §4.2.1.6", offset: m.offset,
+                    message: "subjectAltName \(m.kind) \"\(m.value)\": \(m.reason)"))
         }
         return s
     }
@@ -116,29 +120,48 @@ public struct CertificateReport {
             func ia5(_ kind: String) -> (String, MalformedName?) {
                 let text = String(decoding: content, as: UTF8.self)
                 guard let bad = content.firstIndex(where: { $0 >= 0x80 }) else { return (text, nil) }
-                return (text, MalformedName(kind: kind, value: text, offset: inspected.originalOffset(bad),
-                                            reason: "non-ASCII octet in an IA5String"))
+                return (
+                    text,
+                    MalformedName(
+                        kind: kind, value: text, offset: inspected.originalOffset(bad),
+                        reason: "non-ASCII octet in an IA5String")
+                )
             }
             switch n.tag {
             case 0x81, 0x82, 0x86:
                 let kind = n.tag == 0x82 ? "dns" : n.tag == 0x81 ? "email" : "uri"
                 let (text, bad) = ia5(kind)
-                if n.tag == 0x82 { s.dns.append(text) } else if n.tag == 0x81 { s.email.append(text) } else { s.uri.append(text) }
+                if n.tag == 0x82 {
+                    s.dns.append(text)
+                } else if n.tag == 0x81 {
+                    s.email.append(text)
+                } else {
+                    s.uri.append(text)
+                }
                 if let bad { s.malformed.append(bad) }
             case 0x87:
                 if content.count == 4 || content.count == 16 {
                     s.ip.append(IPAddressText.format(Array(content)))
                 } else {
-                    s.malformed.append(MalformedName(kind: "ip", value: "#" + hexString(content), offset: at,
-                                                     reason: "iPAddress of \(content.count) octets (4 or 16)"))
+                    s.malformed.append(
+                        MalformedName(
+                            kind: "ip", value: "#" + hexString(content), offset: at,
+                            reason: "iPAddress of \(content.count) octets (4 or 16)"))
                 }
             case 0x88:
                 s.other.append("RID:" + Array(content).withUnsafeBytes { objectIdentifierDottedString($0) })
             case 0xA0:
                 if let t = n.children.first, t.tag == 0x06 {
-                    s.other.append("othername:" + Array(storage[t.contentStart..<t.contentEnd]).withUnsafeBytes { objectIdentifierDottedString($0) })
+                    s.other.append(
+                        "othername:"
+                            + Array(storage[t.contentStart..<t.contentEnd]).withUnsafeBytes {
+                                objectIdentifierDottedString($0)
+                            })
                 } else {
-                    s.malformed.append(MalformedName(kind: "otherName", value: "#" + hexString(content), offset: at, reason: "malformed otherName"))
+                    s.malformed.append(
+                        MalformedName(
+                            kind: "otherName", value: "#" + hexString(content), offset: at,
+                            reason: "malformed otherName"))
                 }
             case 0xA3: s.other.append("X400Name")
             case 0xA4:
@@ -146,16 +169,23 @@ public struct CertificateReport {
                     if let dn = try? DistinguishedName(der: Array(storage[name.start..<name.end])) {
                         s.other.append("DirName:" + dn.rfc4514String)
                     } else {
-                        s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at,
-                                                         reason: "malformed Name in a directoryName"))
+                        s.malformed.append(
+                            MalformedName(
+                                kind: "directoryName", value: "#" + hexString(content), offset: at,
+                                reason: "malformed Name in a directoryName"))
                     }
                 } else {
-                    s.malformed.append(MalformedName(kind: "directoryName", value: "#" + hexString(content), offset: at, reason: "malformed directoryName"))
+                    s.malformed.append(
+                        MalformedName(
+                            kind: "directoryName", value: "#" + hexString(content), offset: at,
+                            reason: "malformed directoryName"))
                 }
             case 0xA5: s.other.append("EdiPartyName")
             default:
-                s.malformed.append(MalformedName(kind: "tag 0x" + hexString([n.tag]), value: "#" + hexString(content), offset: at,
-                                                 reason: "not a GeneralName"))
+                s.malformed.append(
+                    MalformedName(
+                        kind: "tag 0x" + hexString([n.tag]), value: "#" + hexString(content), offset: at,
+                        reason: "not a GeneralName"))
             }
         }
         return s
@@ -196,17 +226,27 @@ public struct CertificateReport {
     /// The JSON object documented in the README (schema `sigil inspect --json`).
     public mutating func json(sha256: String?, spkiSha256: String?) -> JSONValue {
         let v = inspected
-        var sanObject: JSONValue = .object([("dns", .array([])), ("ip", .array([])), ("email", .array([])), ("uri", .array([]))])
+        var sanObject: JSONValue = .object([
+            ("dns", .array([])), ("ip", .array([])), ("email", .array([])), ("uri", .array([])),
+        ])
         if let s = sans() {
             var o: [(String, JSONValue)] = [
                 ("dns", .array(s.dns.map(JSONValue.string))), ("ip", .array(s.ip.map(JSONValue.string))),
                 ("email", .array(s.email.map(JSONValue.string))), ("uri", .array(s.uri.map(JSONValue.string))),
             ]
             if !s.malformed.isEmpty {
-                o.append(("malformed", .array(s.malformed.map { m in
-                    .object([("type", .string(m.kind)), ("value", .string(m.value)), ("offset", .int(Int64(m.offset))),
-                             ("reason", .string(m.reason))])
-                })))
+                o.append(
+                    (
+                        "malformed",
+                        .array(
+                            s.malformed.map { m in
+                                .object([
+                                    ("type", .string(m.kind)), ("value", .string(m.value)),
+                                    ("offset", .int(Int64(m.offset))),
+                                    ("reason", .string(m.reason)),
+                                ])
+                            })
+                    ))
             }
             sanObject = .object(o)
         }
@@ -217,13 +257,21 @@ public struct CertificateReport {
             bc = .object(o)
         }
         var ku: JSONValue = .null
-        if let k = attempt("keyUsage", { (c) throws(DERError) in try c.keyUsage() }) { ku = .array(k.names.map(JSONValue.string)) }
+        if let k = attempt("keyUsage", { (c) throws(DERError) in try c.keyUsage() }) {
+            ku = .array(k.names.map(JSONValue.string))
+        }
         var eku: JSONValue = .null
-        if let e = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() }) { eku = .array(e.dotted.map(JSONValue.string)) }
+        if let e = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() }) {
+            eku = .array(e.dotted.map(JSONValue.string))
+        }
         var ski: JSONValue = .null
-        if let s = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() }) { ski = .string(s.hex) }
+        if let s = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() }) {
+            ski = .string(s.hex)
+        }
         var aki: JSONValue = .null
-        if let a = attempt("authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() }), let k = a.keyIdentifier {
+        if let a = attempt("authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() }),
+            let k = a.keyIdentifier
+        {
             aki = .string(k.hex)
         }
         validateRemainingExtensions()
@@ -253,17 +301,29 @@ public struct CertificateReport {
             ("extendedKeyUsage", eku),
             ("subjectKeyIdentifier", ski),
             ("authorityKeyIdentifier", aki),
-            ("extensions", .array(v.extensions.map { e in
-                .object([("oid", .string(e.oid)), ("critical", .bool(e.critical))])
-            })),
+            (
+                "extensions",
+                .array(
+                    v.extensions.map { e in
+                        .object([("oid", .string(e.oid)), ("critical", .bool(e.critical))])
+                    })
+            ),
             ("sha256", sha256.map(JSONValue.string) ?? .null),
             ("spkiSha256", spkiSha256.map(JSONValue.string) ?? .null),
             ("parsedStrictly", .bool(v.strictCertificate != nil)),
         ]
         if let e = v.strictError { object.append(("strictError", .string(e.description))) }
-        object.append(("warnings", .array(inspected.warnings.map { w in
-            .object([("clause", .string(w.clause)), ("offset", .int(Int64(w.offset))), ("message", .string(w.message))])
-        })))
+        object.append(
+            (
+                "warnings",
+                .array(
+                    inspected.warnings.map { w in
+                        .object([
+                            ("clause", .string(w.clause)), ("offset", .int(Int64(w.offset))),
+                            ("message", .string(w.message)),
+                        ])
+                    })
+            ))
         return .object(object)
     }
 
@@ -278,7 +338,9 @@ public struct CertificateReport {
         _ = attempt("policyConstraints", { (c) throws(DERError) in try c.policyConstraints() })
         _ = attempt("inhibitAnyPolicy", { (c) throws(DERError) in try c.inhibitAnyPolicy() })
         _ = attempt("issuerAltName", { (c) throws(DERError) in try c.issuerAlternativeNames() })
-        _ = attempt("signedCertificateTimestampList", { (c) throws(DERError) in try c.signedCertificateTimestamps().map { $0.count } })
+        _ = attempt(
+            "signedCertificateTimestampList",
+            { (c) throws(DERError) in try c.signedCertificateTimestamps().map { $0.count } })
     }
 
     // MARK: text
@@ -323,9 +385,13 @@ public struct CertificateReport {
                 guard let m = s.malformed.first(where: { $0.kind == kind && $0.value == value }) else { return value }
                 return value + " [MALFORMED: \(m.reason), offset \(m.offset)]"
             }
-            let all = s.dns.map { "DNS:" + mark("dns", $0) } + s.ip.map { "IP:" + $0 } + s.email.map { "email:" + mark("email", $0) }
+            let all =
+                s.dns.map { "DNS:" + mark("dns", $0) } + s.ip.map { "IP:" + $0 }
+                + s.email.map { "email:" + mark("email", $0) }
                 + s.uri.map { "URI:" + mark("uri", $0) } + s.other
-                + s.malformed.filter { !["dns", "email", "uri"].contains($0.kind) }.map { "\($0.kind):\($0.value) [MALFORMED: \($0.reason), offset \($0.offset)]" }
+                + s.malformed.filter { !["dns", "email", "uri"].contains($0.kind) }.map {
+                    "\($0.kind):\($0.value) [MALFORMED: \($0.reason), offset \($0.offset)]"
+                }
             add("Subject alt names", crit(OID.subjectAltName) + all.joined(separator: ", "))
         }
         if let ian = attempt("issuerAltName", { (c) throws(DERError) in try c.issuerAlternativeNames() }) {
@@ -335,11 +401,15 @@ public struct CertificateReport {
             add("Key usage", crit(OID.keyUsage) + ku.names.joined(separator: ", "))
         }
         if let eku = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() }) {
-            add("Extended key usage", crit(OID.extKeyUsage) + eku.map(CertificateReport.oidName).joined(separator: ", "))
+            add(
+                "Extended key usage", crit(OID.extKeyUsage) + eku.map(CertificateReport.oidName).joined(separator: ", ")
+            )
         }
         if let bc = attempt("basicConstraints", { (c) throws(DERError) in try c.basicConstraints() }) {
-            add("Basic constraints", crit(OID.basicConstraints) + (bc.isCA ? "CA" : "not a CA")
-                + (bc.pathLength.map { ", path length \($0)" } ?? ""))
+            add(
+                "Basic constraints",
+                crit(OID.basicConstraints) + (bc.isCA ? "CA" : "not a CA")
+                    + (bc.pathLength.map { ", path length \($0)" } ?? ""))
         }
         if let ski = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() }) {
             add("Subject key ID", ski.hex)
@@ -347,7 +417,9 @@ public struct CertificateReport {
         if let aki = attempt("authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() }) {
             var parts: [String] = []
             if let k = aki.keyIdentifier { parts.append(k.hex) }
-            if let i = aki.authorityCertIssuer { parts.append("issuer " + i.map { $0.description }.joined(separator: ", ")) }
+            if let i = aki.authorityCertIssuer {
+                parts.append("issuer " + i.map { $0.description }.joined(separator: ", "))
+            }
             if let s = aki.authorityCertSerialNumber { parts.append("serial " + s.hex) }
             add("Authority key ID", parts.joined(separator: "; "))
         }
@@ -375,7 +447,11 @@ public struct CertificateReport {
             add("Policies", crit(OID.certificatePolicies) + out.joined(separator: ", "))
         }
         if let m = attempt("policyMappings", { (c) throws(DERError) in try c.policyMappings() }) {
-            add("Policy mappings", m.map { "\(CertificateReport.dotted($0.issuerDomainPolicy)) → \(CertificateReport.dotted($0.subjectDomainPolicy))" }.joined(separator: ", "))
+            add(
+                "Policy mappings",
+                m.map {
+                    "\(CertificateReport.dotted($0.issuerDomainPolicy)) → \(CertificateReport.dotted($0.subjectDomainPolicy))"
+                }.joined(separator: ", "))
         }
         if let pc = attempt("policyConstraints", { (c) throws(DERError) in try c.policyConstraints() }) {
             var parts: [String] = []
@@ -387,33 +463,49 @@ public struct CertificateReport {
             add("Inhibit anyPolicy", String(n))
         }
         if let aia = attempt("authorityInfoAccess", { (c) throws(DERError) in try c.authorityInformationAccess() }) {
-            add("Authority info access", aia.map { "\(CertificateReport.oidName($0.method)) \($0.location.description)" }.joined(separator: ", "))
+            add(
+                "Authority info access",
+                aia.map { "\(CertificateReport.oidName($0.method)) \($0.location.description)" }.joined(separator: ", ")
+            )
         }
-        for (label, oid) in [("CRL distribution points", OID.cRLDistributionPoints), ("Freshest CRL", OID.freshestCRL)] {
-            let dps = attempt(label, { (c) throws(DERError) in
-                oid == OID.freshestCRL ? try c.freshestCRL() : try c.crlDistributionPoints()
-            })
+        for (label, oid) in [("CRL distribution points", OID.cRLDistributionPoints), ("Freshest CRL", OID.freshestCRL)]
+        {
+            let dps = attempt(
+                label,
+                { (c) throws(DERError) in
+                    oid == OID.freshestCRL ? try c.freshestCRL() : try c.crlDistributionPoints()
+                })
             if let dps {
                 var out: [String] = []
                 for dp in dps {
                     if let full = dp.fullName { out.append(contentsOf: full.map { $0.description }) }
                     if dp.hasRelativeName { out.append("(name relative to CRL issuer)") }
-                    if let issuer = dp.crlIssuer { out.append("CRL issuer " + issuer.map { $0.description }.joined(separator: ", ")) }
+                    if let issuer = dp.crlIssuer {
+                        out.append("CRL issuer " + issuer.map { $0.description }.joined(separator: ", "))
+                    }
                 }
                 add(label, out.joined(separator: ", "))
             }
         }
-        if let scts = attempt("signedCertificateTimestampList", { (c) throws(DERError) in try c.signedCertificateTimestamps() }) {
+        if let scts = attempt(
+            "signedCertificateTimestampList", { (c) throws(DERError) in try c.signedCertificateTimestamps() })
+        {
             add("Embedded SCTs", String(scts.count))
         }
-        let known: [[UInt8]] = [OID.subjectAltName, OID.issuerAltName, OID.keyUsage, OID.extKeyUsage, OID.basicConstraints,
-                                OID.subjectKeyIdentifier, OID.authorityKeyIdentifier, OID.nameConstraints,
-                                OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy,
-                                OID.authorityInfoAccess, OID.cRLDistributionPoints, OID.freshestCRL,
-                                OID.signedCertificateTimestampList]
+        let known: [[UInt8]] = [
+            OID.subjectAltName, OID.issuerAltName, OID.keyUsage, OID.extKeyUsage, OID.basicConstraints,
+            OID.subjectKeyIdentifier, OID.authorityKeyIdentifier, OID.nameConstraints,
+            OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy,
+            OID.authorityInfoAccess, OID.cRLDistributionPoints, OID.freshestCRL,
+            OID.signedCertificateTimestampList,
+        ]
         let others = c.extensions.filter { e in !known.contains { e.oid == $0 } }
         if !others.isEmpty {
-            add("Other extensions", others.map { ($0.name.map { n in "\(n) " } ?? "") + "(\($0.oidDotted))" + ($0.critical ? " critical" : "") }.joined(separator: ", "))
+            add(
+                "Other extensions",
+                others.map {
+                    ($0.name.map { n in "\(n) " } ?? "") + "(\($0.oidDotted))" + ($0.critical ? " critical" : "")
+                }.joined(separator: ", "))
         }
         return finish(lines, sha256: sha256, spkiSha256: spkiSha256)
     }
@@ -442,7 +534,8 @@ public struct CertificateReport {
             return (k.algorithm == "rsa" ? "RSA " : "RSA-PSS ") + bits + (k.rsaExponent.map { " (e=\($0))" } ?? "")
         case "ec":
             if k.explicitParameters {
-                return "EC explicit parameters, \(bits)-bit field" + (k.curve.map { " (exactly \($0))" } ?? " (not a named curve)")
+                return "EC explicit parameters, \(bits)-bit field"
+                    + (k.curve.map { " (exactly \($0))" } ?? " (not a named curve)")
             }
             return "EC " + (k.curve ?? "(no curve)") + (k.curve?.hasPrefix("P-") == true ? "" : " (\(bits) bits)")
         case "dsa": return "DSA " + bits
@@ -459,15 +552,17 @@ public struct CertificateReport {
         lines.append(("SHA-256", sha256 ?? "(unavailable)"))
         lines.append(("SPKI SHA-256", spkiSha256 ?? "(unavailable)"))
         if inspected.strictCertificate == nil {
-            lines.append(("Strict parser", "REFUSED: " + (inspected.strictError?.description ?? "?") + " (never trusted)"))
+            lines.append(
+                ("Strict parser", "REFUSED: " + (inspected.strictError?.description ?? "?") + " (never trusted)"))
         }
         let width = lines.map { $0.0.count }.max() ?? 0
         let indent = String(repeating: " ", count: width + 4)
         var out: [String] = []
         for (k, v) in lines {
             let head = "  " + k + ":" + String(repeating: " ", count: width - k.count + 1)
-            let pieces = CertificateReport.wrap(v, width: max(40, CertificateReport.lineWidth - head.count),
-                                                names: k == "Subject" || k == "Issuer")
+            let pieces = CertificateReport.wrap(
+                v, width: max(40, CertificateReport.lineWidth - head.count),
+                names: k == "Subject" || k == "Issuer")
             out.append(head + pieces[0])
             for p in pieces.dropFirst() { out.append(indent + p) }
         }
@@ -497,9 +592,11 @@ public struct CertificateReport {
                 if listStyle, i + 1 < chars.count, chars[i + 1] == " " {
                     current.append(" ")
                     i += 1
-                    parts.append(String(current)); current = []
+                    parts.append(String(current))
+                    current = []
                 } else if !listStyle, i == 0 || chars[i - 1] != "\\" {
-                    parts.append(String(current)); current = []
+                    parts.append(String(current))
+                    current = []
                 }
             }
             i += 1

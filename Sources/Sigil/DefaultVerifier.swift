@@ -29,12 +29,16 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
 
 extension SigilSignatureVerifier: RevocationSignatureVerifier {
     /// CRLs and OCSP responses: `signature` over `signed` with the signer's public key.
-    public func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict {
-        let outcome: CertificateSignature.Outcome? = try? signed.withUnsafeBytes { (tbs) throws(DERError) -> CertificateSignature.Outcome in
+    public func verifySignature(
+        algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate
+    ) -> SignatureVerdict {
+        let outcome: CertificateSignature.Outcome? = try? signed.withUnsafeBytes {
+            (tbs) throws(DERError) -> CertificateSignature.Outcome in
             try signature.withUnsafeBytes { (sig) throws(DERError) -> CertificateSignature.Outcome in
                 try signer.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> CertificateSignature.Outcome in
-                    CertificateSignature.verify(algorithm: algorithm, signed: tbs, signature: sig,
-                                                keyAlgorithm: signer.publicKeyAlgorithm, key: key)
+                    CertificateSignature.verify(
+                        algorithm: algorithm, signed: tbs, signature: sig,
+                        keyAlgorithm: signer.publicKeyAlgorithm, key: key)
                 }
             }
         }

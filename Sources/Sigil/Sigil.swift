@@ -1,4 +1,4 @@
-@_exported import SigilDER
-@_exported import SigilX509
 @_exported import SigilCrypto
+@_exported import SigilDER
 @_exported import SigilTrust
+@_exported import SigilX509

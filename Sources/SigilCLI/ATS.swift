@@ -7,30 +7,35 @@ struct ATS: ParsableCommand {
         commandName: "ats",
         abstract: "Check a server chain against Apple's App Transport Security certificate requirements.",
         discussion: """
-        Requirement by requirement, with pass/fail and the offending certificate: SHA-2 signatures, \
-        RSA ≥ 2048 / EC ≥ 256 keys, the host in the SubjectAltName (Common Name not used), serverAuth \
-        EKU, validity ≤ 825 days (issued from 2019-07-01) / ≤ 398 days (from 2020-09-01, system \
-        roots), embedded SCTs per Apple's CT policy, chain valid to a trusted root. TLS version, \
-        cipher suites (forward secrecy) and SCTs delivered in the handshake need a connection and \
-        are listed as such. Exit codes: 0 no requirement failed, 1 some failed, 2 usage or unreadable input.
+            Requirement by requirement, with pass/fail and the offending certificate: SHA-2 signatures, \
+            RSA ≥ 2048 / EC ≥ 256 keys, the host in the SubjectAltName (Common Name not used), serverAuth \
+            EKU, validity ≤ 825 days (issued from 2019-07-01) / ≤ 398 days (from 2020-09-01, system \
+            roots), embedded SCTs per Apple's CT policy, chain valid to a trusted root. TLS version, \
+            cipher suites (forward secrecy) and SCTs delivered in the handshake need a connection and \
+            are listed as such. Exit codes: 0 no requirement failed, 1 some failed, 2 usage or unreadable input.
 
-        Live: `sigil ats https://HOST[:PORT]` (needs the NIO trait) fetches the chain, runs the \
-        certificate requirements, then handshakes with restricted client configurations — TLS 1.3 \
-        alone, TLS 1.2 with ATS's forward-secrecy suites, TLS 1.2 without forward secrecy, TLS 1.1, \
-        TLS 1.0 — and reports PASS/FAIL per configuration and per ATS exception as nscurl \
-        --ats-diagnostics does. --info-plist FILE says which NSAppTransportSecurity rules apply to the \
-        host and whether the connection would be allowed (then the exit code follows that verdict). \
-        Exit 3: network failure.
-        """
+            Live: `sigil ats https://HOST[:PORT]` (needs the NIO trait) fetches the chain, runs the \
+            certificate requirements, then handshakes with restricted client configurations — TLS 1.3 \
+            alone, TLS 1.2 with ATS's forward-secrecy suites, TLS 1.2 without forward secrecy, TLS 1.1, \
+            TLS 1.0 — and reports PASS/FAIL per configuration and per ATS exception as nscurl \
+            --ats-diagnostics does. --info-plist FILE says which NSAppTransportSecurity rules apply to the \
+            host and whether the connection would be allowed (then the exit code follows that verdict). \
+            Exit 3: network failure.
+            """
     )
 
-    @Argument(help: "The server's chain: leaf first, then intermediates (PEM bundle or DER); or https://HOST[:PORT] to check a live server.")
+    @Argument(
+        help:
+            "The server's chain: leaf first, then intermediates (PEM bundle or DER); or https://HOST[:PORT] to check a live server."
+    )
     var chain: String
 
     @Option(help: "The host name (or IP address) the app connects to (live: default HOST).")
     var host: String?
 
-    @Option(name: .customLong("info-plist"), help: "Live: an app's Info.plist (XML or binary) whose NSAppTransportSecurity rules to apply.")
+    @Option(
+        name: .customLong("info-plist"),
+        help: "Live: an app's Info.plist (XML or binary) whose NSAppTransportSecurity rules to apply.")
     var infoPlist: String?
 
     @Option(help: "Live: timeout of each connection + handshake, seconds.")
@@ -39,13 +44,19 @@ struct ATS: ParsableCommand {
     @Option(name: .customLong("intermediate"), help: "More intermediates (PEM/DER file; repeatable).")
     var intermediates: [String] = []
 
-    @Option(name: .customLong("anchor"), help: "Additional trust anchors (PEM/DER; repeatable). They count as custom roots: the 398-day and CT rules do not apply to them.")
+    @Option(
+        name: .customLong("anchor"),
+        help:
+            "Additional trust anchors (PEM/DER; repeatable). They count as custom roots: the 398-day and CT rules do not apply to them."
+    )
     var anchors: [String] = []
 
     @Flag(name: .customLong("anchors-only"), help: "Trust only the --anchor certificates, not the system store.")
     var anchorsOnly = false
 
-    @Flag(name: .customLong("public-root"), help: "Count the --anchor roots as publicly trusted (system) roots, so the 398-day and CT rules apply.")
+    @Flag(
+        name: .customLong("public-root"),
+        help: "Count the --anchor roots as publicly trusted (system) roots, so the 398-day and CT rules apply.")
     var publicRoot = false
 
     @Option(help: "Evaluation time, Unix seconds. Default: now.")
@@ -61,7 +72,9 @@ struct ATS: ParsableCommand {
             _ = try HostPort(rest)
         } else {
             if host == nil { throw ValidationError("--host is required with a chain file") }
-            if infoPlist != nil { throw ValidationError("--info-plist needs a live server: sigil ats https://HOST[:PORT]") }
+            if infoPlist != nil {
+                throw ValidationError("--info-plist needs a live server: sigil ats https://HOST[:PORT]")
+            }
         }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
     }
@@ -87,21 +100,36 @@ struct ATS: ParsableCommand {
         var store = TrustStore()
         for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
         if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
-        let report = ATSReport.evaluate(presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970)
+        let report = ATSReport.evaluate(
+            presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970)
         if json {
             let reqs: [JSONValue] = report.requirements.map { r in
-                .object([("id", .string(r.id)), ("title", .string(r.title)), ("status", .string(r.status.rawValue)),
-                         ("detail", .string(r.detail)),
-                         ("offending", .array(r.offending.map { i in
-                             .object([("index", .int(Int64(i))), ("subject", .string(report.chain[i].subject.rfc4514String))])
-                         }))])
+                .object([
+                    ("id", .string(r.id)), ("title", .string(r.title)), ("status", .string(r.status.rawValue)),
+                    ("detail", .string(r.detail)),
+                    (
+                        "offending",
+                        .array(
+                            r.offending.map { i in
+                                .object([
+                                    ("index", .int(Int64(i))),
+                                    ("subject", .string(report.chain[i].subject.rfc4514String)),
+                                ])
+                            })
+                    ),
+                ])
             }
-            print(JSONValue.object([("host", .string(host)), ("passed", .bool(report.passed)),
-                                    ("chainValidated", .bool(report.chainIsValidated)),
-                                    ("chain", .array(report.chain.map { .string($0.subject.rfc4514String) })),
-                                    ("requirements", .array(reqs))]).serialized())
+            print(
+                JSONValue.object([
+                    ("host", .string(host)), ("passed", .bool(report.passed)),
+                    ("chainValidated", .bool(report.chainIsValidated)),
+                    ("chain", .array(report.chain.map { .string($0.subject.rfc4514String) })),
+                    ("requirements", .array(reqs)),
+                ]).serialized())
         } else {
-            print("ATS check for \(host) (\(report.chainIsValidated ? "validated path" : "chain as presented, not validated")):")
+            print(
+                "ATS check for \(host) (\(report.chainIsValidated ? "validated path" : "chain as presented, not validated")):"
+            )
             for (i, c) in report.chain.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
             for r in report.requirements {
                 let tag: String
@@ -115,8 +143,10 @@ struct ATS: ParsableCommand {
                 print("     \(r.detail)")
                 for i in r.offending { print("     offending: [\(i)] \(report.chain[i].subject.rfc4514String)") }
             }
-            print(report.passed ? "result: no certificate requirement failed (TLS-only requirements need a connection: nscurl --ats-diagnostics)"
-                                : "result: FAILS App Transport Security certificate requirements")
+            print(
+                report.passed
+                    ? "result: no certificate requirement failed (TLS-only requirements need a connection: nscurl --ats-diagnostics)"
+                    : "result: FAILS App Transport Security certificate requirements")
         }
         if !report.passed { throw ExitCode(Exit.failure) }
     }

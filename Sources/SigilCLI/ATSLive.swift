@@ -2,14 +2,20 @@ import ArgumentParser
 import Foundation
 import Sigil
 import SigilNIO
+
 #if NIO
-import NIOCore
-import NIOSSL
+    import NIOCore
+    import NIOSSL
 #endif
 
 /// One restricted client configuration offered to the server (`sigil ats https://…`).
 struct ATSProbe {
-    enum Version: String { case tls10 = "TLSv1.0", tls11 = "TLSv1.1", tls12 = "TLSv1.2", tls13 = "TLSv1.3" }
+    enum Version: String {
+        case tls10 = "TLSv1.0"
+        case tls11 = "TLSv1.1"
+        case tls12 = "TLSv1.2"
+        case tls13 = "TLSv1.3"
+    }
     let id: String
     let title: String
     let version: Version
@@ -22,19 +28,29 @@ struct ATSProbe {
     /// connecting using ATS") that BoringSSL can offer; the ECDHE-*-AES-CBC-SHA256/SHA384
     /// suites of Apple's list are not implemented by BoringSSL and cannot be probed.
     static let atsForwardSecrecySuites = [
-        "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA",
+        "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-SHA",
+        "ECDHE-ECDSA-AES128-SHA",
         "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-SHA", "ECDHE-RSA-AES128-SHA",
     ].joined(separator: ":")
     /// Suites without forward secrecy (RSA key exchange): what NSExceptionRequiresForwardSecrecy
     /// = NO additionally allows.
-    static let nonForwardSecretSuites = ["AES256-GCM-SHA384", "AES128-GCM-SHA256", "AES256-SHA", "AES128-SHA"].joined(separator: ":")
+    static let nonForwardSecretSuites = ["AES256-GCM-SHA384", "AES128-GCM-SHA256", "AES256-SHA", "AES128-SHA"].joined(
+        separator: ":")
 
     static let all: [ATSProbe] = [
         ATSProbe(id: "tls13", title: "TLSv1.3", version: .tls13, ciphers: nil, forwardSecret: true),
-        ATSProbe(id: "tls12-fs", title: "TLSv1.2 with ATS forward-secrecy cipher suites", version: .tls12, ciphers: atsForwardSecrecySuites, forwardSecret: true),
-        ATSProbe(id: "tls12-no-fs", title: "TLSv1.2 without forward secrecy (RSA key exchange only)", version: .tls12, ciphers: nonForwardSecretSuites, forwardSecret: false),
-        ATSProbe(id: "tls11", title: "TLSv1.1", version: .tls11, ciphers: atsForwardSecrecySuites + ":" + nonForwardSecretSuites, forwardSecret: false),
-        ATSProbe(id: "tls10", title: "TLSv1.0", version: .tls10, ciphers: atsForwardSecrecySuites + ":" + nonForwardSecretSuites, forwardSecret: false),
+        ATSProbe(
+            id: "tls12-fs", title: "TLSv1.2 with ATS forward-secrecy cipher suites", version: .tls12,
+            ciphers: atsForwardSecrecySuites, forwardSecret: true),
+        ATSProbe(
+            id: "tls12-no-fs", title: "TLSv1.2 without forward secrecy (RSA key exchange only)", version: .tls12,
+            ciphers: nonForwardSecretSuites, forwardSecret: false),
+        ATSProbe(
+            id: "tls11", title: "TLSv1.1", version: .tls11,
+            ciphers: atsForwardSecrecySuites + ":" + nonForwardSecretSuites, forwardSecret: false),
+        ATSProbe(
+            id: "tls10", title: "TLSv1.0", version: .tls10,
+            ciphers: atsForwardSecrecySuites + ":" + nonForwardSecretSuites, forwardSecret: false),
     ]
 }
 
@@ -54,19 +70,28 @@ struct ATSRules {
     var notes: [String] = []
 
     static func versionOrder(_ v: ATSProbe.Version) -> Int {
-        switch v { case .tls10: return 0; case .tls11: return 1; case .tls12: return 2; case .tls13: return 3 }
+        switch v {
+        case .tls10: return 0
+        case .tls11: return 1
+        case .tls12: return 2
+        case .tls13: return 3
+        }
     }
 
     /// Reads the dictionary (XML or binary plist); the exception domain that applies is the exact
     /// domain, else the longest parent domain with NSIncludesSubdomains.
     static func load(plist path: String, host: String) throws -> ATSRules {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path)")
+        }
         let root: Any
         do { root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             throw ValidationError("\(path): not a property list (\(error))")
         }
         var rules = ATSRules()
-        guard let top = root as? [String: Any] else { throw ValidationError("\(path): the property list is not a dictionary") }
+        guard let top = root as? [String: Any] else {
+            throw ValidationError("\(path): the property list is not a dictionary")
+        }
         guard let ats = top["NSAppTransportSecurity"] as? [String: Any] else {
             rules.notes.append("no NSAppTransportSecurity dictionary: ATS defaults apply")
             return rules
@@ -78,27 +103,36 @@ struct ATSRules {
             guard let d = value as? [String: Any] else { continue }
             let dom = domain.lowercased()
             let includes = (d["NSIncludesSubdomains"] as? Bool) ?? false
-            if dom == h { best = (domain, d); break }
+            if dom == h {
+                best = (domain, d)
+                break
+            }
             if includes && h.hasSuffix("." + dom) && dom.count > (best?.0.count ?? -1) { best = (domain, d) }
         }
         guard let (domain, d) = best else {
-            if rules.allowsArbitraryLoads { rules.notes.append("NSAllowsArbitraryLoads: ATS is off for this host (no exception domain applies)") }
+            if rules.allowsArbitraryLoads {
+                rules.notes.append("NSAllowsArbitraryLoads: ATS is off for this host (no exception domain applies)")
+            }
             return rules
         }
         // An exception domain's rules replace NSAllowsArbitraryLoads for its hosts.
         rules.allowsArbitraryLoads = false
         rules.exceptionDomain = domain
         func value<T>(_ key: String) -> T? {
-            (d["NSException" + key] as? T) ?? (d["NSTemporaryException" + key] as? T) ?? (d["NSThirdPartyException" + key] as? T)
+            (d["NSException" + key] as? T) ?? (d["NSTemporaryException" + key] as? T)
+                ?? (d["NSThirdPartyException" + key] as? T)
         }
         if let v: String = value("MinimumTLSVersion") {
-            guard let version = ATSProbe.Version(rawValue: v) else { throw ValidationError("\(path): \(domain): unknown NSExceptionMinimumTLSVersion \(v)") }
+            guard let version = ATSProbe.Version(rawValue: v) else {
+                throw ValidationError("\(path): \(domain): unknown NSExceptionMinimumTLSVersion \(v)")
+            }
             rules.minimumTLS = version
         }
         if let fs: Bool = value("RequiresForwardSecrecy") { rules.requiresForwardSecrecy = fs }
         if let insecure: Bool = value("AllowsInsecureHTTPLoads") { rules.allowsInsecureHTTPLoads = insecure }
         for key in d.keys where key.hasPrefix("NSTemporaryException") {
-            rules.notes.append("\(key) is the deprecated spelling of NSException\(key.dropFirst("NSTemporaryException".count))")
+            rules.notes.append(
+                "\(key) is the deprecated spelling of NSException\(key.dropFirst("NSTemporaryException".count))")
         }
         return rules
     }
@@ -108,129 +142,181 @@ extension ATS {
     /// `sigil ats https://HOST[:PORT]`: nscurl --ats-diagnostics for a live server.
     func runLive(_ url: String) throws {
         #if NIO
-        var rest = String(url.dropFirst("https://".count))
-        if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
-        let hp = try HostPort(rest)
-        let name = host ?? hp.host
-        let sni = hp.isIPAddress ? nil : hp.host
-        let rules = try infoPlist.map { try ATSRules.load(plist: $0, host: name) }
+            var rest = String(url.dropFirst("https://".count))
+            if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
+            let hp = try HostPort(rest)
+            let name = host ?? hp.host
+            let sni = hp.isIPAddress ? nil : hp.host
+            let rules = try infoPlist.map { try ATSRules.load(plist: $0, host: name) }
 
-        // 1. The chain, with the client's defaults (else from the first probe that connects).
-        var presented: [[UInt8]] = []
-        var firstError = ""
-        do {
-            presented = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sni, verifier: nil, timeout: timeout).wait().presentedDER
-        } catch SigilTLSClientError.handshakeFailed(let why, _) {
-            firstError = "TLS handshake failed: " + why
-        } catch {
-            throw networkFailure("\(hp.host):\(hp.port): \(error)")
-        }
-        // 2. The restricted configurations.
-        var results: [ProbeResult] = []
-        for p in ATSProbe.all {
-            var c = TLSConfiguration.makeClientConfiguration()
-            let v: TLSVersion
-            switch p.version { case .tls10: v = .tlsv1; case .tls11: v = .tlsv11; case .tls12: v = .tlsv12; case .tls13: v = .tlsv13 }
-            c.minimumTLSVersion = v
-            c.maximumTLSVersion = v
-            if let ciphers = p.ciphers { c.cipherSuites = ciphers }
+            // 1. The chain, with the client's defaults (else from the first probe that connects).
+            var presented: [[UInt8]] = []
+            var firstError = ""
             do {
-                let h = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sni, configuration: c, verifier: nil, timeout: timeout).wait()
-                if presented.isEmpty { presented = h.presentedDER }
-                results.append(ProbeResult(probe: p, passed: true, detail: "negotiated \(h.tlsVersion.map { "\($0)" } ?? "?")"))
-            } catch SigilTLSClientError.connectFailed(let why) {
-                throw networkFailure(why)
+                presented = try SigilTLSClient.handshake(
+                    host: hp.host, port: hp.port, serverName: sni, verifier: nil, timeout: timeout
+                ).wait().presentedDER
+            } catch SigilTLSClientError.handshakeFailed(let why, _) {
+                firstError = "TLS handshake failed: " + why
             } catch {
-                results.append(ProbeResult(probe: p, passed: false, detail: "\(error)"))
+                throw networkFailure("\(hp.host):\(hp.port): \(error)")
             }
-        }
-        let certs = presented.compactMap { try? Certificate(der: $0) }
-        guard !certs.isEmpty else {
-            throw networkFailure("\(hp.host):\(hp.port): " + (firstError.isEmpty ? "no certificate presented" : firstError + " (and with every restricted configuration)"))
-        }
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
-        let report = ATSReport.evaluate(presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
-        let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }
-        let chainTrusted = report.requirements.first { $0.id == "chain-trusted" }?.status == .pass
-        /// Would a connection succeed with TLS ≥ `minimum`, forward secrecy required or not?
-        func connects(minimum: ATSProbe.Version, forwardSecrecy: Bool) -> Bool {
-            results.contains { r in
-                r.passed && ATSRules.versionOrder(r.probe.version) >= ATSRules.versionOrder(minimum) &&
-                    (!forwardSecrecy || r.probe.forwardSecret)
+            // 2. The restricted configurations.
+            var results: [ProbeResult] = []
+            for p in ATSProbe.all {
+                var c = TLSConfiguration.makeClientConfiguration()
+                let v: TLSVersion
+                switch p.version {
+                case .tls10: v = .tlsv1
+                case .tls11: v = .tlsv11
+                case .tls12: v = .tlsv12
+                case .tls13: v = .tlsv13
+                }
+                c.minimumTLSVersion = v
+                c.maximumTLSVersion = v
+                if let ciphers = p.ciphers { c.cipherSuites = ciphers }
+                do {
+                    let h = try SigilTLSClient.handshake(
+                        host: hp.host, port: hp.port, serverName: sni, configuration: c, verifier: nil, timeout: timeout
+                    ).wait()
+                    if presented.isEmpty { presented = h.presentedDER }
+                    results.append(
+                        ProbeResult(probe: p, passed: true, detail: "negotiated \(h.tlsVersion.map { "\($0)" } ?? "?")")
+                    )
+                } catch SigilTLSClientError.connectFailed(let why) {
+                    throw networkFailure(why)
+                } catch {
+                    results.append(ProbeResult(probe: p, passed: false, detail: "\(error)"))
+                }
             }
-        }
-        let defaultPass = certificatesPass && connects(minimum: .tls12, forwardSecrecy: true)
+            let certs = presented.compactMap { try? Certificate(der: $0) }
+            guard !certs.isEmpty else {
+                throw networkFailure(
+                    "\(hp.host):\(hp.port): "
+                        + (firstError.isEmpty
+                            ? "no certificate presented" : firstError + " (and with every restricted configuration)"))
+            }
+            var store = TrustStore()
+            for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+            if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+            let report = ATSReport.evaluate(
+                presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
+            let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }
+            let chainTrusted = report.requirements.first { $0.id == "chain-trusted" }?.status == .pass
+            /// Would a connection succeed with TLS ≥ `minimum`, forward secrecy required or not?
+            func connects(minimum: ATSProbe.Version, forwardSecrecy: Bool) -> Bool {
+                results.contains { r in
+                    r.passed && ATSRules.versionOrder(r.probe.version) >= ATSRules.versionOrder(minimum)
+                        && (!forwardSecrecy || r.probe.forwardSecret)
+                }
+            }
+            let defaultPass = certificatesPass && connects(minimum: .tls12, forwardSecrecy: true)
 
-        // 3. The app's rules.
-        var appAllowed: Bool?
-        var appWhy = ""
-        if let rules {
-            if rules.allowsArbitraryLoads {
-                appAllowed = chainTrusted && results.contains { $0.passed }
-                appWhy = "NSAllowsArbitraryLoads: no ATS requirement; the chain must still be trusted"
+            // 3. The app's rules.
+            var appAllowed: Bool?
+            var appWhy = ""
+            if let rules {
+                if rules.allowsArbitraryLoads {
+                    appAllowed = chainTrusted && results.contains { $0.passed }
+                    appWhy = "NSAllowsArbitraryLoads: no ATS requirement; the chain must still be trusted"
+                } else {
+                    let tls = connects(minimum: rules.minimumTLS, forwardSecrecy: rules.requiresForwardSecrecy)
+                    appAllowed = certificatesPass && tls
+                    appWhy =
+                        "minimum \(rules.minimumTLS.rawValue), forward secrecy \(rules.requiresForwardSecrecy ? "required" : "not required")"
+                        + (rules.exceptionDomain.map { " (exception domain \($0))" } ?? " (ATS defaults)")
+                        + (certificatesPass ? "" : "; a certificate requirement fails")
+                        + (tls ? "" : "; no allowed TLS configuration succeeded")
+                }
+            }
+
+            if json {
+                var o: [(String, JSONValue)] = [
+                    ("host", .string(name)), ("port", .int(Int64(hp.port))),
+                    ("atsDefaultConnection", .bool(defaultPass)),
+                    ("certificateRequirementsPass", .bool(certificatesPass)),
+                    ("chain", .array(report.chain.map { .string($0.subject.rfc4514String) })),
+                ]
+                o.append(
+                    (
+                        "requirements",
+                        .array(
+                            report.requirements.map { r in
+                                .object([
+                                    ("id", .string(r.id)), ("status", .string(r.status.rawValue)),
+                                    ("detail", .string(r.detail)),
+                                ])
+                            })
+                    ))
+                o.append(
+                    (
+                        "configurations",
+                        .array(
+                            results.map { r in
+                                .object([
+                                    ("id", .string(r.probe.id)), ("title", .string(r.probe.title)),
+                                    ("pass", .bool(r.passed)), ("detail", .string(r.detail)),
+                                ])
+                            })
+                    ))
+                if let appAllowed {
+                    o.append(("infoPlistAllows", .bool(appAllowed)))
+                    o.append(("infoPlistRules", .string(appWhy)))
+                }
+                print(JSONValue.object(o).serialized())
             } else {
-                let tls = connects(minimum: rules.minimumTLS, forwardSecrecy: rules.requiresForwardSecrecy)
-                appAllowed = certificatesPass && tls
-                appWhy = "minimum \(rules.minimumTLS.rawValue), forward secrecy \(rules.requiresForwardSecrecy ? "required" : "not required")" +
-                    (rules.exceptionDomain.map { " (exception domain \($0))" } ?? " (ATS defaults)") +
-                    (certificatesPass ? "" : "; a certificate requirement fails") + (tls ? "" : "; no allowed TLS configuration succeeded")
+                let line = String(repeating: "=", count: 80)
+                func result(_ title: String, _ pass: Bool, _ detail: String? = nil) {
+                    print("---\n\(title)\nResult : \(pass ? "PASS" : "FAIL")" + (detail.map { "\n  \($0)" } ?? ""))
+                }
+                print(
+                    "Starting ATS Diagnostics (sigil) for https://\(hp.host):\(hp.port)\(name != hp.host ? " (name \(name))" : "")\n\(line)\n"
+                )
+                print(
+                    "Certificate requirements (\(report.chainIsValidated ? "validated path" : "chain as presented, not validated")):"
+                )
+                for (i, c) in report.chain.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
+                for r in report.requirements where r.status != .needsConnection {
+                    let tag: String
+                    switch r.status {
+                    case .pass: tag = "PASS"
+                    case .fail: tag = "FAIL"
+                    case .notApplicable: tag = "N/A "
+                    case .needsConnection: tag = "TLS "
+                    }
+                    print("\(tag) \(r.title)\n     \(r.detail)")
+                }
+                print("\(line)\n\nDefault ATS Secure Connection")
+                result(
+                    "ATS Default Connection", defaultPass,
+                    certificatesPass ? nil : "a certificate requirement fails")
+                print("---\n\(line)\n\nAllowing Arbitrary Loads")
+                result("Allow All Loads", chainTrusted && results.contains { $0.passed })
+                print("---\n\(line)\n\nConfigurations offered (each alone)")
+                for r in results { result(r.probe.title, r.passed, r.detail) }
+                print("---\n\(line)\n\nConfiguring TLS exceptions (NSExceptionMinimumTLSVersion)")
+                for v in [ATSProbe.Version.tls13, .tls12, .tls11, .tls10] {
+                    result(v.rawValue, certificatesPass && connects(minimum: v, forwardSecrecy: true))
+                }
+                print("---\n\(line)\n\nConfiguring PFS exceptions (NSExceptionRequiresForwardSecrecy = NO)")
+                result(
+                    "Disabling Perfect Forward Secrecy",
+                    certificatesPass && connects(minimum: .tls12, forwardSecrecy: false))
+                print("---\n\(line)")
+                if let appAllowed, let rules {
+                    print("\nInfo.plist (\(infoPlist ?? "")): \(appAllowed ? "ALLOWED" : "REFUSED") — \(appWhy)")
+                    for n in rules.notes { print("  note: \(n)") }
+                    if rules.allowsInsecureHTTPLoads {
+                        print("  note: NSExceptionAllowsInsecureHTTPLoads: plain http:// to this domain is allowed too")
+                    }
+                }
+                print("SCTs in the TLS extension / stapled OCSP: not measurable (swift-nio-ssl does not expose them)")
             }
-        }
-
-        if json {
-            var o: [(String, JSONValue)] = [("host", .string(name)), ("port", .int(Int64(hp.port))),
-                                            ("atsDefaultConnection", .bool(defaultPass)),
-                                            ("certificateRequirementsPass", .bool(certificatesPass)),
-                                            ("chain", .array(report.chain.map { .string($0.subject.rfc4514String) }))]
-            o.append(("requirements", .array(report.requirements.map { r in
-                .object([("id", .string(r.id)), ("status", .string(r.status.rawValue)), ("detail", .string(r.detail))])
-            })))
-            o.append(("configurations", .array(results.map { r in
-                .object([("id", .string(r.probe.id)), ("title", .string(r.probe.title)), ("pass", .bool(r.passed)), ("detail", .string(r.detail))])
-            })))
-            if let appAllowed { o.append(("infoPlistAllows", .bool(appAllowed))); o.append(("infoPlistRules", .string(appWhy))) }
-            print(JSONValue.object(o).serialized())
-        } else {
-            let line = String(repeating: "=", count: 80)
-            func result(_ title: String, _ pass: Bool, _ detail: String? = nil) {
-                print("---\n\(title)\nResult : \(pass ? "PASS" : "FAIL")" + (detail.map { "\n  \($0)" } ?? ""))
-            }
-            print("Starting ATS Diagnostics (sigil) for https://\(hp.host):\(hp.port)\(name != hp.host ? " (name \(name))" : "")\n\(line)\n")
-            print("Certificate requirements (\(report.chainIsValidated ? "validated path" : "chain as presented, not validated")):")
-            for (i, c) in report.chain.enumerated() { print("  [\(i)] \(c.subject.rfc4514String)") }
-            for r in report.requirements where r.status != .needsConnection {
-                let tag: String
-                switch r.status { case .pass: tag = "PASS"; case .fail: tag = "FAIL"; case .notApplicable: tag = "N/A "; case .needsConnection: tag = "TLS " }
-                print("\(tag) \(r.title)\n     \(r.detail)")
-            }
-            print("\(line)\n\nDefault ATS Secure Connection")
-            result("ATS Default Connection", defaultPass,
-                   certificatesPass ? nil : "a certificate requirement fails")
-            print("---\n\(line)\n\nAllowing Arbitrary Loads")
-            result("Allow All Loads", chainTrusted && results.contains { $0.passed })
-            print("---\n\(line)\n\nConfigurations offered (each alone)")
-            for r in results { result(r.probe.title, r.passed, r.detail) }
-            print("---\n\(line)\n\nConfiguring TLS exceptions (NSExceptionMinimumTLSVersion)")
-            for v in [ATSProbe.Version.tls13, .tls12, .tls11, .tls10] {
-                result(v.rawValue, certificatesPass && connects(minimum: v, forwardSecrecy: true))
-            }
-            print("---\n\(line)\n\nConfiguring PFS exceptions (NSExceptionRequiresForwardSecrecy = NO)")
-            result("Disabling Perfect Forward Secrecy", certificatesPass && connects(minimum: .tls12, forwardSecrecy: false))
-            print("---\n\(line)")
-            if let appAllowed, let rules {
-                print("\nInfo.plist (\(infoPlist ?? "")): \(appAllowed ? "ALLOWED" : "REFUSED") — \(appWhy)")
-                for n in rules.notes { print("  note: \(n)") }
-                if rules.allowsInsecureHTTPLoads { print("  note: NSExceptionAllowsInsecureHTTPLoads: plain http:// to this domain is allowed too") }
-            }
-            print("SCTs in the TLS extension / stapled OCSP: not measurable (swift-nio-ssl does not expose them)")
-        }
-        let verdict = appAllowed ?? defaultPass
-        if !verdict { throw ExitCode(Exit.failure) }
+            let verdict = appAllowed ?? defaultPass
+            if !verdict { throw ExitCode(Exit.failure) }
         #else
-        printError(withoutNIOMessage)
-        throw ExitCode(Exit.unsupported)
+            printError(withoutNIOMessage)
+            throw ExitCode(Exit.unsupported)
         #endif
     }
 }

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import Sigil
 import SigilNIO
+
 #if NIO
-import NIOCore
-import NIOSSL
+    import NIOCore
+    import NIOSSL
 #endif
 
 /// HOST[:PORT], with IPv6 literals in brackets ("[::1]:8443") or bare ("::1", port 443).
@@ -16,7 +17,9 @@ struct HostPort: Sendable {
         var host = text
         var portText: String?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw ValidationError("\(text): unterminated [IPv6 address]") }
+            guard let close = text.firstIndex(of: "]") else {
+                throw ValidationError("\(text): unterminated [IPv6 address]")
+            }
             host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
             if !rest.isEmpty {
@@ -29,7 +32,9 @@ struct HostPort: Sendable {
         }
         guard !host.isEmpty else { throw ValidationError("\(text): no host") }
         if let portText {
-            guard let p = Int(portText), (1...65535).contains(p) else { throw ValidationError("\(text): port must be 1–65535") }
+            guard let p = Int(portText), (1...65535).contains(p) else {
+                throw ValidationError("\(text): port must be 1–65535")
+            }
             port = p
         } else {
             port = defaultPort
@@ -44,7 +49,8 @@ struct HostPort: Sendable {
     }
 }
 
-let withoutNIOMessage = "sigil: built without the NIO trait: rebuild with `swift build --traits NIO` (see README, \"TLS connections\")"
+let withoutNIOMessage =
+    "sigil: built without the NIO trait: rebuild with `swift build --traits NIO` (see README, \"TLS connections\")"
 
 /// Exits 3 with a one-line reason (network failure: refused, unreachable, timeout, handshake).
 func networkFailure(_ message: String) -> ExitCode {
@@ -56,12 +62,12 @@ struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch the certificate chain a TLS server presents (verification disabled).",
         discussion: """
-        Connects, completes a handshake accepting any certificate, and prints the chain as PEM in \
-        the order the server sent it (as `openssl s_client -showcerts`). --der writes the leaf only, \
-        as DER (`--der --out https.cer`). Nothing is sent after the handshake. Exit codes: 0 fetched, \
-        2 usage, 3 network failure (refused, unreachable, timeout, handshake failed), 77 built \
-        without the NIO trait.
-        """
+            Connects, completes a handshake accepting any certificate, and prints the chain as PEM in \
+            the order the server sent it (as `openssl s_client -showcerts`). --der writes the leaf only, \
+            as DER (`--der --out https.cer`). Nothing is sent after the handshake. Exit codes: 0 fetched, \
+            2 usage, 3 network failure (refused, unreachable, timeout, handshake failed), 77 built \
+            without the NIO trait.
+            """
     )
 
     @Argument(help: "HOST[:PORT] (port 443 by default; [IPv6]:PORT).")
@@ -86,27 +92,31 @@ struct Fetch: ParsableCommand {
 
     func run() throws {
         #if NIO
-        let hp = try HostPort(target)
-        let name = sni ?? (hp.isIPAddress ? nil : hp.host)
-        let result: SigilTLSHandshake
-        do {
-            result = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: name, verifier: nil, timeout: timeout).wait()
-        } catch {
-            throw networkFailure("\(hp.host):\(hp.port): \(error)")
-        }
-        guard let leaf = result.presentedDER.first else { throw networkFailure("\(hp.host):\(hp.port): the server presented no certificate") }
-        let bytes: [UInt8] = der ? leaf : Array(result.presentedDER.map { PEM.encode($0) }.joined().utf8)
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
-                printError("sigil: cannot write \(out)")
-                throw ExitCode(Exit.usage)
+            let hp = try HostPort(target)
+            let name = sni ?? (hp.isIPAddress ? nil : hp.host)
+            let result: SigilTLSHandshake
+            do {
+                result = try SigilTLSClient.handshake(
+                    host: hp.host, port: hp.port, serverName: name, verifier: nil, timeout: timeout
+                ).wait()
+            } catch {
+                throw networkFailure("\(hp.host):\(hp.port): \(error)")
             }
-        } else {
-            FileHandle.standardOutput.write(Data(bytes))
-        }
+            guard let leaf = result.presentedDER.first else {
+                throw networkFailure("\(hp.host):\(hp.port): the server presented no certificate")
+            }
+            let bytes: [UInt8] = der ? leaf : Array(result.presentedDER.map { PEM.encode($0) }.joined().utf8)
+            if let out {
+                guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+                    printError("sigil: cannot write \(out)")
+                    throw ExitCode(Exit.usage)
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(bytes))
+            }
         #else
-        printError(withoutNIOMessage)
-        throw ExitCode(Exit.unsupported)
+            printError(withoutNIOMessage)
+            throw ExitCode(Exit.unsupported)
         #endif
     }
 }
@@ -118,46 +128,53 @@ extension Verify {
     /// (the CLI is the integration's first user) and the report is the one printed for files.
     func runConnect(_ target: String) throws {
         #if NIO
-        let hp = try HostPort(target)
-        let sniName = sni ?? (hp.isIPAddress ? nil : hp.host)
-        // The name checked: --host/--ip, else SNI, else the IP address dialled.
-        let checked = host ?? ip ?? sniName ?? (hp.isIPAddress ? hp.host : nil)
-        // The one evaluator of `verify` (`makeTrust`): the same anchors, options and rules as for files.
-        let trust = makeTrust(certificates: [])
-        var verifier: SigilServerTrustVerifier
-        if usesSecurityPolicy {
-            let policy = try makeSecurityPolicy(anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
-            verifier = SigilServerTrustVerifier(policy: policy)
-            // --no-domain-check: the policy checks no name whatever the verifier passes.
-        } else {
-            verifier = SigilServerTrustVerifier(trust: trust)
-        }
-        verifier.hostOverride = checked
-        let at = self.at
-        verifier.time = { at ?? Date().timeIntervalSince1970 }
-        let verdict: SigilTLSVerdict?
-        do {
-            verdict = try SigilTLSClient.handshake(host: hp.host, port: hp.port, serverName: sniName, verifier: verifier, timeout: timeout).wait().verdict
-        } catch SigilTLSClientError.verificationFailed(let e, let v) {
-            guard let v else { print("not trusted: \(e.message)"); throw ExitCode(Exit.failure) }
-            verdict = v
-        } catch {
-            throw networkFailure("\(hp.host):\(hp.port): \(error)")
-        }
-        guard let verdict else { throw networkFailure("\(hp.host):\(hp.port): no verification took place") }
-        if let e = verdict.policyEvaluation {
-            try printPolicyEvaluation(e)
-        } else if let r = verdict.trustResult {
-            report(r)
-            if !r.isTrusted { throw ExitCode(Exit.failure) }
-        } else if let e = verdict.error {
-            // Refused before any evaluation (unparseable certificate, no name to check).
-            report(.untrusted(e.failures.isEmpty ? [TrustFailure(.malformedCertificate, at: 0, e.message)] : e.failures))
-            throw ExitCode(Exit.failure)
-        }
+            let hp = try HostPort(target)
+            let sniName = sni ?? (hp.isIPAddress ? nil : hp.host)
+            // The name checked: --host/--ip, else SNI, else the IP address dialled.
+            let checked = host ?? ip ?? sniName ?? (hp.isIPAddress ? hp.host : nil)
+            // The one evaluator of `verify` (`makeTrust`): the same anchors, options and rules as for files.
+            let trust = makeTrust(certificates: [])
+            var verifier: SigilServerTrustVerifier
+            if usesSecurityPolicy {
+                let policy = try makeSecurityPolicy(anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
+                verifier = SigilServerTrustVerifier(policy: policy)
+                // --no-domain-check: the policy checks no name whatever the verifier passes.
+            } else {
+                verifier = SigilServerTrustVerifier(trust: trust)
+            }
+            verifier.hostOverride = checked
+            let at = self.at
+            verifier.time = { at ?? Date().timeIntervalSince1970 }
+            let verdict: SigilTLSVerdict?
+            do {
+                verdict = try SigilTLSClient.handshake(
+                    host: hp.host, port: hp.port, serverName: sniName, verifier: verifier, timeout: timeout
+                ).wait().verdict
+            } catch SigilTLSClientError.verificationFailed(let e, let v) {
+                guard let v else {
+                    print("not trusted: \(e.message)")
+                    throw ExitCode(Exit.failure)
+                }
+                verdict = v
+            } catch {
+                throw networkFailure("\(hp.host):\(hp.port): \(error)")
+            }
+            guard let verdict else { throw networkFailure("\(hp.host):\(hp.port): no verification took place") }
+            if let e = verdict.policyEvaluation {
+                try printPolicyEvaluation(e)
+            } else if let r = verdict.trustResult {
+                report(r)
+                if !r.isTrusted { throw ExitCode(Exit.failure) }
+            } else if let e = verdict.error {
+                // Refused before any evaluation (unparseable certificate, no name to check).
+                report(
+                    .untrusted(
+                        e.failures.isEmpty ? [TrustFailure(.malformedCertificate, at: 0, e.message)] : e.failures))
+                throw ExitCode(Exit.failure)
+            }
         #else
-        printError(withoutNIOMessage)
-        throw ExitCode(Exit.unsupported)
+            printError(withoutNIOMessage)
+            throw ExitCode(Exit.unsupported)
         #endif
     }
 }

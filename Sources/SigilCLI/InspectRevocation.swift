@@ -11,30 +11,48 @@ enum RevocationReport {
     // MARK: CRL
 
     static func json(_ crl: CertificateList) -> JSONValue {
-        var o: [(String, JSONValue)] = [("type", .string("crl")), ("version", .int(Int64(crl.version))),
-                                        ("issuer", .string(crl.issuer.rfc4514String)),
-                                        ("thisUpdate", .string(time(crl.thisUpdate))),
-                                        ("nextUpdate", crl.nextUpdate.map { .string(time($0)) } ?? .null),
-                                        ("signatureAlgorithm", .string(crl.signatureAlgorithm.name))]
+        var o: [(String, JSONValue)] = [
+            ("type", .string("crl")), ("version", .int(Int64(crl.version))),
+            ("issuer", .string(crl.issuer.rfc4514String)),
+            ("thisUpdate", .string(time(crl.thisUpdate))),
+            ("nextUpdate", crl.nextUpdate.map { .string(time($0)) } ?? .null),
+            ("signatureAlgorithm", .string(crl.signatureAlgorithm.name)),
+        ]
         o.append(("crlNumber", crl.facts.crlNumber.map { .string("0x" + $0.hex) } ?? .null))
         o.append(("deltaBaseCRLNumber", crl.facts.deltaBaseCRLNumber.map { .string("0x" + $0.hex) } ?? .null))
         o.append(("authorityKeyIdentifier", crl.facts.authorityKeyIdentifier.map { .string($0.hex) } ?? .null))
         o.append(("issuingDistributionPoint", .bool(crl.facts.issuingDistributionPoint != nil)))
         o.append(("revokedCount", .int(Int64(crl.revokedCount))))
-        o.append(("revoked", .array(crl.revokedCertificates.map { e in
-            .object([("serial", .string(e.serialNumber.hex)), ("revocationDate", .string(time(e.revocationDate))),
-                     ("reason", e.reason.map { .string($0.name) } ?? .null),
-                     ("invalidityDate", e.invalidityDate.map { .string(time($0)) } ?? .null)])
-        })))
+        o.append(
+            (
+                "revoked",
+                .array(
+                    crl.revokedCertificates.map { e in
+                        .object([
+                            ("serial", .string(e.serialNumber.hex)),
+                            ("revocationDate", .string(time(e.revocationDate))),
+                            ("reason", e.reason.map { .string($0.name) } ?? .null),
+                            ("invalidityDate", e.invalidityDate.map { .string(time($0)) } ?? .null),
+                        ])
+                    })
+            ))
         if let u = crl.facts.unsupportedCriticalExtension {
-            o.append(("warnings", .array([.string("unsupported critical CRL extension \(u): the CRL is unusable for revocation checking")])))
+            o.append(
+                (
+                    "warnings",
+                    .array([
+                        .string("unsupported critical CRL extension \(u): the CRL is unusable for revocation checking")
+                    ])
+                ))
         }
         return .object(o)
     }
 
     static func text(_ crl: CertificateList) -> String {
         var lines: [String] = []
-        func row(_ k: String, _ v: String) { lines.append("  " + k.padding(toLength: 22, withPad: " ", startingAt: 0) + v) }
+        func row(_ k: String, _ v: String) {
+            lines.append("  " + k.padding(toLength: 22, withPad: " ", startingAt: 0) + v)
+        }
         row("Version", "v\(crl.version)")
         row("Issuer", crl.issuer.rfc4514String)
         row("This update", time(crl.thisUpdate))
@@ -44,7 +62,9 @@ enum RevocationReport {
         if let d = crl.facts.deltaBaseCRLNumber { row("Delta of CRL number", "0x" + d.hex) }
         if let a = crl.facts.authorityKeyIdentifier { row("Authority key ID", a.hex) }
         if crl.facts.issuingDistributionPoint != nil { row("Issuing dist. point", "present") }
-        if let u = crl.facts.unsupportedCriticalExtension { row("Warning", "unsupported critical extension \(u) (unusable)") }
+        if let u = crl.facts.unsupportedCriticalExtension {
+            row("Warning", "unsupported critical extension \(u) (unusable)")
+        }
         row("Revoked", "\(crl.revokedCount)")
         for e in crl.revokedCertificates {
             var s = "    serial \(e.serialNumber.hex)  \(time(e.revocationDate))"
@@ -66,13 +86,15 @@ enum RevocationReport {
     }
 
     static func single(_ r: SingleResponse) -> JSONValue {
-        var o: [(String, JSONValue)] = [("serial", .string(r.certID.serialNumber.hex)),
-                                        ("hashAlgorithm", .string(r.certID.hashAlgorithm.name)),
-                                        ("issuerNameHash", .string(r.certID.issuerNameHash.hex)),
-                                        ("issuerKeyHash", .string(r.certID.issuerKeyHash.hex)),
-                                        ("status", .string(statusName(r.status))),
-                                        ("thisUpdate", .string(time(r.thisUpdate))),
-                                        ("nextUpdate", r.nextUpdate.map { .string(time($0)) } ?? .null)]
+        var o: [(String, JSONValue)] = [
+            ("serial", .string(r.certID.serialNumber.hex)),
+            ("hashAlgorithm", .string(r.certID.hashAlgorithm.name)),
+            ("issuerNameHash", .string(r.certID.issuerNameHash.hex)),
+            ("issuerKeyHash", .string(r.certID.issuerKeyHash.hex)),
+            ("status", .string(statusName(r.status))),
+            ("thisUpdate", .string(time(r.thisUpdate))),
+            ("nextUpdate", r.nextUpdate.map { .string(time($0)) } ?? .null),
+        ]
         if case .revoked(let t, let reason) = r.status {
             o.append(("revocationTime", .string(time(t))))
             o.append(("reason", reason.map { .string($0.name) } ?? .null))
@@ -97,7 +119,9 @@ enum RevocationReport {
 
     static func text(_ r: OCSPResponse) -> String {
         var lines: [String] = []
-        func row(_ k: String, _ v: String) { lines.append("  " + k.padding(toLength: 22, withPad: " ", startingAt: 0) + v) }
+        func row(_ k: String, _ v: String) {
+            lines.append("  " + k.padding(toLength: 22, withPad: " ", startingAt: 0) + v)
+        }
         row("Response status", "\(r.status)")
         if let b = r.basic {
             switch b.responderID {

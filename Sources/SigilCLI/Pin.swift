@@ -6,11 +6,11 @@ struct Pin: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the sha256/ SPKI pin of every certificate (or public key) in the given files.",
         discussion: """
-        The pin is base64(SHA-256(DER SubjectPublicKeyInfo)), the form HPKP (pin-sha256), TrustKit \
-        and OkHttp use, and what `sigil verify --pin-key` and Sigil's PublicKeyPin accept. Files may \
-        be PEM bundles, DER certificates (.cer/.crt/.der), or PEM PUBLIC KEY blocks (e.g. a backup \
-        key's `openssl pkey -pubout`). Exit codes: 0 all printed, 1 some input did not parse, 2 unreadable file.
-        """
+            The pin is base64(SHA-256(DER SubjectPublicKeyInfo)), the form HPKP (pin-sha256), TrustKit \
+            and OkHttp use, and what `sigil verify --pin-key` and Sigil's PublicKeyPin accept. Files may \
+            be PEM bundles, DER certificates (.cer/.crt/.der), or PEM PUBLIC KEY blocks (e.g. a backup \
+            key's `openssl pkey -pubout`). Exit codes: 0 all printed, 1 some input did not parse, 2 unreadable file.
+            """
     )
 
     @Flag(name: .long, help: "One JSON object per key, one per line.")
@@ -32,8 +32,11 @@ struct Pin: ParsableCommand {
                 }
             }
             for (i, spki) in keys.enumerated() {
-                entries.append((keys.count > 1 ? "\(file) [public key \(i + 1)]" : "\(file) [public key]", nil,
-                                PublicKeyPin(subjectPublicKeyInfo: spki)))
+                entries.append(
+                    (
+                        keys.count > 1 ? "\(file) [public key \(i + 1)]" : "\(file) [public key]", nil,
+                        PublicKeyPin(subjectPublicKeyInfo: spki)
+                    ))
             }
             if entries.isEmpty {
                 printError("sigil: \(file): no certificate or PUBLIC KEY block")
@@ -63,7 +66,8 @@ func publicKeyBlocks(_ bytes: [UInt8]) -> [[UInt8]] {
     var out: [[UInt8]] = []
     var rest = Substring(text)
     while let begin = rest.range(of: "-----BEGIN PUBLIC KEY-----"),
-          let end = rest.range(of: "-----END PUBLIC KEY-----", range: begin.upperBound..<rest.endIndex) {
+        let end = rest.range(of: "-----END PUBLIC KEY-----", range: begin.upperBound..<rest.endIndex)
+    {
         let body = rest[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
         if let der = Base64.decode(Array(body.utf8)), der.first == 0x30 { out.append(der) }
         rest = rest[end.upperBound...]

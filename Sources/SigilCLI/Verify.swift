@@ -6,27 +6,27 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide whether a certificate chain deserves trust.",
         discussion: """
-        LEAF may be a PEM bundle: the leaf first, then intermediates. Anchors default to the \
-        system store; with --anchor, the system store is added unless --anchors-only is given. \
-        Exit codes: 0 trusted, 1 not trusted (reasons on stdout), 2 usage or unreadable input, \
-        77 a requested feature is unsupported.
+            LEAF may be a PEM bundle: the leaf first, then intermediates. Anchors default to the \
+            system store; with --anchor, the system store is added unless --anchors-only is given. \
+            Exit codes: 0 trusted, 1 not trusted (reasons on stdout), 2 usage or unreadable input, \
+            77 a requested feature is unsupported.
 
-        Revocation (RFC 5280 §6.3, RFC 6960): --crl (PEM or DER, repeatable) and --ocsp-response \
-        (DER or PEM, repeatable) are checked for every certificate of the validated path except \
-        the anchor. --revocation hard (the default when any is given) fails certificates whose \
-        status cannot be established; soft reports them; none ignores the inputs.
+            Revocation (RFC 5280 §6.3, RFC 6960): --crl (PEM or DER, repeatable) and --ocsp-response \
+            (DER or PEM, repeatable) are checked for every certificate of the validated path except \
+            the anchor. --revocation hard (the default when any is given) fails certificates whose \
+            status cannot be established; soft reports them; none ignores the inputs.
 
-        Security policy (AFSecurityPolicy semantics, see Docs/SecurityPolicies.md): --pin-mode \
-        certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
-        --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
-        would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
+            Security policy (AFSecurityPolicy semantics, see Docs/SecurityPolicies.md): --pin-mode \
+            certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
+            --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
+            would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
 
-        --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
-        SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
-        --host/--ip, else the SNI name (--sni, default HOST when a name), else the IP address \
-        dialled. Exit code 3: network failure (refused, unreachable, timeout, handshake failed for \
-        another reason than the certificates).
-        """
+            --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
+            SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
+            --host/--ip, else the SNI name (--sni, default HOST when a name), else the IP address \
+            dialled. Exit code 3: network failure (refused, unreachable, timeout, handshake failed for \
+            another reason than the certificates).
+            """
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case server, client, basic }
@@ -77,30 +77,47 @@ struct Verify: ParsableCommand {
     var keyUsages: [String] = []
 
     // RFC 5280 §6.1.1 policy inputs.
-    @Option(name: .customLong("policy"), help: "Acceptable certificate policy, dotted OID (repeatable): the user-initial-policy-set (absent = anyPolicy).")
+    @Option(
+        name: .customLong("policy"),
+        help:
+            "Acceptable certificate policy, dotted OID (repeatable): the user-initial-policy-set (absent = anyPolicy).")
     var policies: [String] = []
 
-    @Flag(name: .customLong("explicit-policy"), help: "initial-explicit-policy: the path must be valid for a --policy OID.")
+    @Flag(
+        name: .customLong("explicit-policy"),
+        help: "initial-explicit-policy: the path must be valid for a --policy OID.")
     var explicitPolicy = false
 
-    @Flag(name: .customLong("inhibit-policy-mapping"), help: "initial-policy-mapping-inhibit: policy mappings are not allowed.")
+    @Flag(
+        name: .customLong("inhibit-policy-mapping"),
+        help: "initial-policy-mapping-inhibit: policy mappings are not allowed.")
     var inhibitPolicyMapping = false
 
-    @Flag(name: .customLong("inhibit-any-policy"), help: "initial-any-policy-inhibit: anyPolicy in certificates is not processed.")
+    @Flag(
+        name: .customLong("inhibit-any-policy"),
+        help: "initial-any-policy-inhibit: anyPolicy in certificates is not processed.")
     var inhibitAnyPolicy = false
 
-    @Option(name: .customLong("sig-alg"), help: "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused, CRLs and OCSP responses signed with any other are not used.")
+    @Option(
+        name: .customLong("sig-alg"),
+        help:
+            "Accepted signature algorithm (repeatable; names as x509-limbo: RSA_WITH_SHA256, RSASSA_PSS, ECDSA_WITH_SHA384, ED25519, ...): signatures on the path made with any other are refused, CRLs and OCSP responses signed with any other are not used."
+    )
     var sigAlgs: [String] = []
 
     @Option(name: .customLong("crl"), help: "CRL (PEM or DER) to check revocation against (repeatable).")
     var crls: [String] = []
 
-    @Option(name: .customLong("ocsp-response"), help: "OCSP response (DER or PEM) to check revocation against (repeatable).")
+    @Option(
+        name: .customLong("ocsp-response"), help: "OCSP response (DER or PEM) to check revocation against (repeatable)."
+    )
     var ocspResponses: [String] = []
 
     enum RevocationMode: String, ExpressibleByArgument, CaseIterable { case hard, soft, none }
 
-    @Option(name: .customLong("revocation"), help: "hard (undetermined fails; default with --crl/--ocsp-response), soft (undetermined is reported) or none.")
+    @Option(
+        name: .customLong("revocation"),
+        help: "hard (undetermined fails; default with --crl/--ocsp-response), soft (undetermined is reported) or none.")
     var revocation: RevocationMode?
 
     @Flag(help: "Print the result as JSON.")
@@ -111,22 +128,36 @@ struct Verify: ParsableCommand {
         case publicKey = "public-key"
     }
 
-    @Option(name: .customLong("pin-mode"), help: "Pinning mode: none, certificate (the chain must validate to a pinned certificate) or public-key (a certificate of the validated path must carry a pinned key).")
+    @Option(
+        name: .customLong("pin-mode"),
+        help:
+            "Pinning mode: none, certificate (the chain must validate to a pinned certificate) or public-key (a certificate of the validated path must carry a pinned key)."
+    )
     var pinMode: PinModeArgument?
 
-    @Option(name: .customLong("pin-cert"), help: "Pinned certificate(s): a PEM/DER file or a directory of .cer/.crt/.der/.pem files (repeatable).")
+    @Option(
+        name: .customLong("pin-cert"),
+        help: "Pinned certificate(s): a PEM/DER file or a directory of .cer/.crt/.der/.pem files (repeatable).")
     var pinCerts: [String] = []
 
-    @Option(name: .customLong("pin-key"), help: "Pinned public key: sha256/BASE64, or a certificate / PUBLIC KEY file (repeatable; public-key mode).")
+    @Option(
+        name: .customLong("pin-key"),
+        help: "Pinned public key: sha256/BASE64, or a certificate / PUBLIC KEY file (repeatable; public-key mode).")
     var pinKeys: [String] = []
 
-    @Flag(name: .customLong("allow-invalid"), help: "Accept chains that fail validation (allowInvalidCertificates). DANGEROUS: development only.")
+    @Flag(
+        name: .customLong("allow-invalid"),
+        help: "Accept chains that fail validation (allowInvalidCertificates). DANGEROUS: development only.")
     var allowInvalid = false
 
-    @Flag(name: .customLong("no-domain-check"), help: "Do not check the server name (validatesDomainName off: basic X.509 policy).")
+    @Flag(
+        name: .customLong("no-domain-check"),
+        help: "Do not check the server name (validatesDomainName off: basic X.509 policy).")
     var noDomainCheck = false
 
-    @Flag(name: .customLong("validate-whole-chain"), help: "Every certificate of the matched chain must be pinned (validatesCertificateChain, AFNetworking 2.x).")
+    @Flag(
+        name: .customLong("validate-whole-chain"),
+        help: "Every certificate of the matched chain must be pinned (validatesCertificateChain, AFNetworking 2.x).")
     var validateWholeChain = false
 
     /// Any security-policy option given: the chain is judged by `SecurityPolicy`.
@@ -145,11 +176,16 @@ struct Verify: ParsableCommand {
         }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where OID.content(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
-        for k in keyUsages where KeyUsage(name: k) == nil { throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name") }
-        for p in policies where OID.content(dotted: p) == nil { throw ValidationError("--policy \(p) is not a dotted OID") }
+        for k in keyUsages where KeyUsage(name: k) == nil {
+            throw ValidationError("--key-usage \(k) is not an RFC 5280 key usage name")
+        }
+        for p in policies where OID.content(dotted: p) == nil {
+            throw ValidationError("--policy \(p) is not a dotted OID")
+        }
         if usesSecurityPolicy { try validatePolicyOptions() }
         if usesSecurityPolicy && (!crls.isEmpty || !ocspResponses.isEmpty || revocation != nil) {
-            throw ValidationError("--crl, --ocsp-response and --revocation cannot be combined with security-policy options")
+            throw ValidationError(
+                "--crl, --ocsp-response and --revocation cannot be combined with security-policy options")
         }
     }
 
@@ -208,7 +244,8 @@ struct Verify: ParsableCommand {
         }
         let trust = makeTrust(certificates: [leafCert] + pool)
         if usesSecurityPolicy {
-            try runSecurityPolicy(leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
+            try runSecurityPolicy(
+                leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
             return
         }
         let result = trust.verify()
@@ -222,11 +259,13 @@ struct Verify: ParsableCommand {
         // One evaluator (`CertificateTrust`) assembles the options and merges the anchors, as
         // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
         // (counted by --anchor files: files holding no certificate never fall back to it).
-        let system = CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
+        let system =
+            CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
             ? TrustStore.system() : TrustStore()
-        var trust = CertificateTrust(certificates: certificates, policies: [],
-                                     time: at ?? Date().timeIntervalSince1970,
-                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
+        var trust = CertificateTrust(
+            certificates: certificates, policies: [],
+            time: at ?? Date().timeIntervalSince1970,
+            signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
         var custom = TrustStore()
         for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
         trust.anchors = custom.anchors.map(\.certificate)
@@ -301,7 +340,9 @@ struct Verify: ParsableCommand {
 extension Verify {
     /// `{certificate, status, source?, reason?, date?, message?}` for one certificate.
     static func revocationJSON(_ s: CertificateRevocationStatus) -> JSONValue {
-        var o: [(String, JSONValue)] = [("certificate", .int(Int64(s.certificateIndex))), ("status", .string(s.status.name))]
+        var o: [(String, JSONValue)] = [
+            ("certificate", .int(Int64(s.certificateIndex))), ("status", .string(s.status.name)),
+        ]
         if let src = s.source { o.append(("source", .string(src.rawValue))) }
         switch s.status {
         case .good: break
@@ -333,15 +374,19 @@ extension Verify {
     /// `{"authoritiesConstrained": [...], "userConstrained": [...], "explicitPolicyRequired": bool}`
     /// with dotted OIDs (anyPolicy is "2.5.29.32.0").
     static func policiesJSON(_ p: ValidatedPolicies) -> JSONValue {
-        .object([("authoritiesConstrained", .array(p.authoritiesConstrainedDotted.map { .string($0) })),
-                 ("userConstrained", .array(p.userConstrainedDotted.map { .string($0) })),
-                 ("explicitPolicyRequired", .bool(p.explicitPolicyRequired))])
+        .object([
+            ("authoritiesConstrained", .array(p.authoritiesConstrainedDotted.map { .string($0) })),
+            ("userConstrained", .array(p.userConstrainedDotted.map { .string($0) })),
+            ("explicitPolicyRequired", .bool(p.explicitPolicyRequired)),
+        ])
     }
 
     /// One failure in the JSON output (both the plain and the security-policy verdicts).
     static func json(_ f: TrustFailure) -> JSONValue {
-        .object([("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
-                 ("message", .string(f.message))])
+        .object([
+            ("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
+            ("message", .string(f.message)),
+        ])
     }
 }
 
@@ -354,7 +399,8 @@ extension Verify {
             throw ValidationError("--pin-cert/--pin-key need --pin-mode certificate or public-key")
         }
         if mode == .certificate && !pinKeys.isEmpty {
-            throw ValidationError("--pin-key pins keys: use --pin-mode public-key (certificate mode pins --pin-cert certificates)")
+            throw ValidationError(
+                "--pin-key pins keys: use --pin-mode public-key (certificate mode pins --pin-cert certificates)")
         }
         if mode != .none && pinCerts.isEmpty && pinKeys.isEmpty {
             throw ValidationError("--pin-mode \(mode.rawValue) needs --pin-cert or --pin-key")
@@ -362,9 +408,12 @@ extension Verify {
         if mode == .none && validateWholeChain {
             throw ValidationError("--validate-whole-chain needs --pin-mode certificate or public-key")
         }
-        if kind == .client { throw ValidationError("security-policy options judge a server chain: not with --kind client") }
+        if kind == .client {
+            throw ValidationError("security-policy options judge a server chain: not with --kind client")
+        }
         if maxDepth != nil || !ekus.isEmpty || !keyUsages.isEmpty || !emails.isEmpty {
-            throw ValidationError("--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
+            throw ValidationError(
+                "--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
         }
         if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
@@ -404,13 +453,16 @@ extension Verify {
                 printError("sigil: --pin-key \(spec): neither a sha256/ pin nor a certificate or PUBLIC KEY file")
                 throw ExitCode(Exit.usage)
             }
-            keys += certsInFile.map(PublicKeyPin.init(certificate:)) + spkis.map { PublicKeyPin(subjectPublicKeyInfo: $0) }
+            keys +=
+                certsInFile.map(PublicKeyPin.init(certificate:)) + spkis.map { PublicKeyPin(subjectPublicKeyInfo: $0) }
         }
         return (certs, keys)
     }
 
-    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
-                           algorithms: AlgorithmPolicy) throws {
+    func runSecurityPolicy(
+        leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
+        algorithms: AlgorithmPolicy
+    ) throws {
         let policy = try makeSecurityPolicy(anchors: anchors, algorithms: algorithms)
         let time = at ?? Date().timeIntervalSince1970
         let domain = host ?? ip
@@ -433,13 +485,14 @@ extension Verify {
         policy.validatesCertificateChain = validateWholeChain
         policy.certificatePolicies = certificatePolicyOptions
         if allowInvalid {
-            printError("""
-            ************************************************************************
-            WARNING: --allow-invalid: chains that FAIL validation are ACCEPTED.
-            This is allowInvalidCertificates: for development against a self-signed
-            server only. Never ship it: it lets anyone intercept the connection\(policy.pinningMode == .publicKey ? ",\nand in public-key mode the chain is not validated at all (no domain,\ndate or signature check)" : "").
-            ************************************************************************
-            """)
+            printError(
+                """
+                ************************************************************************
+                WARNING: --allow-invalid: chains that FAIL validation are ACCEPTED.
+                This is allowInvalidCertificates: for development against a self-signed
+                server only. Never ship it: it lets anyone intercept the connection\(policy.pinningMode == .publicKey ? ",\nand in public-key mode the chain is not validated at all (no domain,\ndate or signature check)" : "").
+                ************************************************************************
+                """)
         }
         return policy
     }

@@ -187,7 +187,9 @@ do {
     Foundation.exit(exit.rawValue)
 } catch {
     let code = SigilCommand.exitCode(for: error)
-    if code == .success || code.rawValue == Exit.failure || code.rawValue == Exit.network || code.rawValue == Exit.unsupported {
+    if code == .success || code.rawValue == Exit.failure || code.rawValue == Exit.network
+        || code.rawValue == Exit.unsupported
+    {
         SigilCommand.exit(withError: error)
     }
     printError(SigilCommand.fullMessage(for: error))

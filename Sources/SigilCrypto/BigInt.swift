@@ -26,13 +26,18 @@ func limbsFromBigEndian(_ bytes: UnsafeRawBufferPointer, _ out: UnsafeMutablePoi
         out[i] = v
         i += 1
     }
-    while i < count { out[i] = 0; i += 1 }
+    while i < count {
+        out[i] = 0
+        i += 1
+    }
 }
 
 /// Writes the low `byteCount` bytes of the `count`-limb integer at `limbs` as big-endian bytes.
 /// Returns false when the value does not fit (I2OSP "integer too large", RFC 8017 §4.1).
 @inline(__always)
-func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeMutableRawPointer, _ byteCount: Int) -> Bool {
+func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeMutableRawPointer, _ byteCount: Int)
+    -> Bool
+{
     // Any non-zero byte beyond byteCount means the integer is too large.
     if byteCount < count * 8 {
         for k in byteCount..<(count * 8) where (limbs[k / 8] >> UInt((k % 8) * 8)) & 0xFF != 0 {
@@ -114,9 +119,9 @@ struct MontgomeryModulus: Sendable, Hashable {
     func redc(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>) {
         let n = count
         for i in 0..<n {
-            let q = t[i] &* negInverse           // makes limb i of t + q·m·2^(64i) zero
+            let q = t[i] &* negInverse  // makes limb i of t + q·m·2^(64i) zero
             let carry = __gmpn_addmul_1(t + i, m, n, q)
-            t[i] = carry                          // park the carry (it belongs at limb i + n)
+            t[i] = carry  // park the carry (it belongs at limb i + n)
         }
         let top = __gmpn_add_n(r, t + n, t, n)
         // Result < 2m: one conditional subtraction reduces it.
@@ -149,8 +154,10 @@ struct MontgomeryModulus: Sendable, Hashable {
     /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
     /// (the double-length product, then REDC's working space).
     @inline(__always)
-    func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
-             _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel) {
+    func mul(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
+        _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel
+    ) {
         switch kernel {
         case .mulx:
             if a == b {
@@ -184,11 +191,13 @@ struct MontgomeryModulus: Sendable, Hashable {
     /// multiplication.
     ///
     /// `kernel`: the multiplication kernel (default: the fastest this CPU runs); tests pick one.
-    func modPow(_ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
-                product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
-                kernel: Kernel = .preferred) {
+    func modPow(
+        _ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
+        product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
+        kernel: Kernel = .preferred
+    ) {
         let n = count
-        let xm = work       // n: x·R mod m
+        let xm = work  // n: x·R mod m
         let acc = work + n  // n
         storage.withUnsafeBufferPointer { sb in
             let m = sb.baseAddress!

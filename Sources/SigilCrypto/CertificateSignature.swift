@@ -34,9 +34,11 @@ public enum CertificateSignature {
 
     /// Verifies `signature` over `signed` with `algorithm` and the issuer key (`keyAlgorithm`,
     /// and the subjectPublicKey bytes `key`).
-    public static func verify(algorithm: SignatureAlgorithm, signed: UnsafeRawBufferPointer,
-                              signature: UnsafeRawBufferPointer, keyAlgorithm: PublicKeyAlgorithm,
-                              key: UnsafeRawBufferPointer) -> Outcome {
+    public static func verify(
+        algorithm: SignatureAlgorithm, signed: UnsafeRawBufferPointer,
+        signature: UnsafeRawBufferPointer, keyAlgorithm: PublicKeyAlgorithm,
+        key: UnsafeRawBufferPointer
+    ) -> Outcome {
         do {
             switch (algorithm, keyAlgorithm) {
             case (.rsaPKCS1(let d), .rsa):
@@ -49,7 +51,8 @@ public enum CertificateSignature {
                 // RFC 4055 §3.3: a key restricted to PSS parameters verifies only signatures
                 // with the same hash and MGF, and a salt at least as long.
                 guard p.hash == restriction.hash, p.mgf1Hash == restriction.mgf1Hash,
-                      p.saltLength >= restriction.saltLength else { return .badSignature }
+                    p.saltLength >= restriction.saltLength
+                else { return .badSignature }
                 try verifyPSS(p, signed: signed, signature: signature, key: key)
             case (.ecdsa(let d), .ec(let named)):
                 guard let h = hash(d) else { return .unsupportedAlgorithm }
@@ -86,8 +89,10 @@ public enum CertificateSignature {
         do { return try RSAPublicKey(pkcs1DER: key) } catch { throw .malformedKey }
     }
 
-    static func verifyPSS(_ p: RSAPSSParameters, signed: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
-                          key: UnsafeRawBufferPointer) throws(CryptoError) {
+    static func verifyPSS(
+        _ p: RSAPSSParameters, signed: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
+        key: UnsafeRawBufferPointer
+    ) throws(CryptoError) {
         guard let h = hash(p.hash), let m = hash(p.mgf1Hash) else { throw .unsupportedAlgorithm }
         let k = try rsaKey(key)
         let digest = h.hash(signed)
@@ -126,8 +131,9 @@ public enum CertificateSignature {
         let result: Outcome? = try? certificate.tbsCertificate.withUnsafeBytes { (tbs) throws(DERError) -> Outcome in
             try certificate.signature.withUnsafeBytes { (sig) throws(DERError) -> Outcome in
                 try issuer.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> Outcome in
-                    verify(algorithm: certificate.signatureAlgorithm, signed: tbs, signature: sig,
-                           keyAlgorithm: issuer.publicKeyAlgorithm, key: key)
+                    verify(
+                        algorithm: certificate.signatureAlgorithm, signed: tbs, signature: sig,
+                        keyAlgorithm: issuer.publicKeyAlgorithm, key: key)
                 }
             }
         }

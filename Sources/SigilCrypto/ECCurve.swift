@@ -86,7 +86,7 @@ final class ECCurveData: @unchecked Sendable {
         // C kernel negates y as p - y.
         withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * l + 2) { t in
             let f = ECFieldOps<R>(p: self.p, scratch: t.baseAddress!)
-            for k in 0 ..< 2 * ECCurveData.gTableCount { f.canonicalize(gTable + l * k) }
+            for k in 0..<2 * ECCurveData.gTableCount { f.canonicalize(gTable + l * k) }
         }
     }
 }
@@ -95,29 +95,59 @@ final class ECCurveData: @unchecked Sendable {
 // makes the base-point tables thread-safe without locks of our own.
 let p256CurveData = ECCurveData(
     P256Field.self, orderBits: 256,
-    p: [0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001],
-    n: [0xf3b9cac2fc632551, 0xbce6faada7179e84, 0xffffffffffffffff, 0xffffffff00000000],
-    b: [0x3bce3c3e27d2604b, 0x651d06b0cc53b0f6, 0xb3ebbd55769886bc, 0x5ac635d8aa3a93e7],
-    gx: [0xf4a13945d898c296, 0x77037d812deb33a0, 0xf8bce6e563a440f2, 0x6b17d1f2e12c4247],
-    gy: [0xcbb6406837bf51f5, 0x2bce33576b315ece, 0x8ee7eb4a7c0f9e16, 0x4fe342e2fe1a7f9b])
+    p: [0xffff_ffff_ffff_ffff, 0x0000_0000_ffff_ffff, 0x0000_0000_0000_0000, 0xffff_ffff_0000_0001],
+    n: [0xf3b9_cac2_fc63_2551, 0xbce6_faad_a717_9e84, 0xffff_ffff_ffff_ffff, 0xffff_ffff_0000_0000],
+    b: [0x3bce_3c3e_27d2_604b, 0x651d_06b0_cc53_b0f6, 0xb3eb_bd55_7698_86bc, 0x5ac6_35d8_aa3a_93e7],
+    gx: [0xf4a1_3945_d898_c296, 0x7703_7d81_2deb_33a0, 0xf8bc_e6e5_63a4_40f2, 0x6b17_d1f2_e12c_4247],
+    gy: [0xcbb6_4068_37bf_51f5, 0x2bce_3357_6b31_5ece, 0x8ee7_eb4a_7c0f_9e16, 0x4fe3_42e2_fe1a_7f9b])
 
 let p384CurveData = ECCurveData(
     P384Reduction.self, orderBits: 384,
-    p: [0x00000000ffffffff, 0xffffffff00000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff],
-    n: [0xecec196accc52973, 0x581a0db248b0a77a, 0xc7634d81f4372ddf, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff],
-    b: [0x2a85c8edd3ec2aef, 0xc656398d8a2ed19d, 0x0314088f5013875a, 0x181d9c6efe814112, 0x988e056be3f82d19, 0xb3312fa7e23ee7e4],
-    gx: [0x3a545e3872760ab7, 0x5502f25dbf55296c, 0x59f741e082542a38, 0x6e1d3b628ba79b98, 0x8eb1c71ef320ad74, 0xaa87ca22be8b0537],
-    gy: [0x7a431d7c90ea0e5f, 0x0a60b1ce1d7e819d, 0xe9da3113b5f0b8c0, 0xf8f41dbd289a147c, 0x5d9e98bf9292dc29, 0x3617de4a96262c6f])
+    p: [
+        0x0000_0000_ffff_ffff, 0xffff_ffff_0000_0000, 0xffff_ffff_ffff_fffe, 0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff,
+    ],
+    n: [
+        0xecec_196a_ccc5_2973, 0x581a_0db2_48b0_a77a, 0xc763_4d81_f437_2ddf, 0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff,
+    ],
+    b: [
+        0x2a85_c8ed_d3ec_2aef, 0xc656_398d_8a2e_d19d, 0x0314_088f_5013_875a, 0x181d_9c6e_fe81_4112,
+        0x988e_056b_e3f8_2d19, 0xb331_2fa7_e23e_e7e4,
+    ],
+    gx: [
+        0x3a54_5e38_7276_0ab7, 0x5502_f25d_bf55_296c, 0x59f7_41e0_8254_2a38, 0x6e1d_3b62_8ba7_9b98,
+        0x8eb1_c71e_f320_ad74, 0xaa87_ca22_be8b_0537,
+    ],
+    gy: [
+        0x7a43_1d7c_90ea_0e5f, 0x0a60_b1ce_1d7e_819d, 0xe9da_3113_b5f0_b8c0, 0xf8f4_1dbd_289a_147c,
+        0x5d9e_98bf_9292_dc29, 0x3617_de4a_9626_2c6f,
+    ])
 
 let p521CurveData = ECCurveData(
     P521Reduction.self, orderBits: 521,
-    p: [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
-        0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x00000000000001ff],
-    n: [0xbb6fb71e91386409, 0x3bb5c9b8899c47ae, 0x7fcc0148f709a5d0, 0x51868783bf2f966b, 0xfffffffffffffffa,
-        0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x00000000000001ff],
-    b: [0xef451fd46b503f00, 0x3573df883d2c34f1, 0x1652c0bd3bb1bf07, 0x56193951ec7e937b, 0xb8b489918ef109e1,
-        0xa2da725b99b315f3, 0x929a21a0b68540ee, 0x953eb9618e1c9a1f, 0x0000000000000051],
-    gx: [0xf97e7e31c2e5bd66, 0x3348b3c1856a429b, 0xfe1dc127a2ffa8de, 0xa14b5e77efe75928, 0xf828af606b4d3dba,
-         0x9c648139053fb521, 0x9e3ecb662395b442, 0x858e06b70404e9cd, 0x00000000000000c6],
-    gy: [0x88be94769fd16650, 0x353c7086a272c240, 0xc550b9013fad0761, 0x97ee72995ef42640, 0x17afbd17273e662c,
-         0x98f54449579b4468, 0x5c8a5fb42c7d1bd9, 0x39296a789a3bc004, 0x0000000000000118])
+    p: [
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0x0000_0000_0000_01ff,
+    ],
+    n: [
+        0xbb6f_b71e_9138_6409, 0x3bb5_c9b8_899c_47ae, 0x7fcc_0148_f709_a5d0, 0x5186_8783_bf2f_966b,
+        0xffff_ffff_ffff_fffa,
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0x0000_0000_0000_01ff,
+    ],
+    b: [
+        0xef45_1fd4_6b50_3f00, 0x3573_df88_3d2c_34f1, 0x1652_c0bd_3bb1_bf07, 0x5619_3951_ec7e_937b,
+        0xb8b4_8991_8ef1_09e1,
+        0xa2da_725b_99b3_15f3, 0x929a_21a0_b685_40ee, 0x953e_b961_8e1c_9a1f, 0x0000_0000_0000_0051,
+    ],
+    gx: [
+        0xf97e_7e31_c2e5_bd66, 0x3348_b3c1_856a_429b, 0xfe1d_c127_a2ff_a8de, 0xa14b_5e77_efe7_5928,
+        0xf828_af60_6b4d_3dba,
+        0x9c64_8139_053f_b521, 0x9e3e_cb66_2395_b442, 0x858e_06b7_0404_e9cd, 0x0000_0000_0000_00c6,
+    ],
+    gy: [
+        0x88be_9476_9fd1_6650, 0x353c_7086_a272_c240, 0xc550_b901_3fad_0761, 0x97ee_7299_5ef4_2640,
+        0x17af_bd17_273e_662c,
+        0x98f5_4449_579b_4468, 0x5c8a_5fb4_2c7d_1bd9, 0x3929_6a78_9a3b_c004, 0x0000_0000_0000_0118,
+    ])

@@ -25,13 +25,13 @@ public struct ECDSAPublicKey: Sendable {
         let ok: Bool
         switch form {
         case 0x04 where x963.count == 1 + 2 * size:
-            let xb = UnsafeRawBufferPointer(rebasing: x963[1 ..< 1 + size])
-            let yb = UnsafeRawBufferPointer(rebasing: x963[1 + size ..< 1 + 2 * size])
+            let xb = UnsafeRawBufferPointer(rebasing: x963[1..<1 + size])
+            let yb = UnsafeRawBufferPointer(rebasing: x963[1 + size..<1 + 2 * size])
             ok = storage.withLimbs { xy in
                 ecSetPoint(curve, xy, x: xb, y: yb, compressedOdd: nil)
             }
         case 0x02 where x963.count == 1 + size, 0x03 where x963.count == 1 + size:
-            let xb = UnsafeRawBufferPointer(rebasing: x963[1 ..< 1 + size])
+            let xb = UnsafeRawBufferPointer(rebasing: x963[1..<1 + size])
             ok = storage.withLimbs { xy in
                 ecSetPoint(curve, xy, x: xb, y: nil, compressedOdd: form == 0x03)
             }
@@ -43,14 +43,15 @@ public struct ECDSAPublicKey: Sendable {
 
     /// The uncompressed encoding `04 || X || Y`.
     public var x963Representation: [UInt8] {
-        let size = curve.coordinateByteCount, l = curve.limbCount
+        let size = curve.coordinateByteCount
+        let l = curve.limbCount
         var out = [UInt8](repeating: 0, count: 1 + 2 * size)
         out[0] = 4
         var s = storage
         s.withLimbs { xy in
             out.withUnsafeMutableBytes { o in
-                limbsToBigEndian(xy, l, UnsafeMutableRawBufferPointer(rebasing: o[1 ..< 1 + size]))
-                limbsToBigEndian(xy + l, l, UnsafeMutableRawBufferPointer(rebasing: o[1 + size ..< 1 + 2 * size]))
+                limbsToBigEndian(xy, l, UnsafeMutableRawBufferPointer(rebasing: o[1..<1 + size]))
+                limbsToBigEndian(xy + l, l, UnsafeMutableRawBufferPointer(rebasing: o[1 + size..<1 + 2 * size]))
             }
         }
         return out
@@ -71,8 +72,11 @@ public struct ECDSAPublicKey: Sendable {
 
     /// `p256UseMulx: false` runs P-256 on the kernel's portable products even when the CPU
     /// has MULX/ADX (the tests check both paths on the same vectors).
-    func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool) throws(CryptoError) {
-        let r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer
+    func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool)
+        throws(CryptoError)
+    {
+        let r: UnsafeRawBufferPointer
+        let s: UnsafeRawBufferPointer
         do {
             var reader = DERReader(signatureDER)
             (r, s) = try reader.enter(.sequence) { (inner: inout DERReader) throws(DERError) in
@@ -90,15 +94,21 @@ public struct ECDSAPublicKey: Sendable {
 
     /// Verifies a signature given as the big-endian unsigned integers r and s (for instance the
     /// two halves of an IEEE P1363 / JWS `r || s` signature; leading zero bytes are allowed).
-    public func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer) throws(CryptoError) {
+    public func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer)
+        throws(CryptoError)
+    {
         try verify(r: r, s: s, digest: digest, p256UseMulx: true)
     }
 
-    func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool) throws(CryptoError) {
+    func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool)
+        throws(CryptoError)
+    {
         var st = storage
         let result = st.withLimbs { xy in
             switch curve {
-            case .p256: return ecdsaVerify(P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
+            case .p256:
+                return ecdsaVerify(
+                    P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
             case .p384: return ecdsaVerify(P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest)
             case .p521: return ecdsaVerify(P521Reduction.self, p521CurveData, xy, r: r, s: s, digest: digest)
             }
@@ -113,8 +123,11 @@ public struct ECDSAPublicKey: Sendable {
 
 /// Inline storage for two coordinates of up to 9 limbs (no heap allocation per key).
 struct ECLimbStorage: Sendable {
-    var limbs: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt,
-                UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt)
+    var limbs:
+        (
+            UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt,
+            UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt
+        )
     init() { limbs = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
 
     mutating func withLimbs<T>(_ body: (UnsafeMutablePointer<UInt>) -> T) -> T {
@@ -130,8 +143,10 @@ enum ECVerifyResult { case valid, malformed, invalid }
 
 /// Decodes and validates a point into `xy` (x then y, `limbs` each). With `y == nil`, the
 /// point is compressed and `compressedOdd` gives the parity of y.
-func ecSetPoint(_ curve: ECCurve, _ xy: UnsafeMutablePointer<UInt>, x: UnsafeRawBufferPointer,
-                y: UnsafeRawBufferPointer?, compressedOdd: Bool?) -> Bool {
+func ecSetPoint(
+    _ curve: ECCurve, _ xy: UnsafeMutablePointer<UInt>, x: UnsafeRawBufferPointer,
+    y: UnsafeRawBufferPointer?, compressedOdd: Bool?
+) -> Bool {
     switch curve {
     case .p256: return ecSetPoint(P256Field.self, p256CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
     case .p384: return ecSetPoint(P384Reduction.self, p384CurveData, xy, x: x, y: y, compressedOdd: compressedOdd)
@@ -139,10 +154,13 @@ func ecSetPoint(_ curve: ECCurve, _ xy: UnsafeMutablePointer<UInt>, x: UnsafeRaw
     }
 }
 
-func ecSetPoint<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutablePointer<UInt>,
-                                x: UnsafeRawBufferPointer, y: UnsafeRawBufferPointer?, compressedOdd: Bool?) -> Bool {
+func ecSetPoint<R: ECFieldImpl>(
+    _: R.Type, _ c: ECCurveData, _ xy: UnsafeMutablePointer<UInt>,
+    x: UnsafeRawBufferPointer, y: UnsafeRawBufferPointer?, compressedOdd: Bool?
+) -> Bool {
     let n = R.limbCount
-    let X = xy, Y = xy + n
+    let X = xy
+    let Y = xy + n
     guard limbsFromBigEndian(X, n, x), limbsCompare(X, c.p, n) < 0 else { return false }
     if let y {
         guard limbsFromBigEndian(Y, n, y), limbsCompare(Y, c.p, n) < 0 else { return false }
@@ -150,7 +168,11 @@ func ecSetPoint<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ xy: UnsafeMutable
     return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * n + 2 + 5 * n) { buf in
         let scratch = buf.baseAddress!
         let f = ECFieldOps<R>(p: c.p, scratch: scratch)
-        let rhs = scratch + 2 * n + 2, t = rhs + n, u = t + n, xi = u + n, yi = xi + n
+        let rhs = scratch + 2 * n + 2
+        let t = rhs + n
+        let u = t + n
+        let xi = u + n
+        let yi = xi + n
         // rhs = x^3 - 3x + b, in the field's internal representation.
         f.encode(xi, X)
         f.sqr(t, xi)
@@ -204,9 +226,11 @@ func withECScratch<T>(_ body: (UnsafeMutablePointer<UInt>, UnsafeMutablePointer<
 private let qWindow = 5  // CSigilBignum/p256.c's QTABLE assumes this window for P-256
 private let qTableCount = 1 << (qWindow - 2)
 
-func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer<UInt>,
-                                 r rBytes: UnsafeRawBufferPointer, s sBytes: UnsafeRawBufferPointer,
-                                 digest: UnsafeRawBufferPointer, p256UseMulx: Bool = true) -> ECVerifyResult {
+func ecdsaVerify<R: ECFieldImpl>(
+    _: R.Type, _ c: ECCurveData, _ q: UnsafePointer<UInt>,
+    r rBytes: UnsafeRawBufferPointer, s sBytes: UnsafeRawBufferPointer,
+    digest: UnsafeRawBufferPointer, p256UseMulx: Bool = true
+) -> ECVerifyResult {
     // p256UseMulx = false: the P-256 kernel's portable products even on a CPU with MULX/ADX
     // (tests run the vectors through both).
     let n = R.limbCount
@@ -223,23 +247,29 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         let acc = base + arithLimbs
         let qTable = acc + 3 * n
         let sc = qTable + qTableCount * entry
-        let r = sc, s = r + n, e = s + n, w = e + n, u1 = w + n, u2 = u1 + n
-        let prod = u2 + n                      // 2n + 2
-        let quot = prod + 2 * n + 2            // n + 2
-        let gU = quot + n + 2                  // n + 2
-        let gV = gU + n + 2                    // n + 2
-        let gG = gV + n + 2                    // n + 2
-        let gS = gG + n + 2                    // n + 2
+        let r = sc
+        let s = r + n
+        let e = s + n
+        let w = e + n
+        let u1 = w + n
+        let u2 = u1 + n
+        let prod = u2 + n  // 2n + 2
+        let quot = prod + 2 * n + 2  // n + 2
+        let gU = quot + n + 2  // n + 2
+        let gV = gU + n + 2  // n + 2
+        let gG = gV + n + 2  // n + 2
+        let gS = gG + n + 2  // n + 2
 
         // Step 1: r, s in [1, n-1] (SEC 1 §4.1.4 step 1).
         guard limbsFromBigEndian(r, n, rBytes), limbsFromBigEndian(s, n, sBytes),
-              !limbsIsZero(r, n), !limbsIsZero(s, n),
-              limbsCompare(r, c.n, n) < 0, limbsCompare(s, c.n, n) < 0 else { return .malformed }
+            !limbsIsZero(r, n), !limbsIsZero(s, n),
+            limbsCompare(r, c.n, n) < 0, limbsCompare(s, c.n, n) < 0
+        else { return .malformed }
 
         // Steps 2-3: e = leftmost min(bits(n), 8 * len) bits of the digest, as an integer, then
         // reduced mod n (e < 2^bits(n) < 2n, so one subtraction).
         let keepBytes = min(digest.count, (c.orderBits + 7) / 8)
-        _ = limbsFromBigEndian(e, n, UnsafeRawBufferPointer(rebasing: digest[0 ..< keepBytes]))
+        _ = limbsFromBigEndian(e, n, UnsafeRawBufferPointer(rebasing: digest[0..<keepBytes]))
         let excess = keepBytes * 8 - c.orderBits
         if digest.count * 8 > c.orderBits && excess > 0 {
             _ = __gmpn_rshift(e, e, n, UInt32(excess))
@@ -256,7 +286,7 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         var sn = 0
         let gn = __gmpn_gcdext(gG, gS, &sn, gU, un, gV, n)
         guard gn == 1, gG[0] == 1, sn != 0, abs(sn) <= n else { return .invalid }  // n is prime: unreachable
-        for i in abs(sn) ..< n { gS[i] = 0 }
+        for i in abs(sn)..<n { gS[i] = 0 }
         if sn > 0 {
             limbsCopy(w, gS, n)
         } else {
@@ -273,7 +303,8 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
         // doublings; HMV algorithm 3.51): G from the precomputed affine table (w = 8, mixed
         // additions), Q from 8 Jacobian odd multiples computed per verification (w = 5).
         let arith = ECArith<R>(p: c.p, scratch: base)
-        let d1 = digitBase, d2 = d1 + digitsCapacity
+        let d1 = digitBase
+        let d2 = d1 + digitsCapacity
         let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
         let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
         if R.self == P256Field.self {
@@ -296,7 +327,10 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
             // Step 8: v = x_R mod n == r, without an inversion: x_R = X / Z^2, and since
             // n < p < 2n, x_R mod n == r  iff  x_R == r  or  x_R == r + n (when r + n < p).
             // So compare X with r Z^2 and, if that fits, (r + n) Z^2 (libsecp256k1's trick).
-            let z2 = arith.T(0), rz2 = arith.T(1), rn = arith.T(2), ri = arith.T(3)
+            let z2 = arith.T(0)
+            let rz2 = arith.T(1)
+            let rn = arith.T(2)
+            let ri = arith.T(3)
             arith.f.sqr(z2, acc + 2 * n)
             arith.f.encode(ri, r)
             arith.f.mul(rz2, ri, z2)
@@ -316,21 +350,23 @@ func ecdsaVerify<R: ECFieldImpl>(_: R.Type, _ c: ECCurveData, _ q: UnsafePointer
 /// interleaved wNAF, G from the affine table, Q from 8 Jacobian odd multiples built here in
 /// `qTable` (X, Y, Z, Z^2, Z^3 per entry). Leaves R (Jacobian) in `acc`.
 @inline(__always)
-func ecInterleavedMul<R: ECFieldImpl>(_ arith: ECArith<R>, _ c: ECCurveData, acc: UnsafeMutablePointer<UInt>,
-                                      qTable: UnsafeMutablePointer<UInt>, q: UnsafePointer<UInt>,
-                                      d1: UnsafeMutablePointer<Int8>, len1: Int, d2: UnsafeMutablePointer<Int8>, len2: Int) {
+func ecInterleavedMul<R: ECFieldImpl>(
+    _ arith: ECArith<R>, _ c: ECCurveData, acc: UnsafeMutablePointer<UInt>,
+    qTable: UnsafeMutablePointer<UInt>, q: UnsafePointer<UInt>,
+    d1: UnsafeMutablePointer<Int8>, len1: Int, d2: UnsafeMutablePointer<Int8>, len2: Int
+) {
     let n = R.limbCount
     let entry = 5 * n
     arith.f.encode(qTable, q)
     arith.f.encode(qTable + n, q + n)
     arith.f.setOne(qTable + 2 * n)
     arith.dbl(acc, qTable)  // 2Q, temporarily in acc
-    for k in 1 ..< qTableCount {
+    for k in 1..<qTableCount {
         let dst = qTable + entry * k
         limbsCopy(dst, dst - entry, 3 * n)
         arith.add(dst, dst, acc, acc + n, acc + 2 * n)
     }
-    for k in 0 ..< qTableCount {
+    for k in 0..<qTableCount {
         let e = qTable + entry * k
         arith.f.sqr(e + 3 * n, e + 2 * n)
         arith.f.mul(e + 4 * n, e + 3 * n, e + 2 * n)
@@ -344,7 +380,10 @@ func ecInterleavedMul<R: ECFieldImpl>(_ arith: ECArith<R>, _ c: ECCurveData, acc
         if a != 0 {
             let e = qTable + entry * (abs(a) >> 1)
             var y = UnsafePointer(e + n)
-            if a < 0 { arith.f.neg(arith.negY, e + n); y = UnsafePointer(arith.negY) }
+            if a < 0 {
+                arith.f.neg(arith.negY, e + n)
+                y = UnsafePointer(arith.negY)
+            }
             arith.add(acc, acc, e, y, e + 2 * n, bzPowers: (UnsafePointer(e + 3 * n), UnsafePointer(e + 4 * n)))
             started = true
         }
@@ -352,7 +391,10 @@ func ecInterleavedMul<R: ECFieldImpl>(_ arith: ECArith<R>, _ c: ECCurveData, acc
         if b != 0 {
             let entry = c.gTable + 2 * n * (abs(b) >> 1)
             var y = UnsafePointer(entry + n)
-            if b < 0 { arith.f.neg(arith.negY, entry + n); y = UnsafePointer(arith.negY) }
+            if b < 0 {
+                arith.f.neg(arith.negY, entry + n)
+                y = UnsafePointer(arith.negY)
+            }
             arith.madd(acc, acc, entry, y)
             started = true
         }

@@ -24,7 +24,9 @@ protocol ECFieldImpl {
     static var limbCount: Int { get }
     /// Limb i of p, as a constant (so that additions compile to immediate operands).
     static func modulus(_ i: Int) -> UInt
-    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>)
+    static func mul(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
+        _ t: UnsafeMutablePointer<UInt>)
     static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>)
     /// Canonical integer in [0, p) to the internal representation.
     static func encode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>)
@@ -50,7 +52,10 @@ protocol ECReduction: ECFieldImpl {
 
 extension ECReduction {
     @inline(__always)
-    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
+    static func mul(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
+        _ t: UnsafeMutablePointer<UInt>
+    ) {
         __gmpn_mul_n(t, a, b, limbCount)
         reduce(r, t)
     }
@@ -233,7 +238,10 @@ struct ECFieldOps<R: ECFieldImpl> {
     /// the limbs in registers); the modulus limbs are constants.
     @inline(__always)
     func add(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>) {
-        if R.lazyReduction { addLazy(r, a, b); return }
+        if R.lazyReduction {
+            addLazy(r, a, b)
+            return
+        }
         let n = Self.n
         var sum: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
         var dif: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -334,7 +342,10 @@ struct ECFieldOps<R: ECFieldImpl> {
     }
 
     @inline(__always) func encode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) { R.encode(r, a, t) }
-    @inline(__always) func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) { R.decode(r, a, t); canonicalize(r) }
+    @inline(__always) func decode(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) {
+        R.decode(r, a, t)
+        canonicalize(r)
+    }
     @inline(__always) func setOne(_ r: UnsafeMutablePointer<UInt>) { R.setOne(r) }
 
     /// r = -a mod p.
@@ -349,7 +360,10 @@ struct ECFieldOps<R: ECFieldImpl> {
             }
             return
         }
-        if limbsIsZero(a, n) { limbsSet(r, 0, n); return }
+        if limbsIsZero(a, n) {
+            limbsSet(r, 0, n)
+            return
+        }
         _ = limbsSub(r, p, a, n)
     }
 

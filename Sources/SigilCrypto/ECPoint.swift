@@ -36,113 +36,145 @@ struct ECArith<R: ECFieldImpl> {
     @inline(__always)
     func dbl(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>) {
         let n = Self.n
-        let X = a, Y = a + n, Z = a + 2 * n
-        let delta = T(0), gamma = T(1), beta = T(2), alpha = T(3), t4 = T(4), t5 = T(5)
-        f.sqr(delta, Z)                 // delta = Z^2
-        f.sqr(gamma, Y)                 // gamma = Y^2
-        f.mul(beta, X, gamma)           // beta = X * gamma
+        let X = a
+        let Y = a + n
+        let Z = a + 2 * n
+        let delta = T(0)
+        let gamma = T(1)
+        let beta = T(2)
+        let alpha = T(3)
+        let t4 = T(4)
+        let t5 = T(5)
+        f.sqr(delta, Z)  // delta = Z^2
+        f.sqr(gamma, Y)  // gamma = Y^2
+        f.mul(beta, X, gamma)  // beta = X * gamma
         f.sub(alpha, X, delta)
         f.add(t4, X, delta)
-        f.mul(alpha, alpha, t4)         // (X - delta)(X + delta)
+        f.mul(alpha, alpha, t4)  // (X - delta)(X + delta)
         f.add(t4, alpha, alpha)
-        f.add(alpha, t4, alpha)         // alpha = 3 (X - delta)(X + delta)
+        f.add(alpha, t4, alpha)  // alpha = 3 (X - delta)(X + delta)
         f.mul(t4, Y, Z)
-        f.add(r + 2 * n, t4, t4)        // Z3 = 2 Y Z (the EFD's (Y + Z)^2 - gamma - delta
-                                        // trades this M for an S and 2 more additions)
+        f.add(r + 2 * n, t4, t4)  // Z3 = 2 Y Z (the EFD's (Y + Z)^2 - gamma - delta
+        // trades this M for an S and 2 more additions)
         f.sqr(t4, alpha)
         f.add(t5, beta, beta)
-        f.add(t5, t5, t5)               // 4 beta
+        f.add(t5, t5, t5)  // 4 beta
         f.sub(t4, t4, t5)
-        f.sub(r, t4, t5)                // X3 = alpha^2 - 8 beta
+        f.sub(r, t4, t5)  // X3 = alpha^2 - 8 beta
         f.sub(t5, t5, r)
-        f.mul(t5, t5, alpha)            // alpha (4 beta - X3)
+        f.mul(t5, t5, alpha)  // alpha (4 beta - X3)
         f.sqr(gamma, gamma)
         f.add(gamma, gamma, gamma)
         f.add(gamma, gamma, gamma)
-        f.add(gamma, gamma, gamma)      // 8 gamma^2
-        f.sub(r + n, t5, gamma)         // Y3
+        f.add(gamma, gamma, gamma)  // 8 gamma^2
+        f.sub(r + n, t5, gamma)  // Y3
     }
 
     /// r = a + (bx, by, bz) (Jacobian). `r` may alias `a`, not `b`. `bzPowers`, when given,
     /// holds bz^2 and bz^3 (cached with a table entry: saves 1M + 1S per addition).
     @inline(__always)
-    func add(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
-             _ bx: UnsafePointer<UInt>, _ by: UnsafePointer<UInt>, _ bz: UnsafePointer<UInt>,
-             bzPowers: (UnsafePointer<UInt>, UnsafePointer<UInt>)? = nil) {
+    func add(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
+        _ bx: UnsafePointer<UInt>, _ by: UnsafePointer<UInt>, _ bz: UnsafePointer<UInt>,
+        bzPowers: (UnsafePointer<UInt>, UnsafePointer<UInt>)? = nil
+    ) {
         let n = Self.n
         if isInfinity(a) {
-            limbsCopy(r, bx, n); limbsCopy(r + n, by, n); limbsCopy(r + 2 * n, bz, n)
+            limbsCopy(r, bx, n)
+            limbsCopy(r + n, by, n)
+            limbsCopy(r + 2 * n, bz, n)
             return
         }
         if f.isZero(bz) {
             if r != UnsafeMutablePointer(mutating: a) { limbsCopy(r, a, 3 * n) }
             return
         }
-        let X1 = a, Y1 = a + n, Z1 = a + 2 * n
-        let z1z1 = T(0), u1 = T(2), h = T(3), s1 = T(4), rr = T(5), i = T(6), j = T(7)
+        let X1 = a
+        let Y1 = a + n
+        let Z1 = a + 2 * n
+        let z1z1 = T(0)
+        let u1 = T(2)
+        let h = T(3)
+        let s1 = T(4)
+        let rr = T(5)
+        let i = T(6)
+        let j = T(7)
         let z2z2: UnsafePointer<UInt>
         f.sqr(z1z1, Z1)
         if let (zz, zzz) = bzPowers {
             z2z2 = zz
-            f.mul(s1, zzz, Y1)          // S1 = Y1 Z2^3
+            f.mul(s1, zzz, Y1)  // S1 = Y1 Z2^3
         } else {
             f.sqr(T(1), bz)
             z2z2 = UnsafePointer(T(1))
             f.mul(s1, bz, z2z2)
-            f.mul(s1, s1, Y1)           // S1 = Y1 Z2^3
+            f.mul(s1, s1, Y1)  // S1 = Y1 Z2^3
         }
         f.mul(u1, X1, z2z2)
-        f.mul(h, bx, z1z1)              // U2
+        f.mul(h, bx, z1z1)  // U2
         f.mul(rr, Z1, z1z1)
-        f.mul(rr, rr, by)               // S2 = Y2 Z1^3
-        f.sub(h, h, u1)                 // H = U2 - U1
-        f.sub(rr, rr, s1)               // S2 - S1
+        f.mul(rr, rr, by)  // S2 = Y2 Z1^3
+        f.sub(h, h, u1)  // H = U2 - U1
+        f.sub(rr, rr, s1)  // S2 - S1
         if f.isZero(h) {
             if f.isZero(rr) {
-                dbl(r, a)               // same point
+                dbl(r, a)  // same point
             } else {
                 limbsSet(r + 2 * n, 0, n)  // a = -b: infinity
             }
             return
         }
-        f.add(rr, rr, rr)               // r = 2 (S2 - S1)
+        f.add(rr, rr, rr)  // r = 2 (S2 - S1)
         f.add(i, h, h)
-        f.sqr(i, i)                     // I = (2H)^2
-        f.mul(j, h, i)                  // J = H I
-        f.mul(i, u1, i)                 // V = U1 I
+        f.sqr(i, i)  // I = (2H)^2
+        f.mul(j, h, i)  // J = H I
+        f.mul(i, u1, i)  // V = U1 I
         f.add(u1, Z1, bz)
         f.sqr(u1, u1)
         f.sub(u1, u1, z1z1)
         f.sub(u1, u1, z2z2)
-        f.mul(r + 2 * n, u1, h)         // Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H
+        f.mul(r + 2 * n, u1, h)  // Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H
         f.sqr(z1z1, rr)
         f.sub(z1z1, z1z1, j)
         f.sub(z1z1, z1z1, i)
-        f.sub(r, z1z1, i)               // X3 = r^2 - J - 2V
+        f.sub(r, z1z1, i)  // X3 = r^2 - J - 2V
         f.sub(i, i, r)
         f.mul(i, rr, i)
         f.mul(s1, s1, j)
         f.add(s1, s1, s1)
-        f.sub(r + n, i, s1)             // Y3 = r (V - X3) - 2 S1 J
+        f.sub(r + n, i, s1)  // Y3 = r (V - X3) - 2 S1 J
     }
 
     /// r = a + (qx, qy) with an affine q (never infinity). `r` may alias `a`.
     @inline(__always)
-    func madd(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
-              _ qx: UnsafePointer<UInt>, _ qy: UnsafePointer<UInt>) {
+    func madd(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
+        _ qx: UnsafePointer<UInt>, _ qy: UnsafePointer<UInt>
+    ) {
         let n = Self.n
         if isInfinity(a) {
-            limbsCopy(r, qx, n); limbsCopy(r + n, qy, n); f.setOne(r + 2 * n)
+            limbsCopy(r, qx, n)
+            limbsCopy(r + n, qy, n)
+            f.setOne(r + 2 * n)
             return
         }
-        let X1 = a, Y1 = a + n, Z1 = a + 2 * n
-        let z1z1 = T(0), h = T(1), rr = T(2), hh = T(3), i = T(4), j = T(5), v = T(6), t7 = T(7)
+        let X1 = a
+        let Y1 = a + n
+        let Z1 = a + 2 * n
+        let z1z1 = T(0)
+        let h = T(1)
+        let rr = T(2)
+        let hh = T(3)
+        let i = T(4)
+        let j = T(5)
+        let v = T(6)
+        let t7 = T(7)
         f.sqr(z1z1, Z1)
-        f.mul(h, qx, z1z1)              // U2
+        f.mul(h, qx, z1z1)  // U2
         f.mul(rr, Z1, z1z1)
-        f.mul(rr, rr, qy)               // S2
-        f.sub(h, h, X1)                 // H = U2 - X1
-        f.sub(rr, rr, Y1)               // S2 - Y1
+        f.mul(rr, rr, qy)  // S2
+        f.sub(h, h, X1)  // H = U2 - X1
+        f.sub(rr, rr, Y1)  // S2 - Y1
         if f.isZero(h) {
             if f.isZero(rr) {
                 dbl(r, a)
@@ -154,22 +186,22 @@ struct ECArith<R: ECFieldImpl> {
         f.add(rr, rr, rr)
         f.sqr(hh, h)
         f.add(i, hh, hh)
-        f.add(i, i, i)                  // I = 4 HH
-        f.mul(j, h, i)                  // J = H I
-        f.mul(v, X1, i)                 // V = X1 I
+        f.add(i, i, i)  // I = 4 HH
+        f.mul(j, h, i)  // J = H I
+        f.mul(v, X1, i)  // V = X1 I
         f.add(t7, Z1, h)
         f.sqr(t7, t7)
         f.sub(t7, t7, z1z1)
-        f.sub(r + 2 * n, t7, hh)        // Z3 = (Z1 + H)^2 - Z1Z1 - HH
+        f.sub(r + 2 * n, t7, hh)  // Z3 = (Z1 + H)^2 - Z1Z1 - HH
         f.sqr(t7, rr)
         f.sub(t7, t7, j)
         f.sub(t7, t7, v)
-        f.sub(t7, t7, v)                // X3 = r^2 - J - 2V (kept in t7 until X1 is dead)
+        f.sub(t7, t7, v)  // X3 = r^2 - J - 2V (kept in t7 until X1 is dead)
         f.mul(j, j, Y1)
-        f.add(j, j, j)                  // 2 Y1 J
+        f.add(j, j, j)  // 2 Y1 J
         f.sub(v, v, t7)
         f.mul(v, rr, v)
-        f.sub(r + n, v, j)              // Y3 = r (V - X3) - 2 Y1 J
+        f.sub(r + n, v, j)  // Y3 = r (V - X3) - 2 Y1 J
         limbsCopy(r, t7, n)
     }
 }
@@ -178,15 +210,21 @@ struct ECArith<R: ECFieldImpl> {
 /// in the field's internal representation: the base-point table for the wNAF of u1. Runs once
 /// per curve; one field inversion for the whole table (Montgomery's simultaneous inversion
 /// trick, HMV algorithm 2.26), so first use costs about as much as a few verifications.
-func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>, x: [UInt], y: [UInt],
-                                               count: Int, into out: UnsafeMutablePointer<UInt>) {
+func ecBuildAffineOddMultiples<R: ECFieldImpl>(
+    _: R.Type, p: UnsafePointer<UInt>, x: [UInt], y: [UInt],
+    count: Int, into out: UnsafeMutablePointer<UInt>
+) {
     let n = R.limbCount
     let scratch = UnsafeMutablePointer<UInt>.allocate(capacity: ECArith<R>.scratchLimbs + (7 + 4 * count) * n)
     defer { scratch.deallocate() }
     let arith = ECArith<R>(p: p, scratch: scratch)
     let f = arith.f
-    let twice = scratch + ECArith<R>.scratchLimbs, inv = twice + 3 * n, zi = inv + n, zi2 = zi + n, tmp = zi2 + n
-    let jac = tmp + n            // count Jacobian points
+    let twice = scratch + ECArith<R>.scratchLimbs
+    let inv = twice + 3 * n
+    let zi = inv + n
+    let zi2 = zi + n
+    let tmp = zi2 + n
+    let jac = tmp + n  // count Jacobian points
     let prefix = jac + 3 * n * count  // count running products of the Z coordinates
     x.withUnsafeBufferPointer { f.encode(jac, $0.baseAddress!) }
     y.withUnsafeBufferPointer { f.encode(jac + n, $0.baseAddress!) }
@@ -212,7 +250,7 @@ func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>
             limbsCopy(zi, inv, n)
         }
         f.sqr(zi2, zi)
-        f.mul(out + 2 * n * k, pt, zi2)          // x = X / Z^2
+        f.mul(out + 2 * n * k, pt, zi2)  // x = X / Z^2
         f.mul(zi2, zi2, zi)
         f.mul(out + 2 * n * k + n, pt + n, zi2)  // y = Y / Z^3
         k -= 1
@@ -227,7 +265,8 @@ func ecBuildAffineOddMultiples<R: ECFieldImpl>(_: R.Type, p: UnsafePointer<UInt>
 /// digits. Returns the number of digits up to the last non-zero one (0 for k = 0).
 func ecWNAF(_ k: UnsafePointer<UInt>, _ n: Int, bits: Int, window w: Int, into out: UnsafeMutablePointer<Int8>) -> Int {
     @inline(__always) func bitsAt(_ pos: Int, _ count: Int) -> UInt {
-        let limb = pos >> 6, off = pos & 63
+        let limb = pos >> 6
+        let off = pos & 63
         var v: UInt = limb < n ? k[limb] >> UInt(off) : 0
         if off + count > 64 && limb + 1 < n { v |= k[limb + 1] << UInt(64 - off) }
         return v & ((1 << UInt(count)) - 1)

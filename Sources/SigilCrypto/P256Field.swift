@@ -21,10 +21,18 @@ enum P256Field: ECMontgomeryField {
     @inline(__always) static var lazyReduction: Bool { true }
 
     @inline(__always)
-    static func redc(_ r: UnsafeMutablePointer<UInt>, _ t0: UInt, _ t1: UInt, _ t2: UInt, _ t3: UInt,
-                     _ t4: UInt, _ t5: UInt, _ t6: UInt, _ t7: UInt) {
+    static func redc(
+        _ r: UnsafeMutablePointer<UInt>, _ t0: UInt, _ t1: UInt, _ t2: UInt, _ t3: UInt,
+        _ t4: UInt, _ t5: UInt, _ t6: UInt, _ t7: UInt
+    ) {
         let u0 = t0
-        var u1 = t1, u2 = t2, u3 = t3, u4 = t4, u5 = t5, u6 = t6, u7 = t7
+        var u1 = t1
+        var u2 = t2
+        var u3 = t3
+        var u4 = t4
+        var u5 = t5
+        var u6 = t6
+        var u7 = t7
         // Each round adds m p 2^(64 i) for m = limb i (which clears limb i), touching limbs
         // i+1...i+4 (x1...x4); `carry` comes in at x4 (left there by the previous round,
         // whose x4 was one limb lower) and goes out of x4.
@@ -36,7 +44,9 @@ enum P256Field: ECMontgomeryField {
             x = low(s)
             c = high(s)
         }
-        @inline(__always) func round(_ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ carry: inout UInt) {
+        @inline(__always) func round(
+            _ m: UInt, _ x1: inout UInt, _ x2: inout UInt, _ x3: inout UInt, _ x4: inout UInt, _ carry: inout UInt
+        ) {
             let (lo3, b) = m.subtractingReportingOverflow(m << 32)
             let hi3 = m &- (m >> 32) &- (b ? 1 : 0)
             var c: UInt = 0
@@ -54,7 +64,10 @@ enum P256Field: ECMontgomeryField {
         round(u1, &u2, &u3, &u4, &u5, &carry)
         round(u2, &u3, &u4, &u5, &u6, &carry)
         round(u3, &u4, &u5, &u6, &u7, &carry)
-        r[0] = u4; r[1] = u5; r[2] = u6; r[3] = u7
+        r[0] = u4
+        r[1] = u5
+        r[2] = u6
+        r[3] = u7
         finishMont(r, carry)
     }
 
@@ -91,10 +104,27 @@ enum P256Field: ECMontgomeryField {
     }
 
     @inline(__always)
-    static func mul(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3]
-        let b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3]
-        var c: UInt, t0: UInt, t1: UInt, t2: UInt, t3: UInt, t4: UInt, t5: UInt, t6: UInt, t7: UInt
+    static func mul(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
+        _ t: UnsafeMutablePointer<UInt>
+    ) {
+        let a0 = a[0]
+        let a1 = a[1]
+        let a2 = a[2]
+        let a3 = a[3]
+        let b0 = b[0]
+        let b1 = b[1]
+        let b2 = b[2]
+        let b3 = b[3]
+        var c: UInt
+        var t0: UInt
+        var t1: UInt
+        var t2: UInt
+        var t3: UInt
+        var t4: UInt
+        var t5: UInt
+        var t6: UInt
+        var t7: UInt
         (c, t0) = mac(a0, b0, 0, 0)
         (c, t1) = mac(a1, b0, c, 0)
         (c, t2) = mac(a2, b0, c, 0)
@@ -116,8 +146,17 @@ enum P256Field: ECMontgomeryField {
 
     @inline(__always)
     static func sqr(_ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
-        let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3]
-        var c: UInt, t1: UInt, t2: UInt, t3: UInt, t4: UInt, t5: UInt, t6: UInt
+        let a0 = a[0]
+        let a1 = a[1]
+        let a2 = a[2]
+        let a3 = a[3]
+        var c: UInt
+        var t1: UInt
+        var t2: UInt
+        var t3: UInt
+        var t4: UInt
+        var t5: UInt
+        var t6: UInt
         // Cross products sum_{i<j} a_i a_j 2^(64(i+j)), limbs 1...6.
         (c, t1) = mac(a1, a0, 0, 0)
         (c, t2) = mac(a2, a0, c, 0)

@@ -28,10 +28,30 @@ enum P384Reduction: ECReduction {
     static func reduce(_ r: UnsafeMutablePointer<UInt>, _ t: UnsafeMutablePointer<UInt>) {
         @inline(__always) func lo(_ i: Int) -> Int64 { Int64(t[i] & 0xFFFF_FFFF) }
         @inline(__always) func hi(_ i: Int) -> Int64 { Int64(t[i] >> 32) }
-        let c0 = lo(0), c1 = hi(0), c2 = lo(1), c3 = hi(1), c4 = lo(2), c5 = hi(2)
-        let c6 = lo(3), c7 = hi(3), c8 = lo(4), c9 = hi(4), c10 = lo(5), c11 = hi(5)
-        let c12 = lo(6), c13 = hi(6), c14 = lo(7), c15 = hi(7), c16 = lo(8), c17 = hi(8)
-        let c18 = lo(9), c19 = hi(9), c20 = lo(10), c21 = hi(10), c22 = lo(11), c23 = hi(11)
+        let c0 = lo(0)
+        let c1 = hi(0)
+        let c2 = lo(1)
+        let c3 = hi(1)
+        let c4 = lo(2)
+        let c5 = hi(2)
+        let c6 = lo(3)
+        let c7 = hi(3)
+        let c8 = lo(4)
+        let c9 = hi(4)
+        let c10 = lo(5)
+        let c11 = hi(5)
+        let c12 = lo(6)
+        let c13 = hi(6)
+        let c14 = lo(7)
+        let c15 = hi(7)
+        let c16 = lo(8)
+        let c17 = hi(8)
+        let c18 = lo(9)
+        let c19 = hi(9)
+        let c20 = lo(10)
+        let c21 = hi(10)
+        let c22 = lo(11)
+        let c23 = hi(11)
 
         var col = (
             c0 + c12 + c20 + c21 - c23,
@@ -49,23 +69,38 @@ enum P384Reduction: ECReduction {
         )
 
         @inline(__always) func propagate() -> Int64 {
-            col.1 += col.0 >> 32; col.0 &= 0xFFFF_FFFF
-            col.2 += col.1 >> 32; col.1 &= 0xFFFF_FFFF
-            col.3 += col.2 >> 32; col.2 &= 0xFFFF_FFFF
-            col.4 += col.3 >> 32; col.3 &= 0xFFFF_FFFF
-            col.5 += col.4 >> 32; col.4 &= 0xFFFF_FFFF
-            col.6 += col.5 >> 32; col.5 &= 0xFFFF_FFFF
-            col.7 += col.6 >> 32; col.6 &= 0xFFFF_FFFF
-            col.8 += col.7 >> 32; col.7 &= 0xFFFF_FFFF
-            col.9 += col.8 >> 32; col.8 &= 0xFFFF_FFFF
-            col.10 += col.9 >> 32; col.9 &= 0xFFFF_FFFF
-            col.11 += col.10 >> 32; col.10 &= 0xFFFF_FFFF
-            let c = col.11 >> 32; col.11 &= 0xFFFF_FFFF
+            col.1 += col.0 >> 32
+            col.0 &= 0xFFFF_FFFF
+            col.2 += col.1 >> 32
+            col.1 &= 0xFFFF_FFFF
+            col.3 += col.2 >> 32
+            col.2 &= 0xFFFF_FFFF
+            col.4 += col.3 >> 32
+            col.3 &= 0xFFFF_FFFF
+            col.5 += col.4 >> 32
+            col.4 &= 0xFFFF_FFFF
+            col.6 += col.5 >> 32
+            col.5 &= 0xFFFF_FFFF
+            col.7 += col.6 >> 32
+            col.6 &= 0xFFFF_FFFF
+            col.8 += col.7 >> 32
+            col.7 &= 0xFFFF_FFFF
+            col.9 += col.8 >> 32
+            col.8 &= 0xFFFF_FFFF
+            col.10 += col.9 >> 32
+            col.9 &= 0xFFFF_FFFF
+            col.11 += col.10 >> 32
+            col.10 &= 0xFFFF_FFFF
+            let c = col.11 >> 32
+            col.11 &= 0xFFFF_FFFF
             return c
         }
         var carry = propagate()
         // Fold carry * 2^384 = carry * (2^128 + 2^96 - 2^32 + 1).
-        col.0 += carry; col.1 -= carry; col.3 += carry; col.4 += carry
+        col.0 += carry
+        col.1 -= carry
+        col.3 += carry
+        col.4 += carry
         carry = propagate()  // now in {-1, 0, 1}
         r[0] = UInt(col.0) | (UInt(col.1) << 32)
         r[1] = UInt(col.2) | (UInt(col.3) << 32)
@@ -76,7 +111,8 @@ enum P384Reduction: ECReduction {
 
         let p: (UInt, UInt, UInt, UInt, UInt, UInt) = (
             0x0000_0000_FFFF_FFFF, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE,
-            0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF)
+            0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF
+        )
         withUnsafeBytes(of: p) { raw in
             let pp = raw.baseAddress!.assumingMemoryBound(to: UInt.self)
             // The second carry is almost always 0, so these branches predict well.
@@ -95,7 +131,6 @@ enum P384Reduction: ECReduction {
         }
     }
 }
-
 
 extension P384Reduction {
     @inline(__always) static func modulus(_ i: Int) -> UInt {

@@ -31,7 +31,10 @@ enum P521Reduction: ECReduction {
         // The value p itself (all 521 bits set) is 0.
         if r[8] == 0x1FF {
             var all = true
-            for j in 0..<8 where r[j] != UInt.max { all = false; break }
+            for j in 0..<8 where r[j] != UInt.max {
+                all = false
+                break
+            }
             if all { for j in 0..<9 { r[j] = 0 } }
         }
     }

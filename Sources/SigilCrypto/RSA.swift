@@ -88,14 +88,19 @@ public struct RSAPublicKey: Sendable, Hashable {
         // OpenSSL does (RSA_SMALL_MODULUS_BITS / RSA_MAX_PUBEXP_BITS), moduli above 3072 bits must
         // have e of at most 64 bits, so the worst case (a 3072-bit e) stays around 10 ms and a
         // 16384-bit key with a 16384-bit e cannot make one verification take seconds.
-        if bits > RSAPublicKey.largeModulusBits && e.count * 8 - e[0].leadingZeroBitCount > RSAPublicKey.maximumLargeModulusExponentBits {
+        if bits > RSAPublicKey.largeModulusBits
+            && e.count * 8 - e[0].leadingZeroBitCount > RSAPublicKey.maximumLargeModulusExponentBits
+        {
             throw .malformedKey
         }
         if e.count == 1 && e[0] == 1 { throw .malformedKey }
         if e.count == n.count {
             // e < n, compared on equal-length big-endian byte strings.
             var less = false
-            for i in 0..<n.count where e[i] != n[i] { less = e[i] < n[i]; break }
+            for i in 0..<n.count where e[i] != n[i] {
+                less = e[i] < n[i]
+                break
+            }
             guard less else { throw .malformedKey }
         }
         guard let m = MontgomeryModulus(bigEndian: n, exponent: e) else { throw .malformedKey }  // even n
@@ -107,7 +112,9 @@ public struct RSAPublicKey: Sendable, Hashable {
     public init(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) {
         let result: Result<RSAPublicKey, CryptoError> = modulus.withUnsafeBytes { n in
             exponent.withUnsafeBytes { e in
-                do throws(CryptoError) { return .success(try RSAPublicKey(modulus: n, exponent: e)) } catch { return .failure(error) }
+                do throws(CryptoError) { return .success(try RSAPublicKey(modulus: n, exponent: e)) } catch {
+                    return .failure(error)
+                }
             }
         }
         self = try result.get()
@@ -126,12 +133,14 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// not k bytes long (§8.2.2 step 1, §8.1.2 step 1) or its value is not below n (§5.2.2
     /// step 1, "signature representative out of range").
     @inline(__always)
-    func withRecoveredMessage<R>(_ signature: UnsafeRawBufferPointer,
-                                 _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R) throws(CryptoError) -> R {
+    func withRecoveredMessage<R>(
+        _ signature: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R
+    ) throws(CryptoError) -> R {
         let k = modulusByteCount
         guard signature.count == k else { throw .malformedSignature }
         let n = modulus.count
-        let areaCount = MontgomeryModulus.scratchCount(n)   // 2n limbs
+        let areaCount = MontgomeryModulus.scratchCount(n)  // 2n limbs
         // Three areas of 2n limbs: s and the result, the product buffer, modPow's work area.
         // Up to 4096-bit moduli each is at most 1 KiB, which `withUnsafeTemporaryAllocation`
         // places on the stack: no heap allocation per verification.
@@ -161,10 +170,26 @@ public struct RSAPublicKey: Sendable, Hashable {
     static let digestInfoPrefixes: [[UInt8]] = HashAlgorithm.allCases.map { hash in
         switch hash {
         case .sha1: return [0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14]
-        case .sha224: return [0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00, 0x04, 0x1c]
-        case .sha256: return [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
-        case .sha384: return [0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30]
-        case .sha512: return [0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40]
+        case .sha224:
+            return [
+                0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00,
+                0x04, 0x1c,
+            ]
+        case .sha256:
+            return [
+                0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
+                0x04, 0x20,
+            ]
+        case .sha384:
+            return [
+                0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00,
+                0x04, 0x30,
+            ]
+        case .sha512:
+            return [
+                0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00,
+                0x04, 0x40,
+            ]
         }
     }
 
@@ -180,8 +205,10 @@ public struct RSAPublicKey: Sendable, Hashable {
     ///
     /// - Throws: `.malformedSignature` (length ≠ k, or value ≥ n), `.badSignature` (no match,
     ///   or `digest.count` is not the hash's digest length).
-    public func verifyPKCS1v15(signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
-                               hash: HashAlgorithm) throws(CryptoError) {
+    public func verifyPKCS1v15(
+        signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
+        hash: HashAlgorithm
+    ) throws(CryptoError) {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
@@ -192,7 +219,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         let matches = try withRecoveredMessage(signature) { (em) throws(CryptoError) -> Bool in
             // Compare field by field against the expected encoding, without materialising it.
             guard em[0] == 0x00, em[1] == 0x01 else { return false }
-            let psEnd = k - tLen - 1          // index of the 0x00 separator
+            let psEnd = k - tLen - 1  // index of the 0x00 separator
             var diff: UInt8 = 0
             for i in 2..<psEnd { diff |= em[i] ^ 0xFF }
             diff |= em[psEnd]
@@ -205,8 +232,10 @@ public struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// RSASSA-PKCS1-v1_5-VERIFY over a message (hashed here with `hash`).
-    public func verifyPKCS1v15(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer,
-                               hash: HashAlgorithm) throws(CryptoError) {
+    public func verifyPKCS1v15(
+        signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer,
+        hash: HashAlgorithm
+    ) throws(CryptoError) {
         let d = hash.hash(message)
         try d.withUnsafeBytes { (digest) throws(CryptoError) in
             try verifyPKCS1v15(signature: signature, digest: digest, hash: hash)
@@ -241,8 +270,10 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// - Throws: `.malformedSignature` (length ≠ k or value ≥ n), `.badSignature` (any
     ///   "inconsistent" outcome of §9.1.2, or `digest.count` ≠ hLen), `.unsupportedAlgorithm`
     ///   (negative salt length).
-    public func verifyPSS(signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
-                          hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?) throws(CryptoError) {
+    public func verifyPSS(
+        signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
+        hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) throws(CryptoError) {
         let hLen = hash.digestCount
         guard digest.count == hLen else { throw .badSignature }
         if let s = saltLength, s < 0 { throw .unsupportedAlgorithm }
@@ -253,18 +284,21 @@ public struct RSAPublicKey: Sendable, Hashable {
         let emLen = (emBits + 7) / 8
         let ok = try withRecoveredMessage(signature) { (full) throws(CryptoError) -> Bool in
             if emLen < k {
-                if full[0] != 0 { return false }    // I2OSP "integer too large" → invalid
+                if full[0] != 0 { return false }  // I2OSP "integer too large" → invalid
             }
             let em = UnsafeRawBufferPointer(rebasing: full[(k - emLen)...])
-            return RSAPublicKey.emsaPSSVerify(mHash: digest, em: em, emBits: emBits, hash: hash,
-                                              mgf1Hash: mgf1Hash, saltLength: saltLength)
+            return RSAPublicKey.emsaPSSVerify(
+                mHash: digest, em: em, emBits: emBits, hash: hash,
+                mgf1Hash: mgf1Hash, saltLength: saltLength)
         }
         guard ok else { throw .badSignature }
     }
 
     /// RSASSA-PSS-VERIFY over a message (hashed here with `hash`).
-    public func verifyPSS(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer,
-                          hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?) throws(CryptoError) {
+    public func verifyPSS(
+        signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer,
+        hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) throws(CryptoError) {
         let d = hash.hash(message)
         try d.withUnsafeBytes { (digest) throws(CryptoError) in
             try verifyPSS(signature: signature, digest: digest, hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength)
@@ -272,24 +306,30 @@ public struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// Array convenience of `verifyPSS(signature:digest:...)`.
-    public func verifyPSS(signature: [UInt8], digest: [UInt8], hash: HashAlgorithm,
-                          mgf1Hash: HashAlgorithm, saltLength: Int?) throws(CryptoError) {
+    public func verifyPSS(
+        signature: [UInt8], digest: [UInt8], hash: HashAlgorithm,
+        mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) throws(CryptoError) {
         try RSAPublicKey.with2(signature, digest) { (s, d) throws(CryptoError) in
             try verifyPSS(signature: s, digest: d, hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength)
         }
     }
 
     /// Array convenience of `verifyPSS(signature:message:...)`.
-    public func verifyPSS(signature: [UInt8], message: [UInt8], hash: HashAlgorithm,
-                          mgf1Hash: HashAlgorithm, saltLength: Int?) throws(CryptoError) {
+    public func verifyPSS(
+        signature: [UInt8], message: [UInt8], hash: HashAlgorithm,
+        mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) throws(CryptoError) {
         try RSAPublicKey.with2(signature, message) { (s, m) throws(CryptoError) in
             try verifyPSS(signature: s, message: m, hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength)
         }
     }
 
     /// EMSA-PSS-VERIFY (RFC 8017 §9.1.2), steps 3–14. Returns true for "consistent".
-    static func emsaPSSVerify(mHash: UnsafeRawBufferPointer, em: UnsafeRawBufferPointer, emBits: Int,
-                              hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?) -> Bool {
+    static func emsaPSSVerify(
+        mHash: UnsafeRawBufferPointer, em: UnsafeRawBufferPointer, emBits: Int,
+        hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) -> Bool {
         let hLen = hash.digestCount
         let emLen = em.count
         // Step 3 (with the smallest salt when the length is free); the first test keeps the sum
@@ -335,14 +375,16 @@ public struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// XORs MGF1(seed, count) (RFC 8017 §B.2.1) into `out[0..<count]`.
-    static func mgf1XOR(seed: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>, count: Int,
-                        hash: HashAlgorithm) {
+    static func mgf1XOR(
+        seed: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>, count: Int,
+        hash: HashAlgorithm
+    ) {
         var done = 0
         var counter: UInt32 = 0
         while done < count {
             var hasher = IncrementalHash(hash)
             hasher.update(seed)
-            let c = counter.bigEndian          // I2OSP(counter, 4)
+            let c = counter.bigEndian  // I2OSP(counter, 4)
             withUnsafeBytes(of: c) { hasher.update($0) }
             let block = hasher.finalize()
             block.withUnsafeBytes { b in
@@ -354,8 +396,10 @@ public struct RSAPublicKey: Sendable, Hashable {
         }
     }
 
-    static func with2<R>(_ a: [UInt8], _ b: [UInt8],
-                         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(CryptoError) -> R) throws(CryptoError) -> R {
+    static func with2<R>(
+        _ a: [UInt8], _ b: [UInt8],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(CryptoError) -> R
+    ) throws(CryptoError) -> R {
         let result: Result<R, CryptoError> = a.withUnsafeBytes { ra in
             b.withUnsafeBytes { rb in
                 do throws(CryptoError) { return .success(try body(ra, rb)) } catch { return .failure(error) }

@@ -138,8 +138,11 @@ protocol MDEngine {
 @usableFromInline
 struct MDCore<E: MDEngine>: Sendable {
     @usableFromInline var state: (E.Word, E.Word, E.Word, E.Word, E.Word, E.Word, E.Word, E.Word)
-    @usableFromInline var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                                   UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    @usableFromInline var buffer:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        )
     @usableFromInline var buffered: Int = 0
     /// Total bytes absorbed (wraps after 2^64 bytes; FIPS 180-4 limits SHA-1/SHA-256 input to
     /// 2^64 bits anyway, and SHA-512's 128-bit length field is fed from this 64-bit count).
@@ -322,8 +325,11 @@ public struct SHA256: SigilHashFunction {
 
     /// A fresh state: the initial hash value of FIPS 180-4 §5.3.3.
     public init() {
-        core = MDCore((0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19))
+        core = MDCore(
+            (
+                0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+                0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+            ))
     }
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
@@ -358,8 +364,11 @@ public struct SHA224: SigilHashFunction {
 
     /// A fresh state: the initial hash value of FIPS 180-4 §5.3.2.
     public init() {
-        core = MDCore((0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
-                       0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4))
+        core = MDCore(
+            (
+                0xc105_9ed8, 0x367c_d507, 0x3070_dd17, 0xf70e_5939,
+                0xffc0_0b31, 0x6858_1511, 0x64f9_8fa7, 0xbefa_4fa4
+            ))
     }
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
@@ -377,8 +386,11 @@ public struct SHA512: SigilHashFunction {
 
     /// A fresh state: the initial hash value of FIPS 180-4 §5.3.5.
     public init() {
-        core = MDCore((0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-                       0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179))
+        core = MDCore(
+            (
+                0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
+                0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179
+            ))
     }
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
@@ -396,8 +408,11 @@ public struct SHA384: SigilHashFunction {
 
     /// A fresh state: the initial hash value of FIPS 180-4 §5.3.4.
     public init() {
-        core = MDCore((0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
-                       0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4))
+        core = MDCore(
+            (
+                0xcbbb_9d5d_c105_9ed8, 0x629a_292a_367c_d507, 0x9159_015a_3070_dd17, 0x152f_ecd8_f70e_5939,
+                0x6733_2667_ffc0_0b31, 0x8eb4_4a87_6858_1511, 0xdb0c_2e0d_64f9_8fa7, 0x47b5_481d_befa_4fa4
+            ))
     }
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
@@ -417,7 +432,7 @@ public struct SHA1: SigilHashFunction {
     /// A fresh state: the initial hash value of FIPS 180-4 §5.3.1 (the last three words are
     /// unused padding of the 8-word state).
     public init() {
-        core = MDCore((0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0, 0, 0, 0))
+        core = MDCore((0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0, 0, 0, 0))
     }
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { core.update(bytes) }
@@ -430,7 +445,11 @@ public struct SHA1: SigilHashFunction {
 /// An incremental hash whose algorithm is chosen at run time (no existential, no allocation).
 public struct IncrementalHash: Sendable {
     @usableFromInline enum Box: Sendable {
-        case sha1(SHA1), sha224(SHA224), sha256(SHA256), sha384(SHA384), sha512(SHA512)
+        case sha1(SHA1)
+        case sha224(SHA224)
+        case sha256(SHA256)
+        case sha384(SHA384)
+        case sha512(SHA512)
     }
     @usableFromInline var box: Box
     /// The algorithm chosen.
@@ -451,11 +470,21 @@ public struct IncrementalHash: Sendable {
     /// Absorbs `bytes` (any length, any number of calls).
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         switch box {
-        case .sha1(var h): h.update(bytes); box = .sha1(h)
-        case .sha224(var h): h.update(bytes); box = .sha224(h)
-        case .sha256(var h): h.update(bytes); box = .sha256(h)
-        case .sha384(var h): h.update(bytes); box = .sha384(h)
-        case .sha512(var h): h.update(bytes); box = .sha512(h)
+        case .sha1(var h):
+            h.update(bytes)
+            box = .sha1(h)
+        case .sha224(var h):
+            h.update(bytes)
+            box = .sha224(h)
+        case .sha256(var h):
+            h.update(bytes)
+            box = .sha256(h)
+        case .sha384(var h):
+            h.update(bytes)
+            box = .sha384(h)
+        case .sha512(var h):
+            h.update(bytes)
+            box = .sha512(h)
         }
     }
 
@@ -487,7 +516,10 @@ extension HashAlgorithm {
     public func hash<S: Sequence>(_ bytes: S) -> HashDigest where S.Element == UInt8 {
         var h = IncrementalHash(self)
         let done: Void? = bytes.withContiguousStorageIfAvailable { h.update(UnsafeRawBufferPointer($0)) }
-        if done == nil { let a = Array(bytes); a.withUnsafeBytes { h.update($0) } }
+        if done == nil {
+            let a = Array(bytes)
+            a.withUnsafeBytes { h.update($0) }
+        }
         return h.finalize()
     }
 }

@@ -7,527 +7,555 @@ extension SHA256Engine {
     static func compressPortable(_ s: UnsafeMutablePointer<UInt32>, _ data: UnsafeRawPointer, _ blocks: Int) {
         var p = data
         var n = blocks
-        var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]
+        var a = s[0]
+        var b = s[1]
+        var c = s[2]
+        var d = s[3]
+        var e = s[4]
+        var f = s[5]
+        var g = s[6]
+        var h = s[7]
         while n > 0 {
-        let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h
-        let abPrev = b ^ c
-        var w0: UInt32 = p.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
-        var w1: UInt32 = p.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
-        var w2: UInt32 = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
-        var w3: UInt32 = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self).bigEndian
-        var w4: UInt32 = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self).bigEndian
-        var w5: UInt32 = p.loadUnaligned(fromByteOffset: 20, as: UInt32.self).bigEndian
-        var w6: UInt32 = p.loadUnaligned(fromByteOffset: 24, as: UInt32.self).bigEndian
-        var w7: UInt32 = p.loadUnaligned(fromByteOffset: 28, as: UInt32.self).bigEndian
-        var w8: UInt32 = p.loadUnaligned(fromByteOffset: 32, as: UInt32.self).bigEndian
-        var w9: UInt32 = p.loadUnaligned(fromByteOffset: 36, as: UInt32.self).bigEndian
-        var w10: UInt32 = p.loadUnaligned(fromByteOffset: 40, as: UInt32.self).bigEndian
-        var w11: UInt32 = p.loadUnaligned(fromByteOffset: 44, as: UInt32.self).bigEndian
-        var w12: UInt32 = p.loadUnaligned(fromByteOffset: 48, as: UInt32.self).bigEndian
-        var w13: UInt32 = p.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
-        var w14: UInt32 = p.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
-        var w15: UInt32 = p.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
-        let hkw0: UInt32 = h &+ 0x428a2f98 &+ w0
-        let base0: UInt32 = hkw0 &+ ch(e, f, g)
-        let s1_0: UInt32 = bsig1_256(e)
-        let ab0: UInt32 = a ^ b
-        let t1_0: UInt32 = base0 &+ s1_0
-        d = (d &+ base0) &+ s1_0  // e' = d + T1, one addition after Σ1
-        h = (t1_0 &+ (b ^ (ab0 & abPrev))) &+ bsig0_256(a)
-        let hkw1: UInt32 = g &+ 0x71374491 &+ w1
-        let base1: UInt32 = hkw1 &+ ch(d, e, f)
-        let s1_1: UInt32 = bsig1_256(d)
-        let ab1: UInt32 = h ^ a
-        let t1_1: UInt32 = base1 &+ s1_1
-        c = (c &+ base1) &+ s1_1  // e' = d + T1, one addition after Σ1
-        g = (t1_1 &+ (a ^ (ab1 & ab0))) &+ bsig0_256(h)
-        let hkw2: UInt32 = f &+ 0xb5c0fbcf &+ w2
-        let base2: UInt32 = hkw2 &+ ch(c, d, e)
-        let s1_2: UInt32 = bsig1_256(c)
-        let ab2: UInt32 = g ^ h
-        let t1_2: UInt32 = base2 &+ s1_2
-        b = (b &+ base2) &+ s1_2  // e' = d + T1, one addition after Σ1
-        f = (t1_2 &+ (h ^ (ab2 & ab1))) &+ bsig0_256(g)
-        let hkw3: UInt32 = e &+ 0xe9b5dba5 &+ w3
-        let base3: UInt32 = hkw3 &+ ch(b, c, d)
-        let s1_3: UInt32 = bsig1_256(b)
-        let ab3: UInt32 = f ^ g
-        let t1_3: UInt32 = base3 &+ s1_3
-        a = (a &+ base3) &+ s1_3  // e' = d + T1, one addition after Σ1
-        e = (t1_3 &+ (g ^ (ab3 & ab2))) &+ bsig0_256(f)
-        let hkw4: UInt32 = d &+ 0x3956c25b &+ w4
-        let base4: UInt32 = hkw4 &+ ch(a, b, c)
-        let s1_4: UInt32 = bsig1_256(a)
-        let ab4: UInt32 = e ^ f
-        let t1_4: UInt32 = base4 &+ s1_4
-        h = (h &+ base4) &+ s1_4  // e' = d + T1, one addition after Σ1
-        d = (t1_4 &+ (f ^ (ab4 & ab3))) &+ bsig0_256(e)
-        let hkw5: UInt32 = c &+ 0x59f111f1 &+ w5
-        let base5: UInt32 = hkw5 &+ ch(h, a, b)
-        let s1_5: UInt32 = bsig1_256(h)
-        let ab5: UInt32 = d ^ e
-        let t1_5: UInt32 = base5 &+ s1_5
-        g = (g &+ base5) &+ s1_5  // e' = d + T1, one addition after Σ1
-        c = (t1_5 &+ (e ^ (ab5 & ab4))) &+ bsig0_256(d)
-        let hkw6: UInt32 = b &+ 0x923f82a4 &+ w6
-        let base6: UInt32 = hkw6 &+ ch(g, h, a)
-        let s1_6: UInt32 = bsig1_256(g)
-        let ab6: UInt32 = c ^ d
-        let t1_6: UInt32 = base6 &+ s1_6
-        f = (f &+ base6) &+ s1_6  // e' = d + T1, one addition after Σ1
-        b = (t1_6 &+ (d ^ (ab6 & ab5))) &+ bsig0_256(c)
-        let hkw7: UInt32 = a &+ 0xab1c5ed5 &+ w7
-        let base7: UInt32 = hkw7 &+ ch(f, g, h)
-        let s1_7: UInt32 = bsig1_256(f)
-        let ab7: UInt32 = b ^ c
-        let t1_7: UInt32 = base7 &+ s1_7
-        e = (e &+ base7) &+ s1_7  // e' = d + T1, one addition after Σ1
-        a = (t1_7 &+ (c ^ (ab7 & ab6))) &+ bsig0_256(b)
-        let hkw8: UInt32 = h &+ 0xd807aa98 &+ w8
-        let base8: UInt32 = hkw8 &+ ch(e, f, g)
-        let s1_8: UInt32 = bsig1_256(e)
-        let ab8: UInt32 = a ^ b
-        let t1_8: UInt32 = base8 &+ s1_8
-        d = (d &+ base8) &+ s1_8  // e' = d + T1, one addition after Σ1
-        h = (t1_8 &+ (b ^ (ab8 & ab7))) &+ bsig0_256(a)
-        let hkw9: UInt32 = g &+ 0x12835b01 &+ w9
-        let base9: UInt32 = hkw9 &+ ch(d, e, f)
-        let s1_9: UInt32 = bsig1_256(d)
-        let ab9: UInt32 = h ^ a
-        let t1_9: UInt32 = base9 &+ s1_9
-        c = (c &+ base9) &+ s1_9  // e' = d + T1, one addition after Σ1
-        g = (t1_9 &+ (a ^ (ab9 & ab8))) &+ bsig0_256(h)
-        let hkw10: UInt32 = f &+ 0x243185be &+ w10
-        let base10: UInt32 = hkw10 &+ ch(c, d, e)
-        let s1_10: UInt32 = bsig1_256(c)
-        let ab10: UInt32 = g ^ h
-        let t1_10: UInt32 = base10 &+ s1_10
-        b = (b &+ base10) &+ s1_10  // e' = d + T1, one addition after Σ1
-        f = (t1_10 &+ (h ^ (ab10 & ab9))) &+ bsig0_256(g)
-        let hkw11: UInt32 = e &+ 0x550c7dc3 &+ w11
-        let base11: UInt32 = hkw11 &+ ch(b, c, d)
-        let s1_11: UInt32 = bsig1_256(b)
-        let ab11: UInt32 = f ^ g
-        let t1_11: UInt32 = base11 &+ s1_11
-        a = (a &+ base11) &+ s1_11  // e' = d + T1, one addition after Σ1
-        e = (t1_11 &+ (g ^ (ab11 & ab10))) &+ bsig0_256(f)
-        let hkw12: UInt32 = d &+ 0x72be5d74 &+ w12
-        let base12: UInt32 = hkw12 &+ ch(a, b, c)
-        let s1_12: UInt32 = bsig1_256(a)
-        let ab12: UInt32 = e ^ f
-        let t1_12: UInt32 = base12 &+ s1_12
-        h = (h &+ base12) &+ s1_12  // e' = d + T1, one addition after Σ1
-        d = (t1_12 &+ (f ^ (ab12 & ab11))) &+ bsig0_256(e)
-        let hkw13: UInt32 = c &+ 0x80deb1fe &+ w13
-        let base13: UInt32 = hkw13 &+ ch(h, a, b)
-        let s1_13: UInt32 = bsig1_256(h)
-        let ab13: UInt32 = d ^ e
-        let t1_13: UInt32 = base13 &+ s1_13
-        g = (g &+ base13) &+ s1_13  // e' = d + T1, one addition after Σ1
-        c = (t1_13 &+ (e ^ (ab13 & ab12))) &+ bsig0_256(d)
-        let hkw14: UInt32 = b &+ 0x9bdc06a7 &+ w14
-        let base14: UInt32 = hkw14 &+ ch(g, h, a)
-        let s1_14: UInt32 = bsig1_256(g)
-        let ab14: UInt32 = c ^ d
-        let t1_14: UInt32 = base14 &+ s1_14
-        f = (f &+ base14) &+ s1_14  // e' = d + T1, one addition after Σ1
-        b = (t1_14 &+ (d ^ (ab14 & ab13))) &+ bsig0_256(c)
-        let hkw15: UInt32 = a &+ 0xc19bf174 &+ w15
-        let base15: UInt32 = hkw15 &+ ch(f, g, h)
-        let s1_15: UInt32 = bsig1_256(f)
-        let ab15: UInt32 = b ^ c
-        let t1_15: UInt32 = base15 &+ s1_15
-        e = (e &+ base15) &+ s1_15  // e' = d + T1, one addition after Σ1
-        a = (t1_15 &+ (c ^ (ab15 & ab14))) &+ bsig0_256(b)
-        w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        let hkw16: UInt32 = h &+ 0xe49b69c1 &+ w0
-        let base16: UInt32 = hkw16 &+ ch(e, f, g)
-        let s1_16: UInt32 = bsig1_256(e)
-        let ab16: UInt32 = a ^ b
-        let t1_16: UInt32 = base16 &+ s1_16
-        d = (d &+ base16) &+ s1_16  // e' = d + T1, one addition after Σ1
-        h = (t1_16 &+ (b ^ (ab16 & ab15))) &+ bsig0_256(a)
-        w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        let hkw17: UInt32 = g &+ 0xefbe4786 &+ w1
-        let base17: UInt32 = hkw17 &+ ch(d, e, f)
-        let s1_17: UInt32 = bsig1_256(d)
-        let ab17: UInt32 = h ^ a
-        let t1_17: UInt32 = base17 &+ s1_17
-        c = (c &+ base17) &+ s1_17  // e' = d + T1, one addition after Σ1
-        g = (t1_17 &+ (a ^ (ab17 & ab16))) &+ bsig0_256(h)
-        w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        let hkw18: UInt32 = f &+ 0x0fc19dc6 &+ w2
-        let base18: UInt32 = hkw18 &+ ch(c, d, e)
-        let s1_18: UInt32 = bsig1_256(c)
-        let ab18: UInt32 = g ^ h
-        let t1_18: UInt32 = base18 &+ s1_18
-        b = (b &+ base18) &+ s1_18  // e' = d + T1, one addition after Σ1
-        f = (t1_18 &+ (h ^ (ab18 & ab17))) &+ bsig0_256(g)
-        w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        let hkw19: UInt32 = e &+ 0x240ca1cc &+ w3
-        let base19: UInt32 = hkw19 &+ ch(b, c, d)
-        let s1_19: UInt32 = bsig1_256(b)
-        let ab19: UInt32 = f ^ g
-        let t1_19: UInt32 = base19 &+ s1_19
-        a = (a &+ base19) &+ s1_19  // e' = d + T1, one addition after Σ1
-        e = (t1_19 &+ (g ^ (ab19 & ab18))) &+ bsig0_256(f)
-        w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        let hkw20: UInt32 = d &+ 0x2de92c6f &+ w4
-        let base20: UInt32 = hkw20 &+ ch(a, b, c)
-        let s1_20: UInt32 = bsig1_256(a)
-        let ab20: UInt32 = e ^ f
-        let t1_20: UInt32 = base20 &+ s1_20
-        h = (h &+ base20) &+ s1_20  // e' = d + T1, one addition after Σ1
-        d = (t1_20 &+ (f ^ (ab20 & ab19))) &+ bsig0_256(e)
-        w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        let hkw21: UInt32 = c &+ 0x4a7484aa &+ w5
-        let base21: UInt32 = hkw21 &+ ch(h, a, b)
-        let s1_21: UInt32 = bsig1_256(h)
-        let ab21: UInt32 = d ^ e
-        let t1_21: UInt32 = base21 &+ s1_21
-        g = (g &+ base21) &+ s1_21  // e' = d + T1, one addition after Σ1
-        c = (t1_21 &+ (e ^ (ab21 & ab20))) &+ bsig0_256(d)
-        w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        let hkw22: UInt32 = b &+ 0x5cb0a9dc &+ w6
-        let base22: UInt32 = hkw22 &+ ch(g, h, a)
-        let s1_22: UInt32 = bsig1_256(g)
-        let ab22: UInt32 = c ^ d
-        let t1_22: UInt32 = base22 &+ s1_22
-        f = (f &+ base22) &+ s1_22  // e' = d + T1, one addition after Σ1
-        b = (t1_22 &+ (d ^ (ab22 & ab21))) &+ bsig0_256(c)
-        w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        let hkw23: UInt32 = a &+ 0x76f988da &+ w7
-        let base23: UInt32 = hkw23 &+ ch(f, g, h)
-        let s1_23: UInt32 = bsig1_256(f)
-        let ab23: UInt32 = b ^ c
-        let t1_23: UInt32 = base23 &+ s1_23
-        e = (e &+ base23) &+ s1_23  // e' = d + T1, one addition after Σ1
-        a = (t1_23 &+ (c ^ (ab23 & ab22))) &+ bsig0_256(b)
-        w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        let hkw24: UInt32 = h &+ 0x983e5152 &+ w8
-        let base24: UInt32 = hkw24 &+ ch(e, f, g)
-        let s1_24: UInt32 = bsig1_256(e)
-        let ab24: UInt32 = a ^ b
-        let t1_24: UInt32 = base24 &+ s1_24
-        d = (d &+ base24) &+ s1_24  // e' = d + T1, one addition after Σ1
-        h = (t1_24 &+ (b ^ (ab24 & ab23))) &+ bsig0_256(a)
-        w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        let hkw25: UInt32 = g &+ 0xa831c66d &+ w9
-        let base25: UInt32 = hkw25 &+ ch(d, e, f)
-        let s1_25: UInt32 = bsig1_256(d)
-        let ab25: UInt32 = h ^ a
-        let t1_25: UInt32 = base25 &+ s1_25
-        c = (c &+ base25) &+ s1_25  // e' = d + T1, one addition after Σ1
-        g = (t1_25 &+ (a ^ (ab25 & ab24))) &+ bsig0_256(h)
-        w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        let hkw26: UInt32 = f &+ 0xb00327c8 &+ w10
-        let base26: UInt32 = hkw26 &+ ch(c, d, e)
-        let s1_26: UInt32 = bsig1_256(c)
-        let ab26: UInt32 = g ^ h
-        let t1_26: UInt32 = base26 &+ s1_26
-        b = (b &+ base26) &+ s1_26  // e' = d + T1, one addition after Σ1
-        f = (t1_26 &+ (h ^ (ab26 & ab25))) &+ bsig0_256(g)
-        w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        let hkw27: UInt32 = e &+ 0xbf597fc7 &+ w11
-        let base27: UInt32 = hkw27 &+ ch(b, c, d)
-        let s1_27: UInt32 = bsig1_256(b)
-        let ab27: UInt32 = f ^ g
-        let t1_27: UInt32 = base27 &+ s1_27
-        a = (a &+ base27) &+ s1_27  // e' = d + T1, one addition after Σ1
-        e = (t1_27 &+ (g ^ (ab27 & ab26))) &+ bsig0_256(f)
-        w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        let hkw28: UInt32 = d &+ 0xc6e00bf3 &+ w12
-        let base28: UInt32 = hkw28 &+ ch(a, b, c)
-        let s1_28: UInt32 = bsig1_256(a)
-        let ab28: UInt32 = e ^ f
-        let t1_28: UInt32 = base28 &+ s1_28
-        h = (h &+ base28) &+ s1_28  // e' = d + T1, one addition after Σ1
-        d = (t1_28 &+ (f ^ (ab28 & ab27))) &+ bsig0_256(e)
-        w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        let hkw29: UInt32 = c &+ 0xd5a79147 &+ w13
-        let base29: UInt32 = hkw29 &+ ch(h, a, b)
-        let s1_29: UInt32 = bsig1_256(h)
-        let ab29: UInt32 = d ^ e
-        let t1_29: UInt32 = base29 &+ s1_29
-        g = (g &+ base29) &+ s1_29  // e' = d + T1, one addition after Σ1
-        c = (t1_29 &+ (e ^ (ab29 & ab28))) &+ bsig0_256(d)
-        w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        let hkw30: UInt32 = b &+ 0x06ca6351 &+ w14
-        let base30: UInt32 = hkw30 &+ ch(g, h, a)
-        let s1_30: UInt32 = bsig1_256(g)
-        let ab30: UInt32 = c ^ d
-        let t1_30: UInt32 = base30 &+ s1_30
-        f = (f &+ base30) &+ s1_30  // e' = d + T1, one addition after Σ1
-        b = (t1_30 &+ (d ^ (ab30 & ab29))) &+ bsig0_256(c)
-        w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        let hkw31: UInt32 = a &+ 0x14292967 &+ w15
-        let base31: UInt32 = hkw31 &+ ch(f, g, h)
-        let s1_31: UInt32 = bsig1_256(f)
-        let ab31: UInt32 = b ^ c
-        let t1_31: UInt32 = base31 &+ s1_31
-        e = (e &+ base31) &+ s1_31  // e' = d + T1, one addition after Σ1
-        a = (t1_31 &+ (c ^ (ab31 & ab30))) &+ bsig0_256(b)
-        w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        let hkw32: UInt32 = h &+ 0x27b70a85 &+ w0
-        let base32: UInt32 = hkw32 &+ ch(e, f, g)
-        let s1_32: UInt32 = bsig1_256(e)
-        let ab32: UInt32 = a ^ b
-        let t1_32: UInt32 = base32 &+ s1_32
-        d = (d &+ base32) &+ s1_32  // e' = d + T1, one addition after Σ1
-        h = (t1_32 &+ (b ^ (ab32 & ab31))) &+ bsig0_256(a)
-        w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        let hkw33: UInt32 = g &+ 0x2e1b2138 &+ w1
-        let base33: UInt32 = hkw33 &+ ch(d, e, f)
-        let s1_33: UInt32 = bsig1_256(d)
-        let ab33: UInt32 = h ^ a
-        let t1_33: UInt32 = base33 &+ s1_33
-        c = (c &+ base33) &+ s1_33  // e' = d + T1, one addition after Σ1
-        g = (t1_33 &+ (a ^ (ab33 & ab32))) &+ bsig0_256(h)
-        w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        let hkw34: UInt32 = f &+ 0x4d2c6dfc &+ w2
-        let base34: UInt32 = hkw34 &+ ch(c, d, e)
-        let s1_34: UInt32 = bsig1_256(c)
-        let ab34: UInt32 = g ^ h
-        let t1_34: UInt32 = base34 &+ s1_34
-        b = (b &+ base34) &+ s1_34  // e' = d + T1, one addition after Σ1
-        f = (t1_34 &+ (h ^ (ab34 & ab33))) &+ bsig0_256(g)
-        w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        let hkw35: UInt32 = e &+ 0x53380d13 &+ w3
-        let base35: UInt32 = hkw35 &+ ch(b, c, d)
-        let s1_35: UInt32 = bsig1_256(b)
-        let ab35: UInt32 = f ^ g
-        let t1_35: UInt32 = base35 &+ s1_35
-        a = (a &+ base35) &+ s1_35  // e' = d + T1, one addition after Σ1
-        e = (t1_35 &+ (g ^ (ab35 & ab34))) &+ bsig0_256(f)
-        w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        let hkw36: UInt32 = d &+ 0x650a7354 &+ w4
-        let base36: UInt32 = hkw36 &+ ch(a, b, c)
-        let s1_36: UInt32 = bsig1_256(a)
-        let ab36: UInt32 = e ^ f
-        let t1_36: UInt32 = base36 &+ s1_36
-        h = (h &+ base36) &+ s1_36  // e' = d + T1, one addition after Σ1
-        d = (t1_36 &+ (f ^ (ab36 & ab35))) &+ bsig0_256(e)
-        w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        let hkw37: UInt32 = c &+ 0x766a0abb &+ w5
-        let base37: UInt32 = hkw37 &+ ch(h, a, b)
-        let s1_37: UInt32 = bsig1_256(h)
-        let ab37: UInt32 = d ^ e
-        let t1_37: UInt32 = base37 &+ s1_37
-        g = (g &+ base37) &+ s1_37  // e' = d + T1, one addition after Σ1
-        c = (t1_37 &+ (e ^ (ab37 & ab36))) &+ bsig0_256(d)
-        w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        let hkw38: UInt32 = b &+ 0x81c2c92e &+ w6
-        let base38: UInt32 = hkw38 &+ ch(g, h, a)
-        let s1_38: UInt32 = bsig1_256(g)
-        let ab38: UInt32 = c ^ d
-        let t1_38: UInt32 = base38 &+ s1_38
-        f = (f &+ base38) &+ s1_38  // e' = d + T1, one addition after Σ1
-        b = (t1_38 &+ (d ^ (ab38 & ab37))) &+ bsig0_256(c)
-        w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        let hkw39: UInt32 = a &+ 0x92722c85 &+ w7
-        let base39: UInt32 = hkw39 &+ ch(f, g, h)
-        let s1_39: UInt32 = bsig1_256(f)
-        let ab39: UInt32 = b ^ c
-        let t1_39: UInt32 = base39 &+ s1_39
-        e = (e &+ base39) &+ s1_39  // e' = d + T1, one addition after Σ1
-        a = (t1_39 &+ (c ^ (ab39 & ab38))) &+ bsig0_256(b)
-        w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        let hkw40: UInt32 = h &+ 0xa2bfe8a1 &+ w8
-        let base40: UInt32 = hkw40 &+ ch(e, f, g)
-        let s1_40: UInt32 = bsig1_256(e)
-        let ab40: UInt32 = a ^ b
-        let t1_40: UInt32 = base40 &+ s1_40
-        d = (d &+ base40) &+ s1_40  // e' = d + T1, one addition after Σ1
-        h = (t1_40 &+ (b ^ (ab40 & ab39))) &+ bsig0_256(a)
-        w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        let hkw41: UInt32 = g &+ 0xa81a664b &+ w9
-        let base41: UInt32 = hkw41 &+ ch(d, e, f)
-        let s1_41: UInt32 = bsig1_256(d)
-        let ab41: UInt32 = h ^ a
-        let t1_41: UInt32 = base41 &+ s1_41
-        c = (c &+ base41) &+ s1_41  // e' = d + T1, one addition after Σ1
-        g = (t1_41 &+ (a ^ (ab41 & ab40))) &+ bsig0_256(h)
-        w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        let hkw42: UInt32 = f &+ 0xc24b8b70 &+ w10
-        let base42: UInt32 = hkw42 &+ ch(c, d, e)
-        let s1_42: UInt32 = bsig1_256(c)
-        let ab42: UInt32 = g ^ h
-        let t1_42: UInt32 = base42 &+ s1_42
-        b = (b &+ base42) &+ s1_42  // e' = d + T1, one addition after Σ1
-        f = (t1_42 &+ (h ^ (ab42 & ab41))) &+ bsig0_256(g)
-        w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        let hkw43: UInt32 = e &+ 0xc76c51a3 &+ w11
-        let base43: UInt32 = hkw43 &+ ch(b, c, d)
-        let s1_43: UInt32 = bsig1_256(b)
-        let ab43: UInt32 = f ^ g
-        let t1_43: UInt32 = base43 &+ s1_43
-        a = (a &+ base43) &+ s1_43  // e' = d + T1, one addition after Σ1
-        e = (t1_43 &+ (g ^ (ab43 & ab42))) &+ bsig0_256(f)
-        w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        let hkw44: UInt32 = d &+ 0xd192e819 &+ w12
-        let base44: UInt32 = hkw44 &+ ch(a, b, c)
-        let s1_44: UInt32 = bsig1_256(a)
-        let ab44: UInt32 = e ^ f
-        let t1_44: UInt32 = base44 &+ s1_44
-        h = (h &+ base44) &+ s1_44  // e' = d + T1, one addition after Σ1
-        d = (t1_44 &+ (f ^ (ab44 & ab43))) &+ bsig0_256(e)
-        w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        let hkw45: UInt32 = c &+ 0xd6990624 &+ w13
-        let base45: UInt32 = hkw45 &+ ch(h, a, b)
-        let s1_45: UInt32 = bsig1_256(h)
-        let ab45: UInt32 = d ^ e
-        let t1_45: UInt32 = base45 &+ s1_45
-        g = (g &+ base45) &+ s1_45  // e' = d + T1, one addition after Σ1
-        c = (t1_45 &+ (e ^ (ab45 & ab44))) &+ bsig0_256(d)
-        w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        let hkw46: UInt32 = b &+ 0xf40e3585 &+ w14
-        let base46: UInt32 = hkw46 &+ ch(g, h, a)
-        let s1_46: UInt32 = bsig1_256(g)
-        let ab46: UInt32 = c ^ d
-        let t1_46: UInt32 = base46 &+ s1_46
-        f = (f &+ base46) &+ s1_46  // e' = d + T1, one addition after Σ1
-        b = (t1_46 &+ (d ^ (ab46 & ab45))) &+ bsig0_256(c)
-        w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        let hkw47: UInt32 = a &+ 0x106aa070 &+ w15
-        let base47: UInt32 = hkw47 &+ ch(f, g, h)
-        let s1_47: UInt32 = bsig1_256(f)
-        let ab47: UInt32 = b ^ c
-        let t1_47: UInt32 = base47 &+ s1_47
-        e = (e &+ base47) &+ s1_47  // e' = d + T1, one addition after Σ1
-        a = (t1_47 &+ (c ^ (ab47 & ab46))) &+ bsig0_256(b)
-        w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
-        let hkw48: UInt32 = h &+ 0x19a4c116 &+ w0
-        let base48: UInt32 = hkw48 &+ ch(e, f, g)
-        let s1_48: UInt32 = bsig1_256(e)
-        let ab48: UInt32 = a ^ b
-        let t1_48: UInt32 = base48 &+ s1_48
-        d = (d &+ base48) &+ s1_48  // e' = d + T1, one addition after Σ1
-        h = (t1_48 &+ (b ^ (ab48 & ab47))) &+ bsig0_256(a)
-        w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
-        let hkw49: UInt32 = g &+ 0x1e376c08 &+ w1
-        let base49: UInt32 = hkw49 &+ ch(d, e, f)
-        let s1_49: UInt32 = bsig1_256(d)
-        let ab49: UInt32 = h ^ a
-        let t1_49: UInt32 = base49 &+ s1_49
-        c = (c &+ base49) &+ s1_49  // e' = d + T1, one addition after Σ1
-        g = (t1_49 &+ (a ^ (ab49 & ab48))) &+ bsig0_256(h)
-        w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
-        let hkw50: UInt32 = f &+ 0x2748774c &+ w2
-        let base50: UInt32 = hkw50 &+ ch(c, d, e)
-        let s1_50: UInt32 = bsig1_256(c)
-        let ab50: UInt32 = g ^ h
-        let t1_50: UInt32 = base50 &+ s1_50
-        b = (b &+ base50) &+ s1_50  // e' = d + T1, one addition after Σ1
-        f = (t1_50 &+ (h ^ (ab50 & ab49))) &+ bsig0_256(g)
-        w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
-        let hkw51: UInt32 = e &+ 0x34b0bcb5 &+ w3
-        let base51: UInt32 = hkw51 &+ ch(b, c, d)
-        let s1_51: UInt32 = bsig1_256(b)
-        let ab51: UInt32 = f ^ g
-        let t1_51: UInt32 = base51 &+ s1_51
-        a = (a &+ base51) &+ s1_51  // e' = d + T1, one addition after Σ1
-        e = (t1_51 &+ (g ^ (ab51 & ab50))) &+ bsig0_256(f)
-        w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
-        let hkw52: UInt32 = d &+ 0x391c0cb3 &+ w4
-        let base52: UInt32 = hkw52 &+ ch(a, b, c)
-        let s1_52: UInt32 = bsig1_256(a)
-        let ab52: UInt32 = e ^ f
-        let t1_52: UInt32 = base52 &+ s1_52
-        h = (h &+ base52) &+ s1_52  // e' = d + T1, one addition after Σ1
-        d = (t1_52 &+ (f ^ (ab52 & ab51))) &+ bsig0_256(e)
-        w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
-        let hkw53: UInt32 = c &+ 0x4ed8aa4a &+ w5
-        let base53: UInt32 = hkw53 &+ ch(h, a, b)
-        let s1_53: UInt32 = bsig1_256(h)
-        let ab53: UInt32 = d ^ e
-        let t1_53: UInt32 = base53 &+ s1_53
-        g = (g &+ base53) &+ s1_53  // e' = d + T1, one addition after Σ1
-        c = (t1_53 &+ (e ^ (ab53 & ab52))) &+ bsig0_256(d)
-        w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
-        let hkw54: UInt32 = b &+ 0x5b9cca4f &+ w6
-        let base54: UInt32 = hkw54 &+ ch(g, h, a)
-        let s1_54: UInt32 = bsig1_256(g)
-        let ab54: UInt32 = c ^ d
-        let t1_54: UInt32 = base54 &+ s1_54
-        f = (f &+ base54) &+ s1_54  // e' = d + T1, one addition after Σ1
-        b = (t1_54 &+ (d ^ (ab54 & ab53))) &+ bsig0_256(c)
-        w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
-        let hkw55: UInt32 = a &+ 0x682e6ff3 &+ w7
-        let base55: UInt32 = hkw55 &+ ch(f, g, h)
-        let s1_55: UInt32 = bsig1_256(f)
-        let ab55: UInt32 = b ^ c
-        let t1_55: UInt32 = base55 &+ s1_55
-        e = (e &+ base55) &+ s1_55  // e' = d + T1, one addition after Σ1
-        a = (t1_55 &+ (c ^ (ab55 & ab54))) &+ bsig0_256(b)
-        w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
-        let hkw56: UInt32 = h &+ 0x748f82ee &+ w8
-        let base56: UInt32 = hkw56 &+ ch(e, f, g)
-        let s1_56: UInt32 = bsig1_256(e)
-        let ab56: UInt32 = a ^ b
-        let t1_56: UInt32 = base56 &+ s1_56
-        d = (d &+ base56) &+ s1_56  // e' = d + T1, one addition after Σ1
-        h = (t1_56 &+ (b ^ (ab56 & ab55))) &+ bsig0_256(a)
-        w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
-        let hkw57: UInt32 = g &+ 0x78a5636f &+ w9
-        let base57: UInt32 = hkw57 &+ ch(d, e, f)
-        let s1_57: UInt32 = bsig1_256(d)
-        let ab57: UInt32 = h ^ a
-        let t1_57: UInt32 = base57 &+ s1_57
-        c = (c &+ base57) &+ s1_57  // e' = d + T1, one addition after Σ1
-        g = (t1_57 &+ (a ^ (ab57 & ab56))) &+ bsig0_256(h)
-        w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
-        let hkw58: UInt32 = f &+ 0x84c87814 &+ w10
-        let base58: UInt32 = hkw58 &+ ch(c, d, e)
-        let s1_58: UInt32 = bsig1_256(c)
-        let ab58: UInt32 = g ^ h
-        let t1_58: UInt32 = base58 &+ s1_58
-        b = (b &+ base58) &+ s1_58  // e' = d + T1, one addition after Σ1
-        f = (t1_58 &+ (h ^ (ab58 & ab57))) &+ bsig0_256(g)
-        w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
-        let hkw59: UInt32 = e &+ 0x8cc70208 &+ w11
-        let base59: UInt32 = hkw59 &+ ch(b, c, d)
-        let s1_59: UInt32 = bsig1_256(b)
-        let ab59: UInt32 = f ^ g
-        let t1_59: UInt32 = base59 &+ s1_59
-        a = (a &+ base59) &+ s1_59  // e' = d + T1, one addition after Σ1
-        e = (t1_59 &+ (g ^ (ab59 & ab58))) &+ bsig0_256(f)
-        w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
-        let hkw60: UInt32 = d &+ 0x90befffa &+ w12
-        let base60: UInt32 = hkw60 &+ ch(a, b, c)
-        let s1_60: UInt32 = bsig1_256(a)
-        let ab60: UInt32 = e ^ f
-        let t1_60: UInt32 = base60 &+ s1_60
-        h = (h &+ base60) &+ s1_60  // e' = d + T1, one addition after Σ1
-        d = (t1_60 &+ (f ^ (ab60 & ab59))) &+ bsig0_256(e)
-        w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
-        let hkw61: UInt32 = c &+ 0xa4506ceb &+ w13
-        let base61: UInt32 = hkw61 &+ ch(h, a, b)
-        let s1_61: UInt32 = bsig1_256(h)
-        let ab61: UInt32 = d ^ e
-        let t1_61: UInt32 = base61 &+ s1_61
-        g = (g &+ base61) &+ s1_61  // e' = d + T1, one addition after Σ1
-        c = (t1_61 &+ (e ^ (ab61 & ab60))) &+ bsig0_256(d)
-        w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
-        let hkw62: UInt32 = b &+ 0xbef9a3f7 &+ w14
-        let base62: UInt32 = hkw62 &+ ch(g, h, a)
-        let s1_62: UInt32 = bsig1_256(g)
-        let ab62: UInt32 = c ^ d
-        let t1_62: UInt32 = base62 &+ s1_62
-        f = (f &+ base62) &+ s1_62  // e' = d + T1, one addition after Σ1
-        b = (t1_62 &+ (d ^ (ab62 & ab61))) &+ bsig0_256(c)
-        w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
-        let hkw63: UInt32 = a &+ 0xc67178f2 &+ w15
-        let base63: UInt32 = hkw63 &+ ch(f, g, h)
-        let s1_63: UInt32 = bsig1_256(f)
-        let ab63: UInt32 = b ^ c
-        let t1_63: UInt32 = base63 &+ s1_63
-        e = (e &+ base63) &+ s1_63  // e' = d + T1, one addition after Σ1
-        a = (t1_63 &+ (c ^ (ab63 & ab62))) &+ bsig0_256(b)
-        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0
-        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0
-        p += 64; n &-= 1
+            let a0 = a
+            let b0 = b
+            let c0 = c
+            let d0 = d
+            let e0 = e
+            let f0 = f
+            let g0 = g
+            let h0 = h
+            let abPrev = b ^ c
+            var w0: UInt32 = p.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
+            var w1: UInt32 = p.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
+            var w2: UInt32 = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
+            var w3: UInt32 = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self).bigEndian
+            var w4: UInt32 = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self).bigEndian
+            var w5: UInt32 = p.loadUnaligned(fromByteOffset: 20, as: UInt32.self).bigEndian
+            var w6: UInt32 = p.loadUnaligned(fromByteOffset: 24, as: UInt32.self).bigEndian
+            var w7: UInt32 = p.loadUnaligned(fromByteOffset: 28, as: UInt32.self).bigEndian
+            var w8: UInt32 = p.loadUnaligned(fromByteOffset: 32, as: UInt32.self).bigEndian
+            var w9: UInt32 = p.loadUnaligned(fromByteOffset: 36, as: UInt32.self).bigEndian
+            var w10: UInt32 = p.loadUnaligned(fromByteOffset: 40, as: UInt32.self).bigEndian
+            var w11: UInt32 = p.loadUnaligned(fromByteOffset: 44, as: UInt32.self).bigEndian
+            var w12: UInt32 = p.loadUnaligned(fromByteOffset: 48, as: UInt32.self).bigEndian
+            var w13: UInt32 = p.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
+            var w14: UInt32 = p.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
+            var w15: UInt32 = p.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
+            let hkw0: UInt32 = h &+ 0x428a_2f98 &+ w0
+            let base0: UInt32 = hkw0 &+ ch(e, f, g)
+            let s1_0: UInt32 = bsig1_256(e)
+            let ab0: UInt32 = a ^ b
+            let t1_0: UInt32 = base0 &+ s1_0
+            d = (d &+ base0) &+ s1_0  // e' = d + T1, one addition after Σ1
+            h = (t1_0 &+ (b ^ (ab0 & abPrev))) &+ bsig0_256(a)
+            let hkw1: UInt32 = g &+ 0x7137_4491 &+ w1
+            let base1: UInt32 = hkw1 &+ ch(d, e, f)
+            let s1_1: UInt32 = bsig1_256(d)
+            let ab1: UInt32 = h ^ a
+            let t1_1: UInt32 = base1 &+ s1_1
+            c = (c &+ base1) &+ s1_1  // e' = d + T1, one addition after Σ1
+            g = (t1_1 &+ (a ^ (ab1 & ab0))) &+ bsig0_256(h)
+            let hkw2: UInt32 = f &+ 0xb5c0_fbcf &+ w2
+            let base2: UInt32 = hkw2 &+ ch(c, d, e)
+            let s1_2: UInt32 = bsig1_256(c)
+            let ab2: UInt32 = g ^ h
+            let t1_2: UInt32 = base2 &+ s1_2
+            b = (b &+ base2) &+ s1_2  // e' = d + T1, one addition after Σ1
+            f = (t1_2 &+ (h ^ (ab2 & ab1))) &+ bsig0_256(g)
+            let hkw3: UInt32 = e &+ 0xe9b5_dba5 &+ w3
+            let base3: UInt32 = hkw3 &+ ch(b, c, d)
+            let s1_3: UInt32 = bsig1_256(b)
+            let ab3: UInt32 = f ^ g
+            let t1_3: UInt32 = base3 &+ s1_3
+            a = (a &+ base3) &+ s1_3  // e' = d + T1, one addition after Σ1
+            e = (t1_3 &+ (g ^ (ab3 & ab2))) &+ bsig0_256(f)
+            let hkw4: UInt32 = d &+ 0x3956_c25b &+ w4
+            let base4: UInt32 = hkw4 &+ ch(a, b, c)
+            let s1_4: UInt32 = bsig1_256(a)
+            let ab4: UInt32 = e ^ f
+            let t1_4: UInt32 = base4 &+ s1_4
+            h = (h &+ base4) &+ s1_4  // e' = d + T1, one addition after Σ1
+            d = (t1_4 &+ (f ^ (ab4 & ab3))) &+ bsig0_256(e)
+            let hkw5: UInt32 = c &+ 0x59f1_11f1 &+ w5
+            let base5: UInt32 = hkw5 &+ ch(h, a, b)
+            let s1_5: UInt32 = bsig1_256(h)
+            let ab5: UInt32 = d ^ e
+            let t1_5: UInt32 = base5 &+ s1_5
+            g = (g &+ base5) &+ s1_5  // e' = d + T1, one addition after Σ1
+            c = (t1_5 &+ (e ^ (ab5 & ab4))) &+ bsig0_256(d)
+            let hkw6: UInt32 = b &+ 0x923f_82a4 &+ w6
+            let base6: UInt32 = hkw6 &+ ch(g, h, a)
+            let s1_6: UInt32 = bsig1_256(g)
+            let ab6: UInt32 = c ^ d
+            let t1_6: UInt32 = base6 &+ s1_6
+            f = (f &+ base6) &+ s1_6  // e' = d + T1, one addition after Σ1
+            b = (t1_6 &+ (d ^ (ab6 & ab5))) &+ bsig0_256(c)
+            let hkw7: UInt32 = a &+ 0xab1c_5ed5 &+ w7
+            let base7: UInt32 = hkw7 &+ ch(f, g, h)
+            let s1_7: UInt32 = bsig1_256(f)
+            let ab7: UInt32 = b ^ c
+            let t1_7: UInt32 = base7 &+ s1_7
+            e = (e &+ base7) &+ s1_7  // e' = d + T1, one addition after Σ1
+            a = (t1_7 &+ (c ^ (ab7 & ab6))) &+ bsig0_256(b)
+            let hkw8: UInt32 = h &+ 0xd807_aa98 &+ w8
+            let base8: UInt32 = hkw8 &+ ch(e, f, g)
+            let s1_8: UInt32 = bsig1_256(e)
+            let ab8: UInt32 = a ^ b
+            let t1_8: UInt32 = base8 &+ s1_8
+            d = (d &+ base8) &+ s1_8  // e' = d + T1, one addition after Σ1
+            h = (t1_8 &+ (b ^ (ab8 & ab7))) &+ bsig0_256(a)
+            let hkw9: UInt32 = g &+ 0x1283_5b01 &+ w9
+            let base9: UInt32 = hkw9 &+ ch(d, e, f)
+            let s1_9: UInt32 = bsig1_256(d)
+            let ab9: UInt32 = h ^ a
+            let t1_9: UInt32 = base9 &+ s1_9
+            c = (c &+ base9) &+ s1_9  // e' = d + T1, one addition after Σ1
+            g = (t1_9 &+ (a ^ (ab9 & ab8))) &+ bsig0_256(h)
+            let hkw10: UInt32 = f &+ 0x2431_85be &+ w10
+            let base10: UInt32 = hkw10 &+ ch(c, d, e)
+            let s1_10: UInt32 = bsig1_256(c)
+            let ab10: UInt32 = g ^ h
+            let t1_10: UInt32 = base10 &+ s1_10
+            b = (b &+ base10) &+ s1_10  // e' = d + T1, one addition after Σ1
+            f = (t1_10 &+ (h ^ (ab10 & ab9))) &+ bsig0_256(g)
+            let hkw11: UInt32 = e &+ 0x550c_7dc3 &+ w11
+            let base11: UInt32 = hkw11 &+ ch(b, c, d)
+            let s1_11: UInt32 = bsig1_256(b)
+            let ab11: UInt32 = f ^ g
+            let t1_11: UInt32 = base11 &+ s1_11
+            a = (a &+ base11) &+ s1_11  // e' = d + T1, one addition after Σ1
+            e = (t1_11 &+ (g ^ (ab11 & ab10))) &+ bsig0_256(f)
+            let hkw12: UInt32 = d &+ 0x72be_5d74 &+ w12
+            let base12: UInt32 = hkw12 &+ ch(a, b, c)
+            let s1_12: UInt32 = bsig1_256(a)
+            let ab12: UInt32 = e ^ f
+            let t1_12: UInt32 = base12 &+ s1_12
+            h = (h &+ base12) &+ s1_12  // e' = d + T1, one addition after Σ1
+            d = (t1_12 &+ (f ^ (ab12 & ab11))) &+ bsig0_256(e)
+            let hkw13: UInt32 = c &+ 0x80de_b1fe &+ w13
+            let base13: UInt32 = hkw13 &+ ch(h, a, b)
+            let s1_13: UInt32 = bsig1_256(h)
+            let ab13: UInt32 = d ^ e
+            let t1_13: UInt32 = base13 &+ s1_13
+            g = (g &+ base13) &+ s1_13  // e' = d + T1, one addition after Σ1
+            c = (t1_13 &+ (e ^ (ab13 & ab12))) &+ bsig0_256(d)
+            let hkw14: UInt32 = b &+ 0x9bdc_06a7 &+ w14
+            let base14: UInt32 = hkw14 &+ ch(g, h, a)
+            let s1_14: UInt32 = bsig1_256(g)
+            let ab14: UInt32 = c ^ d
+            let t1_14: UInt32 = base14 &+ s1_14
+            f = (f &+ base14) &+ s1_14  // e' = d + T1, one addition after Σ1
+            b = (t1_14 &+ (d ^ (ab14 & ab13))) &+ bsig0_256(c)
+            let hkw15: UInt32 = a &+ 0xc19b_f174 &+ w15
+            let base15: UInt32 = hkw15 &+ ch(f, g, h)
+            let s1_15: UInt32 = bsig1_256(f)
+            let ab15: UInt32 = b ^ c
+            let t1_15: UInt32 = base15 &+ s1_15
+            e = (e &+ base15) &+ s1_15  // e' = d + T1, one addition after Σ1
+            a = (t1_15 &+ (c ^ (ab15 & ab14))) &+ bsig0_256(b)
+            w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
+            let hkw16: UInt32 = h &+ 0xe49b_69c1 &+ w0
+            let base16: UInt32 = hkw16 &+ ch(e, f, g)
+            let s1_16: UInt32 = bsig1_256(e)
+            let ab16: UInt32 = a ^ b
+            let t1_16: UInt32 = base16 &+ s1_16
+            d = (d &+ base16) &+ s1_16  // e' = d + T1, one addition after Σ1
+            h = (t1_16 &+ (b ^ (ab16 & ab15))) &+ bsig0_256(a)
+            w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
+            let hkw17: UInt32 = g &+ 0xefbe_4786 &+ w1
+            let base17: UInt32 = hkw17 &+ ch(d, e, f)
+            let s1_17: UInt32 = bsig1_256(d)
+            let ab17: UInt32 = h ^ a
+            let t1_17: UInt32 = base17 &+ s1_17
+            c = (c &+ base17) &+ s1_17  // e' = d + T1, one addition after Σ1
+            g = (t1_17 &+ (a ^ (ab17 & ab16))) &+ bsig0_256(h)
+            w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
+            let hkw18: UInt32 = f &+ 0x0fc1_9dc6 &+ w2
+            let base18: UInt32 = hkw18 &+ ch(c, d, e)
+            let s1_18: UInt32 = bsig1_256(c)
+            let ab18: UInt32 = g ^ h
+            let t1_18: UInt32 = base18 &+ s1_18
+            b = (b &+ base18) &+ s1_18  // e' = d + T1, one addition after Σ1
+            f = (t1_18 &+ (h ^ (ab18 & ab17))) &+ bsig0_256(g)
+            w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
+            let hkw19: UInt32 = e &+ 0x240c_a1cc &+ w3
+            let base19: UInt32 = hkw19 &+ ch(b, c, d)
+            let s1_19: UInt32 = bsig1_256(b)
+            let ab19: UInt32 = f ^ g
+            let t1_19: UInt32 = base19 &+ s1_19
+            a = (a &+ base19) &+ s1_19  // e' = d + T1, one addition after Σ1
+            e = (t1_19 &+ (g ^ (ab19 & ab18))) &+ bsig0_256(f)
+            w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
+            let hkw20: UInt32 = d &+ 0x2de9_2c6f &+ w4
+            let base20: UInt32 = hkw20 &+ ch(a, b, c)
+            let s1_20: UInt32 = bsig1_256(a)
+            let ab20: UInt32 = e ^ f
+            let t1_20: UInt32 = base20 &+ s1_20
+            h = (h &+ base20) &+ s1_20  // e' = d + T1, one addition after Σ1
+            d = (t1_20 &+ (f ^ (ab20 & ab19))) &+ bsig0_256(e)
+            w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
+            let hkw21: UInt32 = c &+ 0x4a74_84aa &+ w5
+            let base21: UInt32 = hkw21 &+ ch(h, a, b)
+            let s1_21: UInt32 = bsig1_256(h)
+            let ab21: UInt32 = d ^ e
+            let t1_21: UInt32 = base21 &+ s1_21
+            g = (g &+ base21) &+ s1_21  // e' = d + T1, one addition after Σ1
+            c = (t1_21 &+ (e ^ (ab21 & ab20))) &+ bsig0_256(d)
+            w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
+            let hkw22: UInt32 = b &+ 0x5cb0_a9dc &+ w6
+            let base22: UInt32 = hkw22 &+ ch(g, h, a)
+            let s1_22: UInt32 = bsig1_256(g)
+            let ab22: UInt32 = c ^ d
+            let t1_22: UInt32 = base22 &+ s1_22
+            f = (f &+ base22) &+ s1_22  // e' = d + T1, one addition after Σ1
+            b = (t1_22 &+ (d ^ (ab22 & ab21))) &+ bsig0_256(c)
+            w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
+            let hkw23: UInt32 = a &+ 0x76f9_88da &+ w7
+            let base23: UInt32 = hkw23 &+ ch(f, g, h)
+            let s1_23: UInt32 = bsig1_256(f)
+            let ab23: UInt32 = b ^ c
+            let t1_23: UInt32 = base23 &+ s1_23
+            e = (e &+ base23) &+ s1_23  // e' = d + T1, one addition after Σ1
+            a = (t1_23 &+ (c ^ (ab23 & ab22))) &+ bsig0_256(b)
+            w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
+            let hkw24: UInt32 = h &+ 0x983e_5152 &+ w8
+            let base24: UInt32 = hkw24 &+ ch(e, f, g)
+            let s1_24: UInt32 = bsig1_256(e)
+            let ab24: UInt32 = a ^ b
+            let t1_24: UInt32 = base24 &+ s1_24
+            d = (d &+ base24) &+ s1_24  // e' = d + T1, one addition after Σ1
+            h = (t1_24 &+ (b ^ (ab24 & ab23))) &+ bsig0_256(a)
+            w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
+            let hkw25: UInt32 = g &+ 0xa831_c66d &+ w9
+            let base25: UInt32 = hkw25 &+ ch(d, e, f)
+            let s1_25: UInt32 = bsig1_256(d)
+            let ab25: UInt32 = h ^ a
+            let t1_25: UInt32 = base25 &+ s1_25
+            c = (c &+ base25) &+ s1_25  // e' = d + T1, one addition after Σ1
+            g = (t1_25 &+ (a ^ (ab25 & ab24))) &+ bsig0_256(h)
+            w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
+            let hkw26: UInt32 = f &+ 0xb003_27c8 &+ w10
+            let base26: UInt32 = hkw26 &+ ch(c, d, e)
+            let s1_26: UInt32 = bsig1_256(c)
+            let ab26: UInt32 = g ^ h
+            let t1_26: UInt32 = base26 &+ s1_26
+            b = (b &+ base26) &+ s1_26  // e' = d + T1, one addition after Σ1
+            f = (t1_26 &+ (h ^ (ab26 & ab25))) &+ bsig0_256(g)
+            w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
+            let hkw27: UInt32 = e &+ 0xbf59_7fc7 &+ w11
+            let base27: UInt32 = hkw27 &+ ch(b, c, d)
+            let s1_27: UInt32 = bsig1_256(b)
+            let ab27: UInt32 = f ^ g
+            let t1_27: UInt32 = base27 &+ s1_27
+            a = (a &+ base27) &+ s1_27  // e' = d + T1, one addition after Σ1
+            e = (t1_27 &+ (g ^ (ab27 & ab26))) &+ bsig0_256(f)
+            w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
+            let hkw28: UInt32 = d &+ 0xc6e0_0bf3 &+ w12
+            let base28: UInt32 = hkw28 &+ ch(a, b, c)
+            let s1_28: UInt32 = bsig1_256(a)
+            let ab28: UInt32 = e ^ f
+            let t1_28: UInt32 = base28 &+ s1_28
+            h = (h &+ base28) &+ s1_28  // e' = d + T1, one addition after Σ1
+            d = (t1_28 &+ (f ^ (ab28 & ab27))) &+ bsig0_256(e)
+            w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
+            let hkw29: UInt32 = c &+ 0xd5a7_9147 &+ w13
+            let base29: UInt32 = hkw29 &+ ch(h, a, b)
+            let s1_29: UInt32 = bsig1_256(h)
+            let ab29: UInt32 = d ^ e
+            let t1_29: UInt32 = base29 &+ s1_29
+            g = (g &+ base29) &+ s1_29  // e' = d + T1, one addition after Σ1
+            c = (t1_29 &+ (e ^ (ab29 & ab28))) &+ bsig0_256(d)
+            w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
+            let hkw30: UInt32 = b &+ 0x06ca_6351 &+ w14
+            let base30: UInt32 = hkw30 &+ ch(g, h, a)
+            let s1_30: UInt32 = bsig1_256(g)
+            let ab30: UInt32 = c ^ d
+            let t1_30: UInt32 = base30 &+ s1_30
+            f = (f &+ base30) &+ s1_30  // e' = d + T1, one addition after Σ1
+            b = (t1_30 &+ (d ^ (ab30 & ab29))) &+ bsig0_256(c)
+            w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
+            let hkw31: UInt32 = a &+ 0x1429_2967 &+ w15
+            let base31: UInt32 = hkw31 &+ ch(f, g, h)
+            let s1_31: UInt32 = bsig1_256(f)
+            let ab31: UInt32 = b ^ c
+            let t1_31: UInt32 = base31 &+ s1_31
+            e = (e &+ base31) &+ s1_31  // e' = d + T1, one addition after Σ1
+            a = (t1_31 &+ (c ^ (ab31 & ab30))) &+ bsig0_256(b)
+            w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
+            let hkw32: UInt32 = h &+ 0x27b7_0a85 &+ w0
+            let base32: UInt32 = hkw32 &+ ch(e, f, g)
+            let s1_32: UInt32 = bsig1_256(e)
+            let ab32: UInt32 = a ^ b
+            let t1_32: UInt32 = base32 &+ s1_32
+            d = (d &+ base32) &+ s1_32  // e' = d + T1, one addition after Σ1
+            h = (t1_32 &+ (b ^ (ab32 & ab31))) &+ bsig0_256(a)
+            w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
+            let hkw33: UInt32 = g &+ 0x2e1b_2138 &+ w1
+            let base33: UInt32 = hkw33 &+ ch(d, e, f)
+            let s1_33: UInt32 = bsig1_256(d)
+            let ab33: UInt32 = h ^ a
+            let t1_33: UInt32 = base33 &+ s1_33
+            c = (c &+ base33) &+ s1_33  // e' = d + T1, one addition after Σ1
+            g = (t1_33 &+ (a ^ (ab33 & ab32))) &+ bsig0_256(h)
+            w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
+            let hkw34: UInt32 = f &+ 0x4d2c_6dfc &+ w2
+            let base34: UInt32 = hkw34 &+ ch(c, d, e)
+            let s1_34: UInt32 = bsig1_256(c)
+            let ab34: UInt32 = g ^ h
+            let t1_34: UInt32 = base34 &+ s1_34
+            b = (b &+ base34) &+ s1_34  // e' = d + T1, one addition after Σ1
+            f = (t1_34 &+ (h ^ (ab34 & ab33))) &+ bsig0_256(g)
+            w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
+            let hkw35: UInt32 = e &+ 0x5338_0d13 &+ w3
+            let base35: UInt32 = hkw35 &+ ch(b, c, d)
+            let s1_35: UInt32 = bsig1_256(b)
+            let ab35: UInt32 = f ^ g
+            let t1_35: UInt32 = base35 &+ s1_35
+            a = (a &+ base35) &+ s1_35  // e' = d + T1, one addition after Σ1
+            e = (t1_35 &+ (g ^ (ab35 & ab34))) &+ bsig0_256(f)
+            w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
+            let hkw36: UInt32 = d &+ 0x650a_7354 &+ w4
+            let base36: UInt32 = hkw36 &+ ch(a, b, c)
+            let s1_36: UInt32 = bsig1_256(a)
+            let ab36: UInt32 = e ^ f
+            let t1_36: UInt32 = base36 &+ s1_36
+            h = (h &+ base36) &+ s1_36  // e' = d + T1, one addition after Σ1
+            d = (t1_36 &+ (f ^ (ab36 & ab35))) &+ bsig0_256(e)
+            w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
+            let hkw37: UInt32 = c &+ 0x766a_0abb &+ w5
+            let base37: UInt32 = hkw37 &+ ch(h, a, b)
+            let s1_37: UInt32 = bsig1_256(h)
+            let ab37: UInt32 = d ^ e
+            let t1_37: UInt32 = base37 &+ s1_37
+            g = (g &+ base37) &+ s1_37  // e' = d + T1, one addition after Σ1
+            c = (t1_37 &+ (e ^ (ab37 & ab36))) &+ bsig0_256(d)
+            w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
+            let hkw38: UInt32 = b &+ 0x81c2_c92e &+ w6
+            let base38: UInt32 = hkw38 &+ ch(g, h, a)
+            let s1_38: UInt32 = bsig1_256(g)
+            let ab38: UInt32 = c ^ d
+            let t1_38: UInt32 = base38 &+ s1_38
+            f = (f &+ base38) &+ s1_38  // e' = d + T1, one addition after Σ1
+            b = (t1_38 &+ (d ^ (ab38 & ab37))) &+ bsig0_256(c)
+            w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
+            let hkw39: UInt32 = a &+ 0x9272_2c85 &+ w7
+            let base39: UInt32 = hkw39 &+ ch(f, g, h)
+            let s1_39: UInt32 = bsig1_256(f)
+            let ab39: UInt32 = b ^ c
+            let t1_39: UInt32 = base39 &+ s1_39
+            e = (e &+ base39) &+ s1_39  // e' = d + T1, one addition after Σ1
+            a = (t1_39 &+ (c ^ (ab39 & ab38))) &+ bsig0_256(b)
+            w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
+            let hkw40: UInt32 = h &+ 0xa2bf_e8a1 &+ w8
+            let base40: UInt32 = hkw40 &+ ch(e, f, g)
+            let s1_40: UInt32 = bsig1_256(e)
+            let ab40: UInt32 = a ^ b
+            let t1_40: UInt32 = base40 &+ s1_40
+            d = (d &+ base40) &+ s1_40  // e' = d + T1, one addition after Σ1
+            h = (t1_40 &+ (b ^ (ab40 & ab39))) &+ bsig0_256(a)
+            w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
+            let hkw41: UInt32 = g &+ 0xa81a_664b &+ w9
+            let base41: UInt32 = hkw41 &+ ch(d, e, f)
+            let s1_41: UInt32 = bsig1_256(d)
+            let ab41: UInt32 = h ^ a
+            let t1_41: UInt32 = base41 &+ s1_41
+            c = (c &+ base41) &+ s1_41  // e' = d + T1, one addition after Σ1
+            g = (t1_41 &+ (a ^ (ab41 & ab40))) &+ bsig0_256(h)
+            w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
+            let hkw42: UInt32 = f &+ 0xc24b_8b70 &+ w10
+            let base42: UInt32 = hkw42 &+ ch(c, d, e)
+            let s1_42: UInt32 = bsig1_256(c)
+            let ab42: UInt32 = g ^ h
+            let t1_42: UInt32 = base42 &+ s1_42
+            b = (b &+ base42) &+ s1_42  // e' = d + T1, one addition after Σ1
+            f = (t1_42 &+ (h ^ (ab42 & ab41))) &+ bsig0_256(g)
+            w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
+            let hkw43: UInt32 = e &+ 0xc76c_51a3 &+ w11
+            let base43: UInt32 = hkw43 &+ ch(b, c, d)
+            let s1_43: UInt32 = bsig1_256(b)
+            let ab43: UInt32 = f ^ g
+            let t1_43: UInt32 = base43 &+ s1_43
+            a = (a &+ base43) &+ s1_43  // e' = d + T1, one addition after Σ1
+            e = (t1_43 &+ (g ^ (ab43 & ab42))) &+ bsig0_256(f)
+            w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
+            let hkw44: UInt32 = d &+ 0xd192_e819 &+ w12
+            let base44: UInt32 = hkw44 &+ ch(a, b, c)
+            let s1_44: UInt32 = bsig1_256(a)
+            let ab44: UInt32 = e ^ f
+            let t1_44: UInt32 = base44 &+ s1_44
+            h = (h &+ base44) &+ s1_44  // e' = d + T1, one addition after Σ1
+            d = (t1_44 &+ (f ^ (ab44 & ab43))) &+ bsig0_256(e)
+            w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
+            let hkw45: UInt32 = c &+ 0xd699_0624 &+ w13
+            let base45: UInt32 = hkw45 &+ ch(h, a, b)
+            let s1_45: UInt32 = bsig1_256(h)
+            let ab45: UInt32 = d ^ e
+            let t1_45: UInt32 = base45 &+ s1_45
+            g = (g &+ base45) &+ s1_45  // e' = d + T1, one addition after Σ1
+            c = (t1_45 &+ (e ^ (ab45 & ab44))) &+ bsig0_256(d)
+            w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
+            let hkw46: UInt32 = b &+ 0xf40e_3585 &+ w14
+            let base46: UInt32 = hkw46 &+ ch(g, h, a)
+            let s1_46: UInt32 = bsig1_256(g)
+            let ab46: UInt32 = c ^ d
+            let t1_46: UInt32 = base46 &+ s1_46
+            f = (f &+ base46) &+ s1_46  // e' = d + T1, one addition after Σ1
+            b = (t1_46 &+ (d ^ (ab46 & ab45))) &+ bsig0_256(c)
+            w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
+            let hkw47: UInt32 = a &+ 0x106a_a070 &+ w15
+            let base47: UInt32 = hkw47 &+ ch(f, g, h)
+            let s1_47: UInt32 = bsig1_256(f)
+            let ab47: UInt32 = b ^ c
+            let t1_47: UInt32 = base47 &+ s1_47
+            e = (e &+ base47) &+ s1_47  // e' = d + T1, one addition after Σ1
+            a = (t1_47 &+ (c ^ (ab47 & ab46))) &+ bsig0_256(b)
+            w0 = w0 &+ ssig0_256(w1) &+ w9 &+ ssig1_256(w14)
+            let hkw48: UInt32 = h &+ 0x19a4_c116 &+ w0
+            let base48: UInt32 = hkw48 &+ ch(e, f, g)
+            let s1_48: UInt32 = bsig1_256(e)
+            let ab48: UInt32 = a ^ b
+            let t1_48: UInt32 = base48 &+ s1_48
+            d = (d &+ base48) &+ s1_48  // e' = d + T1, one addition after Σ1
+            h = (t1_48 &+ (b ^ (ab48 & ab47))) &+ bsig0_256(a)
+            w1 = w1 &+ ssig0_256(w2) &+ w10 &+ ssig1_256(w15)
+            let hkw49: UInt32 = g &+ 0x1e37_6c08 &+ w1
+            let base49: UInt32 = hkw49 &+ ch(d, e, f)
+            let s1_49: UInt32 = bsig1_256(d)
+            let ab49: UInt32 = h ^ a
+            let t1_49: UInt32 = base49 &+ s1_49
+            c = (c &+ base49) &+ s1_49  // e' = d + T1, one addition after Σ1
+            g = (t1_49 &+ (a ^ (ab49 & ab48))) &+ bsig0_256(h)
+            w2 = w2 &+ ssig0_256(w3) &+ w11 &+ ssig1_256(w0)
+            let hkw50: UInt32 = f &+ 0x2748_774c &+ w2
+            let base50: UInt32 = hkw50 &+ ch(c, d, e)
+            let s1_50: UInt32 = bsig1_256(c)
+            let ab50: UInt32 = g ^ h
+            let t1_50: UInt32 = base50 &+ s1_50
+            b = (b &+ base50) &+ s1_50  // e' = d + T1, one addition after Σ1
+            f = (t1_50 &+ (h ^ (ab50 & ab49))) &+ bsig0_256(g)
+            w3 = w3 &+ ssig0_256(w4) &+ w12 &+ ssig1_256(w1)
+            let hkw51: UInt32 = e &+ 0x34b0_bcb5 &+ w3
+            let base51: UInt32 = hkw51 &+ ch(b, c, d)
+            let s1_51: UInt32 = bsig1_256(b)
+            let ab51: UInt32 = f ^ g
+            let t1_51: UInt32 = base51 &+ s1_51
+            a = (a &+ base51) &+ s1_51  // e' = d + T1, one addition after Σ1
+            e = (t1_51 &+ (g ^ (ab51 & ab50))) &+ bsig0_256(f)
+            w4 = w4 &+ ssig0_256(w5) &+ w13 &+ ssig1_256(w2)
+            let hkw52: UInt32 = d &+ 0x391c_0cb3 &+ w4
+            let base52: UInt32 = hkw52 &+ ch(a, b, c)
+            let s1_52: UInt32 = bsig1_256(a)
+            let ab52: UInt32 = e ^ f
+            let t1_52: UInt32 = base52 &+ s1_52
+            h = (h &+ base52) &+ s1_52  // e' = d + T1, one addition after Σ1
+            d = (t1_52 &+ (f ^ (ab52 & ab51))) &+ bsig0_256(e)
+            w5 = w5 &+ ssig0_256(w6) &+ w14 &+ ssig1_256(w3)
+            let hkw53: UInt32 = c &+ 0x4ed8_aa4a &+ w5
+            let base53: UInt32 = hkw53 &+ ch(h, a, b)
+            let s1_53: UInt32 = bsig1_256(h)
+            let ab53: UInt32 = d ^ e
+            let t1_53: UInt32 = base53 &+ s1_53
+            g = (g &+ base53) &+ s1_53  // e' = d + T1, one addition after Σ1
+            c = (t1_53 &+ (e ^ (ab53 & ab52))) &+ bsig0_256(d)
+            w6 = w6 &+ ssig0_256(w7) &+ w15 &+ ssig1_256(w4)
+            let hkw54: UInt32 = b &+ 0x5b9c_ca4f &+ w6
+            let base54: UInt32 = hkw54 &+ ch(g, h, a)
+            let s1_54: UInt32 = bsig1_256(g)
+            let ab54: UInt32 = c ^ d
+            let t1_54: UInt32 = base54 &+ s1_54
+            f = (f &+ base54) &+ s1_54  // e' = d + T1, one addition after Σ1
+            b = (t1_54 &+ (d ^ (ab54 & ab53))) &+ bsig0_256(c)
+            w7 = w7 &+ ssig0_256(w8) &+ w0 &+ ssig1_256(w5)
+            let hkw55: UInt32 = a &+ 0x682e_6ff3 &+ w7
+            let base55: UInt32 = hkw55 &+ ch(f, g, h)
+            let s1_55: UInt32 = bsig1_256(f)
+            let ab55: UInt32 = b ^ c
+            let t1_55: UInt32 = base55 &+ s1_55
+            e = (e &+ base55) &+ s1_55  // e' = d + T1, one addition after Σ1
+            a = (t1_55 &+ (c ^ (ab55 & ab54))) &+ bsig0_256(b)
+            w8 = w8 &+ ssig0_256(w9) &+ w1 &+ ssig1_256(w6)
+            let hkw56: UInt32 = h &+ 0x748f_82ee &+ w8
+            let base56: UInt32 = hkw56 &+ ch(e, f, g)
+            let s1_56: UInt32 = bsig1_256(e)
+            let ab56: UInt32 = a ^ b
+            let t1_56: UInt32 = base56 &+ s1_56
+            d = (d &+ base56) &+ s1_56  // e' = d + T1, one addition after Σ1
+            h = (t1_56 &+ (b ^ (ab56 & ab55))) &+ bsig0_256(a)
+            w9 = w9 &+ ssig0_256(w10) &+ w2 &+ ssig1_256(w7)
+            let hkw57: UInt32 = g &+ 0x78a5_636f &+ w9
+            let base57: UInt32 = hkw57 &+ ch(d, e, f)
+            let s1_57: UInt32 = bsig1_256(d)
+            let ab57: UInt32 = h ^ a
+            let t1_57: UInt32 = base57 &+ s1_57
+            c = (c &+ base57) &+ s1_57  // e' = d + T1, one addition after Σ1
+            g = (t1_57 &+ (a ^ (ab57 & ab56))) &+ bsig0_256(h)
+            w10 = w10 &+ ssig0_256(w11) &+ w3 &+ ssig1_256(w8)
+            let hkw58: UInt32 = f &+ 0x84c8_7814 &+ w10
+            let base58: UInt32 = hkw58 &+ ch(c, d, e)
+            let s1_58: UInt32 = bsig1_256(c)
+            let ab58: UInt32 = g ^ h
+            let t1_58: UInt32 = base58 &+ s1_58
+            b = (b &+ base58) &+ s1_58  // e' = d + T1, one addition after Σ1
+            f = (t1_58 &+ (h ^ (ab58 & ab57))) &+ bsig0_256(g)
+            w11 = w11 &+ ssig0_256(w12) &+ w4 &+ ssig1_256(w9)
+            let hkw59: UInt32 = e &+ 0x8cc7_0208 &+ w11
+            let base59: UInt32 = hkw59 &+ ch(b, c, d)
+            let s1_59: UInt32 = bsig1_256(b)
+            let ab59: UInt32 = f ^ g
+            let t1_59: UInt32 = base59 &+ s1_59
+            a = (a &+ base59) &+ s1_59  // e' = d + T1, one addition after Σ1
+            e = (t1_59 &+ (g ^ (ab59 & ab58))) &+ bsig0_256(f)
+            w12 = w12 &+ ssig0_256(w13) &+ w5 &+ ssig1_256(w10)
+            let hkw60: UInt32 = d &+ 0x90be_fffa &+ w12
+            let base60: UInt32 = hkw60 &+ ch(a, b, c)
+            let s1_60: UInt32 = bsig1_256(a)
+            let ab60: UInt32 = e ^ f
+            let t1_60: UInt32 = base60 &+ s1_60
+            h = (h &+ base60) &+ s1_60  // e' = d + T1, one addition after Σ1
+            d = (t1_60 &+ (f ^ (ab60 & ab59))) &+ bsig0_256(e)
+            w13 = w13 &+ ssig0_256(w14) &+ w6 &+ ssig1_256(w11)
+            let hkw61: UInt32 = c &+ 0xa450_6ceb &+ w13
+            let base61: UInt32 = hkw61 &+ ch(h, a, b)
+            let s1_61: UInt32 = bsig1_256(h)
+            let ab61: UInt32 = d ^ e
+            let t1_61: UInt32 = base61 &+ s1_61
+            g = (g &+ base61) &+ s1_61  // e' = d + T1, one addition after Σ1
+            c = (t1_61 &+ (e ^ (ab61 & ab60))) &+ bsig0_256(d)
+            w14 = w14 &+ ssig0_256(w15) &+ w7 &+ ssig1_256(w12)
+            let hkw62: UInt32 = b &+ 0xbef9_a3f7 &+ w14
+            let base62: UInt32 = hkw62 &+ ch(g, h, a)
+            let s1_62: UInt32 = bsig1_256(g)
+            let ab62: UInt32 = c ^ d
+            let t1_62: UInt32 = base62 &+ s1_62
+            f = (f &+ base62) &+ s1_62  // e' = d + T1, one addition after Σ1
+            b = (t1_62 &+ (d ^ (ab62 & ab61))) &+ bsig0_256(c)
+            w15 = w15 &+ ssig0_256(w0) &+ w8 &+ ssig1_256(w13)
+            let hkw63: UInt32 = a &+ 0xc671_78f2 &+ w15
+            let base63: UInt32 = hkw63 &+ ch(f, g, h)
+            let s1_63: UInt32 = bsig1_256(f)
+            let ab63: UInt32 = b ^ c
+            let t1_63: UInt32 = base63 &+ s1_63
+            e = (e &+ base63) &+ s1_63  // e' = d + T1, one addition after Σ1
+            a = (t1_63 &+ (c ^ (ab63 & ab62))) &+ bsig0_256(b)
+            a = a &+ a0
+            b = b &+ b0
+            c = c &+ c0
+            d = d &+ d0
+            e = e &+ e0
+            f = f &+ f0
+            g = g &+ g0
+            h = h &+ h0
+            p += 64
+            n &-= 1
         }
-        s[0] = a; s[1] = b; s[2] = c; s[3] = d; s[4] = e; s[5] = f; s[6] = g; s[7] = h
+        s[0] = a
+        s[1] = b
+        s[2] = c
+        s[3] = d
+        s[4] = e
+        s[5] = f
+        s[6] = g
+        s[7] = h
     }
 }
 
@@ -537,655 +565,683 @@ extension SHA512Engine {
     static func compressPortable(_ s: UnsafeMutablePointer<UInt64>, _ data: UnsafeRawPointer, _ blocks: Int) {
         var p = data
         var n = blocks
-        var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7]
+        var a = s[0]
+        var b = s[1]
+        var c = s[2]
+        var d = s[3]
+        var e = s[4]
+        var f = s[5]
+        var g = s[6]
+        var h = s[7]
         while n > 0 {
-        let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = h
-        let abPrev = b ^ c
-        var w0: UInt64 = p.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian
-        var w1: UInt64 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
-        var w2: UInt64 = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self).bigEndian
-        var w3: UInt64 = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self).bigEndian
-        var w4: UInt64 = p.loadUnaligned(fromByteOffset: 32, as: UInt64.self).bigEndian
-        var w5: UInt64 = p.loadUnaligned(fromByteOffset: 40, as: UInt64.self).bigEndian
-        var w6: UInt64 = p.loadUnaligned(fromByteOffset: 48, as: UInt64.self).bigEndian
-        var w7: UInt64 = p.loadUnaligned(fromByteOffset: 56, as: UInt64.self).bigEndian
-        var w8: UInt64 = p.loadUnaligned(fromByteOffset: 64, as: UInt64.self).bigEndian
-        var w9: UInt64 = p.loadUnaligned(fromByteOffset: 72, as: UInt64.self).bigEndian
-        var w10: UInt64 = p.loadUnaligned(fromByteOffset: 80, as: UInt64.self).bigEndian
-        var w11: UInt64 = p.loadUnaligned(fromByteOffset: 88, as: UInt64.self).bigEndian
-        var w12: UInt64 = p.loadUnaligned(fromByteOffset: 96, as: UInt64.self).bigEndian
-        var w13: UInt64 = p.loadUnaligned(fromByteOffset: 104, as: UInt64.self).bigEndian
-        var w14: UInt64 = p.loadUnaligned(fromByteOffset: 112, as: UInt64.self).bigEndian
-        var w15: UInt64 = p.loadUnaligned(fromByteOffset: 120, as: UInt64.self).bigEndian
-        let hkw0: UInt64 = h &+ 0x428a2f98d728ae22 &+ w0
-        let base0: UInt64 = hkw0 &+ ch(e, f, g)
-        let s1_0: UInt64 = bsig1_512(e)
-        let ab0: UInt64 = a ^ b
-        let t1_0: UInt64 = base0 &+ s1_0
-        d = (d &+ base0) &+ s1_0  // e' = d + T1, one addition after Σ1
-        h = (t1_0 &+ (b ^ (ab0 & abPrev))) &+ bsig0_512(a)
-        let hkw1: UInt64 = g &+ 0x7137449123ef65cd &+ w1
-        let base1: UInt64 = hkw1 &+ ch(d, e, f)
-        let s1_1: UInt64 = bsig1_512(d)
-        let ab1: UInt64 = h ^ a
-        let t1_1: UInt64 = base1 &+ s1_1
-        c = (c &+ base1) &+ s1_1  // e' = d + T1, one addition after Σ1
-        g = (t1_1 &+ (a ^ (ab1 & ab0))) &+ bsig0_512(h)
-        let hkw2: UInt64 = f &+ 0xb5c0fbcfec4d3b2f &+ w2
-        let base2: UInt64 = hkw2 &+ ch(c, d, e)
-        let s1_2: UInt64 = bsig1_512(c)
-        let ab2: UInt64 = g ^ h
-        let t1_2: UInt64 = base2 &+ s1_2
-        b = (b &+ base2) &+ s1_2  // e' = d + T1, one addition after Σ1
-        f = (t1_2 &+ (h ^ (ab2 & ab1))) &+ bsig0_512(g)
-        let hkw3: UInt64 = e &+ 0xe9b5dba58189dbbc &+ w3
-        let base3: UInt64 = hkw3 &+ ch(b, c, d)
-        let s1_3: UInt64 = bsig1_512(b)
-        let ab3: UInt64 = f ^ g
-        let t1_3: UInt64 = base3 &+ s1_3
-        a = (a &+ base3) &+ s1_3  // e' = d + T1, one addition after Σ1
-        e = (t1_3 &+ (g ^ (ab3 & ab2))) &+ bsig0_512(f)
-        let hkw4: UInt64 = d &+ 0x3956c25bf348b538 &+ w4
-        let base4: UInt64 = hkw4 &+ ch(a, b, c)
-        let s1_4: UInt64 = bsig1_512(a)
-        let ab4: UInt64 = e ^ f
-        let t1_4: UInt64 = base4 &+ s1_4
-        h = (h &+ base4) &+ s1_4  // e' = d + T1, one addition after Σ1
-        d = (t1_4 &+ (f ^ (ab4 & ab3))) &+ bsig0_512(e)
-        let hkw5: UInt64 = c &+ 0x59f111f1b605d019 &+ w5
-        let base5: UInt64 = hkw5 &+ ch(h, a, b)
-        let s1_5: UInt64 = bsig1_512(h)
-        let ab5: UInt64 = d ^ e
-        let t1_5: UInt64 = base5 &+ s1_5
-        g = (g &+ base5) &+ s1_5  // e' = d + T1, one addition after Σ1
-        c = (t1_5 &+ (e ^ (ab5 & ab4))) &+ bsig0_512(d)
-        let hkw6: UInt64 = b &+ 0x923f82a4af194f9b &+ w6
-        let base6: UInt64 = hkw6 &+ ch(g, h, a)
-        let s1_6: UInt64 = bsig1_512(g)
-        let ab6: UInt64 = c ^ d
-        let t1_6: UInt64 = base6 &+ s1_6
-        f = (f &+ base6) &+ s1_6  // e' = d + T1, one addition after Σ1
-        b = (t1_6 &+ (d ^ (ab6 & ab5))) &+ bsig0_512(c)
-        let hkw7: UInt64 = a &+ 0xab1c5ed5da6d8118 &+ w7
-        let base7: UInt64 = hkw7 &+ ch(f, g, h)
-        let s1_7: UInt64 = bsig1_512(f)
-        let ab7: UInt64 = b ^ c
-        let t1_7: UInt64 = base7 &+ s1_7
-        e = (e &+ base7) &+ s1_7  // e' = d + T1, one addition after Σ1
-        a = (t1_7 &+ (c ^ (ab7 & ab6))) &+ bsig0_512(b)
-        let hkw8: UInt64 = h &+ 0xd807aa98a3030242 &+ w8
-        let base8: UInt64 = hkw8 &+ ch(e, f, g)
-        let s1_8: UInt64 = bsig1_512(e)
-        let ab8: UInt64 = a ^ b
-        let t1_8: UInt64 = base8 &+ s1_8
-        d = (d &+ base8) &+ s1_8  // e' = d + T1, one addition after Σ1
-        h = (t1_8 &+ (b ^ (ab8 & ab7))) &+ bsig0_512(a)
-        let hkw9: UInt64 = g &+ 0x12835b0145706fbe &+ w9
-        let base9: UInt64 = hkw9 &+ ch(d, e, f)
-        let s1_9: UInt64 = bsig1_512(d)
-        let ab9: UInt64 = h ^ a
-        let t1_9: UInt64 = base9 &+ s1_9
-        c = (c &+ base9) &+ s1_9  // e' = d + T1, one addition after Σ1
-        g = (t1_9 &+ (a ^ (ab9 & ab8))) &+ bsig0_512(h)
-        let hkw10: UInt64 = f &+ 0x243185be4ee4b28c &+ w10
-        let base10: UInt64 = hkw10 &+ ch(c, d, e)
-        let s1_10: UInt64 = bsig1_512(c)
-        let ab10: UInt64 = g ^ h
-        let t1_10: UInt64 = base10 &+ s1_10
-        b = (b &+ base10) &+ s1_10  // e' = d + T1, one addition after Σ1
-        f = (t1_10 &+ (h ^ (ab10 & ab9))) &+ bsig0_512(g)
-        let hkw11: UInt64 = e &+ 0x550c7dc3d5ffb4e2 &+ w11
-        let base11: UInt64 = hkw11 &+ ch(b, c, d)
-        let s1_11: UInt64 = bsig1_512(b)
-        let ab11: UInt64 = f ^ g
-        let t1_11: UInt64 = base11 &+ s1_11
-        a = (a &+ base11) &+ s1_11  // e' = d + T1, one addition after Σ1
-        e = (t1_11 &+ (g ^ (ab11 & ab10))) &+ bsig0_512(f)
-        let hkw12: UInt64 = d &+ 0x72be5d74f27b896f &+ w12
-        let base12: UInt64 = hkw12 &+ ch(a, b, c)
-        let s1_12: UInt64 = bsig1_512(a)
-        let ab12: UInt64 = e ^ f
-        let t1_12: UInt64 = base12 &+ s1_12
-        h = (h &+ base12) &+ s1_12  // e' = d + T1, one addition after Σ1
-        d = (t1_12 &+ (f ^ (ab12 & ab11))) &+ bsig0_512(e)
-        let hkw13: UInt64 = c &+ 0x80deb1fe3b1696b1 &+ w13
-        let base13: UInt64 = hkw13 &+ ch(h, a, b)
-        let s1_13: UInt64 = bsig1_512(h)
-        let ab13: UInt64 = d ^ e
-        let t1_13: UInt64 = base13 &+ s1_13
-        g = (g &+ base13) &+ s1_13  // e' = d + T1, one addition after Σ1
-        c = (t1_13 &+ (e ^ (ab13 & ab12))) &+ bsig0_512(d)
-        let hkw14: UInt64 = b &+ 0x9bdc06a725c71235 &+ w14
-        let base14: UInt64 = hkw14 &+ ch(g, h, a)
-        let s1_14: UInt64 = bsig1_512(g)
-        let ab14: UInt64 = c ^ d
-        let t1_14: UInt64 = base14 &+ s1_14
-        f = (f &+ base14) &+ s1_14  // e' = d + T1, one addition after Σ1
-        b = (t1_14 &+ (d ^ (ab14 & ab13))) &+ bsig0_512(c)
-        let hkw15: UInt64 = a &+ 0xc19bf174cf692694 &+ w15
-        let base15: UInt64 = hkw15 &+ ch(f, g, h)
-        let s1_15: UInt64 = bsig1_512(f)
-        let ab15: UInt64 = b ^ c
-        let t1_15: UInt64 = base15 &+ s1_15
-        e = (e &+ base15) &+ s1_15  // e' = d + T1, one addition after Σ1
-        a = (t1_15 &+ (c ^ (ab15 & ab14))) &+ bsig0_512(b)
-        w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        let hkw16: UInt64 = h &+ 0xe49b69c19ef14ad2 &+ w0
-        let base16: UInt64 = hkw16 &+ ch(e, f, g)
-        let s1_16: UInt64 = bsig1_512(e)
-        let ab16: UInt64 = a ^ b
-        let t1_16: UInt64 = base16 &+ s1_16
-        d = (d &+ base16) &+ s1_16  // e' = d + T1, one addition after Σ1
-        h = (t1_16 &+ (b ^ (ab16 & ab15))) &+ bsig0_512(a)
-        w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        let hkw17: UInt64 = g &+ 0xefbe4786384f25e3 &+ w1
-        let base17: UInt64 = hkw17 &+ ch(d, e, f)
-        let s1_17: UInt64 = bsig1_512(d)
-        let ab17: UInt64 = h ^ a
-        let t1_17: UInt64 = base17 &+ s1_17
-        c = (c &+ base17) &+ s1_17  // e' = d + T1, one addition after Σ1
-        g = (t1_17 &+ (a ^ (ab17 & ab16))) &+ bsig0_512(h)
-        w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        let hkw18: UInt64 = f &+ 0x0fc19dc68b8cd5b5 &+ w2
-        let base18: UInt64 = hkw18 &+ ch(c, d, e)
-        let s1_18: UInt64 = bsig1_512(c)
-        let ab18: UInt64 = g ^ h
-        let t1_18: UInt64 = base18 &+ s1_18
-        b = (b &+ base18) &+ s1_18  // e' = d + T1, one addition after Σ1
-        f = (t1_18 &+ (h ^ (ab18 & ab17))) &+ bsig0_512(g)
-        w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        let hkw19: UInt64 = e &+ 0x240ca1cc77ac9c65 &+ w3
-        let base19: UInt64 = hkw19 &+ ch(b, c, d)
-        let s1_19: UInt64 = bsig1_512(b)
-        let ab19: UInt64 = f ^ g
-        let t1_19: UInt64 = base19 &+ s1_19
-        a = (a &+ base19) &+ s1_19  // e' = d + T1, one addition after Σ1
-        e = (t1_19 &+ (g ^ (ab19 & ab18))) &+ bsig0_512(f)
-        w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        let hkw20: UInt64 = d &+ 0x2de92c6f592b0275 &+ w4
-        let base20: UInt64 = hkw20 &+ ch(a, b, c)
-        let s1_20: UInt64 = bsig1_512(a)
-        let ab20: UInt64 = e ^ f
-        let t1_20: UInt64 = base20 &+ s1_20
-        h = (h &+ base20) &+ s1_20  // e' = d + T1, one addition after Σ1
-        d = (t1_20 &+ (f ^ (ab20 & ab19))) &+ bsig0_512(e)
-        w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        let hkw21: UInt64 = c &+ 0x4a7484aa6ea6e483 &+ w5
-        let base21: UInt64 = hkw21 &+ ch(h, a, b)
-        let s1_21: UInt64 = bsig1_512(h)
-        let ab21: UInt64 = d ^ e
-        let t1_21: UInt64 = base21 &+ s1_21
-        g = (g &+ base21) &+ s1_21  // e' = d + T1, one addition after Σ1
-        c = (t1_21 &+ (e ^ (ab21 & ab20))) &+ bsig0_512(d)
-        w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        let hkw22: UInt64 = b &+ 0x5cb0a9dcbd41fbd4 &+ w6
-        let base22: UInt64 = hkw22 &+ ch(g, h, a)
-        let s1_22: UInt64 = bsig1_512(g)
-        let ab22: UInt64 = c ^ d
-        let t1_22: UInt64 = base22 &+ s1_22
-        f = (f &+ base22) &+ s1_22  // e' = d + T1, one addition after Σ1
-        b = (t1_22 &+ (d ^ (ab22 & ab21))) &+ bsig0_512(c)
-        w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        let hkw23: UInt64 = a &+ 0x76f988da831153b5 &+ w7
-        let base23: UInt64 = hkw23 &+ ch(f, g, h)
-        let s1_23: UInt64 = bsig1_512(f)
-        let ab23: UInt64 = b ^ c
-        let t1_23: UInt64 = base23 &+ s1_23
-        e = (e &+ base23) &+ s1_23  // e' = d + T1, one addition after Σ1
-        a = (t1_23 &+ (c ^ (ab23 & ab22))) &+ bsig0_512(b)
-        w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        let hkw24: UInt64 = h &+ 0x983e5152ee66dfab &+ w8
-        let base24: UInt64 = hkw24 &+ ch(e, f, g)
-        let s1_24: UInt64 = bsig1_512(e)
-        let ab24: UInt64 = a ^ b
-        let t1_24: UInt64 = base24 &+ s1_24
-        d = (d &+ base24) &+ s1_24  // e' = d + T1, one addition after Σ1
-        h = (t1_24 &+ (b ^ (ab24 & ab23))) &+ bsig0_512(a)
-        w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        let hkw25: UInt64 = g &+ 0xa831c66d2db43210 &+ w9
-        let base25: UInt64 = hkw25 &+ ch(d, e, f)
-        let s1_25: UInt64 = bsig1_512(d)
-        let ab25: UInt64 = h ^ a
-        let t1_25: UInt64 = base25 &+ s1_25
-        c = (c &+ base25) &+ s1_25  // e' = d + T1, one addition after Σ1
-        g = (t1_25 &+ (a ^ (ab25 & ab24))) &+ bsig0_512(h)
-        w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        let hkw26: UInt64 = f &+ 0xb00327c898fb213f &+ w10
-        let base26: UInt64 = hkw26 &+ ch(c, d, e)
-        let s1_26: UInt64 = bsig1_512(c)
-        let ab26: UInt64 = g ^ h
-        let t1_26: UInt64 = base26 &+ s1_26
-        b = (b &+ base26) &+ s1_26  // e' = d + T1, one addition after Σ1
-        f = (t1_26 &+ (h ^ (ab26 & ab25))) &+ bsig0_512(g)
-        w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        let hkw27: UInt64 = e &+ 0xbf597fc7beef0ee4 &+ w11
-        let base27: UInt64 = hkw27 &+ ch(b, c, d)
-        let s1_27: UInt64 = bsig1_512(b)
-        let ab27: UInt64 = f ^ g
-        let t1_27: UInt64 = base27 &+ s1_27
-        a = (a &+ base27) &+ s1_27  // e' = d + T1, one addition after Σ1
-        e = (t1_27 &+ (g ^ (ab27 & ab26))) &+ bsig0_512(f)
-        w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        let hkw28: UInt64 = d &+ 0xc6e00bf33da88fc2 &+ w12
-        let base28: UInt64 = hkw28 &+ ch(a, b, c)
-        let s1_28: UInt64 = bsig1_512(a)
-        let ab28: UInt64 = e ^ f
-        let t1_28: UInt64 = base28 &+ s1_28
-        h = (h &+ base28) &+ s1_28  // e' = d + T1, one addition after Σ1
-        d = (t1_28 &+ (f ^ (ab28 & ab27))) &+ bsig0_512(e)
-        w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        let hkw29: UInt64 = c &+ 0xd5a79147930aa725 &+ w13
-        let base29: UInt64 = hkw29 &+ ch(h, a, b)
-        let s1_29: UInt64 = bsig1_512(h)
-        let ab29: UInt64 = d ^ e
-        let t1_29: UInt64 = base29 &+ s1_29
-        g = (g &+ base29) &+ s1_29  // e' = d + T1, one addition after Σ1
-        c = (t1_29 &+ (e ^ (ab29 & ab28))) &+ bsig0_512(d)
-        w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        let hkw30: UInt64 = b &+ 0x06ca6351e003826f &+ w14
-        let base30: UInt64 = hkw30 &+ ch(g, h, a)
-        let s1_30: UInt64 = bsig1_512(g)
-        let ab30: UInt64 = c ^ d
-        let t1_30: UInt64 = base30 &+ s1_30
-        f = (f &+ base30) &+ s1_30  // e' = d + T1, one addition after Σ1
-        b = (t1_30 &+ (d ^ (ab30 & ab29))) &+ bsig0_512(c)
-        w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        let hkw31: UInt64 = a &+ 0x142929670a0e6e70 &+ w15
-        let base31: UInt64 = hkw31 &+ ch(f, g, h)
-        let s1_31: UInt64 = bsig1_512(f)
-        let ab31: UInt64 = b ^ c
-        let t1_31: UInt64 = base31 &+ s1_31
-        e = (e &+ base31) &+ s1_31  // e' = d + T1, one addition after Σ1
-        a = (t1_31 &+ (c ^ (ab31 & ab30))) &+ bsig0_512(b)
-        w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        let hkw32: UInt64 = h &+ 0x27b70a8546d22ffc &+ w0
-        let base32: UInt64 = hkw32 &+ ch(e, f, g)
-        let s1_32: UInt64 = bsig1_512(e)
-        let ab32: UInt64 = a ^ b
-        let t1_32: UInt64 = base32 &+ s1_32
-        d = (d &+ base32) &+ s1_32  // e' = d + T1, one addition after Σ1
-        h = (t1_32 &+ (b ^ (ab32 & ab31))) &+ bsig0_512(a)
-        w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        let hkw33: UInt64 = g &+ 0x2e1b21385c26c926 &+ w1
-        let base33: UInt64 = hkw33 &+ ch(d, e, f)
-        let s1_33: UInt64 = bsig1_512(d)
-        let ab33: UInt64 = h ^ a
-        let t1_33: UInt64 = base33 &+ s1_33
-        c = (c &+ base33) &+ s1_33  // e' = d + T1, one addition after Σ1
-        g = (t1_33 &+ (a ^ (ab33 & ab32))) &+ bsig0_512(h)
-        w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        let hkw34: UInt64 = f &+ 0x4d2c6dfc5ac42aed &+ w2
-        let base34: UInt64 = hkw34 &+ ch(c, d, e)
-        let s1_34: UInt64 = bsig1_512(c)
-        let ab34: UInt64 = g ^ h
-        let t1_34: UInt64 = base34 &+ s1_34
-        b = (b &+ base34) &+ s1_34  // e' = d + T1, one addition after Σ1
-        f = (t1_34 &+ (h ^ (ab34 & ab33))) &+ bsig0_512(g)
-        w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        let hkw35: UInt64 = e &+ 0x53380d139d95b3df &+ w3
-        let base35: UInt64 = hkw35 &+ ch(b, c, d)
-        let s1_35: UInt64 = bsig1_512(b)
-        let ab35: UInt64 = f ^ g
-        let t1_35: UInt64 = base35 &+ s1_35
-        a = (a &+ base35) &+ s1_35  // e' = d + T1, one addition after Σ1
-        e = (t1_35 &+ (g ^ (ab35 & ab34))) &+ bsig0_512(f)
-        w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        let hkw36: UInt64 = d &+ 0x650a73548baf63de &+ w4
-        let base36: UInt64 = hkw36 &+ ch(a, b, c)
-        let s1_36: UInt64 = bsig1_512(a)
-        let ab36: UInt64 = e ^ f
-        let t1_36: UInt64 = base36 &+ s1_36
-        h = (h &+ base36) &+ s1_36  // e' = d + T1, one addition after Σ1
-        d = (t1_36 &+ (f ^ (ab36 & ab35))) &+ bsig0_512(e)
-        w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        let hkw37: UInt64 = c &+ 0x766a0abb3c77b2a8 &+ w5
-        let base37: UInt64 = hkw37 &+ ch(h, a, b)
-        let s1_37: UInt64 = bsig1_512(h)
-        let ab37: UInt64 = d ^ e
-        let t1_37: UInt64 = base37 &+ s1_37
-        g = (g &+ base37) &+ s1_37  // e' = d + T1, one addition after Σ1
-        c = (t1_37 &+ (e ^ (ab37 & ab36))) &+ bsig0_512(d)
-        w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        let hkw38: UInt64 = b &+ 0x81c2c92e47edaee6 &+ w6
-        let base38: UInt64 = hkw38 &+ ch(g, h, a)
-        let s1_38: UInt64 = bsig1_512(g)
-        let ab38: UInt64 = c ^ d
-        let t1_38: UInt64 = base38 &+ s1_38
-        f = (f &+ base38) &+ s1_38  // e' = d + T1, one addition after Σ1
-        b = (t1_38 &+ (d ^ (ab38 & ab37))) &+ bsig0_512(c)
-        w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        let hkw39: UInt64 = a &+ 0x92722c851482353b &+ w7
-        let base39: UInt64 = hkw39 &+ ch(f, g, h)
-        let s1_39: UInt64 = bsig1_512(f)
-        let ab39: UInt64 = b ^ c
-        let t1_39: UInt64 = base39 &+ s1_39
-        e = (e &+ base39) &+ s1_39  // e' = d + T1, one addition after Σ1
-        a = (t1_39 &+ (c ^ (ab39 & ab38))) &+ bsig0_512(b)
-        w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        let hkw40: UInt64 = h &+ 0xa2bfe8a14cf10364 &+ w8
-        let base40: UInt64 = hkw40 &+ ch(e, f, g)
-        let s1_40: UInt64 = bsig1_512(e)
-        let ab40: UInt64 = a ^ b
-        let t1_40: UInt64 = base40 &+ s1_40
-        d = (d &+ base40) &+ s1_40  // e' = d + T1, one addition after Σ1
-        h = (t1_40 &+ (b ^ (ab40 & ab39))) &+ bsig0_512(a)
-        w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        let hkw41: UInt64 = g &+ 0xa81a664bbc423001 &+ w9
-        let base41: UInt64 = hkw41 &+ ch(d, e, f)
-        let s1_41: UInt64 = bsig1_512(d)
-        let ab41: UInt64 = h ^ a
-        let t1_41: UInt64 = base41 &+ s1_41
-        c = (c &+ base41) &+ s1_41  // e' = d + T1, one addition after Σ1
-        g = (t1_41 &+ (a ^ (ab41 & ab40))) &+ bsig0_512(h)
-        w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        let hkw42: UInt64 = f &+ 0xc24b8b70d0f89791 &+ w10
-        let base42: UInt64 = hkw42 &+ ch(c, d, e)
-        let s1_42: UInt64 = bsig1_512(c)
-        let ab42: UInt64 = g ^ h
-        let t1_42: UInt64 = base42 &+ s1_42
-        b = (b &+ base42) &+ s1_42  // e' = d + T1, one addition after Σ1
-        f = (t1_42 &+ (h ^ (ab42 & ab41))) &+ bsig0_512(g)
-        w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        let hkw43: UInt64 = e &+ 0xc76c51a30654be30 &+ w11
-        let base43: UInt64 = hkw43 &+ ch(b, c, d)
-        let s1_43: UInt64 = bsig1_512(b)
-        let ab43: UInt64 = f ^ g
-        let t1_43: UInt64 = base43 &+ s1_43
-        a = (a &+ base43) &+ s1_43  // e' = d + T1, one addition after Σ1
-        e = (t1_43 &+ (g ^ (ab43 & ab42))) &+ bsig0_512(f)
-        w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        let hkw44: UInt64 = d &+ 0xd192e819d6ef5218 &+ w12
-        let base44: UInt64 = hkw44 &+ ch(a, b, c)
-        let s1_44: UInt64 = bsig1_512(a)
-        let ab44: UInt64 = e ^ f
-        let t1_44: UInt64 = base44 &+ s1_44
-        h = (h &+ base44) &+ s1_44  // e' = d + T1, one addition after Σ1
-        d = (t1_44 &+ (f ^ (ab44 & ab43))) &+ bsig0_512(e)
-        w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        let hkw45: UInt64 = c &+ 0xd69906245565a910 &+ w13
-        let base45: UInt64 = hkw45 &+ ch(h, a, b)
-        let s1_45: UInt64 = bsig1_512(h)
-        let ab45: UInt64 = d ^ e
-        let t1_45: UInt64 = base45 &+ s1_45
-        g = (g &+ base45) &+ s1_45  // e' = d + T1, one addition after Σ1
-        c = (t1_45 &+ (e ^ (ab45 & ab44))) &+ bsig0_512(d)
-        w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        let hkw46: UInt64 = b &+ 0xf40e35855771202a &+ w14
-        let base46: UInt64 = hkw46 &+ ch(g, h, a)
-        let s1_46: UInt64 = bsig1_512(g)
-        let ab46: UInt64 = c ^ d
-        let t1_46: UInt64 = base46 &+ s1_46
-        f = (f &+ base46) &+ s1_46  // e' = d + T1, one addition after Σ1
-        b = (t1_46 &+ (d ^ (ab46 & ab45))) &+ bsig0_512(c)
-        w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        let hkw47: UInt64 = a &+ 0x106aa07032bbd1b8 &+ w15
-        let base47: UInt64 = hkw47 &+ ch(f, g, h)
-        let s1_47: UInt64 = bsig1_512(f)
-        let ab47: UInt64 = b ^ c
-        let t1_47: UInt64 = base47 &+ s1_47
-        e = (e &+ base47) &+ s1_47  // e' = d + T1, one addition after Σ1
-        a = (t1_47 &+ (c ^ (ab47 & ab46))) &+ bsig0_512(b)
-        w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        let hkw48: UInt64 = h &+ 0x19a4c116b8d2d0c8 &+ w0
-        let base48: UInt64 = hkw48 &+ ch(e, f, g)
-        let s1_48: UInt64 = bsig1_512(e)
-        let ab48: UInt64 = a ^ b
-        let t1_48: UInt64 = base48 &+ s1_48
-        d = (d &+ base48) &+ s1_48  // e' = d + T1, one addition after Σ1
-        h = (t1_48 &+ (b ^ (ab48 & ab47))) &+ bsig0_512(a)
-        w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        let hkw49: UInt64 = g &+ 0x1e376c085141ab53 &+ w1
-        let base49: UInt64 = hkw49 &+ ch(d, e, f)
-        let s1_49: UInt64 = bsig1_512(d)
-        let ab49: UInt64 = h ^ a
-        let t1_49: UInt64 = base49 &+ s1_49
-        c = (c &+ base49) &+ s1_49  // e' = d + T1, one addition after Σ1
-        g = (t1_49 &+ (a ^ (ab49 & ab48))) &+ bsig0_512(h)
-        w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        let hkw50: UInt64 = f &+ 0x2748774cdf8eeb99 &+ w2
-        let base50: UInt64 = hkw50 &+ ch(c, d, e)
-        let s1_50: UInt64 = bsig1_512(c)
-        let ab50: UInt64 = g ^ h
-        let t1_50: UInt64 = base50 &+ s1_50
-        b = (b &+ base50) &+ s1_50  // e' = d + T1, one addition after Σ1
-        f = (t1_50 &+ (h ^ (ab50 & ab49))) &+ bsig0_512(g)
-        w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        let hkw51: UInt64 = e &+ 0x34b0bcb5e19b48a8 &+ w3
-        let base51: UInt64 = hkw51 &+ ch(b, c, d)
-        let s1_51: UInt64 = bsig1_512(b)
-        let ab51: UInt64 = f ^ g
-        let t1_51: UInt64 = base51 &+ s1_51
-        a = (a &+ base51) &+ s1_51  // e' = d + T1, one addition after Σ1
-        e = (t1_51 &+ (g ^ (ab51 & ab50))) &+ bsig0_512(f)
-        w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        let hkw52: UInt64 = d &+ 0x391c0cb3c5c95a63 &+ w4
-        let base52: UInt64 = hkw52 &+ ch(a, b, c)
-        let s1_52: UInt64 = bsig1_512(a)
-        let ab52: UInt64 = e ^ f
-        let t1_52: UInt64 = base52 &+ s1_52
-        h = (h &+ base52) &+ s1_52  // e' = d + T1, one addition after Σ1
-        d = (t1_52 &+ (f ^ (ab52 & ab51))) &+ bsig0_512(e)
-        w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        let hkw53: UInt64 = c &+ 0x4ed8aa4ae3418acb &+ w5
-        let base53: UInt64 = hkw53 &+ ch(h, a, b)
-        let s1_53: UInt64 = bsig1_512(h)
-        let ab53: UInt64 = d ^ e
-        let t1_53: UInt64 = base53 &+ s1_53
-        g = (g &+ base53) &+ s1_53  // e' = d + T1, one addition after Σ1
-        c = (t1_53 &+ (e ^ (ab53 & ab52))) &+ bsig0_512(d)
-        w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        let hkw54: UInt64 = b &+ 0x5b9cca4f7763e373 &+ w6
-        let base54: UInt64 = hkw54 &+ ch(g, h, a)
-        let s1_54: UInt64 = bsig1_512(g)
-        let ab54: UInt64 = c ^ d
-        let t1_54: UInt64 = base54 &+ s1_54
-        f = (f &+ base54) &+ s1_54  // e' = d + T1, one addition after Σ1
-        b = (t1_54 &+ (d ^ (ab54 & ab53))) &+ bsig0_512(c)
-        w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        let hkw55: UInt64 = a &+ 0x682e6ff3d6b2b8a3 &+ w7
-        let base55: UInt64 = hkw55 &+ ch(f, g, h)
-        let s1_55: UInt64 = bsig1_512(f)
-        let ab55: UInt64 = b ^ c
-        let t1_55: UInt64 = base55 &+ s1_55
-        e = (e &+ base55) &+ s1_55  // e' = d + T1, one addition after Σ1
-        a = (t1_55 &+ (c ^ (ab55 & ab54))) &+ bsig0_512(b)
-        w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        let hkw56: UInt64 = h &+ 0x748f82ee5defb2fc &+ w8
-        let base56: UInt64 = hkw56 &+ ch(e, f, g)
-        let s1_56: UInt64 = bsig1_512(e)
-        let ab56: UInt64 = a ^ b
-        let t1_56: UInt64 = base56 &+ s1_56
-        d = (d &+ base56) &+ s1_56  // e' = d + T1, one addition after Σ1
-        h = (t1_56 &+ (b ^ (ab56 & ab55))) &+ bsig0_512(a)
-        w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        let hkw57: UInt64 = g &+ 0x78a5636f43172f60 &+ w9
-        let base57: UInt64 = hkw57 &+ ch(d, e, f)
-        let s1_57: UInt64 = bsig1_512(d)
-        let ab57: UInt64 = h ^ a
-        let t1_57: UInt64 = base57 &+ s1_57
-        c = (c &+ base57) &+ s1_57  // e' = d + T1, one addition after Σ1
-        g = (t1_57 &+ (a ^ (ab57 & ab56))) &+ bsig0_512(h)
-        w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        let hkw58: UInt64 = f &+ 0x84c87814a1f0ab72 &+ w10
-        let base58: UInt64 = hkw58 &+ ch(c, d, e)
-        let s1_58: UInt64 = bsig1_512(c)
-        let ab58: UInt64 = g ^ h
-        let t1_58: UInt64 = base58 &+ s1_58
-        b = (b &+ base58) &+ s1_58  // e' = d + T1, one addition after Σ1
-        f = (t1_58 &+ (h ^ (ab58 & ab57))) &+ bsig0_512(g)
-        w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        let hkw59: UInt64 = e &+ 0x8cc702081a6439ec &+ w11
-        let base59: UInt64 = hkw59 &+ ch(b, c, d)
-        let s1_59: UInt64 = bsig1_512(b)
-        let ab59: UInt64 = f ^ g
-        let t1_59: UInt64 = base59 &+ s1_59
-        a = (a &+ base59) &+ s1_59  // e' = d + T1, one addition after Σ1
-        e = (t1_59 &+ (g ^ (ab59 & ab58))) &+ bsig0_512(f)
-        w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        let hkw60: UInt64 = d &+ 0x90befffa23631e28 &+ w12
-        let base60: UInt64 = hkw60 &+ ch(a, b, c)
-        let s1_60: UInt64 = bsig1_512(a)
-        let ab60: UInt64 = e ^ f
-        let t1_60: UInt64 = base60 &+ s1_60
-        h = (h &+ base60) &+ s1_60  // e' = d + T1, one addition after Σ1
-        d = (t1_60 &+ (f ^ (ab60 & ab59))) &+ bsig0_512(e)
-        w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        let hkw61: UInt64 = c &+ 0xa4506cebde82bde9 &+ w13
-        let base61: UInt64 = hkw61 &+ ch(h, a, b)
-        let s1_61: UInt64 = bsig1_512(h)
-        let ab61: UInt64 = d ^ e
-        let t1_61: UInt64 = base61 &+ s1_61
-        g = (g &+ base61) &+ s1_61  // e' = d + T1, one addition after Σ1
-        c = (t1_61 &+ (e ^ (ab61 & ab60))) &+ bsig0_512(d)
-        w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        let hkw62: UInt64 = b &+ 0xbef9a3f7b2c67915 &+ w14
-        let base62: UInt64 = hkw62 &+ ch(g, h, a)
-        let s1_62: UInt64 = bsig1_512(g)
-        let ab62: UInt64 = c ^ d
-        let t1_62: UInt64 = base62 &+ s1_62
-        f = (f &+ base62) &+ s1_62  // e' = d + T1, one addition after Σ1
-        b = (t1_62 &+ (d ^ (ab62 & ab61))) &+ bsig0_512(c)
-        w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        let hkw63: UInt64 = a &+ 0xc67178f2e372532b &+ w15
-        let base63: UInt64 = hkw63 &+ ch(f, g, h)
-        let s1_63: UInt64 = bsig1_512(f)
-        let ab63: UInt64 = b ^ c
-        let t1_63: UInt64 = base63 &+ s1_63
-        e = (e &+ base63) &+ s1_63  // e' = d + T1, one addition after Σ1
-        a = (t1_63 &+ (c ^ (ab63 & ab62))) &+ bsig0_512(b)
-        w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
-        let hkw64: UInt64 = h &+ 0xca273eceea26619c &+ w0
-        let base64: UInt64 = hkw64 &+ ch(e, f, g)
-        let s1_64: UInt64 = bsig1_512(e)
-        let ab64: UInt64 = a ^ b
-        let t1_64: UInt64 = base64 &+ s1_64
-        d = (d &+ base64) &+ s1_64  // e' = d + T1, one addition after Σ1
-        h = (t1_64 &+ (b ^ (ab64 & ab63))) &+ bsig0_512(a)
-        w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
-        let hkw65: UInt64 = g &+ 0xd186b8c721c0c207 &+ w1
-        let base65: UInt64 = hkw65 &+ ch(d, e, f)
-        let s1_65: UInt64 = bsig1_512(d)
-        let ab65: UInt64 = h ^ a
-        let t1_65: UInt64 = base65 &+ s1_65
-        c = (c &+ base65) &+ s1_65  // e' = d + T1, one addition after Σ1
-        g = (t1_65 &+ (a ^ (ab65 & ab64))) &+ bsig0_512(h)
-        w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
-        let hkw66: UInt64 = f &+ 0xeada7dd6cde0eb1e &+ w2
-        let base66: UInt64 = hkw66 &+ ch(c, d, e)
-        let s1_66: UInt64 = bsig1_512(c)
-        let ab66: UInt64 = g ^ h
-        let t1_66: UInt64 = base66 &+ s1_66
-        b = (b &+ base66) &+ s1_66  // e' = d + T1, one addition after Σ1
-        f = (t1_66 &+ (h ^ (ab66 & ab65))) &+ bsig0_512(g)
-        w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
-        let hkw67: UInt64 = e &+ 0xf57d4f7fee6ed178 &+ w3
-        let base67: UInt64 = hkw67 &+ ch(b, c, d)
-        let s1_67: UInt64 = bsig1_512(b)
-        let ab67: UInt64 = f ^ g
-        let t1_67: UInt64 = base67 &+ s1_67
-        a = (a &+ base67) &+ s1_67  // e' = d + T1, one addition after Σ1
-        e = (t1_67 &+ (g ^ (ab67 & ab66))) &+ bsig0_512(f)
-        w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
-        let hkw68: UInt64 = d &+ 0x06f067aa72176fba &+ w4
-        let base68: UInt64 = hkw68 &+ ch(a, b, c)
-        let s1_68: UInt64 = bsig1_512(a)
-        let ab68: UInt64 = e ^ f
-        let t1_68: UInt64 = base68 &+ s1_68
-        h = (h &+ base68) &+ s1_68  // e' = d + T1, one addition after Σ1
-        d = (t1_68 &+ (f ^ (ab68 & ab67))) &+ bsig0_512(e)
-        w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
-        let hkw69: UInt64 = c &+ 0x0a637dc5a2c898a6 &+ w5
-        let base69: UInt64 = hkw69 &+ ch(h, a, b)
-        let s1_69: UInt64 = bsig1_512(h)
-        let ab69: UInt64 = d ^ e
-        let t1_69: UInt64 = base69 &+ s1_69
-        g = (g &+ base69) &+ s1_69  // e' = d + T1, one addition after Σ1
-        c = (t1_69 &+ (e ^ (ab69 & ab68))) &+ bsig0_512(d)
-        w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
-        let hkw70: UInt64 = b &+ 0x113f9804bef90dae &+ w6
-        let base70: UInt64 = hkw70 &+ ch(g, h, a)
-        let s1_70: UInt64 = bsig1_512(g)
-        let ab70: UInt64 = c ^ d
-        let t1_70: UInt64 = base70 &+ s1_70
-        f = (f &+ base70) &+ s1_70  // e' = d + T1, one addition after Σ1
-        b = (t1_70 &+ (d ^ (ab70 & ab69))) &+ bsig0_512(c)
-        w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
-        let hkw71: UInt64 = a &+ 0x1b710b35131c471b &+ w7
-        let base71: UInt64 = hkw71 &+ ch(f, g, h)
-        let s1_71: UInt64 = bsig1_512(f)
-        let ab71: UInt64 = b ^ c
-        let t1_71: UInt64 = base71 &+ s1_71
-        e = (e &+ base71) &+ s1_71  // e' = d + T1, one addition after Σ1
-        a = (t1_71 &+ (c ^ (ab71 & ab70))) &+ bsig0_512(b)
-        w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
-        let hkw72: UInt64 = h &+ 0x28db77f523047d84 &+ w8
-        let base72: UInt64 = hkw72 &+ ch(e, f, g)
-        let s1_72: UInt64 = bsig1_512(e)
-        let ab72: UInt64 = a ^ b
-        let t1_72: UInt64 = base72 &+ s1_72
-        d = (d &+ base72) &+ s1_72  // e' = d + T1, one addition after Σ1
-        h = (t1_72 &+ (b ^ (ab72 & ab71))) &+ bsig0_512(a)
-        w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
-        let hkw73: UInt64 = g &+ 0x32caab7b40c72493 &+ w9
-        let base73: UInt64 = hkw73 &+ ch(d, e, f)
-        let s1_73: UInt64 = bsig1_512(d)
-        let ab73: UInt64 = h ^ a
-        let t1_73: UInt64 = base73 &+ s1_73
-        c = (c &+ base73) &+ s1_73  // e' = d + T1, one addition after Σ1
-        g = (t1_73 &+ (a ^ (ab73 & ab72))) &+ bsig0_512(h)
-        w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
-        let hkw74: UInt64 = f &+ 0x3c9ebe0a15c9bebc &+ w10
-        let base74: UInt64 = hkw74 &+ ch(c, d, e)
-        let s1_74: UInt64 = bsig1_512(c)
-        let ab74: UInt64 = g ^ h
-        let t1_74: UInt64 = base74 &+ s1_74
-        b = (b &+ base74) &+ s1_74  // e' = d + T1, one addition after Σ1
-        f = (t1_74 &+ (h ^ (ab74 & ab73))) &+ bsig0_512(g)
-        w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
-        let hkw75: UInt64 = e &+ 0x431d67c49c100d4c &+ w11
-        let base75: UInt64 = hkw75 &+ ch(b, c, d)
-        let s1_75: UInt64 = bsig1_512(b)
-        let ab75: UInt64 = f ^ g
-        let t1_75: UInt64 = base75 &+ s1_75
-        a = (a &+ base75) &+ s1_75  // e' = d + T1, one addition after Σ1
-        e = (t1_75 &+ (g ^ (ab75 & ab74))) &+ bsig0_512(f)
-        w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
-        let hkw76: UInt64 = d &+ 0x4cc5d4becb3e42b6 &+ w12
-        let base76: UInt64 = hkw76 &+ ch(a, b, c)
-        let s1_76: UInt64 = bsig1_512(a)
-        let ab76: UInt64 = e ^ f
-        let t1_76: UInt64 = base76 &+ s1_76
-        h = (h &+ base76) &+ s1_76  // e' = d + T1, one addition after Σ1
-        d = (t1_76 &+ (f ^ (ab76 & ab75))) &+ bsig0_512(e)
-        w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
-        let hkw77: UInt64 = c &+ 0x597f299cfc657e2a &+ w13
-        let base77: UInt64 = hkw77 &+ ch(h, a, b)
-        let s1_77: UInt64 = bsig1_512(h)
-        let ab77: UInt64 = d ^ e
-        let t1_77: UInt64 = base77 &+ s1_77
-        g = (g &+ base77) &+ s1_77  // e' = d + T1, one addition after Σ1
-        c = (t1_77 &+ (e ^ (ab77 & ab76))) &+ bsig0_512(d)
-        w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
-        let hkw78: UInt64 = b &+ 0x5fcb6fab3ad6faec &+ w14
-        let base78: UInt64 = hkw78 &+ ch(g, h, a)
-        let s1_78: UInt64 = bsig1_512(g)
-        let ab78: UInt64 = c ^ d
-        let t1_78: UInt64 = base78 &+ s1_78
-        f = (f &+ base78) &+ s1_78  // e' = d + T1, one addition after Σ1
-        b = (t1_78 &+ (d ^ (ab78 & ab77))) &+ bsig0_512(c)
-        w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
-        let hkw79: UInt64 = a &+ 0x6c44198c4a475817 &+ w15
-        let base79: UInt64 = hkw79 &+ ch(f, g, h)
-        let s1_79: UInt64 = bsig1_512(f)
-        let ab79: UInt64 = b ^ c
-        let t1_79: UInt64 = base79 &+ s1_79
-        e = (e &+ base79) &+ s1_79  // e' = d + T1, one addition after Σ1
-        a = (t1_79 &+ (c ^ (ab79 & ab78))) &+ bsig0_512(b)
-        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0
-        e = e &+ e0; f = f &+ f0; g = g &+ g0; h = h &+ h0
-        p += 128; n &-= 1
+            let a0 = a
+            let b0 = b
+            let c0 = c
+            let d0 = d
+            let e0 = e
+            let f0 = f
+            let g0 = g
+            let h0 = h
+            let abPrev = b ^ c
+            var w0: UInt64 = p.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian
+            var w1: UInt64 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
+            var w2: UInt64 = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self).bigEndian
+            var w3: UInt64 = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self).bigEndian
+            var w4: UInt64 = p.loadUnaligned(fromByteOffset: 32, as: UInt64.self).bigEndian
+            var w5: UInt64 = p.loadUnaligned(fromByteOffset: 40, as: UInt64.self).bigEndian
+            var w6: UInt64 = p.loadUnaligned(fromByteOffset: 48, as: UInt64.self).bigEndian
+            var w7: UInt64 = p.loadUnaligned(fromByteOffset: 56, as: UInt64.self).bigEndian
+            var w8: UInt64 = p.loadUnaligned(fromByteOffset: 64, as: UInt64.self).bigEndian
+            var w9: UInt64 = p.loadUnaligned(fromByteOffset: 72, as: UInt64.self).bigEndian
+            var w10: UInt64 = p.loadUnaligned(fromByteOffset: 80, as: UInt64.self).bigEndian
+            var w11: UInt64 = p.loadUnaligned(fromByteOffset: 88, as: UInt64.self).bigEndian
+            var w12: UInt64 = p.loadUnaligned(fromByteOffset: 96, as: UInt64.self).bigEndian
+            var w13: UInt64 = p.loadUnaligned(fromByteOffset: 104, as: UInt64.self).bigEndian
+            var w14: UInt64 = p.loadUnaligned(fromByteOffset: 112, as: UInt64.self).bigEndian
+            var w15: UInt64 = p.loadUnaligned(fromByteOffset: 120, as: UInt64.self).bigEndian
+            let hkw0: UInt64 = h &+ 0x428a_2f98_d728_ae22 &+ w0
+            let base0: UInt64 = hkw0 &+ ch(e, f, g)
+            let s1_0: UInt64 = bsig1_512(e)
+            let ab0: UInt64 = a ^ b
+            let t1_0: UInt64 = base0 &+ s1_0
+            d = (d &+ base0) &+ s1_0  // e' = d + T1, one addition after Σ1
+            h = (t1_0 &+ (b ^ (ab0 & abPrev))) &+ bsig0_512(a)
+            let hkw1: UInt64 = g &+ 0x7137_4491_23ef_65cd &+ w1
+            let base1: UInt64 = hkw1 &+ ch(d, e, f)
+            let s1_1: UInt64 = bsig1_512(d)
+            let ab1: UInt64 = h ^ a
+            let t1_1: UInt64 = base1 &+ s1_1
+            c = (c &+ base1) &+ s1_1  // e' = d + T1, one addition after Σ1
+            g = (t1_1 &+ (a ^ (ab1 & ab0))) &+ bsig0_512(h)
+            let hkw2: UInt64 = f &+ 0xb5c0_fbcf_ec4d_3b2f &+ w2
+            let base2: UInt64 = hkw2 &+ ch(c, d, e)
+            let s1_2: UInt64 = bsig1_512(c)
+            let ab2: UInt64 = g ^ h
+            let t1_2: UInt64 = base2 &+ s1_2
+            b = (b &+ base2) &+ s1_2  // e' = d + T1, one addition after Σ1
+            f = (t1_2 &+ (h ^ (ab2 & ab1))) &+ bsig0_512(g)
+            let hkw3: UInt64 = e &+ 0xe9b5_dba5_8189_dbbc &+ w3
+            let base3: UInt64 = hkw3 &+ ch(b, c, d)
+            let s1_3: UInt64 = bsig1_512(b)
+            let ab3: UInt64 = f ^ g
+            let t1_3: UInt64 = base3 &+ s1_3
+            a = (a &+ base3) &+ s1_3  // e' = d + T1, one addition after Σ1
+            e = (t1_3 &+ (g ^ (ab3 & ab2))) &+ bsig0_512(f)
+            let hkw4: UInt64 = d &+ 0x3956_c25b_f348_b538 &+ w4
+            let base4: UInt64 = hkw4 &+ ch(a, b, c)
+            let s1_4: UInt64 = bsig1_512(a)
+            let ab4: UInt64 = e ^ f
+            let t1_4: UInt64 = base4 &+ s1_4
+            h = (h &+ base4) &+ s1_4  // e' = d + T1, one addition after Σ1
+            d = (t1_4 &+ (f ^ (ab4 & ab3))) &+ bsig0_512(e)
+            let hkw5: UInt64 = c &+ 0x59f1_11f1_b605_d019 &+ w5
+            let base5: UInt64 = hkw5 &+ ch(h, a, b)
+            let s1_5: UInt64 = bsig1_512(h)
+            let ab5: UInt64 = d ^ e
+            let t1_5: UInt64 = base5 &+ s1_5
+            g = (g &+ base5) &+ s1_5  // e' = d + T1, one addition after Σ1
+            c = (t1_5 &+ (e ^ (ab5 & ab4))) &+ bsig0_512(d)
+            let hkw6: UInt64 = b &+ 0x923f_82a4_af19_4f9b &+ w6
+            let base6: UInt64 = hkw6 &+ ch(g, h, a)
+            let s1_6: UInt64 = bsig1_512(g)
+            let ab6: UInt64 = c ^ d
+            let t1_6: UInt64 = base6 &+ s1_6
+            f = (f &+ base6) &+ s1_6  // e' = d + T1, one addition after Σ1
+            b = (t1_6 &+ (d ^ (ab6 & ab5))) &+ bsig0_512(c)
+            let hkw7: UInt64 = a &+ 0xab1c_5ed5_da6d_8118 &+ w7
+            let base7: UInt64 = hkw7 &+ ch(f, g, h)
+            let s1_7: UInt64 = bsig1_512(f)
+            let ab7: UInt64 = b ^ c
+            let t1_7: UInt64 = base7 &+ s1_7
+            e = (e &+ base7) &+ s1_7  // e' = d + T1, one addition after Σ1
+            a = (t1_7 &+ (c ^ (ab7 & ab6))) &+ bsig0_512(b)
+            let hkw8: UInt64 = h &+ 0xd807_aa98_a303_0242 &+ w8
+            let base8: UInt64 = hkw8 &+ ch(e, f, g)
+            let s1_8: UInt64 = bsig1_512(e)
+            let ab8: UInt64 = a ^ b
+            let t1_8: UInt64 = base8 &+ s1_8
+            d = (d &+ base8) &+ s1_8  // e' = d + T1, one addition after Σ1
+            h = (t1_8 &+ (b ^ (ab8 & ab7))) &+ bsig0_512(a)
+            let hkw9: UInt64 = g &+ 0x1283_5b01_4570_6fbe &+ w9
+            let base9: UInt64 = hkw9 &+ ch(d, e, f)
+            let s1_9: UInt64 = bsig1_512(d)
+            let ab9: UInt64 = h ^ a
+            let t1_9: UInt64 = base9 &+ s1_9
+            c = (c &+ base9) &+ s1_9  // e' = d + T1, one addition after Σ1
+            g = (t1_9 &+ (a ^ (ab9 & ab8))) &+ bsig0_512(h)
+            let hkw10: UInt64 = f &+ 0x2431_85be_4ee4_b28c &+ w10
+            let base10: UInt64 = hkw10 &+ ch(c, d, e)
+            let s1_10: UInt64 = bsig1_512(c)
+            let ab10: UInt64 = g ^ h
+            let t1_10: UInt64 = base10 &+ s1_10
+            b = (b &+ base10) &+ s1_10  // e' = d + T1, one addition after Σ1
+            f = (t1_10 &+ (h ^ (ab10 & ab9))) &+ bsig0_512(g)
+            let hkw11: UInt64 = e &+ 0x550c_7dc3_d5ff_b4e2 &+ w11
+            let base11: UInt64 = hkw11 &+ ch(b, c, d)
+            let s1_11: UInt64 = bsig1_512(b)
+            let ab11: UInt64 = f ^ g
+            let t1_11: UInt64 = base11 &+ s1_11
+            a = (a &+ base11) &+ s1_11  // e' = d + T1, one addition after Σ1
+            e = (t1_11 &+ (g ^ (ab11 & ab10))) &+ bsig0_512(f)
+            let hkw12: UInt64 = d &+ 0x72be_5d74_f27b_896f &+ w12
+            let base12: UInt64 = hkw12 &+ ch(a, b, c)
+            let s1_12: UInt64 = bsig1_512(a)
+            let ab12: UInt64 = e ^ f
+            let t1_12: UInt64 = base12 &+ s1_12
+            h = (h &+ base12) &+ s1_12  // e' = d + T1, one addition after Σ1
+            d = (t1_12 &+ (f ^ (ab12 & ab11))) &+ bsig0_512(e)
+            let hkw13: UInt64 = c &+ 0x80de_b1fe_3b16_96b1 &+ w13
+            let base13: UInt64 = hkw13 &+ ch(h, a, b)
+            let s1_13: UInt64 = bsig1_512(h)
+            let ab13: UInt64 = d ^ e
+            let t1_13: UInt64 = base13 &+ s1_13
+            g = (g &+ base13) &+ s1_13  // e' = d + T1, one addition after Σ1
+            c = (t1_13 &+ (e ^ (ab13 & ab12))) &+ bsig0_512(d)
+            let hkw14: UInt64 = b &+ 0x9bdc_06a7_25c7_1235 &+ w14
+            let base14: UInt64 = hkw14 &+ ch(g, h, a)
+            let s1_14: UInt64 = bsig1_512(g)
+            let ab14: UInt64 = c ^ d
+            let t1_14: UInt64 = base14 &+ s1_14
+            f = (f &+ base14) &+ s1_14  // e' = d + T1, one addition after Σ1
+            b = (t1_14 &+ (d ^ (ab14 & ab13))) &+ bsig0_512(c)
+            let hkw15: UInt64 = a &+ 0xc19b_f174_cf69_2694 &+ w15
+            let base15: UInt64 = hkw15 &+ ch(f, g, h)
+            let s1_15: UInt64 = bsig1_512(f)
+            let ab15: UInt64 = b ^ c
+            let t1_15: UInt64 = base15 &+ s1_15
+            e = (e &+ base15) &+ s1_15  // e' = d + T1, one addition after Σ1
+            a = (t1_15 &+ (c ^ (ab15 & ab14))) &+ bsig0_512(b)
+            w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
+            let hkw16: UInt64 = h &+ 0xe49b_69c1_9ef1_4ad2 &+ w0
+            let base16: UInt64 = hkw16 &+ ch(e, f, g)
+            let s1_16: UInt64 = bsig1_512(e)
+            let ab16: UInt64 = a ^ b
+            let t1_16: UInt64 = base16 &+ s1_16
+            d = (d &+ base16) &+ s1_16  // e' = d + T1, one addition after Σ1
+            h = (t1_16 &+ (b ^ (ab16 & ab15))) &+ bsig0_512(a)
+            w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
+            let hkw17: UInt64 = g &+ 0xefbe_4786_384f_25e3 &+ w1
+            let base17: UInt64 = hkw17 &+ ch(d, e, f)
+            let s1_17: UInt64 = bsig1_512(d)
+            let ab17: UInt64 = h ^ a
+            let t1_17: UInt64 = base17 &+ s1_17
+            c = (c &+ base17) &+ s1_17  // e' = d + T1, one addition after Σ1
+            g = (t1_17 &+ (a ^ (ab17 & ab16))) &+ bsig0_512(h)
+            w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
+            let hkw18: UInt64 = f &+ 0x0fc1_9dc6_8b8c_d5b5 &+ w2
+            let base18: UInt64 = hkw18 &+ ch(c, d, e)
+            let s1_18: UInt64 = bsig1_512(c)
+            let ab18: UInt64 = g ^ h
+            let t1_18: UInt64 = base18 &+ s1_18
+            b = (b &+ base18) &+ s1_18  // e' = d + T1, one addition after Σ1
+            f = (t1_18 &+ (h ^ (ab18 & ab17))) &+ bsig0_512(g)
+            w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
+            let hkw19: UInt64 = e &+ 0x240c_a1cc_77ac_9c65 &+ w3
+            let base19: UInt64 = hkw19 &+ ch(b, c, d)
+            let s1_19: UInt64 = bsig1_512(b)
+            let ab19: UInt64 = f ^ g
+            let t1_19: UInt64 = base19 &+ s1_19
+            a = (a &+ base19) &+ s1_19  // e' = d + T1, one addition after Σ1
+            e = (t1_19 &+ (g ^ (ab19 & ab18))) &+ bsig0_512(f)
+            w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
+            let hkw20: UInt64 = d &+ 0x2de9_2c6f_592b_0275 &+ w4
+            let base20: UInt64 = hkw20 &+ ch(a, b, c)
+            let s1_20: UInt64 = bsig1_512(a)
+            let ab20: UInt64 = e ^ f
+            let t1_20: UInt64 = base20 &+ s1_20
+            h = (h &+ base20) &+ s1_20  // e' = d + T1, one addition after Σ1
+            d = (t1_20 &+ (f ^ (ab20 & ab19))) &+ bsig0_512(e)
+            w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
+            let hkw21: UInt64 = c &+ 0x4a74_84aa_6ea6_e483 &+ w5
+            let base21: UInt64 = hkw21 &+ ch(h, a, b)
+            let s1_21: UInt64 = bsig1_512(h)
+            let ab21: UInt64 = d ^ e
+            let t1_21: UInt64 = base21 &+ s1_21
+            g = (g &+ base21) &+ s1_21  // e' = d + T1, one addition after Σ1
+            c = (t1_21 &+ (e ^ (ab21 & ab20))) &+ bsig0_512(d)
+            w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
+            let hkw22: UInt64 = b &+ 0x5cb0_a9dc_bd41_fbd4 &+ w6
+            let base22: UInt64 = hkw22 &+ ch(g, h, a)
+            let s1_22: UInt64 = bsig1_512(g)
+            let ab22: UInt64 = c ^ d
+            let t1_22: UInt64 = base22 &+ s1_22
+            f = (f &+ base22) &+ s1_22  // e' = d + T1, one addition after Σ1
+            b = (t1_22 &+ (d ^ (ab22 & ab21))) &+ bsig0_512(c)
+            w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
+            let hkw23: UInt64 = a &+ 0x76f9_88da_8311_53b5 &+ w7
+            let base23: UInt64 = hkw23 &+ ch(f, g, h)
+            let s1_23: UInt64 = bsig1_512(f)
+            let ab23: UInt64 = b ^ c
+            let t1_23: UInt64 = base23 &+ s1_23
+            e = (e &+ base23) &+ s1_23  // e' = d + T1, one addition after Σ1
+            a = (t1_23 &+ (c ^ (ab23 & ab22))) &+ bsig0_512(b)
+            w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
+            let hkw24: UInt64 = h &+ 0x983e_5152_ee66_dfab &+ w8
+            let base24: UInt64 = hkw24 &+ ch(e, f, g)
+            let s1_24: UInt64 = bsig1_512(e)
+            let ab24: UInt64 = a ^ b
+            let t1_24: UInt64 = base24 &+ s1_24
+            d = (d &+ base24) &+ s1_24  // e' = d + T1, one addition after Σ1
+            h = (t1_24 &+ (b ^ (ab24 & ab23))) &+ bsig0_512(a)
+            w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
+            let hkw25: UInt64 = g &+ 0xa831_c66d_2db4_3210 &+ w9
+            let base25: UInt64 = hkw25 &+ ch(d, e, f)
+            let s1_25: UInt64 = bsig1_512(d)
+            let ab25: UInt64 = h ^ a
+            let t1_25: UInt64 = base25 &+ s1_25
+            c = (c &+ base25) &+ s1_25  // e' = d + T1, one addition after Σ1
+            g = (t1_25 &+ (a ^ (ab25 & ab24))) &+ bsig0_512(h)
+            w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
+            let hkw26: UInt64 = f &+ 0xb003_27c8_98fb_213f &+ w10
+            let base26: UInt64 = hkw26 &+ ch(c, d, e)
+            let s1_26: UInt64 = bsig1_512(c)
+            let ab26: UInt64 = g ^ h
+            let t1_26: UInt64 = base26 &+ s1_26
+            b = (b &+ base26) &+ s1_26  // e' = d + T1, one addition after Σ1
+            f = (t1_26 &+ (h ^ (ab26 & ab25))) &+ bsig0_512(g)
+            w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
+            let hkw27: UInt64 = e &+ 0xbf59_7fc7_beef_0ee4 &+ w11
+            let base27: UInt64 = hkw27 &+ ch(b, c, d)
+            let s1_27: UInt64 = bsig1_512(b)
+            let ab27: UInt64 = f ^ g
+            let t1_27: UInt64 = base27 &+ s1_27
+            a = (a &+ base27) &+ s1_27  // e' = d + T1, one addition after Σ1
+            e = (t1_27 &+ (g ^ (ab27 & ab26))) &+ bsig0_512(f)
+            w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
+            let hkw28: UInt64 = d &+ 0xc6e0_0bf3_3da8_8fc2 &+ w12
+            let base28: UInt64 = hkw28 &+ ch(a, b, c)
+            let s1_28: UInt64 = bsig1_512(a)
+            let ab28: UInt64 = e ^ f
+            let t1_28: UInt64 = base28 &+ s1_28
+            h = (h &+ base28) &+ s1_28  // e' = d + T1, one addition after Σ1
+            d = (t1_28 &+ (f ^ (ab28 & ab27))) &+ bsig0_512(e)
+            w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
+            let hkw29: UInt64 = c &+ 0xd5a7_9147_930a_a725 &+ w13
+            let base29: UInt64 = hkw29 &+ ch(h, a, b)
+            let s1_29: UInt64 = bsig1_512(h)
+            let ab29: UInt64 = d ^ e
+            let t1_29: UInt64 = base29 &+ s1_29
+            g = (g &+ base29) &+ s1_29  // e' = d + T1, one addition after Σ1
+            c = (t1_29 &+ (e ^ (ab29 & ab28))) &+ bsig0_512(d)
+            w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
+            let hkw30: UInt64 = b &+ 0x06ca_6351_e003_826f &+ w14
+            let base30: UInt64 = hkw30 &+ ch(g, h, a)
+            let s1_30: UInt64 = bsig1_512(g)
+            let ab30: UInt64 = c ^ d
+            let t1_30: UInt64 = base30 &+ s1_30
+            f = (f &+ base30) &+ s1_30  // e' = d + T1, one addition after Σ1
+            b = (t1_30 &+ (d ^ (ab30 & ab29))) &+ bsig0_512(c)
+            w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
+            let hkw31: UInt64 = a &+ 0x1429_2967_0a0e_6e70 &+ w15
+            let base31: UInt64 = hkw31 &+ ch(f, g, h)
+            let s1_31: UInt64 = bsig1_512(f)
+            let ab31: UInt64 = b ^ c
+            let t1_31: UInt64 = base31 &+ s1_31
+            e = (e &+ base31) &+ s1_31  // e' = d + T1, one addition after Σ1
+            a = (t1_31 &+ (c ^ (ab31 & ab30))) &+ bsig0_512(b)
+            w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
+            let hkw32: UInt64 = h &+ 0x27b7_0a85_46d2_2ffc &+ w0
+            let base32: UInt64 = hkw32 &+ ch(e, f, g)
+            let s1_32: UInt64 = bsig1_512(e)
+            let ab32: UInt64 = a ^ b
+            let t1_32: UInt64 = base32 &+ s1_32
+            d = (d &+ base32) &+ s1_32  // e' = d + T1, one addition after Σ1
+            h = (t1_32 &+ (b ^ (ab32 & ab31))) &+ bsig0_512(a)
+            w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
+            let hkw33: UInt64 = g &+ 0x2e1b_2138_5c26_c926 &+ w1
+            let base33: UInt64 = hkw33 &+ ch(d, e, f)
+            let s1_33: UInt64 = bsig1_512(d)
+            let ab33: UInt64 = h ^ a
+            let t1_33: UInt64 = base33 &+ s1_33
+            c = (c &+ base33) &+ s1_33  // e' = d + T1, one addition after Σ1
+            g = (t1_33 &+ (a ^ (ab33 & ab32))) &+ bsig0_512(h)
+            w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
+            let hkw34: UInt64 = f &+ 0x4d2c_6dfc_5ac4_2aed &+ w2
+            let base34: UInt64 = hkw34 &+ ch(c, d, e)
+            let s1_34: UInt64 = bsig1_512(c)
+            let ab34: UInt64 = g ^ h
+            let t1_34: UInt64 = base34 &+ s1_34
+            b = (b &+ base34) &+ s1_34  // e' = d + T1, one addition after Σ1
+            f = (t1_34 &+ (h ^ (ab34 & ab33))) &+ bsig0_512(g)
+            w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
+            let hkw35: UInt64 = e &+ 0x5338_0d13_9d95_b3df &+ w3
+            let base35: UInt64 = hkw35 &+ ch(b, c, d)
+            let s1_35: UInt64 = bsig1_512(b)
+            let ab35: UInt64 = f ^ g
+            let t1_35: UInt64 = base35 &+ s1_35
+            a = (a &+ base35) &+ s1_35  // e' = d + T1, one addition after Σ1
+            e = (t1_35 &+ (g ^ (ab35 & ab34))) &+ bsig0_512(f)
+            w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
+            let hkw36: UInt64 = d &+ 0x650a_7354_8baf_63de &+ w4
+            let base36: UInt64 = hkw36 &+ ch(a, b, c)
+            let s1_36: UInt64 = bsig1_512(a)
+            let ab36: UInt64 = e ^ f
+            let t1_36: UInt64 = base36 &+ s1_36
+            h = (h &+ base36) &+ s1_36  // e' = d + T1, one addition after Σ1
+            d = (t1_36 &+ (f ^ (ab36 & ab35))) &+ bsig0_512(e)
+            w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
+            let hkw37: UInt64 = c &+ 0x766a_0abb_3c77_b2a8 &+ w5
+            let base37: UInt64 = hkw37 &+ ch(h, a, b)
+            let s1_37: UInt64 = bsig1_512(h)
+            let ab37: UInt64 = d ^ e
+            let t1_37: UInt64 = base37 &+ s1_37
+            g = (g &+ base37) &+ s1_37  // e' = d + T1, one addition after Σ1
+            c = (t1_37 &+ (e ^ (ab37 & ab36))) &+ bsig0_512(d)
+            w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
+            let hkw38: UInt64 = b &+ 0x81c2_c92e_47ed_aee6 &+ w6
+            let base38: UInt64 = hkw38 &+ ch(g, h, a)
+            let s1_38: UInt64 = bsig1_512(g)
+            let ab38: UInt64 = c ^ d
+            let t1_38: UInt64 = base38 &+ s1_38
+            f = (f &+ base38) &+ s1_38  // e' = d + T1, one addition after Σ1
+            b = (t1_38 &+ (d ^ (ab38 & ab37))) &+ bsig0_512(c)
+            w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
+            let hkw39: UInt64 = a &+ 0x9272_2c85_1482_353b &+ w7
+            let base39: UInt64 = hkw39 &+ ch(f, g, h)
+            let s1_39: UInt64 = bsig1_512(f)
+            let ab39: UInt64 = b ^ c
+            let t1_39: UInt64 = base39 &+ s1_39
+            e = (e &+ base39) &+ s1_39  // e' = d + T1, one addition after Σ1
+            a = (t1_39 &+ (c ^ (ab39 & ab38))) &+ bsig0_512(b)
+            w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
+            let hkw40: UInt64 = h &+ 0xa2bf_e8a1_4cf1_0364 &+ w8
+            let base40: UInt64 = hkw40 &+ ch(e, f, g)
+            let s1_40: UInt64 = bsig1_512(e)
+            let ab40: UInt64 = a ^ b
+            let t1_40: UInt64 = base40 &+ s1_40
+            d = (d &+ base40) &+ s1_40  // e' = d + T1, one addition after Σ1
+            h = (t1_40 &+ (b ^ (ab40 & ab39))) &+ bsig0_512(a)
+            w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
+            let hkw41: UInt64 = g &+ 0xa81a_664b_bc42_3001 &+ w9
+            let base41: UInt64 = hkw41 &+ ch(d, e, f)
+            let s1_41: UInt64 = bsig1_512(d)
+            let ab41: UInt64 = h ^ a
+            let t1_41: UInt64 = base41 &+ s1_41
+            c = (c &+ base41) &+ s1_41  // e' = d + T1, one addition after Σ1
+            g = (t1_41 &+ (a ^ (ab41 & ab40))) &+ bsig0_512(h)
+            w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
+            let hkw42: UInt64 = f &+ 0xc24b_8b70_d0f8_9791 &+ w10
+            let base42: UInt64 = hkw42 &+ ch(c, d, e)
+            let s1_42: UInt64 = bsig1_512(c)
+            let ab42: UInt64 = g ^ h
+            let t1_42: UInt64 = base42 &+ s1_42
+            b = (b &+ base42) &+ s1_42  // e' = d + T1, one addition after Σ1
+            f = (t1_42 &+ (h ^ (ab42 & ab41))) &+ bsig0_512(g)
+            w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
+            let hkw43: UInt64 = e &+ 0xc76c_51a3_0654_be30 &+ w11
+            let base43: UInt64 = hkw43 &+ ch(b, c, d)
+            let s1_43: UInt64 = bsig1_512(b)
+            let ab43: UInt64 = f ^ g
+            let t1_43: UInt64 = base43 &+ s1_43
+            a = (a &+ base43) &+ s1_43  // e' = d + T1, one addition after Σ1
+            e = (t1_43 &+ (g ^ (ab43 & ab42))) &+ bsig0_512(f)
+            w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
+            let hkw44: UInt64 = d &+ 0xd192_e819_d6ef_5218 &+ w12
+            let base44: UInt64 = hkw44 &+ ch(a, b, c)
+            let s1_44: UInt64 = bsig1_512(a)
+            let ab44: UInt64 = e ^ f
+            let t1_44: UInt64 = base44 &+ s1_44
+            h = (h &+ base44) &+ s1_44  // e' = d + T1, one addition after Σ1
+            d = (t1_44 &+ (f ^ (ab44 & ab43))) &+ bsig0_512(e)
+            w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
+            let hkw45: UInt64 = c &+ 0xd699_0624_5565_a910 &+ w13
+            let base45: UInt64 = hkw45 &+ ch(h, a, b)
+            let s1_45: UInt64 = bsig1_512(h)
+            let ab45: UInt64 = d ^ e
+            let t1_45: UInt64 = base45 &+ s1_45
+            g = (g &+ base45) &+ s1_45  // e' = d + T1, one addition after Σ1
+            c = (t1_45 &+ (e ^ (ab45 & ab44))) &+ bsig0_512(d)
+            w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
+            let hkw46: UInt64 = b &+ 0xf40e_3585_5771_202a &+ w14
+            let base46: UInt64 = hkw46 &+ ch(g, h, a)
+            let s1_46: UInt64 = bsig1_512(g)
+            let ab46: UInt64 = c ^ d
+            let t1_46: UInt64 = base46 &+ s1_46
+            f = (f &+ base46) &+ s1_46  // e' = d + T1, one addition after Σ1
+            b = (t1_46 &+ (d ^ (ab46 & ab45))) &+ bsig0_512(c)
+            w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
+            let hkw47: UInt64 = a &+ 0x106a_a070_32bb_d1b8 &+ w15
+            let base47: UInt64 = hkw47 &+ ch(f, g, h)
+            let s1_47: UInt64 = bsig1_512(f)
+            let ab47: UInt64 = b ^ c
+            let t1_47: UInt64 = base47 &+ s1_47
+            e = (e &+ base47) &+ s1_47  // e' = d + T1, one addition after Σ1
+            a = (t1_47 &+ (c ^ (ab47 & ab46))) &+ bsig0_512(b)
+            w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
+            let hkw48: UInt64 = h &+ 0x19a4_c116_b8d2_d0c8 &+ w0
+            let base48: UInt64 = hkw48 &+ ch(e, f, g)
+            let s1_48: UInt64 = bsig1_512(e)
+            let ab48: UInt64 = a ^ b
+            let t1_48: UInt64 = base48 &+ s1_48
+            d = (d &+ base48) &+ s1_48  // e' = d + T1, one addition after Σ1
+            h = (t1_48 &+ (b ^ (ab48 & ab47))) &+ bsig0_512(a)
+            w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
+            let hkw49: UInt64 = g &+ 0x1e37_6c08_5141_ab53 &+ w1
+            let base49: UInt64 = hkw49 &+ ch(d, e, f)
+            let s1_49: UInt64 = bsig1_512(d)
+            let ab49: UInt64 = h ^ a
+            let t1_49: UInt64 = base49 &+ s1_49
+            c = (c &+ base49) &+ s1_49  // e' = d + T1, one addition after Σ1
+            g = (t1_49 &+ (a ^ (ab49 & ab48))) &+ bsig0_512(h)
+            w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
+            let hkw50: UInt64 = f &+ 0x2748_774c_df8e_eb99 &+ w2
+            let base50: UInt64 = hkw50 &+ ch(c, d, e)
+            let s1_50: UInt64 = bsig1_512(c)
+            let ab50: UInt64 = g ^ h
+            let t1_50: UInt64 = base50 &+ s1_50
+            b = (b &+ base50) &+ s1_50  // e' = d + T1, one addition after Σ1
+            f = (t1_50 &+ (h ^ (ab50 & ab49))) &+ bsig0_512(g)
+            w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
+            let hkw51: UInt64 = e &+ 0x34b0_bcb5_e19b_48a8 &+ w3
+            let base51: UInt64 = hkw51 &+ ch(b, c, d)
+            let s1_51: UInt64 = bsig1_512(b)
+            let ab51: UInt64 = f ^ g
+            let t1_51: UInt64 = base51 &+ s1_51
+            a = (a &+ base51) &+ s1_51  // e' = d + T1, one addition after Σ1
+            e = (t1_51 &+ (g ^ (ab51 & ab50))) &+ bsig0_512(f)
+            w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
+            let hkw52: UInt64 = d &+ 0x391c_0cb3_c5c9_5a63 &+ w4
+            let base52: UInt64 = hkw52 &+ ch(a, b, c)
+            let s1_52: UInt64 = bsig1_512(a)
+            let ab52: UInt64 = e ^ f
+            let t1_52: UInt64 = base52 &+ s1_52
+            h = (h &+ base52) &+ s1_52  // e' = d + T1, one addition after Σ1
+            d = (t1_52 &+ (f ^ (ab52 & ab51))) &+ bsig0_512(e)
+            w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
+            let hkw53: UInt64 = c &+ 0x4ed8_aa4a_e341_8acb &+ w5
+            let base53: UInt64 = hkw53 &+ ch(h, a, b)
+            let s1_53: UInt64 = bsig1_512(h)
+            let ab53: UInt64 = d ^ e
+            let t1_53: UInt64 = base53 &+ s1_53
+            g = (g &+ base53) &+ s1_53  // e' = d + T1, one addition after Σ1
+            c = (t1_53 &+ (e ^ (ab53 & ab52))) &+ bsig0_512(d)
+            w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
+            let hkw54: UInt64 = b &+ 0x5b9c_ca4f_7763_e373 &+ w6
+            let base54: UInt64 = hkw54 &+ ch(g, h, a)
+            let s1_54: UInt64 = bsig1_512(g)
+            let ab54: UInt64 = c ^ d
+            let t1_54: UInt64 = base54 &+ s1_54
+            f = (f &+ base54) &+ s1_54  // e' = d + T1, one addition after Σ1
+            b = (t1_54 &+ (d ^ (ab54 & ab53))) &+ bsig0_512(c)
+            w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
+            let hkw55: UInt64 = a &+ 0x682e_6ff3_d6b2_b8a3 &+ w7
+            let base55: UInt64 = hkw55 &+ ch(f, g, h)
+            let s1_55: UInt64 = bsig1_512(f)
+            let ab55: UInt64 = b ^ c
+            let t1_55: UInt64 = base55 &+ s1_55
+            e = (e &+ base55) &+ s1_55  // e' = d + T1, one addition after Σ1
+            a = (t1_55 &+ (c ^ (ab55 & ab54))) &+ bsig0_512(b)
+            w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
+            let hkw56: UInt64 = h &+ 0x748f_82ee_5def_b2fc &+ w8
+            let base56: UInt64 = hkw56 &+ ch(e, f, g)
+            let s1_56: UInt64 = bsig1_512(e)
+            let ab56: UInt64 = a ^ b
+            let t1_56: UInt64 = base56 &+ s1_56
+            d = (d &+ base56) &+ s1_56  // e' = d + T1, one addition after Σ1
+            h = (t1_56 &+ (b ^ (ab56 & ab55))) &+ bsig0_512(a)
+            w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
+            let hkw57: UInt64 = g &+ 0x78a5_636f_4317_2f60 &+ w9
+            let base57: UInt64 = hkw57 &+ ch(d, e, f)
+            let s1_57: UInt64 = bsig1_512(d)
+            let ab57: UInt64 = h ^ a
+            let t1_57: UInt64 = base57 &+ s1_57
+            c = (c &+ base57) &+ s1_57  // e' = d + T1, one addition after Σ1
+            g = (t1_57 &+ (a ^ (ab57 & ab56))) &+ bsig0_512(h)
+            w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
+            let hkw58: UInt64 = f &+ 0x84c8_7814_a1f0_ab72 &+ w10
+            let base58: UInt64 = hkw58 &+ ch(c, d, e)
+            let s1_58: UInt64 = bsig1_512(c)
+            let ab58: UInt64 = g ^ h
+            let t1_58: UInt64 = base58 &+ s1_58
+            b = (b &+ base58) &+ s1_58  // e' = d + T1, one addition after Σ1
+            f = (t1_58 &+ (h ^ (ab58 & ab57))) &+ bsig0_512(g)
+            w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
+            let hkw59: UInt64 = e &+ 0x8cc7_0208_1a64_39ec &+ w11
+            let base59: UInt64 = hkw59 &+ ch(b, c, d)
+            let s1_59: UInt64 = bsig1_512(b)
+            let ab59: UInt64 = f ^ g
+            let t1_59: UInt64 = base59 &+ s1_59
+            a = (a &+ base59) &+ s1_59  // e' = d + T1, one addition after Σ1
+            e = (t1_59 &+ (g ^ (ab59 & ab58))) &+ bsig0_512(f)
+            w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
+            let hkw60: UInt64 = d &+ 0x90be_fffa_2363_1e28 &+ w12
+            let base60: UInt64 = hkw60 &+ ch(a, b, c)
+            let s1_60: UInt64 = bsig1_512(a)
+            let ab60: UInt64 = e ^ f
+            let t1_60: UInt64 = base60 &+ s1_60
+            h = (h &+ base60) &+ s1_60  // e' = d + T1, one addition after Σ1
+            d = (t1_60 &+ (f ^ (ab60 & ab59))) &+ bsig0_512(e)
+            w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
+            let hkw61: UInt64 = c &+ 0xa450_6ceb_de82_bde9 &+ w13
+            let base61: UInt64 = hkw61 &+ ch(h, a, b)
+            let s1_61: UInt64 = bsig1_512(h)
+            let ab61: UInt64 = d ^ e
+            let t1_61: UInt64 = base61 &+ s1_61
+            g = (g &+ base61) &+ s1_61  // e' = d + T1, one addition after Σ1
+            c = (t1_61 &+ (e ^ (ab61 & ab60))) &+ bsig0_512(d)
+            w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
+            let hkw62: UInt64 = b &+ 0xbef9_a3f7_b2c6_7915 &+ w14
+            let base62: UInt64 = hkw62 &+ ch(g, h, a)
+            let s1_62: UInt64 = bsig1_512(g)
+            let ab62: UInt64 = c ^ d
+            let t1_62: UInt64 = base62 &+ s1_62
+            f = (f &+ base62) &+ s1_62  // e' = d + T1, one addition after Σ1
+            b = (t1_62 &+ (d ^ (ab62 & ab61))) &+ bsig0_512(c)
+            w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
+            let hkw63: UInt64 = a &+ 0xc671_78f2_e372_532b &+ w15
+            let base63: UInt64 = hkw63 &+ ch(f, g, h)
+            let s1_63: UInt64 = bsig1_512(f)
+            let ab63: UInt64 = b ^ c
+            let t1_63: UInt64 = base63 &+ s1_63
+            e = (e &+ base63) &+ s1_63  // e' = d + T1, one addition after Σ1
+            a = (t1_63 &+ (c ^ (ab63 & ab62))) &+ bsig0_512(b)
+            w0 = w0 &+ ssig0_512(w1) &+ w9 &+ ssig1_512(w14)
+            let hkw64: UInt64 = h &+ 0xca27_3ece_ea26_619c &+ w0
+            let base64: UInt64 = hkw64 &+ ch(e, f, g)
+            let s1_64: UInt64 = bsig1_512(e)
+            let ab64: UInt64 = a ^ b
+            let t1_64: UInt64 = base64 &+ s1_64
+            d = (d &+ base64) &+ s1_64  // e' = d + T1, one addition after Σ1
+            h = (t1_64 &+ (b ^ (ab64 & ab63))) &+ bsig0_512(a)
+            w1 = w1 &+ ssig0_512(w2) &+ w10 &+ ssig1_512(w15)
+            let hkw65: UInt64 = g &+ 0xd186_b8c7_21c0_c207 &+ w1
+            let base65: UInt64 = hkw65 &+ ch(d, e, f)
+            let s1_65: UInt64 = bsig1_512(d)
+            let ab65: UInt64 = h ^ a
+            let t1_65: UInt64 = base65 &+ s1_65
+            c = (c &+ base65) &+ s1_65  // e' = d + T1, one addition after Σ1
+            g = (t1_65 &+ (a ^ (ab65 & ab64))) &+ bsig0_512(h)
+            w2 = w2 &+ ssig0_512(w3) &+ w11 &+ ssig1_512(w0)
+            let hkw66: UInt64 = f &+ 0xeada_7dd6_cde0_eb1e &+ w2
+            let base66: UInt64 = hkw66 &+ ch(c, d, e)
+            let s1_66: UInt64 = bsig1_512(c)
+            let ab66: UInt64 = g ^ h
+            let t1_66: UInt64 = base66 &+ s1_66
+            b = (b &+ base66) &+ s1_66  // e' = d + T1, one addition after Σ1
+            f = (t1_66 &+ (h ^ (ab66 & ab65))) &+ bsig0_512(g)
+            w3 = w3 &+ ssig0_512(w4) &+ w12 &+ ssig1_512(w1)
+            let hkw67: UInt64 = e &+ 0xf57d_4f7f_ee6e_d178 &+ w3
+            let base67: UInt64 = hkw67 &+ ch(b, c, d)
+            let s1_67: UInt64 = bsig1_512(b)
+            let ab67: UInt64 = f ^ g
+            let t1_67: UInt64 = base67 &+ s1_67
+            a = (a &+ base67) &+ s1_67  // e' = d + T1, one addition after Σ1
+            e = (t1_67 &+ (g ^ (ab67 & ab66))) &+ bsig0_512(f)
+            w4 = w4 &+ ssig0_512(w5) &+ w13 &+ ssig1_512(w2)
+            let hkw68: UInt64 = d &+ 0x06f0_67aa_7217_6fba &+ w4
+            let base68: UInt64 = hkw68 &+ ch(a, b, c)
+            let s1_68: UInt64 = bsig1_512(a)
+            let ab68: UInt64 = e ^ f
+            let t1_68: UInt64 = base68 &+ s1_68
+            h = (h &+ base68) &+ s1_68  // e' = d + T1, one addition after Σ1
+            d = (t1_68 &+ (f ^ (ab68 & ab67))) &+ bsig0_512(e)
+            w5 = w5 &+ ssig0_512(w6) &+ w14 &+ ssig1_512(w3)
+            let hkw69: UInt64 = c &+ 0x0a63_7dc5_a2c8_98a6 &+ w5
+            let base69: UInt64 = hkw69 &+ ch(h, a, b)
+            let s1_69: UInt64 = bsig1_512(h)
+            let ab69: UInt64 = d ^ e
+            let t1_69: UInt64 = base69 &+ s1_69
+            g = (g &+ base69) &+ s1_69  // e' = d + T1, one addition after Σ1
+            c = (t1_69 &+ (e ^ (ab69 & ab68))) &+ bsig0_512(d)
+            w6 = w6 &+ ssig0_512(w7) &+ w15 &+ ssig1_512(w4)
+            let hkw70: UInt64 = b &+ 0x113f_9804_bef9_0dae &+ w6
+            let base70: UInt64 = hkw70 &+ ch(g, h, a)
+            let s1_70: UInt64 = bsig1_512(g)
+            let ab70: UInt64 = c ^ d
+            let t1_70: UInt64 = base70 &+ s1_70
+            f = (f &+ base70) &+ s1_70  // e' = d + T1, one addition after Σ1
+            b = (t1_70 &+ (d ^ (ab70 & ab69))) &+ bsig0_512(c)
+            w7 = w7 &+ ssig0_512(w8) &+ w0 &+ ssig1_512(w5)
+            let hkw71: UInt64 = a &+ 0x1b71_0b35_131c_471b &+ w7
+            let base71: UInt64 = hkw71 &+ ch(f, g, h)
+            let s1_71: UInt64 = bsig1_512(f)
+            let ab71: UInt64 = b ^ c
+            let t1_71: UInt64 = base71 &+ s1_71
+            e = (e &+ base71) &+ s1_71  // e' = d + T1, one addition after Σ1
+            a = (t1_71 &+ (c ^ (ab71 & ab70))) &+ bsig0_512(b)
+            w8 = w8 &+ ssig0_512(w9) &+ w1 &+ ssig1_512(w6)
+            let hkw72: UInt64 = h &+ 0x28db_77f5_2304_7d84 &+ w8
+            let base72: UInt64 = hkw72 &+ ch(e, f, g)
+            let s1_72: UInt64 = bsig1_512(e)
+            let ab72: UInt64 = a ^ b
+            let t1_72: UInt64 = base72 &+ s1_72
+            d = (d &+ base72) &+ s1_72  // e' = d + T1, one addition after Σ1
+            h = (t1_72 &+ (b ^ (ab72 & ab71))) &+ bsig0_512(a)
+            w9 = w9 &+ ssig0_512(w10) &+ w2 &+ ssig1_512(w7)
+            let hkw73: UInt64 = g &+ 0x32ca_ab7b_40c7_2493 &+ w9
+            let base73: UInt64 = hkw73 &+ ch(d, e, f)
+            let s1_73: UInt64 = bsig1_512(d)
+            let ab73: UInt64 = h ^ a
+            let t1_73: UInt64 = base73 &+ s1_73
+            c = (c &+ base73) &+ s1_73  // e' = d + T1, one addition after Σ1
+            g = (t1_73 &+ (a ^ (ab73 & ab72))) &+ bsig0_512(h)
+            w10 = w10 &+ ssig0_512(w11) &+ w3 &+ ssig1_512(w8)
+            let hkw74: UInt64 = f &+ 0x3c9e_be0a_15c9_bebc &+ w10
+            let base74: UInt64 = hkw74 &+ ch(c, d, e)
+            let s1_74: UInt64 = bsig1_512(c)
+            let ab74: UInt64 = g ^ h
+            let t1_74: UInt64 = base74 &+ s1_74
+            b = (b &+ base74) &+ s1_74  // e' = d + T1, one addition after Σ1
+            f = (t1_74 &+ (h ^ (ab74 & ab73))) &+ bsig0_512(g)
+            w11 = w11 &+ ssig0_512(w12) &+ w4 &+ ssig1_512(w9)
+            let hkw75: UInt64 = e &+ 0x431d_67c4_9c10_0d4c &+ w11
+            let base75: UInt64 = hkw75 &+ ch(b, c, d)
+            let s1_75: UInt64 = bsig1_512(b)
+            let ab75: UInt64 = f ^ g
+            let t1_75: UInt64 = base75 &+ s1_75
+            a = (a &+ base75) &+ s1_75  // e' = d + T1, one addition after Σ1
+            e = (t1_75 &+ (g ^ (ab75 & ab74))) &+ bsig0_512(f)
+            w12 = w12 &+ ssig0_512(w13) &+ w5 &+ ssig1_512(w10)
+            let hkw76: UInt64 = d &+ 0x4cc5_d4be_cb3e_42b6 &+ w12
+            let base76: UInt64 = hkw76 &+ ch(a, b, c)
+            let s1_76: UInt64 = bsig1_512(a)
+            let ab76: UInt64 = e ^ f
+            let t1_76: UInt64 = base76 &+ s1_76
+            h = (h &+ base76) &+ s1_76  // e' = d + T1, one addition after Σ1
+            d = (t1_76 &+ (f ^ (ab76 & ab75))) &+ bsig0_512(e)
+            w13 = w13 &+ ssig0_512(w14) &+ w6 &+ ssig1_512(w11)
+            let hkw77: UInt64 = c &+ 0x597f_299c_fc65_7e2a &+ w13
+            let base77: UInt64 = hkw77 &+ ch(h, a, b)
+            let s1_77: UInt64 = bsig1_512(h)
+            let ab77: UInt64 = d ^ e
+            let t1_77: UInt64 = base77 &+ s1_77
+            g = (g &+ base77) &+ s1_77  // e' = d + T1, one addition after Σ1
+            c = (t1_77 &+ (e ^ (ab77 & ab76))) &+ bsig0_512(d)
+            w14 = w14 &+ ssig0_512(w15) &+ w7 &+ ssig1_512(w12)
+            let hkw78: UInt64 = b &+ 0x5fcb_6fab_3ad6_faec &+ w14
+            let base78: UInt64 = hkw78 &+ ch(g, h, a)
+            let s1_78: UInt64 = bsig1_512(g)
+            let ab78: UInt64 = c ^ d
+            let t1_78: UInt64 = base78 &+ s1_78
+            f = (f &+ base78) &+ s1_78  // e' = d + T1, one addition after Σ1
+            b = (t1_78 &+ (d ^ (ab78 & ab77))) &+ bsig0_512(c)
+            w15 = w15 &+ ssig0_512(w0) &+ w8 &+ ssig1_512(w13)
+            let hkw79: UInt64 = a &+ 0x6c44_198c_4a47_5817 &+ w15
+            let base79: UInt64 = hkw79 &+ ch(f, g, h)
+            let s1_79: UInt64 = bsig1_512(f)
+            let ab79: UInt64 = b ^ c
+            let t1_79: UInt64 = base79 &+ s1_79
+            e = (e &+ base79) &+ s1_79  // e' = d + T1, one addition after Σ1
+            a = (t1_79 &+ (c ^ (ab79 & ab78))) &+ bsig0_512(b)
+            a = a &+ a0
+            b = b &+ b0
+            c = c &+ c0
+            d = d &+ d0
+            e = e &+ e0
+            f = f &+ f0
+            g = g &+ g0
+            h = h &+ h0
+            p += 128
+            n &-= 1
         }
-        s[0] = a; s[1] = b; s[2] = c; s[3] = d; s[4] = e; s[5] = f; s[6] = g; s[7] = h
+        s[0] = a
+        s[1] = b
+        s[2] = c
+        s[3] = d
+        s[4] = e
+        s[5] = f
+        s[6] = g
+        s[7] = h
     }
 }
 
@@ -1195,172 +1251,269 @@ extension SHA1Engine {
     static func compressPortable(_ s: UnsafeMutablePointer<UInt32>, _ data: UnsafeRawPointer, _ blocks: Int) {
         var p = data
         var n = blocks
-        var a = s[0], b = s[1], c = s[2], d = s[3], e = s[4]
+        var a = s[0]
+        var b = s[1]
+        var c = s[2]
+        var d = s[3]
+        var e = s[4]
         while n > 0 {
-        let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e
-        var w0: UInt32 = p.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
-        var w1: UInt32 = p.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
-        var w2: UInt32 = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
-        var w3: UInt32 = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self).bigEndian
-        var w4: UInt32 = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self).bigEndian
-        var w5: UInt32 = p.loadUnaligned(fromByteOffset: 20, as: UInt32.self).bigEndian
-        var w6: UInt32 = p.loadUnaligned(fromByteOffset: 24, as: UInt32.self).bigEndian
-        var w7: UInt32 = p.loadUnaligned(fromByteOffset: 28, as: UInt32.self).bigEndian
-        var w8: UInt32 = p.loadUnaligned(fromByteOffset: 32, as: UInt32.self).bigEndian
-        var w9: UInt32 = p.loadUnaligned(fromByteOffset: 36, as: UInt32.self).bigEndian
-        var w10: UInt32 = p.loadUnaligned(fromByteOffset: 40, as: UInt32.self).bigEndian
-        var w11: UInt32 = p.loadUnaligned(fromByteOffset: 44, as: UInt32.self).bigEndian
-        var w12: UInt32 = p.loadUnaligned(fromByteOffset: 48, as: UInt32.self).bigEndian
-        var w13: UInt32 = p.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
-        var w14: UInt32 = p.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
-        var w15: UInt32 = p.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
-        e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a827999 &+ w0; b = rotl32(b, 30)
-        d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a827999 &+ w1; a = rotl32(a, 30)
-        c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a827999 &+ w2; e = rotl32(e, 30)
-        b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a827999 &+ w3; d = rotl32(d, 30)
-        a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a827999 &+ w4; c = rotl32(c, 30)
-        e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a827999 &+ w5; b = rotl32(b, 30)
-        d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a827999 &+ w6; a = rotl32(a, 30)
-        c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a827999 &+ w7; e = rotl32(e, 30)
-        b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a827999 &+ w8; d = rotl32(d, 30)
-        a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a827999 &+ w9; c = rotl32(c, 30)
-        e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a827999 &+ w10; b = rotl32(b, 30)
-        d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a827999 &+ w11; a = rotl32(a, 30)
-        c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a827999 &+ w12; e = rotl32(e, 30)
-        b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a827999 &+ w13; d = rotl32(d, 30)
-        a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a827999 &+ w14; c = rotl32(c, 30)
-        e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a827999 &+ w15; b = rotl32(b, 30)
-        w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
-        d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a827999 &+ w0; a = rotl32(a, 30)
-        w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
-        c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a827999 &+ w1; e = rotl32(e, 30)
-        w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
-        b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a827999 &+ w2; d = rotl32(d, 30)
-        w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
-        a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a827999 &+ w3; c = rotl32(c, 30)
-        w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9eba1 &+ w4; b = rotl32(b, 30)
-        w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9eba1 &+ w5; a = rotl32(a, 30)
-        w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9eba1 &+ w6; e = rotl32(e, 30)
-        w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9eba1 &+ w7; d = rotl32(d, 30)
-        w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9eba1 &+ w8; c = rotl32(c, 30)
-        w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9eba1 &+ w9; b = rotl32(b, 30)
-        w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9eba1 &+ w10; a = rotl32(a, 30)
-        w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9eba1 &+ w11; e = rotl32(e, 30)
-        w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9eba1 &+ w12; d = rotl32(d, 30)
-        w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9eba1 &+ w13; c = rotl32(c, 30)
-        w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9eba1 &+ w14; b = rotl32(b, 30)
-        w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9eba1 &+ w15; a = rotl32(a, 30)
-        w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9eba1 &+ w0; e = rotl32(e, 30)
-        w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9eba1 &+ w1; d = rotl32(d, 30)
-        w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9eba1 &+ w2; c = rotl32(c, 30)
-        w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9eba1 &+ w3; b = rotl32(b, 30)
-        w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9eba1 &+ w4; a = rotl32(a, 30)
-        w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9eba1 &+ w5; e = rotl32(e, 30)
-        w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9eba1 &+ w6; d = rotl32(d, 30)
-        w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9eba1 &+ w7; c = rotl32(c, 30)
-        w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
-        e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1bbcdc &+ w8; b = rotl32(b, 30)
-        w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
-        d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1bbcdc &+ w9; a = rotl32(a, 30)
-        w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
-        c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1bbcdc &+ w10; e = rotl32(e, 30)
-        w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
-        b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1bbcdc &+ w11; d = rotl32(d, 30)
-        w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
-        a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1bbcdc &+ w12; c = rotl32(c, 30)
-        w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
-        e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1bbcdc &+ w13; b = rotl32(b, 30)
-        w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
-        d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1bbcdc &+ w14; a = rotl32(a, 30)
-        w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
-        c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1bbcdc &+ w15; e = rotl32(e, 30)
-        w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
-        b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1bbcdc &+ w0; d = rotl32(d, 30)
-        w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
-        a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1bbcdc &+ w1; c = rotl32(c, 30)
-        w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
-        e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1bbcdc &+ w2; b = rotl32(b, 30)
-        w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
-        d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1bbcdc &+ w3; a = rotl32(a, 30)
-        w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
-        c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1bbcdc &+ w4; e = rotl32(e, 30)
-        w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
-        b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1bbcdc &+ w5; d = rotl32(d, 30)
-        w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
-        a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1bbcdc &+ w6; c = rotl32(c, 30)
-        w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
-        e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1bbcdc &+ w7; b = rotl32(b, 30)
-        w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
-        d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1bbcdc &+ w8; a = rotl32(a, 30)
-        w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
-        c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1bbcdc &+ w9; e = rotl32(e, 30)
-        w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
-        b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1bbcdc &+ w10; d = rotl32(d, 30)
-        w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
-        a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1bbcdc &+ w11; c = rotl32(c, 30)
-        w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62c1d6 &+ w12; b = rotl32(b, 30)
-        w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62c1d6 &+ w13; a = rotl32(a, 30)
-        w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62c1d6 &+ w14; e = rotl32(e, 30)
-        w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62c1d6 &+ w15; d = rotl32(d, 30)
-        w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62c1d6 &+ w0; c = rotl32(c, 30)
-        w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62c1d6 &+ w1; b = rotl32(b, 30)
-        w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62c1d6 &+ w2; a = rotl32(a, 30)
-        w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62c1d6 &+ w3; e = rotl32(e, 30)
-        w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62c1d6 &+ w4; d = rotl32(d, 30)
-        w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62c1d6 &+ w5; c = rotl32(c, 30)
-        w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62c1d6 &+ w6; b = rotl32(b, 30)
-        w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62c1d6 &+ w7; a = rotl32(a, 30)
-        w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62c1d6 &+ w8; e = rotl32(e, 30)
-        w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62c1d6 &+ w9; d = rotl32(d, 30)
-        w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62c1d6 &+ w10; c = rotl32(c, 30)
-        w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
-        e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62c1d6 &+ w11; b = rotl32(b, 30)
-        w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
-        d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62c1d6 &+ w12; a = rotl32(a, 30)
-        w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
-        c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62c1d6 &+ w13; e = rotl32(e, 30)
-        w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
-        b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62c1d6 &+ w14; d = rotl32(d, 30)
-        w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
-        a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62c1d6 &+ w15; c = rotl32(c, 30)
-        a = a &+ a0; b = b &+ b0; c = c &+ c0; d = d &+ d0; e = e &+ e0
-        p += 64; n &-= 1
+            let a0 = a
+            let b0 = b
+            let c0 = c
+            let d0 = d
+            let e0 = e
+            var w0: UInt32 = p.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
+            var w1: UInt32 = p.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
+            var w2: UInt32 = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
+            var w3: UInt32 = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self).bigEndian
+            var w4: UInt32 = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self).bigEndian
+            var w5: UInt32 = p.loadUnaligned(fromByteOffset: 20, as: UInt32.self).bigEndian
+            var w6: UInt32 = p.loadUnaligned(fromByteOffset: 24, as: UInt32.self).bigEndian
+            var w7: UInt32 = p.loadUnaligned(fromByteOffset: 28, as: UInt32.self).bigEndian
+            var w8: UInt32 = p.loadUnaligned(fromByteOffset: 32, as: UInt32.self).bigEndian
+            var w9: UInt32 = p.loadUnaligned(fromByteOffset: 36, as: UInt32.self).bigEndian
+            var w10: UInt32 = p.loadUnaligned(fromByteOffset: 40, as: UInt32.self).bigEndian
+            var w11: UInt32 = p.loadUnaligned(fromByteOffset: 44, as: UInt32.self).bigEndian
+            var w12: UInt32 = p.loadUnaligned(fromByteOffset: 48, as: UInt32.self).bigEndian
+            var w13: UInt32 = p.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
+            var w14: UInt32 = p.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
+            var w15: UInt32 = p.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
+            e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a82_7999 &+ w0
+            b = rotl32(b, 30)
+            d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a82_7999 &+ w1
+            a = rotl32(a, 30)
+            c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a82_7999 &+ w2
+            e = rotl32(e, 30)
+            b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a82_7999 &+ w3
+            d = rotl32(d, 30)
+            a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a82_7999 &+ w4
+            c = rotl32(c, 30)
+            e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a82_7999 &+ w5
+            b = rotl32(b, 30)
+            d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a82_7999 &+ w6
+            a = rotl32(a, 30)
+            c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a82_7999 &+ w7
+            e = rotl32(e, 30)
+            b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a82_7999 &+ w8
+            d = rotl32(d, 30)
+            a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a82_7999 &+ w9
+            c = rotl32(c, 30)
+            e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a82_7999 &+ w10
+            b = rotl32(b, 30)
+            d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a82_7999 &+ w11
+            a = rotl32(a, 30)
+            c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a82_7999 &+ w12
+            e = rotl32(e, 30)
+            b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a82_7999 &+ w13
+            d = rotl32(d, 30)
+            a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a82_7999 &+ w14
+            c = rotl32(c, 30)
+            e = e &+ rotl32(a, 5) &+ ch(b, c, d) &+ 0x5a82_7999 &+ w15
+            b = rotl32(b, 30)
+            w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
+            d = d &+ rotl32(e, 5) &+ ch(a, b, c) &+ 0x5a82_7999 &+ w0
+            a = rotl32(a, 30)
+            w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
+            c = c &+ rotl32(d, 5) &+ ch(e, a, b) &+ 0x5a82_7999 &+ w1
+            e = rotl32(e, 30)
+            w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
+            b = b &+ rotl32(c, 5) &+ ch(d, e, a) &+ 0x5a82_7999 &+ w2
+            d = rotl32(d, 30)
+            w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
+            a = a &+ rotl32(b, 5) &+ ch(c, d, e) &+ 0x5a82_7999 &+ w3
+            c = rotl32(c, 30)
+            w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9_eba1 &+ w4
+            b = rotl32(b, 30)
+            w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9_eba1 &+ w5
+            a = rotl32(a, 30)
+            w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9_eba1 &+ w6
+            e = rotl32(e, 30)
+            w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9_eba1 &+ w7
+            d = rotl32(d, 30)
+            w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9_eba1 &+ w8
+            c = rotl32(c, 30)
+            w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9_eba1 &+ w9
+            b = rotl32(b, 30)
+            w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9_eba1 &+ w10
+            a = rotl32(a, 30)
+            w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9_eba1 &+ w11
+            e = rotl32(e, 30)
+            w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9_eba1 &+ w12
+            d = rotl32(d, 30)
+            w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9_eba1 &+ w13
+            c = rotl32(c, 30)
+            w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9_eba1 &+ w14
+            b = rotl32(b, 30)
+            w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9_eba1 &+ w15
+            a = rotl32(a, 30)
+            w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9_eba1 &+ w0
+            e = rotl32(e, 30)
+            w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9_eba1 &+ w1
+            d = rotl32(d, 30)
+            w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9_eba1 &+ w2
+            c = rotl32(c, 30)
+            w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0x6ed9_eba1 &+ w3
+            b = rotl32(b, 30)
+            w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0x6ed9_eba1 &+ w4
+            a = rotl32(a, 30)
+            w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0x6ed9_eba1 &+ w5
+            e = rotl32(e, 30)
+            w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0x6ed9_eba1 &+ w6
+            d = rotl32(d, 30)
+            w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0x6ed9_eba1 &+ w7
+            c = rotl32(c, 30)
+            w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
+            e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1b_bcdc &+ w8
+            b = rotl32(b, 30)
+            w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
+            d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1b_bcdc &+ w9
+            a = rotl32(a, 30)
+            w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
+            c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1b_bcdc &+ w10
+            e = rotl32(e, 30)
+            w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
+            b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1b_bcdc &+ w11
+            d = rotl32(d, 30)
+            w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
+            a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1b_bcdc &+ w12
+            c = rotl32(c, 30)
+            w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
+            e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1b_bcdc &+ w13
+            b = rotl32(b, 30)
+            w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
+            d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1b_bcdc &+ w14
+            a = rotl32(a, 30)
+            w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
+            c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1b_bcdc &+ w15
+            e = rotl32(e, 30)
+            w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
+            b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1b_bcdc &+ w0
+            d = rotl32(d, 30)
+            w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
+            a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1b_bcdc &+ w1
+            c = rotl32(c, 30)
+            w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
+            e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1b_bcdc &+ w2
+            b = rotl32(b, 30)
+            w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
+            d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1b_bcdc &+ w3
+            a = rotl32(a, 30)
+            w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
+            c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1b_bcdc &+ w4
+            e = rotl32(e, 30)
+            w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
+            b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1b_bcdc &+ w5
+            d = rotl32(d, 30)
+            w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
+            a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1b_bcdc &+ w6
+            c = rotl32(c, 30)
+            w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
+            e = e &+ rotl32(a, 5) &+ maj(b, c, d) &+ 0x8f1b_bcdc &+ w7
+            b = rotl32(b, 30)
+            w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
+            d = d &+ rotl32(e, 5) &+ maj(a, b, c) &+ 0x8f1b_bcdc &+ w8
+            a = rotl32(a, 30)
+            w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
+            c = c &+ rotl32(d, 5) &+ maj(e, a, b) &+ 0x8f1b_bcdc &+ w9
+            e = rotl32(e, 30)
+            w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
+            b = b &+ rotl32(c, 5) &+ maj(d, e, a) &+ 0x8f1b_bcdc &+ w10
+            d = rotl32(d, 30)
+            w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
+            a = a &+ rotl32(b, 5) &+ maj(c, d, e) &+ 0x8f1b_bcdc &+ w11
+            c = rotl32(c, 30)
+            w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62_c1d6 &+ w12
+            b = rotl32(b, 30)
+            w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62_c1d6 &+ w13
+            a = rotl32(a, 30)
+            w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62_c1d6 &+ w14
+            e = rotl32(e, 30)
+            w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62_c1d6 &+ w15
+            d = rotl32(d, 30)
+            w0 = rotl32(w13 ^ w8 ^ w2 ^ w0, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62_c1d6 &+ w0
+            c = rotl32(c, 30)
+            w1 = rotl32(w14 ^ w9 ^ w3 ^ w1, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62_c1d6 &+ w1
+            b = rotl32(b, 30)
+            w2 = rotl32(w15 ^ w10 ^ w4 ^ w2, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62_c1d6 &+ w2
+            a = rotl32(a, 30)
+            w3 = rotl32(w0 ^ w11 ^ w5 ^ w3, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62_c1d6 &+ w3
+            e = rotl32(e, 30)
+            w4 = rotl32(w1 ^ w12 ^ w6 ^ w4, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62_c1d6 &+ w4
+            d = rotl32(d, 30)
+            w5 = rotl32(w2 ^ w13 ^ w7 ^ w5, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62_c1d6 &+ w5
+            c = rotl32(c, 30)
+            w6 = rotl32(w3 ^ w14 ^ w8 ^ w6, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62_c1d6 &+ w6
+            b = rotl32(b, 30)
+            w7 = rotl32(w4 ^ w15 ^ w9 ^ w7, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62_c1d6 &+ w7
+            a = rotl32(a, 30)
+            w8 = rotl32(w5 ^ w0 ^ w10 ^ w8, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62_c1d6 &+ w8
+            e = rotl32(e, 30)
+            w9 = rotl32(w6 ^ w1 ^ w11 ^ w9, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62_c1d6 &+ w9
+            d = rotl32(d, 30)
+            w10 = rotl32(w7 ^ w2 ^ w12 ^ w10, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62_c1d6 &+ w10
+            c = rotl32(c, 30)
+            w11 = rotl32(w8 ^ w3 ^ w13 ^ w11, 1)
+            e = e &+ rotl32(a, 5) &+ (b ^ c ^ d) &+ 0xca62_c1d6 &+ w11
+            b = rotl32(b, 30)
+            w12 = rotl32(w9 ^ w4 ^ w14 ^ w12, 1)
+            d = d &+ rotl32(e, 5) &+ (a ^ b ^ c) &+ 0xca62_c1d6 &+ w12
+            a = rotl32(a, 30)
+            w13 = rotl32(w10 ^ w5 ^ w15 ^ w13, 1)
+            c = c &+ rotl32(d, 5) &+ (e ^ a ^ b) &+ 0xca62_c1d6 &+ w13
+            e = rotl32(e, 30)
+            w14 = rotl32(w11 ^ w6 ^ w0 ^ w14, 1)
+            b = b &+ rotl32(c, 5) &+ (d ^ e ^ a) &+ 0xca62_c1d6 &+ w14
+            d = rotl32(d, 30)
+            w15 = rotl32(w12 ^ w7 ^ w1 ^ w15, 1)
+            a = a &+ rotl32(b, 5) &+ (c ^ d ^ e) &+ 0xca62_c1d6 &+ w15
+            c = rotl32(c, 30)
+            a = a &+ a0
+            b = b &+ b0
+            c = c &+ c0
+            d = d &+ d0
+            e = e &+ e0
+            p += 64
+            n &-= 1
         }
-        s[0] = a; s[1] = b; s[2] = c; s[3] = d; s[4] = e
+        s[0] = a
+        s[1] = b
+        s[2] = c
+        s[3] = d
+        s[4] = e
     }
 }

@@ -196,8 +196,9 @@ public struct DERReader {
         }
         guard length <= end - p else { throw DERError(.truncated, at: start) }
         _position = p + length
-        return DERValue(tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
-                        end: p + length, input: _input, depth: depth)
+        return DERValue(
+            tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
+            end: p + length, input: _input, depth: depth)
     }
 
     /// Reads the next value, which must carry `tag`.
@@ -226,14 +227,17 @@ public struct DERReader {
     /// `.trailingData` if `body` leaves bytes unread. This is the only way the parsers in this
     /// package enter a nested value.
     @inlinable
-    public mutating func enter<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+    public mutating func enter<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T
+    {
         let value = try read(tag)
         return try DERReader.enter(value, body)
     }
 
     /// Like `enter(_:_:)`, but only when the next value carries `tag`.
     @inlinable
-    public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
+    public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T)
+        throws(DERError) -> T?
+    {
         guard let value = try readOptional(tag) else { return nil }
         return try DERReader.enter(value, body)
     }
@@ -241,7 +245,9 @@ public struct DERReader {
     /// Runs `body` over the content of an already-read constructed value, requiring that it
     /// consume everything.
     @inlinable
-    public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+    public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError)
+        -> T
+    {
         if !value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         if value.depth + 1 > DERReader.maximumDepth { throw DERError(.nestingTooDeep, at: value.start) }
         var inner = DERReader(input: value._input, from: value.contentStart, to: value.end, depth: value.depth + 1)

@@ -65,7 +65,8 @@ extension DERValue {
         let n = contentCount
         guard n > 0 else { throw DERError(.emptyInteger, at: contentStart) }
         if n > 1 {
-            let a = _input[contentStart], b = _input[contentStart + 1]
+            let a = _input[contentStart]
+            let b = _input[contentStart + 1]
             if (a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) {
                 throw DERError(.nonMinimalInteger, at: contentStart)
             }
@@ -105,8 +106,9 @@ extension DERValue {
             let last = _input[end - 1]
             if last & UInt8((1 << unused) - 1) != 0 { throw DERError(.invalidBitString, at: end - 1) }
         }
-        return DERBitString(_bytes: UnsafeRawBufferPointer(rebasing: _input[(contentStart + 1)..<end]),
-                             unusedBits: unused, offset: contentStart + 1)
+        return DERBitString(
+            _bytes: UnsafeRawBufferPointer(rebasing: _input[(contentStart + 1)..<end]),
+            unusedBits: unused, offset: contentStart + 1)
     }
 
     /// OBJECT IDENTIFIER content validated (X.690 §8.19: at least one octet, every arc minimal
@@ -253,7 +255,10 @@ public func objectIdentifierContent(dotted: String) -> [UInt8]? {
         var v = value
         var tmp: [UInt8] = [UInt8(v & 0x7F)]
         v >>= 7
-        while v > 0 { tmp.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        while v > 0 {
+            tmp.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
         out.append(contentsOf: tmp.reversed())
     }
     let (firstSum, overflow) = (arcs[0] * 40).addingReportingOverflow(arcs[1])

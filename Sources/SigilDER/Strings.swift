@@ -39,7 +39,7 @@ public struct DERString {
     public static func isStringTag(_ tag: DERTag) -> Bool {
         switch tag {
         case .utf8String, .printableString, .ia5String, .visibleString, .numericString,
-             .bmpString, .universalString, .teletexString:
+            .bmpString, .universalString, .teletexString:
             return true
         default:
             return false
@@ -55,7 +55,7 @@ public struct DERString {
         switch c {
         case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
         case 0x20, 0x27, 0x28, 0x29, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x3A, 0x3D, 0x3F: return true
-        case 0x2A, 0x26: return true // tolerated: '*', '&'
+        case 0x2A, 0x26: return true  // tolerated: '*', '&'
         default: return false
         }
     }
@@ -71,7 +71,9 @@ public struct DERString {
         case .ia5String:
             // Eight octets at a time while all are 7-bit; the octet loop finds the offender.
             var start = 0
-            while bytes.count - start >= 8 && bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            while bytes.count - start >= 8
+                && bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 start += 8
             }
             for i in start..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
@@ -84,7 +86,7 @@ public struct DERString {
                 throw DERError(.invalidString, at: offset + i)
             }
         case .teletexString:
-            break // every octet is a Latin-1 character
+            break  // every octet is a Latin-1 character
         case .utf8String, .bmpString, .universalString:
             var it = makeScalarIterator()
             if tag == .utf8String {
@@ -121,7 +123,11 @@ public struct DERString {
     /// error position (validated strings never produce one).
     public struct ScalarIterator: IteratorProtocol {
         /// One decoding step: a scalar, the end, or the offset of malformed content.
-        public enum Step { case scalar(Unicode.Scalar), end, error(Int) }
+        public enum Step {
+            case scalar(Unicode.Scalar)
+            case end
+            case error(Int)
+        }
         @usableFromInline let tag: DERTag
         @usableFromInline let bytes: UnsafeRawBufferPointer
         @usableFromInline var i = 0
@@ -147,12 +153,14 @@ public struct DERString {
             case .bmpString:
                 guard n - i >= 2 else { return .error(i) }
                 let u = UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1])
-                guard let s = Unicode.Scalar(u) else { return .error(i) } // surrogates
+                guard let s = Unicode.Scalar(u) else { return .error(i) }  // surrogates
                 i += 2
                 return .scalar(s)
             case .universalString:
                 guard n - i >= 4 else { return .error(i) }
-                let u = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+                let u =
+                    UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8
+                    | UInt32(bytes[i + 3])
                 guard let s = Unicode.Scalar(u) else { return .error(i) }
                 i += 4
                 return .scalar(s)
@@ -172,14 +180,26 @@ public struct DERString {
             let n = bytes.count
             let start = i
             let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; return .scalar(Unicode.Scalar(b0)) }
+            if b0 < 0x80 {
+                i += 1
+                return .scalar(Unicode.Scalar(b0))
+            }
             var need: Int
             var value: UInt32
             var minimum: UInt32
             switch b0 {
-            case 0xC2...0xDF: need = 1; value = UInt32(b0 & 0x1F); minimum = 0x80
-            case 0xE0...0xEF: need = 2; value = UInt32(b0 & 0x0F); minimum = 0x800
-            case 0xF0...0xF4: need = 3; value = UInt32(b0 & 0x07); minimum = 0x10000
+            case 0xC2...0xDF:
+                need = 1
+                value = UInt32(b0 & 0x1F)
+                minimum = 0x80
+            case 0xE0...0xEF:
+                need = 2
+                value = UInt32(b0 & 0x0F)
+                minimum = 0x800
+            case 0xF0...0xF4:
+                need = 3
+                value = UInt32(b0 & 0x07)
+                minimum = 0x10000
             default: return .error(start)
             }
             guard n - i > need else { return .error(start) }

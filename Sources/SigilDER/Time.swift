@@ -41,7 +41,9 @@ public enum DERTime {
         let second = try two(i + 8)
         guard input[s + i + 10] == 0x5A /* Z */ else { throw DERError(.invalidTime, at: s + i + 10) }
         guard month >= 1 && month <= 12 else { throw DERError(.invalidTime, at: s + i) }
-        guard day >= 1 && day <= daysInMonth(year: year, month: month) else { throw DERError(.invalidTime, at: s + i + 2) }
+        guard day >= 1 && day <= daysInMonth(year: year, month: month) else {
+            throw DERError(.invalidTime, at: s + i + 2)
+        }
         guard hour < 24 else { throw DERError(.invalidTime, at: s + i + 4) }
         guard minute < 60 else { throw DERError(.invalidTime, at: s + i + 6) }
         guard second < 60 else { throw DERError(.invalidTime, at: s + i + 8) }
@@ -78,16 +80,22 @@ public enum DERTime {
 
     /// Seconds from 1970-01-01T00:00:00Z to the given UTC civil time (no leap seconds, as in X.509).
     @inlinable
-    public static func secondsSinceEpoch(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+    public static func secondsSinceEpoch(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64
+    {
         Int64(daysFromCivil(year: year, month: month, day: day)) * 86400
             + Int64(hour * 3600 + minute * 60 + second)
     }
 
     /// The civil date and time of `seconds` since the epoch (UTC).
-    public static func components(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+    public static func components(_ seconds: Int64) -> (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    ) {
         var days = seconds / 86400
         var rem = seconds % 86400
-        if rem < 0 { rem += 86400; days -= 1 }
+        if rem < 0 {
+            rem += 86400
+            days -= 1
+        }
         let z = Int(days) + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -108,7 +116,8 @@ public enum DERTime {
             let s = String(v)
             return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
         }
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+        return
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
     }
 }
 

@@ -1,128 +1,142 @@
 #if NIO
-import NIOCore
-import NIOSSL
-import Sigil
+    import NIOCore
+    import NIOSSL
+    import Sigil
 
-/// Judges a client certificate inside a server handshake (mutual TLS): the verification
-/// callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
-///
-/// The client's chain must validate to one of `anchors` (anchors only: the system store is
-/// not used unless you add it to `anchors`) under the client profile (`CertificateTrust.Policy
-/// .sslClient`: clientAuth extended key usage when the leaf has one, key usage, CA/B profile
-/// where it applies), at the time source's time; then, when the allow-lists are not empty, the
-/// leaf must carry one of `allowedEmails` (subjectAltName rfc822Name, RFC 5280 §4.2.1.6) or have
-/// one of `allowedSubjects` as its subject (RFC 4514 text, e.g. "CN=alice,O=Example").
-///
-/// The server's `TLSConfiguration` must ask for a certificate: `certificateVerification =
-/// .noHostnameVerification` (or `.fullVerification`); a client that sends none is refused by
-/// NIOSSL before the callback. Use `makeServerHandlers` so the pipeline sees the reason.
-public struct SigilClientCertificateVerifier: Sendable {
-    /// The anchors the client's chain must reach; only these count (the evaluation is a
-    /// `CertificateTrust` with exactly this store; the system store is not used).
-    public var anchors: TrustStore
-    /// Accepted e-mail addresses: the leaf passes when one of them matches an rfc822Name of its
-    /// subjectAltName (`matchesEmail`: exact local part, case-insensitive domain). Empty, with
-    /// `allowedSubjects` empty too: no allow-list, every valid chain is accepted.
-    public var allowedEmails: [String] = []
-    /// Accepted subjects, compared as strings with the leaf's `subject.rfc4514String` (so in the
-    /// order and escaping Sigil renders, e.g. "CN=alice,O=Example"). The leaf passes when it matches
-    /// this list or `allowedEmails`.
-    public var allowedSubjects: [String] = []
-    /// The verification options (kind `.client` by default: clientAuth, the client profile);
-    /// `time` is replaced by the time source's value on every handshake.
-    public var options: VerificationOptions
-    /// Checks signatures (Sigil's own by default).
-    public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
-    /// Seconds since the Unix epoch (default: now). Called once per handshake.
-    public var time: @Sendable () -> Double = { WallClock.now() }
-    /// Called with every verdict (accepted or not), on the event loop: must not block.
-    public var observer: (@Sendable (SigilTLSVerdict) -> Void)?
-    /// Supplies the handshake's extras for `revocationCheck`; swift-nio-ssl exposes none today
-    /// (see `HandshakeExtras`); nil → none.
-    public var handshakeExtras: (@Sendable () -> HandshakeExtras)?
-    /// Runs after the chain validated and passed the allow-lists (revocation); nil → no
-    /// revocation checking.
-    public var revocationCheck: RevocationHook?
+    /// Judges a client certificate inside a server handshake (mutual TLS): the verification
+    /// callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
+    ///
+    /// The client's chain must validate to one of `anchors` (anchors only: the system store is
+    /// not used unless you add it to `anchors`) under the client profile (`CertificateTrust.Policy
+    /// .sslClient`: clientAuth extended key usage when the leaf has one, key usage, CA/B profile
+    /// where it applies), at the time source's time; then, when the allow-lists are not empty, the
+    /// leaf must carry one of `allowedEmails` (subjectAltName rfc822Name, RFC 5280 §4.2.1.6) or have
+    /// one of `allowedSubjects` as its subject (RFC 4514 text, e.g. "CN=alice,O=Example").
+    ///
+    /// The server's `TLSConfiguration` must ask for a certificate: `certificateVerification =
+    /// .noHostnameVerification` (or `.fullVerification`); a client that sends none is refused by
+    /// NIOSSL before the callback. Use `makeServerHandlers` so the pipeline sees the reason.
+    public struct SigilClientCertificateVerifier: Sendable {
+        /// The anchors the client's chain must reach; only these count (the evaluation is a
+        /// `CertificateTrust` with exactly this store; the system store is not used).
+        public var anchors: TrustStore
+        /// Accepted e-mail addresses: the leaf passes when one of them matches an rfc822Name of its
+        /// subjectAltName (`matchesEmail`: exact local part, case-insensitive domain). Empty, with
+        /// `allowedSubjects` empty too: no allow-list, every valid chain is accepted.
+        public var allowedEmails: [String] = []
+        /// Accepted subjects, compared as strings with the leaf's `subject.rfc4514String` (so in the
+        /// order and escaping Sigil renders, e.g. "CN=alice,O=Example"). The leaf passes when it matches
+        /// this list or `allowedEmails`.
+        public var allowedSubjects: [String] = []
+        /// The verification options (kind `.client` by default: clientAuth, the client profile);
+        /// `time` is replaced by the time source's value on every handshake.
+        public var options: VerificationOptions
+        /// Checks signatures (Sigil's own by default).
+        public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+        /// Seconds since the Unix epoch (default: now). Called once per handshake.
+        public var time: @Sendable () -> Double = { WallClock.now() }
+        /// Called with every verdict (accepted or not), on the event loop: must not block.
+        public var observer: (@Sendable (SigilTLSVerdict) -> Void)?
+        /// Supplies the handshake's extras for `revocationCheck`; swift-nio-ssl exposes none today
+        /// (see `HandshakeExtras`); nil → none.
+        public var handshakeExtras: (@Sendable () -> HandshakeExtras)?
+        /// Runs after the chain validated and passed the allow-lists (revocation); nil → no
+        /// revocation checking.
+        public var revocationCheck: RevocationHook?
 
-    /// A verifier trusting `anchors` (source `.custom`; duplicates kept once), no allow-list,
-    /// the client profile.
-    public init(anchors: [Certificate]) {
-        var store = TrustStore()
-        for a in anchors { store.add(a, source: .custom) }
-        self.init(anchors: store)
-    }
-
-    /// A verifier trusting the anchors of `anchors`, no allow-list, the client profile
-    /// (`VerificationOptions(kind: .client)`).
-    public init(anchors: TrustStore) {
-        self.anchors = anchors
-        self.options = VerificationOptions(kind: .client, time: 0)
-    }
-
-    /// The verification callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`:
-    /// judges the client's chain with `verify(_:)` and completes the promise with the validated
-    /// path, or `.failed`. `verdicts` receives the verdict for `SigilTLSErrorHandler`.
-    public func makeCallback(verdicts: SigilTLSVerdictBox? = nil) -> NIOSSLCustomVerificationCallbackWithMetadata {
-        let me = self
-        return { nioChain, promise in
-            let verdict = me.verify(nioChain)
-            Presented.complete(verdict, nio: nioChain, box: verdicts, observer: me.observer, promise: promise)
+        /// A verifier trusting `anchors` (source `.custom`; duplicates kept once), no allow-list,
+        /// the client profile.
+        public init(anchors: [Certificate]) {
+            var store = TrustStore()
+            for a in anchors { store.add(a, source: .custom) }
+            self.init(anchors: store)
         }
-    }
 
-    /// A server handler wired to this verifier, and the handler surfacing Sigil's reason.
-    public func makeServerHandlers(context: NIOSSLContext) -> [ChannelHandler] {
-        let box = SigilTLSVerdictBox()
-        let tls = NIOSSLServerHandler(context: context, customVerificationCallbackWithMetadata: makeCallback(verdicts: box))
-        return [tls, SigilTLSErrorHandler(verdicts: box)]
-    }
+        /// A verifier trusting the anchors of `anchors`, no allow-list, the client profile
+        /// (`VerificationOptions(kind: .client)`).
+        public init(anchors: TrustStore) {
+            self.anchors = anchors
+            self.options = VerificationOptions(kind: .client, time: 0)
+        }
 
-    /// Judges `chain` (as presented, leaf first) at the time source's time, synchronously; what
-    /// the callback does. A certificate that does not parse refuses the chain
-    /// (`.malformedCertificate(index:)`); the revocation hook runs last.
-    public func verify(_ chain: [NIOSSLCertificate]) -> SigilTLSVerdict {
-        let now = time()
-        switch Presented.parse(chain) {
-        case .failure(let e): return SigilTLSVerdict(presented: [], error: e, name: nil, time: now)
-        case .success(let presented):
-            return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verify(certificates: presented, at: now))
-        }
-    }
-
-    /// Judges parsed certificates (leaf first) at `now` (seconds since the Unix epoch): path
-    /// validation to `anchors` with `options`, then the allow-lists (`.notAllowed` when the chain
-    /// is valid but the leaf is on neither). Does not run the revocation hook.
-    public func verify(certificates presented: [Certificate], at now: Double) -> SigilTLSVerdict {
-        guard let leaf = presented.first else {
-            return SigilTLSVerdict(presented: [], error: SigilTLSVerificationError(
-                reason: .noCertificate, message: "no client certificate", checkedName: nil), name: nil, time: now)
-        }
-        var o = options
-        o.time = now
-        // The one evaluator (`CertificateTrust`), with exactly these anchors and options (the
-        // policy `options.kind` names: `.sslClient` by default).
-        let e = CertificateTrust(certificates: presented, anchors: anchors, requirements: o,
-                                 signatureVerifier: signatureVerifier).evaluate()
-        let r = e.trustResult
-        guard e.isTrusted else {
-            let f = e.failures
-            return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
-                reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: nil),
-                name: nil, time: now, trust: e, result: r)
-        }
-        let path = e.chain
-        if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {
-            let byEmail = allowedEmails.contains { (try? matchesEmail(leaf, $0)) == true }
-            let subject = leaf.subject.rfc4514String
-            let bySubject = allowedSubjects.contains(subject)
-            if !byEmail && !bySubject {
-                return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
-                    reason: .notAllowed, message: "client certificate \(subject) is valid but not on the allow-list", checkedName: nil),
-                    name: nil, time: now, trust: e, result: r)
+        /// The verification callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`:
+        /// judges the client's chain with `verify(_:)` and completes the promise with the validated
+        /// path, or `.failed`. `verdicts` receives the verdict for `SigilTLSErrorHandler`.
+        public func makeCallback(verdicts: SigilTLSVerdictBox? = nil) -> NIOSSLCustomVerificationCallbackWithMetadata {
+            let me = self
+            return { nioChain, promise in
+                let verdict = me.verify(nioChain)
+                Presented.complete(verdict, nio: nioChain, box: verdicts, observer: me.observer, promise: promise)
             }
         }
-        return SigilTLSVerdict(presented: presented, path: path, error: nil, name: nil, time: now, trust: e, result: r)
+
+        /// A server handler wired to this verifier, and the handler surfacing Sigil's reason.
+        public func makeServerHandlers(context: NIOSSLContext) -> [ChannelHandler] {
+            let box = SigilTLSVerdictBox()
+            let tls = NIOSSLServerHandler(
+                context: context, customVerificationCallbackWithMetadata: makeCallback(verdicts: box))
+            return [tls, SigilTLSErrorHandler(verdicts: box)]
+        }
+
+        /// Judges `chain` (as presented, leaf first) at the time source's time, synchronously; what
+        /// the callback does. A certificate that does not parse refuses the chain
+        /// (`.malformedCertificate(index:)`); the revocation hook runs last.
+        public func verify(_ chain: [NIOSSLCertificate]) -> SigilTLSVerdict {
+            let now = time()
+            switch Presented.parse(chain) {
+            case .failure(let e): return SigilTLSVerdict(presented: [], error: e, name: nil, time: now)
+            case .success(let presented):
+                return Presented.revocation(
+                    revocationCheck, extras: handshakeExtras, verdict: verify(certificates: presented, at: now))
+            }
+        }
+
+        /// Judges parsed certificates (leaf first) at `now` (seconds since the Unix epoch): path
+        /// validation to `anchors` with `options`, then the allow-lists (`.notAllowed` when the chain
+        /// is valid but the leaf is on neither). Does not run the revocation hook.
+        public func verify(certificates presented: [Certificate], at now: Double) -> SigilTLSVerdict {
+            guard let leaf = presented.first else {
+                return SigilTLSVerdict(
+                    presented: [],
+                    error: SigilTLSVerificationError(
+                        reason: .noCertificate, message: "no client certificate", checkedName: nil), name: nil,
+                    time: now)
+            }
+            var o = options
+            o.time = now
+            // The one evaluator (`CertificateTrust`), with exactly these anchors and options (the
+            // policy `options.kind` names: `.sslClient` by default).
+            let e = CertificateTrust(
+                certificates: presented, anchors: anchors, requirements: o,
+                signatureVerifier: signatureVerifier
+            ).evaluate()
+            let r = e.trustResult
+            guard e.isTrusted else {
+                let f = e.failures
+                return SigilTLSVerdict(
+                    presented: presented,
+                    error: SigilTLSVerificationError(
+                        reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
+                        message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: nil),
+                    name: nil, time: now, trust: e, result: r)
+            }
+            let path = e.chain
+            if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {
+                let byEmail = allowedEmails.contains { (try? matchesEmail(leaf, $0)) == true }
+                let subject = leaf.subject.rfc4514String
+                let bySubject = allowedSubjects.contains(subject)
+                if !byEmail && !bySubject {
+                    return SigilTLSVerdict(
+                        presented: presented,
+                        error: SigilTLSVerificationError(
+                            reason: .notAllowed,
+                            message: "client certificate \(subject) is valid but not on the allow-list",
+                            checkedName: nil),
+                        name: nil, time: now, trust: e, result: r)
+                }
+            }
+            return SigilTLSVerdict(
+                presented: presented, path: path, error: nil, name: nil, time: now, trust: e, result: r)
+        }
     }
-}
 #endif

@@ -1,240 +1,265 @@
 #if NIO
-import NIOCore
-import NIOSSL
-import Sigil
+    import NIOCore
+    import NIOSSL
+    import Sigil
 
-/// Judges a server's chain inside a client handshake: the verification callback for
-/// `NIOSSLClientHandler(context:serverHostname:customVerificationCallbackWithMetadata:)`.
-///
-/// ```swift
-/// var policy = SecurityPolicy(pinningMode: .publicKey, anchors: .system())
-/// policy.pinnedPublicKeys = [PublicKeyPin("sha256/…")!]
-/// let verifier = SigilServerTrustVerifier(policy: policy)
-/// // in the channel initializer:
-/// try channel.pipeline.syncOperations.addHandlers(
-///     verifier.makeClientHandlers(context: sslContext, serverHostname: "api.example.com"))
-/// ```
-///
-/// - The name checked is the handler's `serverHostname` unless `hostOverride` is set
-///   (connecting by IP address, one certificate serving several names). An IP literal given
-///   as `serverHostname` is checked against the certificate's IP addresses and not sent as SNI.
-///   With no name at all, a policy that checks the name refuses (fails closed).
-/// - The promise is completed with the validated path (leaf → anchor), never with the chain the
-///   server sent; `NIOSSLHandler.peerValidatedCertificateChain` returns that path afterwards.
-/// - Everything is loaded before: anchors and pins are values, the callback does no file I/O.
-///   It runs on the event loop; its cost is bounded by the verification budget
-///   (`VerificationBudget`: at most 100 signature checks, revocation data included, and 4 096
-///   candidate visits per evaluation; a `SecurityPolicy` in certificate mode evaluates twice).
-/// - Failures reach the pipeline as `SigilTLSVerificationError` through `SigilTLSErrorHandler`
-///   (NIOSSL itself only reports a generic handshake failure) and the `observer`.
-/// - Configure the TLS context with `certificateVerification = .noHostnameVerification`: the
-///   callback replaces BoringSSL's chain verification and Sigil checks the name. With `.none`
-///   NIOSSL skips the callback altogether; with `.fullVerification` NIOSSL checks the SNI name
-///   (or the IP dialled) against the leaf again after the callback, which contradicts a host
-///   override — `makeClientHandlers` refuses that combination
-///   (`SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride`).
-public struct SigilServerTrustVerifier: Sendable {
-    /// How the chain is judged.
-    public enum Evaluator: Sendable {
-        /// AFSecurityPolicy semantics with pins (`SecurityPolicy.evaluate`), the name as domain.
-        case securityPolicy(SecurityPolicy)
-        /// `SecTrust` semantics: the template's anchors, anchors-only, policies, algorithms and
-        /// signature verifier; its `certificates` and `time` are replaced by the presented chain
-        /// and the time source, and every `.ssl` policy's host by the checked name.
-        case certificateTrust(CertificateTrust)
-        /// Path validation with every `VerificationOptions` field (kind, EKUs, key usage, depth,
-        /// algorithms, revocation) and exactly these anchors, evaluated by `CertificateTrust`
-        /// (`init(certificates:anchors:requirements:signatureVerifier:)`); `time` comes from the
-        /// time source and, for the server kind, `host` is the checked name.
-        case chain(anchors: TrustStore, options: VerificationOptions, signatureVerifier: any CertificateSignatureVerifier)
-    }
-
-    /// How the chain is judged (see `Evaluator`).
-    public var evaluator: Evaluator
-    /// The name the certificate must prove instead of the handler's server name.
-    public var hostOverride: String?
-    /// Seconds since the Unix epoch (default: now). Called once per handshake.
-    public var time: @Sendable () -> Double = { WallClock.now() }
-    /// Called with every verdict (accepted or not), on the event loop: must not block.
-    public var observer: (@Sendable (SigilTLSVerdict) -> Void)?
-    /// Supplies the stapled OCSP response / TLS-extension SCTs. swift-nio-ssl does not expose
-    /// them today (see `HandshakeExtras`); nil → none.
-    public var handshakeExtras: (@Sendable () -> HandshakeExtras)?
-    /// Runs after the chain validated (revocation); nil → no revocation checking.
-    public var revocationCheck: RevocationHook?
-
-    /// A verifier with `evaluator`, checking `hostOverride` instead of the handler's server name
-    /// when given.
-    public init(evaluator: Evaluator, hostOverride: String? = nil) {
-        self.evaluator = evaluator
-        self.hostOverride = hostOverride
-    }
-
-    /// From an AFSecurityPolicy-style policy (anchors, pinning mode, pins, allowInvalid…).
-    public init(policy: SecurityPolicy, hostOverride: String? = nil) {
-        self.init(evaluator: .securityPolicy(policy), hostOverride: hostOverride)
-    }
-
-    /// From a `SecTrust`-style configuration: `anchors`, `anchorsOnly`, `policies` (`.ssl`,
-    /// `.basicX509`…), `algorithms`; build it with any certificates (they are replaced).
-    public init(trust: CertificateTrust, hostOverride: String? = nil) {
-        self.init(evaluator: .certificateTrust(trust), hostOverride: hostOverride)
-    }
-
-    /// Anchors only (your company's root, a development server's self-signed certificate):
-    /// the server policy, the name checked, the system store not used.
-    public init(anchors: [Certificate], hostOverride: String? = nil) {
-        var trust = CertificateTrust(certificates: [], policies: [.ssl(host: nil)], systemAnchors: TrustStore())
-        trust.anchors = anchors
-        trust.anchorsOnly = true
-        self.init(trust: trust, hostOverride: hostOverride)
-    }
-
-    /// The name checked for a handler created with `serverHostname`.
-    public func checkedName(serverHostname: String?) -> String? { hostOverride ?? serverHostname }
-
-    /// The verification callback for a handler created with `serverHostname` (pass the same
-    /// value). `verdicts` receives the verdict for `SigilTLSErrorHandler`.
-    public func makeCallback(serverHostname: String?, verdicts: SigilTLSVerdictBox? = nil) -> NIOSSLCustomVerificationCallbackWithMetadata {
-        let name = checkedName(serverHostname: serverHostname)
-        let me = self
-        return { nioChain, promise in
-            let verdict = me.verify(nioChain, name: name)
-            Presented.complete(verdict, nio: nioChain, box: verdicts, observer: me.observer, promise: promise)
+    /// Judges a server's chain inside a client handshake: the verification callback for
+    /// `NIOSSLClientHandler(context:serverHostname:customVerificationCallbackWithMetadata:)`.
+    ///
+    /// ```swift
+    /// var policy = SecurityPolicy(pinningMode: .publicKey, anchors: .system())
+    /// policy.pinnedPublicKeys = [PublicKeyPin("sha256/…")!]
+    /// let verifier = SigilServerTrustVerifier(policy: policy)
+    /// // in the channel initializer:
+    /// try channel.pipeline.syncOperations.addHandlers(
+    ///     verifier.makeClientHandlers(context: sslContext, serverHostname: "api.example.com"))
+    /// ```
+    ///
+    /// - The name checked is the handler's `serverHostname` unless `hostOverride` is set
+    ///   (connecting by IP address, one certificate serving several names). An IP literal given
+    ///   as `serverHostname` is checked against the certificate's IP addresses and not sent as SNI.
+    ///   With no name at all, a policy that checks the name refuses (fails closed).
+    /// - The promise is completed with the validated path (leaf → anchor), never with the chain the
+    ///   server sent; `NIOSSLHandler.peerValidatedCertificateChain` returns that path afterwards.
+    /// - Everything is loaded before: anchors and pins are values, the callback does no file I/O.
+    ///   It runs on the event loop; its cost is bounded by the verification budget
+    ///   (`VerificationBudget`: at most 100 signature checks, revocation data included, and 4 096
+    ///   candidate visits per evaluation; a `SecurityPolicy` in certificate mode evaluates twice).
+    /// - Failures reach the pipeline as `SigilTLSVerificationError` through `SigilTLSErrorHandler`
+    ///   (NIOSSL itself only reports a generic handshake failure) and the `observer`.
+    /// - Configure the TLS context with `certificateVerification = .noHostnameVerification`: the
+    ///   callback replaces BoringSSL's chain verification and Sigil checks the name. With `.none`
+    ///   NIOSSL skips the callback altogether; with `.fullVerification` NIOSSL checks the SNI name
+    ///   (or the IP dialled) against the leaf again after the callback, which contradicts a host
+    ///   override — `makeClientHandlers` refuses that combination
+    ///   (`SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride`).
+    public struct SigilServerTrustVerifier: Sendable {
+        /// How the chain is judged.
+        public enum Evaluator: Sendable {
+            /// AFSecurityPolicy semantics with pins (`SecurityPolicy.evaluate`), the name as domain.
+            case securityPolicy(SecurityPolicy)
+            /// `SecTrust` semantics: the template's anchors, anchors-only, policies, algorithms and
+            /// signature verifier; its `certificates` and `time` are replaced by the presented chain
+            /// and the time source, and every `.ssl` policy's host by the checked name.
+            case certificateTrust(CertificateTrust)
+            /// Path validation with every `VerificationOptions` field (kind, EKUs, key usage, depth,
+            /// algorithms, revocation) and exactly these anchors, evaluated by `CertificateTrust`
+            /// (`init(certificates:anchors:requirements:signatureVerifier:)`); `time` comes from the
+            /// time source and, for the server kind, `host` is the checked name.
+            case chain(
+                anchors: TrustStore, options: VerificationOptions, signatureVerifier: any CertificateSignatureVerifier)
         }
-    }
 
-    /// A client handler wired to this verifier and the handler that surfaces Sigil's reason
-    /// to the pipeline: add both, in this order. An IP literal as `serverHostname` is checked
-    /// (unless overridden) but not sent as SNI.
-    public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?) throws -> [ChannelHandler] {
-        if context.configuration.certificateVerification == .fullVerification,
-           let override = hostOverride, override != serverHostname {
-            throw SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride(override)
-        }
-        let box = SigilTLSVerdictBox()
-        let sni = serverHostname.flatMap { sigilIsIPAddress($0) ? nil : $0 }
-        let tls = try NIOSSLClientHandler(context: context, serverHostname: sni,
-                                          customVerificationCallbackWithMetadata: makeCallback(serverHostname: serverHostname, verdicts: box))
-        return [tls, SigilTLSErrorHandler(verdicts: box)]
-    }
+        /// How the chain is judged (see `Evaluator`).
+        public var evaluator: Evaluator
+        /// The name the certificate must prove instead of the handler's server name.
+        public var hostOverride: String?
+        /// Seconds since the Unix epoch (default: now). Called once per handshake.
+        public var time: @Sendable () -> Double = { WallClock.now() }
+        /// Called with every verdict (accepted or not), on the event loop: must not block.
+        public var observer: (@Sendable (SigilTLSVerdict) -> Void)?
+        /// Supplies the stapled OCSP response / TLS-extension SCTs. swift-nio-ssl does not expose
+        /// them today (see `HandshakeExtras`); nil → none.
+        public var handshakeExtras: (@Sendable () -> HandshakeExtras)?
+        /// Runs after the chain validated (revocation); nil → no revocation checking.
+        public var revocationCheck: RevocationHook?
 
-    /// Judges `chain` (as presented) for `name`, synchronously; what the callback does.
-    public func verify(_ chain: [NIOSSLCertificate], name: String?) -> SigilTLSVerdict {
-        let now = time()
-        let presented: [Certificate]
-        switch Presented.parse(chain) {
-        case .success(let p): presented = p
-        case .failure(let e):
-            return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
+        /// A verifier with `evaluator`, checking `hostOverride` instead of the handler's server name
+        /// when given.
+        public init(evaluator: Evaluator, hostOverride: String? = nil) {
+            self.evaluator = evaluator
+            self.hostOverride = hostOverride
         }
-        let verdict = verify(certificates: presented, name: name, at: now)
-        return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
-    }
 
-    /// Judges parsed certificates (leaf first) for `name` at `time`.
-    public func verify(certificates presented: [Certificate], name: String?, at now: Double) -> SigilTLSVerdict {
-        guard !presented.isEmpty else {
-            return SigilTLSVerdict(presented: [], error: SigilTLSVerificationError(
-                reason: .noCertificate, failures: [TrustFailure(.malformedCertificate, at: 0, "no certificate was presented")],
-                message: "no certificate was presented", checkedName: name), name: name, time: now)
+        /// From an AFSecurityPolicy-style policy (anchors, pinning mode, pins, allowInvalid…).
+        public init(policy: SecurityPolicy, hostOverride: String? = nil) {
+            self.init(evaluator: .securityPolicy(policy), hostOverride: hostOverride)
         }
-        switch evaluator {
-        case .securityPolicy(let policy):
-            let e = policy.evaluate(serverChain: presented, domain: name, at: now)
-            // Only a path Sigil validated is handed on; accepted without validation
-            // (allowInvalidCertificates) → no validated chain at all.
-            let path = e.isTrusted && e.matchedChainSource == .validatedPath ? e.matchedChain : []
-            return SigilTLSVerdict(presented: presented, path: path, error: Self.error(for: e, name: name),
-                                   warnings: e.warnings, name: name, time: now, policy: e)
-        case .certificateTrust(var trust):
-            trust.certificates = presented
-            trust.time = now
-            let checksName = trust.policies.contains { if case .ssl = $0 { return true } else { return false } }
-            if checksName {
-                guard let name else {
-                    return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
-                        reason: .policy(.domainRequired), message: "the policy checks the server name but none was given (no SNI name and no host override)",
-                        checkedName: nil), name: nil, time: now)
+
+        /// From a `SecTrust`-style configuration: `anchors`, `anchorsOnly`, `policies` (`.ssl`,
+        /// `.basicX509`…), `algorithms`; build it with any certificates (they are replaced).
+        public init(trust: CertificateTrust, hostOverride: String? = nil) {
+            self.init(evaluator: .certificateTrust(trust), hostOverride: hostOverride)
+        }
+
+        /// Anchors only (your company's root, a development server's self-signed certificate):
+        /// the server policy, the name checked, the system store not used.
+        public init(anchors: [Certificate], hostOverride: String? = nil) {
+            var trust = CertificateTrust(certificates: [], policies: [.ssl(host: nil)], systemAnchors: TrustStore())
+            trust.anchors = anchors
+            trust.anchorsOnly = true
+            self.init(trust: trust, hostOverride: hostOverride)
+        }
+
+        /// The name checked for a handler created with `serverHostname`.
+        public func checkedName(serverHostname: String?) -> String? { hostOverride ?? serverHostname }
+
+        /// The verification callback for a handler created with `serverHostname` (pass the same
+        /// value). `verdicts` receives the verdict for `SigilTLSErrorHandler`.
+        public func makeCallback(serverHostname: String?, verdicts: SigilTLSVerdictBox? = nil)
+            -> NIOSSLCustomVerificationCallbackWithMetadata
+        {
+            let name = checkedName(serverHostname: serverHostname)
+            let me = self
+            return { nioChain, promise in
+                let verdict = me.verify(nioChain, name: name)
+                Presented.complete(verdict, nio: nioChain, box: verdicts, observer: me.observer, promise: promise)
+            }
+        }
+
+        /// A client handler wired to this verifier and the handler that surfaces Sigil's reason
+        /// to the pipeline: add both, in this order. An IP literal as `serverHostname` is checked
+        /// (unless overridden) but not sent as SNI.
+        public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?) throws -> [ChannelHandler] {
+            if context.configuration.certificateVerification == .fullVerification,
+                let override = hostOverride, override != serverHostname
+            {
+                throw SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride(override)
+            }
+            let box = SigilTLSVerdictBox()
+            let sni = serverHostname.flatMap { sigilIsIPAddress($0) ? nil : $0 }
+            let tls = try NIOSSLClientHandler(
+                context: context, serverHostname: sni,
+                customVerificationCallbackWithMetadata: makeCallback(serverHostname: serverHostname, verdicts: box))
+            return [tls, SigilTLSErrorHandler(verdicts: box)]
+        }
+
+        /// Judges `chain` (as presented) for `name`, synchronously; what the callback does.
+        public func verify(_ chain: [NIOSSLCertificate], name: String?) -> SigilTLSVerdict {
+            let now = time()
+            let presented: [Certificate]
+            switch Presented.parse(chain) {
+            case .success(let p): presented = p
+            case .failure(let e):
+                return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
+            }
+            let verdict = verify(certificates: presented, name: name, at: now)
+            return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
+        }
+
+        /// Judges parsed certificates (leaf first) for `name` at `time`.
+        public func verify(certificates presented: [Certificate], name: String?, at now: Double) -> SigilTLSVerdict {
+            guard !presented.isEmpty else {
+                return SigilTLSVerdict(
+                    presented: [],
+                    error: SigilTLSVerificationError(
+                        reason: .noCertificate,
+                        failures: [TrustFailure(.malformedCertificate, at: 0, "no certificate was presented")],
+                        message: "no certificate was presented", checkedName: name), name: name, time: now)
+            }
+            switch evaluator {
+            case .securityPolicy(let policy):
+                let e = policy.evaluate(serverChain: presented, domain: name, at: now)
+                // Only a path Sigil validated is handed on; accepted without validation
+                // (allowInvalidCertificates) → no validated chain at all.
+                let path = e.isTrusted && e.matchedChainSource == .validatedPath ? e.matchedChain : []
+                return SigilTLSVerdict(
+                    presented: presented, path: path, error: Self.error(for: e, name: name),
+                    warnings: e.warnings, name: name, time: now, policy: e)
+            case .certificateTrust(var trust):
+                trust.certificates = presented
+                trust.time = now
+                let checksName = trust.policies.contains { if case .ssl = $0 { return true } else { return false } }
+                if checksName {
+                    guard let name else {
+                        return SigilTLSVerdict(
+                            presented: presented,
+                            error: SigilTLSVerificationError(
+                                reason: .policy(.domainRequired),
+                                message:
+                                    "the policy checks the server name but none was given (no SNI name and no host override)",
+                                checkedName: nil), name: nil, time: now)
+                    }
+                    trust.overrideHost(name)
                 }
-                trust.overrideHost(name)
-            }
-            let e = trust.evaluate()
-            var error: SigilTLSVerificationError?
-            if !e.isTrusted {
-                let first = e.failures.first
-                error = SigilTLSVerificationError(reason: .notTrusted(first?.kind ?? .unknownIssuer), failures: e.failures,
-                                                  message: first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
-            }
-            return SigilTLSVerdict(presented: presented, path: e.chain, error: error, name: name, time: now, trust: e,
-                                   result: e.trustResult)
-        case .chain(let anchors, var options, let signatureVerifier):
-            options.time = now
-            if options.kind == .server {
-                guard let name else {
-                    return SigilTLSVerdict(presented: presented, error: SigilTLSVerificationError(
-                        reason: .policy(.domainRequired), message: "the server kind checks the server name but none was given (no SNI name and no host override)",
-                        checkedName: nil), name: nil, time: now)
+                let e = trust.evaluate()
+                var error: SigilTLSVerificationError?
+                if !e.isTrusted {
+                    let first = e.failures.first
+                    error = SigilTLSVerificationError(
+                        reason: .notTrusted(first?.kind ?? .unknownIssuer), failures: e.failures,
+                        message: first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
                 }
-                options.host = name
+                return SigilTLSVerdict(
+                    presented: presented, path: e.chain, error: error, name: name, time: now, trust: e,
+                    result: e.trustResult)
+            case .chain(let anchors, var options, let signatureVerifier):
+                options.time = now
+                if options.kind == .server {
+                    guard let name else {
+                        return SigilTLSVerdict(
+                            presented: presented,
+                            error: SigilTLSVerificationError(
+                                reason: .policy(.domainRequired),
+                                message:
+                                    "the server kind checks the server name but none was given (no SNI name and no host override)",
+                                checkedName: nil), name: nil, time: now)
+                    }
+                    options.host = name
+                }
+                // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
+                let e = CertificateTrust(
+                    certificates: presented, anchors: anchors, requirements: options,
+                    signatureVerifier: signatureVerifier
+                ).evaluate()
+                if e.isTrusted {
+                    return SigilTLSVerdict(
+                        presented: presented, path: e.chain, error: nil, name: name, time: now, trust: e,
+                        result: e.trustResult)
+                }
+                let f = e.failures
+                let error = SigilTLSVerificationError(
+                    reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
+                    message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
+                return SigilTLSVerdict(
+                    presented: presented, error: error, name: name, time: now, trust: e, result: e.trustResult)
             }
-            // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
-            let e = CertificateTrust(certificates: presented, anchors: anchors, requirements: options,
-                                     signatureVerifier: signatureVerifier).evaluate()
-            if e.isTrusted {
-                return SigilTLSVerdict(presented: presented, path: e.chain, error: nil, name: name, time: now, trust: e,
-                                       result: e.trustResult)
+        }
+
+        /// The error for a `SecurityPolicy` verdict (nil when accepted).
+        static func error(for e: SecurityPolicyEvaluation, name: String?) -> SigilTLSVerificationError? {
+            guard let r = e.rejection else { return nil }
+            let failures = e.failures
+            let reason: SigilTLSVerificationError.Reason
+            switch r {
+            case .emptyChain: reason = .noCertificate
+            case .untrusted: reason = .notTrusted(failures.first?.kind ?? .unknownIssuer)
+            case .domainRequired, .domainValidationNeedsPinning: reason = .policy(r)
+            case .noPins, .pinNotFound, .chainNotFullyPinned: reason = .pinMismatch(r)
+            case .pinnedEvaluationFailed:
+                // The path does not reach a pinned certificate (a pin mismatch), unless the pinned
+                // re-evaluation failed for another reason (with allowInvalidCertificates the ordinary
+                // evaluation may have failed too: expired, wrong host...).
+                if let k = failures.first?.kind, k != .unknownIssuer && k != .untrustedRoot {
+                    reason = .notTrusted(k)
+                } else {
+                    reason = .pinMismatch(r)
+                }
             }
-            let f = e.failures
-            let error = SigilTLSVerificationError(reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                                                  message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
-            return SigilTLSVerdict(presented: presented, error: error, name: name, time: now, trust: e, result: e.trustResult)
+            return SigilTLSVerificationError(reason: reason, failures: failures, message: e.message, checkedName: name)
         }
     }
 
-    /// The error for a `SecurityPolicy` verdict (nil when accepted).
-    static func error(for e: SecurityPolicyEvaluation, name: String?) -> SigilTLSVerificationError? {
-        guard let r = e.rejection else { return nil }
-        let failures = e.failures
-        let reason: SigilTLSVerificationError.Reason
-        switch r {
-        case .emptyChain: reason = .noCertificate
-        case .untrusted: reason = .notTrusted(failures.first?.kind ?? .unknownIssuer)
-        case .domainRequired, .domainValidationNeedsPinning: reason = .policy(r)
-        case .noPins, .pinNotFound, .chainNotFullyPinned: reason = .pinMismatch(r)
-        case .pinnedEvaluationFailed:
-            // The path does not reach a pinned certificate (a pin mismatch), unless the pinned
-            // re-evaluation failed for another reason (with allowInvalidCertificates the ordinary
-            // evaluation may have failed too: expired, wrong host...).
-            if let k = failures.first?.kind, k != .unknownIssuer && k != .untrustedRoot {
-                reason = .notTrusted(k)
-            } else {
-                reason = .pinMismatch(r)
+    /// A TLS configuration that cannot work with the verifier.
+    public enum SigilNIOConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// `certificateVerification = .fullVerification` makes NIOSSL check the SNI name / the IP
+        /// dialled after Sigil's callback, which a host override contradicts: use
+        /// `.noHostnameVerification` (Sigil checks the name).
+        case hostnameVerificationConflictsWithOverride(String)
+
+        /// One line saying what to change.
+        public var description: String {
+            switch self {
+            case .hostnameVerificationConflictsWithOverride(let h):
+                return
+                    "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"
             }
         }
-        return SigilTLSVerificationError(reason: reason, failures: failures, message: e.message, checkedName: name)
     }
-}
 
-/// A TLS configuration that cannot work with the verifier.
-public enum SigilNIOConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `certificateVerification = .fullVerification` makes NIOSSL check the SNI name / the IP
-    /// dialled after Sigil's callback, which a host override contradicts: use
-    /// `.noHostnameVerification` (Sigil checks the name).
-    case hostnameVerificationConflictsWithOverride(String)
-
-    /// One line saying what to change.
-    public var description: String {
-        switch self {
-        case .hostnameVerificationConflictsWithOverride(let h):
-            return "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"
+    extension SigilTLSVerificationError {
+        func withName(_ name: String?) -> SigilTLSVerificationError {
+            SigilTLSVerificationError(reason: reason, failures: failures, message: message, checkedName: name)
         }
     }
-}
-
-extension SigilTLSVerificationError {
-    func withName(_ name: String?) -> SigilTLSVerificationError {
-        SigilTLSVerificationError(reason: reason, failures: failures, message: message, checkedName: name)
-    }
-}
 #endif

@@ -4,271 +4,289 @@
 // is empty, so the plain `swift build` never compiles BoringSSL. `SigilNIO.isAvailable` says
 // which build this is.
 #if NIO
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOSSL
-import Sigil
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOSSL
+    import Sigil
 
-/// Facts about this build of the module.
-public enum SigilNIO {
-    /// True when the module was built with the `NIO` trait.
-    public static let isAvailable = true
-}
-
-// MARK: - Verdicts and errors
-
-/// Why a handshake's certificate verification failed, as the pipeline sees it (fired through
-/// `errorCaught` by `SigilTLSErrorHandler` in place of NIOSSL's generic handshake error) and as
-/// the observer receives it. A pin mismatch, an expired certificate and a wrong host are
-/// different `reason`s.
-public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertible {
-    /// What kind of refusal this is.
-    public enum Reason: Sendable, Hashable {
-        /// The peer presented no certificate.
-        case noCertificate
-        /// Presented certificate `index` (0 = leaf, in the order sent) could not be parsed.
-        case malformedCertificate(index: Int)
-        /// The chain is not trusted; the associated value is the most important (highest
-        /// ranked) reason, e.g. `.expired`, `.nameMismatch`, `.unknownIssuer`.
-        case notTrusted(TrustFailureKind)
-        /// A `SecurityPolicy` in a pinning mode refused the chain because of its pins (no pin in
-        /// the validated path, the path does not reach a pinned certificate, not every
-        /// certificate pinned, or nothing pinned for this domain).
-        case pinMismatch(SecurityPolicyRejection)
-        /// The configuration cannot decide for this connection (no name to check, domain
-        /// validation with invalid certificates allowed but nothing pinned).
-        case policy(SecurityPolicyRejection)
-        /// mTLS: the client certificate is valid but not on the e-mail / subject allow-list.
-        case notAllowed
-        /// The revocation hook refused the chain.
-        case revoked
+    /// Facts about this build of the module.
+    public enum SigilNIO {
+        /// True when the module was built with the `NIO` trait.
+        public static let isAvailable = true
     }
 
-    /// What kind of refusal this is.
-    public let reason: Reason
-    /// Sigil's ranked reasons (most important first); empty for pin, policy and allow-list
-    /// decisions taken on a valid chain.
-    public let failures: [TrustFailure]
-    /// One line.
-    public let message: String
-    /// The name the certificate had to prove (server verification), nil for mTLS.
-    public let checkedName: String?
+    // MARK: - Verdicts and errors
 
-    /// An error with its reason, the ranked failures (most important first), a one-line
-    /// message and the name that was checked.
-    public init(reason: Reason, failures: [TrustFailure] = [], message: String, checkedName: String?) {
-        self.reason = reason
-        self.failures = failures
-        self.message = message
-        self.checkedName = checkedName
+    /// Why a handshake's certificate verification failed, as the pipeline sees it (fired through
+    /// `errorCaught` by `SigilTLSErrorHandler` in place of NIOSSL's generic handshake error) and as
+    /// the observer receives it. A pin mismatch, an expired certificate and a wrong host are
+    /// different `reason`s.
+    public struct SigilTLSVerificationError: Error, Sendable, CustomStringConvertible {
+        /// What kind of refusal this is.
+        public enum Reason: Sendable, Hashable {
+            /// The peer presented no certificate.
+            case noCertificate
+            /// Presented certificate `index` (0 = leaf, in the order sent) could not be parsed.
+            case malformedCertificate(index: Int)
+            /// The chain is not trusted; the associated value is the most important (highest
+            /// ranked) reason, e.g. `.expired`, `.nameMismatch`, `.unknownIssuer`.
+            case notTrusted(TrustFailureKind)
+            /// A `SecurityPolicy` in a pinning mode refused the chain because of its pins (no pin in
+            /// the validated path, the path does not reach a pinned certificate, not every
+            /// certificate pinned, or nothing pinned for this domain).
+            case pinMismatch(SecurityPolicyRejection)
+            /// The configuration cannot decide for this connection (no name to check, domain
+            /// validation with invalid certificates allowed but nothing pinned).
+            case policy(SecurityPolicyRejection)
+            /// mTLS: the client certificate is valid but not on the e-mail / subject allow-list.
+            case notAllowed
+            /// The revocation hook refused the chain.
+            case revoked
+        }
+
+        /// What kind of refusal this is.
+        public let reason: Reason
+        /// Sigil's ranked reasons (most important first); empty for pin, policy and allow-list
+        /// decisions taken on a valid chain.
+        public let failures: [TrustFailure]
+        /// One line.
+        public let message: String
+        /// The name the certificate had to prove (server verification), nil for mTLS.
+        public let checkedName: String?
+
+        /// An error with its reason, the ranked failures (most important first), a one-line
+        /// message and the name that was checked.
+        public init(reason: Reason, failures: [TrustFailure] = [], message: String, checkedName: String?) {
+            self.reason = reason
+            self.failures = failures
+            self.message = message
+            self.checkedName = checkedName
+        }
+
+        /// True for every refusal caused by the pins rather than by the chain itself.
+        public var isPinMismatch: Bool {
+            if case .pinMismatch = reason { return true }
+            return false
+        }
+
+        /// The highest-ranked trust failure, if the chain itself failed.
+        public var primaryFailure: TrustFailureKind? { failures.first?.kind }
+
+        /// "certificate verification failed: " followed by `message`.
+        public var description: String { "certificate verification failed: \(message)" }
     }
 
-    /// True for every refusal caused by the pins rather than by the chain itself.
-    public var isPinMismatch: Bool {
-        if case .pinMismatch = reason { return true }
+    /// What one verification decided, for the observer (logging, metrics) and for callers that
+    /// want to print a report (the `sigil` CLI does).
+    public struct SigilTLSVerdict: Sendable {
+        /// The certificates as the peer sent them (leaf first); parse failures are left out.
+        public let presentedChain: [Certificate]
+        /// The path that was validated, leaf first, anchor last — what the promise was completed
+        /// with. Empty when refused, and when accepted without validation (`allowInvalidCertificates`).
+        public let validatedPath: [Certificate]
+        /// Why the chain was refused; nil when accepted.
+        public let error: SigilTLSVerificationError?
+        /// Warnings worth logging even when accepted.
+        public let warnings: [String]
+        /// The name checked (server verification).
+        public let checkedName: String?
+        /// The time the chain was judged at (seconds since the Unix epoch).
+        public let time: Double
+        /// Set by the `SecurityPolicy` evaluator.
+        public let policyEvaluation: SecurityPolicyEvaluation?
+        /// Set by the `CertificateTrust` and chain evaluators and the mTLS verifier (all three
+        /// evaluate through `CertificateTrust`).
+        public let trustEvaluation: CertificateTrust.Evaluation?
+        /// Set by the `CertificateTrust` and chain (`VerificationOptions`) evaluators and the mTLS verifier.
+        public let trustResult: TrustResult?
+
+        /// True when the handshake was allowed to continue (`error` is nil).
+        public var accepted: Bool { error == nil }
+    }
+
+    /// Data a TLS stack can deliver besides the chain. swift-nio-ssl (2.37) exposes neither the
+    /// stapled OCSP response (status_request) nor SCTs from the TLS extension
+    /// (signed_certificate_timestamp) to a verification callback: both are nil today. The fields
+    /// exist so the revocation work can plug them in through `HandshakeExtras` providers once a
+    /// stack delivers them.
+    public struct HandshakeExtras: Sendable {
+        /// DER OCSPResponse stapled by the server (RFC 6066 §8), if the stack exposed it.
+        public var stapledOCSPResponse: [UInt8]?
+        /// SignedCertificateTimestampList from the TLS extension (RFC 6962 §3.3), if exposed.
+        public var signedCertificateTimestamps: [UInt8]?
+        /// Extras as a stack delivered them (nil: not delivered).
+        public init(stapledOCSPResponse: [UInt8]? = nil, signedCertificateTimestamps: [UInt8]? = nil) {
+            self.stapledOCSPResponse = stapledOCSPResponse
+            self.signedCertificateTimestamps = signedCertificateTimestamps
+        }
+    }
+
+    /// The revocation hook's answer.
+    public enum RevocationDecision: Sendable, Hashable {
+        /// The chain may be used.
+        case accept
+        /// Refuse the handshake; the text becomes the `SigilTLSVerificationError` message, with
+        /// reason `.revoked`.
+        case reject(String)
+    }
+
+    /// A check run after the chain validated (the validated path, leaf first; the handshake
+    /// extras; the verification time). Must not block: it runs on the event loop, inside the
+    /// handshake. Where the revocation work (OCSP, CRL, stapling) plugs in.
+    public typealias RevocationHook =
+        @Sendable (_ validatedPath: [Certificate], _ extras: HandshakeExtras, _ time: Double) -> RevocationDecision
+
+    /// One connection's last verdict, shared by the verification callback and `SigilTLSErrorHandler`
+    /// (so the pipeline sees Sigil's reason, not only NIOSSL's `handshakeFailed`).
+    public final class SigilTLSVerdictBox: Sendable {
+        private let box = NIOLockedValueBox<SigilTLSVerdict?>(nil)
+        /// An empty box.
+        public init() {}
+        /// The last verdict recorded for the connection (nil before the verification callback ran).
+        public var verdict: SigilTLSVerdict? { box.withLockedValue { $0 } }
+        func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0 = v } }
+    }
+
+    /// Replaces NIOSSL's handshake error by the `SigilTLSVerificationError` recorded for this
+    /// connection when Sigil refused the peer's certificates. Add it right after the NIOSSL handler
+    /// (the `make…Handlers` functions return both).
+    public final class SigilTLSErrorHandler: ChannelInboundHandler, Sendable {
+        /// Passes every inbound message through untouched.
+        public typealias InboundIn = NIOAny
+        /// The box the verification callback records the connection's verdict in.
+        public let verdicts: SigilTLSVerdictBox
+
+        /// A handler reading the verdict from `verdicts` (share the box with the callback).
+        public init(verdicts: SigilTLSVerdictBox) { self.verdicts = verdicts }
+
+        /// Fires the recorded `SigilTLSVerificationError` in place of any other error when Sigil
+        /// refused the peer's certificates; otherwise passes `error` on unchanged.
+        public func errorCaught(context: ChannelHandlerContext, error: Error) {
+            if !(error is SigilTLSVerificationError), let e = verdicts.verdict?.error {
+                context.fireErrorCaught(e)
+            } else {
+                context.fireErrorCaught(error)
+            }
+        }
+    }
+
+    // MARK: - Shared machinery
+
+    enum Presented {
+        /// DER of the presented certificates, parsed; the first parse failure refuses the chain.
+        static func parse(_ chain: [NIOSSLCertificate]) -> Result<[Certificate], SigilTLSVerificationError> {
+            var out: [Certificate] = []
+            for (i, c) in chain.enumerated() {
+                guard let der = try? c.toDERBytes(), let cert = try? Certificate(der: der) else {
+                    return .failure(
+                        SigilTLSVerificationError(
+                            reason: .malformedCertificate(index: i),
+                            failures: [
+                                TrustFailure(.malformedCertificate, at: i, "presented certificate \(i) does not parse")
+                            ],
+                            message: "presented certificate \(i) does not parse", checkedName: nil))
+                }
+                out.append(cert)
+            }
+            return .success(out)
+        }
+
+        /// The validated path as NIOSSL certificates: the peer's own objects where the peer sent
+        /// them, anchors (which it need not send) re-encoded from their DER.
+        static func validatedChain(_ path: [Certificate], presented: [Certificate], nio: [NIOSSLCertificate])
+            -> ValidatedCertificateChain?
+        {
+            var out: [NIOSSLCertificate] = []
+            for c in path {
+                if let i = presented.firstIndex(of: c), i < nio.count {
+                    out.append(nio[i])
+                } else if let n = try? NIOSSLCertificate(bytes: c.der, format: .der) {
+                    out.append(n)
+                } else {
+                    return nil
+                }
+            }
+            return ValidatedCertificateChain(out)
+        }
+
+        /// Completes the promise: the validated path on success (never the presented chain),
+        /// `.failed` otherwise; reports to the box and the observer first.
+        static func complete(
+            _ verdict: SigilTLSVerdict, nio: [NIOSSLCertificate], box: SigilTLSVerdictBox?,
+            observer: (@Sendable (SigilTLSVerdict) -> Void)?,
+            promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>
+        ) {
+            var verdict = verdict
+            var metadata = VerificationMetadata(nil)
+            if verdict.accepted && !verdict.validatedPath.isEmpty {
+                if let chain = validatedChain(verdict.validatedPath, presented: verdict.presentedChain, nio: nio) {
+                    metadata = VerificationMetadata(chain)
+                } else {
+                    // Fail closed: an anchor BoringSSL cannot re-read.
+                    verdict = verdict.refused(
+                        SigilTLSVerificationError(
+                            reason: .malformedCertificate(index: verdict.validatedPath.count - 1),
+                            message: "the validated path's anchor could not be handed to NIOSSL",
+                            checkedName: verdict.checkedName))
+                }
+            }
+            box?.record(verdict)
+            observer?(verdict)
+            if verdict.accepted {
+                promise.succeed(.certificateVerified(metadata))
+            } else {
+                promise.succeed(.failed)
+            }
+        }
+
+        static func revocation(
+            _ hook: RevocationHook?, extras: (@Sendable () -> HandshakeExtras)?, verdict: SigilTLSVerdict
+        ) -> SigilTLSVerdict {
+            guard let hook, verdict.accepted, !verdict.validatedPath.isEmpty else { return verdict }
+            switch hook(verdict.validatedPath, extras?() ?? HandshakeExtras(), verdict.time) {
+            case .accept: return verdict
+            case .reject(let why):
+                return verdict.refused(
+                    SigilTLSVerificationError(reason: .revoked, message: why, checkedName: verdict.checkedName))
+            }
+        }
+    }
+
+    extension SigilTLSVerdict {
+        init(
+            presented: [Certificate], path: [Certificate] = [], error: SigilTLSVerificationError?,
+            warnings: [String] = [],
+            name: String?, time: Double, policy: SecurityPolicyEvaluation? = nil,
+            trust: CertificateTrust.Evaluation? = nil,
+            result: TrustResult? = nil
+        ) {
+            self.presentedChain = presented
+            self.validatedPath = error == nil ? path : []
+            self.error = error
+            self.warnings = warnings
+            self.checkedName = name
+            self.time = time
+            self.policyEvaluation = policy
+            self.trustEvaluation = trust
+            self.trustResult = result
+        }
+
+        func refused(_ e: SigilTLSVerificationError) -> SigilTLSVerdict {
+            SigilTLSVerdict(
+                presented: presentedChain, error: e, warnings: warnings, name: checkedName, time: time,
+                policy: policyEvaluation, trust: trustEvaluation, result: trustResult)
+        }
+    }
+
+    /// True when `host` is an IP address literal (NIOSSL refuses those as SNI).
+    public func sigilIsIPAddress(_ host: String) -> Bool {
+        if case .ip = ServerIdentity(host) { return true }
         return false
     }
-
-    /// The highest-ranked trust failure, if the chain itself failed.
-    public var primaryFailure: TrustFailureKind? { failures.first?.kind }
-
-    /// "certificate verification failed: " followed by `message`.
-    public var description: String { "certificate verification failed: \(message)" }
-}
-
-/// What one verification decided, for the observer (logging, metrics) and for callers that
-/// want to print a report (the `sigil` CLI does).
-public struct SigilTLSVerdict: Sendable {
-    /// The certificates as the peer sent them (leaf first); parse failures are left out.
-    public let presentedChain: [Certificate]
-    /// The path that was validated, leaf first, anchor last — what the promise was completed
-    /// with. Empty when refused, and when accepted without validation (`allowInvalidCertificates`).
-    public let validatedPath: [Certificate]
-    /// Why the chain was refused; nil when accepted.
-    public let error: SigilTLSVerificationError?
-    /// Warnings worth logging even when accepted.
-    public let warnings: [String]
-    /// The name checked (server verification).
-    public let checkedName: String?
-    /// The time the chain was judged at (seconds since the Unix epoch).
-    public let time: Double
-    /// Set by the `SecurityPolicy` evaluator.
-    public let policyEvaluation: SecurityPolicyEvaluation?
-    /// Set by the `CertificateTrust` and chain evaluators and the mTLS verifier (all three
-    /// evaluate through `CertificateTrust`).
-    public let trustEvaluation: CertificateTrust.Evaluation?
-    /// Set by the `CertificateTrust` and chain (`VerificationOptions`) evaluators and the mTLS verifier.
-    public let trustResult: TrustResult?
-
-    /// True when the handshake was allowed to continue (`error` is nil).
-    public var accepted: Bool { error == nil }
-}
-
-/// Data a TLS stack can deliver besides the chain. swift-nio-ssl (2.37) exposes neither the
-/// stapled OCSP response (status_request) nor SCTs from the TLS extension
-/// (signed_certificate_timestamp) to a verification callback: both are nil today. The fields
-/// exist so the revocation work can plug them in through `HandshakeExtras` providers once a
-/// stack delivers them.
-public struct HandshakeExtras: Sendable {
-    /// DER OCSPResponse stapled by the server (RFC 6066 §8), if the stack exposed it.
-    public var stapledOCSPResponse: [UInt8]?
-    /// SignedCertificateTimestampList from the TLS extension (RFC 6962 §3.3), if exposed.
-    public var signedCertificateTimestamps: [UInt8]?
-    /// Extras as a stack delivered them (nil: not delivered).
-    public init(stapledOCSPResponse: [UInt8]? = nil, signedCertificateTimestamps: [UInt8]? = nil) {
-        self.stapledOCSPResponse = stapledOCSPResponse
-        self.signedCertificateTimestamps = signedCertificateTimestamps
-    }
-}
-
-/// The revocation hook's answer.
-public enum RevocationDecision: Sendable, Hashable {
-    /// The chain may be used.
-    case accept
-    /// Refuse the handshake; the text becomes the `SigilTLSVerificationError` message, with
-    /// reason `.revoked`.
-    case reject(String)
-}
-
-/// A check run after the chain validated (the validated path, leaf first; the handshake
-/// extras; the verification time). Must not block: it runs on the event loop, inside the
-/// handshake. Where the revocation work (OCSP, CRL, stapling) plugs in.
-public typealias RevocationHook = @Sendable (_ validatedPath: [Certificate], _ extras: HandshakeExtras, _ time: Double) -> RevocationDecision
-
-/// One connection's last verdict, shared by the verification callback and `SigilTLSErrorHandler`
-/// (so the pipeline sees Sigil's reason, not only NIOSSL's `handshakeFailed`).
-public final class SigilTLSVerdictBox: Sendable {
-    private let box = NIOLockedValueBox<SigilTLSVerdict?>(nil)
-    /// An empty box.
-    public init() {}
-    /// The last verdict recorded for the connection (nil before the verification callback ran).
-    public var verdict: SigilTLSVerdict? { box.withLockedValue { $0 } }
-    func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0 = v } }
-}
-
-/// Replaces NIOSSL's handshake error by the `SigilTLSVerificationError` recorded for this
-/// connection when Sigil refused the peer's certificates. Add it right after the NIOSSL handler
-/// (the `make…Handlers` functions return both).
-public final class SigilTLSErrorHandler: ChannelInboundHandler, Sendable {
-    /// Passes every inbound message through untouched.
-    public typealias InboundIn = NIOAny
-    /// The box the verification callback records the connection's verdict in.
-    public let verdicts: SigilTLSVerdictBox
-
-    /// A handler reading the verdict from `verdicts` (share the box with the callback).
-    public init(verdicts: SigilTLSVerdictBox) { self.verdicts = verdicts }
-
-    /// Fires the recorded `SigilTLSVerificationError` in place of any other error when Sigil
-    /// refused the peer's certificates; otherwise passes `error` on unchanged.
-    public func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if !(error is SigilTLSVerificationError), let e = verdicts.verdict?.error {
-            context.fireErrorCaught(e)
-        } else {
-            context.fireErrorCaught(error)
-        }
-    }
-}
-
-// MARK: - Shared machinery
-
-enum Presented {
-    /// DER of the presented certificates, parsed; the first parse failure refuses the chain.
-    static func parse(_ chain: [NIOSSLCertificate]) -> Result<[Certificate], SigilTLSVerificationError> {
-        var out: [Certificate] = []
-        for (i, c) in chain.enumerated() {
-            guard let der = try? c.toDERBytes(), let cert = try? Certificate(der: der) else {
-                return .failure(SigilTLSVerificationError(
-                    reason: .malformedCertificate(index: i),
-                    failures: [TrustFailure(.malformedCertificate, at: i, "presented certificate \(i) does not parse")],
-                    message: "presented certificate \(i) does not parse", checkedName: nil))
-            }
-            out.append(cert)
-        }
-        return .success(out)
-    }
-
-    /// The validated path as NIOSSL certificates: the peer's own objects where the peer sent
-    /// them, anchors (which it need not send) re-encoded from their DER.
-    static func validatedChain(_ path: [Certificate], presented: [Certificate], nio: [NIOSSLCertificate]) -> ValidatedCertificateChain? {
-        var out: [NIOSSLCertificate] = []
-        for c in path {
-            if let i = presented.firstIndex(of: c), i < nio.count {
-                out.append(nio[i])
-            } else if let n = try? NIOSSLCertificate(bytes: c.der, format: .der) {
-                out.append(n)
-            } else {
-                return nil
-            }
-        }
-        return ValidatedCertificateChain(out)
-    }
-
-    /// Completes the promise: the validated path on success (never the presented chain),
-    /// `.failed` otherwise; reports to the box and the observer first.
-    static func complete(_ verdict: SigilTLSVerdict, nio: [NIOSSLCertificate], box: SigilTLSVerdictBox?,
-                         observer: (@Sendable (SigilTLSVerdict) -> Void)?,
-                         promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>) {
-        var verdict = verdict
-        var metadata = VerificationMetadata(nil)
-        if verdict.accepted && !verdict.validatedPath.isEmpty {
-            if let chain = validatedChain(verdict.validatedPath, presented: verdict.presentedChain, nio: nio) {
-                metadata = VerificationMetadata(chain)
-            } else {
-                // Fail closed: an anchor BoringSSL cannot re-read.
-                verdict = verdict.refused(SigilTLSVerificationError(
-                    reason: .malformedCertificate(index: verdict.validatedPath.count - 1),
-                    message: "the validated path's anchor could not be handed to NIOSSL", checkedName: verdict.checkedName))
-            }
-        }
-        box?.record(verdict)
-        observer?(verdict)
-        if verdict.accepted {
-            promise.succeed(.certificateVerified(metadata))
-        } else {
-            promise.succeed(.failed)
-        }
-    }
-
-    static func revocation(_ hook: RevocationHook?, extras: (@Sendable () -> HandshakeExtras)?, verdict: SigilTLSVerdict) -> SigilTLSVerdict {
-        guard let hook, verdict.accepted, !verdict.validatedPath.isEmpty else { return verdict }
-        switch hook(verdict.validatedPath, extras?() ?? HandshakeExtras(), verdict.time) {
-        case .accept: return verdict
-        case .reject(let why):
-            return verdict.refused(SigilTLSVerificationError(reason: .revoked, message: why, checkedName: verdict.checkedName))
-        }
-    }
-}
-
-extension SigilTLSVerdict {
-    init(presented: [Certificate], path: [Certificate] = [], error: SigilTLSVerificationError?, warnings: [String] = [],
-         name: String?, time: Double, policy: SecurityPolicyEvaluation? = nil, trust: CertificateTrust.Evaluation? = nil,
-         result: TrustResult? = nil) {
-        self.presentedChain = presented
-        self.validatedPath = error == nil ? path : []
-        self.error = error
-        self.warnings = warnings
-        self.checkedName = name
-        self.time = time
-        self.policyEvaluation = policy
-        self.trustEvaluation = trust
-        self.trustResult = result
-    }
-
-    func refused(_ e: SigilTLSVerificationError) -> SigilTLSVerdict {
-        SigilTLSVerdict(presented: presentedChain, error: e, warnings: warnings, name: checkedName, time: time,
-                        policy: policyEvaluation, trust: trustEvaluation, result: trustResult)
-    }
-}
-
-/// True when `host` is an IP address literal (NIOSSL refuses those as SNI).
-public func sigilIsIPAddress(_ host: String) -> Bool {
-    if case .ip = ServerIdentity(host) { return true }
-    return false
-}
 #else
-/// Facts about this build of the module.
-public enum SigilNIO {
-    /// False: this build has no NIO integration (rebuild with `swift build --traits NIO`).
-    public static let isAvailable = false
-}
+    /// Facts about this build of the module.
+    public enum SigilNIO {
+        /// False: this build has no NIO integration (rebuild with `swift build --traits NIO`).
+        public static let isAvailable = false
+    }
 #endif

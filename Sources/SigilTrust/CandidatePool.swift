@@ -137,7 +137,11 @@ struct CandidatePool {
             b.withUnsafeBytes { y in
                 var i = 0
                 while i + 8 <= n {
-                    if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                    if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    {
+                        return false
+                    }
                     i += 8
                 }
                 while i < n {

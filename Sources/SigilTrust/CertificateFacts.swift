@@ -93,7 +93,8 @@ struct CertificateFacts: Sendable {
                 f.insert(.hasAuthorityKeyIDKeyID)
                 akid = (UInt32(truncatingIfNeeded: k.start), UInt32(truncatingIfNeeded: k.end))
                 if f.contains(.decodedSubjectKeyID),
-                   !c.der[Int(ski.start)..<Int(ski.end)].elementsEqual(c.der[Int(akid.start)..<Int(akid.end)]) {
+                    !c.der[Int(ski.start)..<Int(ski.end)].elementsEqual(c.der[Int(akid.start)..<Int(akid.end)])
+                {
                     f.insert(.keyIDsDiffer)
                 }
             }
@@ -134,9 +135,13 @@ struct CertificateFacts: Sendable {
 
     /// Whether the child's authorityKeyIdentifier keyIdentifier equals the candidate's
     /// subjectKeyIdentifier (RFC 5280 §4.2.1.1), compared as bytes; nil when either is absent.
-    static func keyIDsMatch(child: CertificateFacts, _ childCert: Certificate,
-                            candidate: CertificateFacts, _ candCert: Certificate) -> Bool? {
-        guard child.flags.contains(.hasAuthorityKeyIDKeyID), candidate.flags.contains(.decodedSubjectKeyID) else { return nil }
+    static func keyIDsMatch(
+        child: CertificateFacts, _ childCert: Certificate,
+        candidate: CertificateFacts, _ candCert: Certificate
+    ) -> Bool? {
+        guard child.flags.contains(.hasAuthorityKeyIDKeyID), candidate.flags.contains(.decodedSubjectKeyID) else {
+            return nil
+        }
         let a = childCert.der[Int(child.authorityKeyID.start)..<Int(child.authorityKeyID.end)]
         let b = candCert.der[Int(candidate.subjectKeyID.start)..<Int(candidate.subjectKeyID.end)]
         return a.elementsEqual(b)

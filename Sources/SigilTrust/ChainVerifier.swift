@@ -135,8 +135,11 @@ struct Session {
         // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
         // refuses with "EE certificate key too weak").
         if !verifier.signatureVerifier.subjectPublicKeyIsValid(leaf) {
-            failures.append(TrustFailure(.malformedCertificate, at: 0,
-                                         "subject public key does not decode as a \(leaf.publicKeyAlgorithm.name) key (RFC 5480 §2.2, RFC 8017 §A.1.1)"))
+            failures.append(
+                TrustFailure(
+                    .malformedCertificate, at: 0,
+                    "subject public key does not decode as a \(leaf.publicKeyAlgorithm.name) key (RFC 5480 §2.2, RFC 8017 §A.1.1)"
+                ))
         }
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
@@ -153,10 +156,12 @@ struct Session {
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
-            failures.append(TrustFailure(.budgetExhausted, at: path.count,
-                                         "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
-                                         + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
-                                         + " and \(used.policyTreeWork) certificate policy work units"))
+            failures.append(
+                TrustFailure(
+                    .budgetExhausted, at: path.count,
+                    "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
+                        + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
+                        + " and \(used.policyTreeWork) certificate policy work units"))
             if let b = best { failures.append(b) }
         } else if let b = best {
             failures.append(b)
@@ -184,16 +189,19 @@ struct Session {
     mutating func extend(_ path: inout PathNodes) -> Int? {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
-        let depth = path.count // index the issuer would have
+        let depth = path.count  // index the issuer would have
         let candidates = order(candidateIssuers(of: child), for: childNode)
         var tried = 0
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
             if tried == 0 && !budgetHit {
                 let selfIssued = facts(childNode).isSelfIssued
-                note(TrustFailure(selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
-                                  selfIssued ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
-                                             : "no certificate found for issuer \(child.issuer.rfc4514String)"))
+                note(
+                    TrustFailure(
+                        selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
+                        selfIssued
+                            ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
+                            : "no certificate found for issuer \(child.issuer.rfc4514String)"))
             }
         }
         for node in candidates {
@@ -207,7 +215,10 @@ struct Session {
             var looped = false
             let cand = certificate(node)
             for n in path {
-                if n == node { looped = true; break }
+                if n == node {
+                    looped = true
+                    break
+                }
                 let c = certificate(n)
                 if c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo {
                     looped = true
@@ -217,7 +228,10 @@ struct Session {
             if looped { continue }
             tried += 1
             if path.count + 1 > ChainVerifier.maximumPathLength {
-                note(TrustFailure(.maximumDepthExceeded, at: depth, "path longer than \(ChainVerifier.maximumPathLength) certificates"))
+                note(
+                    TrustFailure(
+                        .maximumDepthExceeded, at: depth,
+                        "path longer than \(ChainVerifier.maximumPathLength) certificates"))
                 continue
             }
             if let f = check(candidate: node, at: depth, path: path) {
@@ -228,8 +242,16 @@ struct Session {
             if isAnchor(node) {
                 // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
                 // then revocation (§6.3, Revocation/).
-                if let f = policyFailure(path: path) { note(f); if budgetHit { return nil }; continue }
-                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) { note(f); if budgetHit { return nil }; continue }
+                if let f = policyFailure(path: path) {
+                    note(f)
+                    if budgetHit { return nil }
+                    continue
+                }
+                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) {
+                    note(f)
+                    if budgetHit { return nil }
+                    continue
+                }
                 return node
             }
             path.append(node)
@@ -254,7 +276,8 @@ struct Session {
     /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
     mutating func order(_ nodes: [Int], for childNode: Int) -> [Int] {
         if nodes.count < 2 { return nodes }
-        let child = certificate(childNode), childFacts = facts(childNode)
+        let child = certificate(childNode)
+        let childFacts = facts(childNode)
         var scored: [(Int, Int, Int)] = []
         scored.reserveCapacity(nodes.count)
         for (offset, n) in nodes.enumerated() {
@@ -288,7 +311,9 @@ struct Session {
         var below = 0
         for n in path.dropFirst() where !facts(n).isSelfIssued { below += 1 }
         if let p = candFacts.basicConstraintsPathLength, below > p {
-            return TrustFailure(.pathLengthExceeded, at: depth, "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
+            return TrustFailure(
+                .pathLengthExceeded, at: depth,
+                "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
         }
         if !isAnchor(node) {
             let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
@@ -315,20 +340,27 @@ struct Session {
         switch verdict {
         case .valid: break
         case .invalid:
-            return TrustFailure(.badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
+            return TrustFailure(
+                .badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
         case .unsupportedAlgorithm:
-            return TrustFailure(.unsupportedAlgorithm, at: depth - 1, "signature algorithm \(child.signatureAlgorithm.name) is not supported")
+            return TrustFailure(
+                .unsupportedAlgorithm, at: depth - 1,
+                "signature algorithm \(child.signatureAlgorithm.name) is not supported")
         case .malformedKey:
             return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
         }
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
         // charged to the verification's budget.
         if candFacts.has(.hasNameConstraints), let nc = (try? cand.nameConstraints()) ?? nil {
-            let session = self // the certificates below, without building an array of them
-            switch NameChecks.constraints(nc, below: path.lazy.map { session.certificate($0) }, budget: &budget.nameConstraintComparisons) {
+            let session = self  // the certificates below, without building an array of them
+            switch NameChecks.constraints(
+                nc, below: path.lazy.map { session.certificate($0) }, budget: &budget.nameConstraintComparisons)
+            {
             case nil: break
             case .violated(let i, let what)?:
-                return TrustFailure(.nameConstraintViolated, at: i, "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
+                return TrustFailure(
+                    .nameConstraintViolated, at: i,
+                    "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
             case .unsupported(let i, let why)?:
                 return TrustFailure(.nameConstraintUnsupported, at: i, why)
             case .overBudget?:
@@ -362,10 +394,12 @@ public struct VerificationBudget: Sendable, Hashable {
     public var policyTreeWork: Int
 
     /// A budget with the given limits.
-    public init(signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
-                candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
-                nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons,
-                policyTreeWork: Int = VerificationBudget.defaultPolicyTreeWork) {
+    public init(
+        signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
+        candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
+        nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons,
+        policyTreeWork: Int = VerificationBudget.defaultPolicyTreeWork
+    ) {
         self.signatureChecks = signatureChecks
         self.candidateVisits = candidateVisits
         self.nameConstraintComparisons = nameConstraintComparisons
@@ -402,10 +436,11 @@ public struct VerificationBudget: Sendable, Hashable {
 
     /// What was spent going from `self` (the initial budget) to `remaining`.
     func spent(since remaining: VerificationBudget) -> VerificationBudget {
-        VerificationBudget(signatureChecks: signatureChecks - remaining.signatureChecks,
-                           candidateVisits: candidateVisits - remaining.candidateVisits,
-                           nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons),
-                           policyTreeWork: policyTreeWork - max(0, remaining.policyTreeWork))
+        VerificationBudget(
+            signatureChecks: signatureChecks - remaining.signatureChecks,
+            candidateVisits: candidateVisits - remaining.candidateVisits,
+            nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons),
+            policyTreeWork: policyTreeWork - max(0, remaining.policyTreeWork))
     }
 }
 
@@ -415,9 +450,10 @@ extension Session {
     mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
         guard let r = options.revocation else { return nil }
         let certs = path.map(certificate) + [certificate(anchor)]
-        let checker = RevocationChecker(options: r, time: options.time, algorithms: options.algorithms,
-                                        verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
-                                        anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+        let checker = RevocationChecker(
+            options: r, time: options.time, algorithms: options.algorithms,
+            verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
+            anchor: verifier.anchors.anchors[anchor], work: revocationWork)
         // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
         // to the verification's one budget; running out fails closed even under soft fail (a
         // peer must not be able to skip revocation by exhausting the budget first).

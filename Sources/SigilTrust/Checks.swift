@@ -37,7 +37,9 @@ enum Checks {
 
     /// Structure and extension rules every certificate on the path must satisfy, read from the
     /// certificate's fact block `f` (messages are built only for failures).
-    static func commonFailures(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions) -> [TrustFailure] {
+    static func commonFailures(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
+        -> [TrustFailure]
+    {
         var out: [TrustFailure] = []
         if f.has(.malformedExtensions) {
             var message = "malformed extension"
@@ -47,8 +49,10 @@ enum Checks {
         }
         if f.has(.unsupportedCritical) {
             for e in c.extensions where e.critical && !understoodCritical.contains(where: { e.oid == $0 }) {
-                out.append(TrustFailure(.unsupportedCriticalExtension, at: 0,
-                                        "critical extension \(e.name ?? e.oidDotted) is not supported"))
+                out.append(
+                    TrustFailure(
+                        .unsupportedCriticalExtension, at: 0,
+                        "critical extension \(e.name ?? e.oidDotted) is not supported"))
             }
         }
         if options.kind == .basic { return out }
@@ -71,21 +75,31 @@ enum Checks {
             // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
             if isAnchor, f.has(.hasAuthorityKeyID) {
                 if !f.has(.hasAuthorityKeyIDKeyID) || f.has(.authorityKeyIDHasIssuer) {
-                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier must hold only a keyIdentifier (BR §7.1.2.1.3)"))
+                    out.append(
+                        TrustFailure(
+                            .profileViolation, at: 0,
+                            "root authorityKeyIdentifier must hold only a keyIdentifier (BR §7.1.2.1.3)"))
                 } else if f.has(.keyIDsDiffer) {
-                    out.append(TrustFailure(.profileViolation, at: 0, "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
+                    out.append(
+                        TrustFailure(
+                            .profileViolation, at: 0,
+                            "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
                 }
             }
         } else if !isAnchor && !f.has(.hasAuthorityKeyIDKeyID) {
             // Not for anchors: a configured anchor stands for its name and key (RFC 5280
             // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
             // anchor without AKI).
-            out.append(TrustFailure(.profileViolation, at: 0, "authorityKeyIdentifier with keyIdentifier is missing (RFC 5280 §4.2.1.1)"))
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0, "authorityKeyIdentifier with keyIdentifier is missing (RFC 5280 §4.2.1.1)"
+                ))
         }
         // RFC 5280 §4.2.1.11 / §4.2.1.5 / §4.2.1.14: policy extensions MUST be critical or are
         // not processed; non-critical policyConstraints is a profile error.
         if f.has(.nonCriticalPolicyConstraints) {
-            out.append(TrustFailure(.profileViolation, at: 0, "policyConstraints must be critical (RFC 5280 §4.2.1.11)"))
+            out.append(
+                TrustFailure(.profileViolation, at: 0, "policyConstraints must be critical (RFC 5280 §4.2.1.11)"))
         }
         if f.has(.emptyIssuer) {
             out.append(TrustFailure(.profileViolation, at: 0, "issuer name is empty (RFC 5280 §4.1.2.4)"))
@@ -98,14 +112,20 @@ enum Checks {
     static func keyFailure(_ c: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
         switch c.publicKeyAlgorithm {
         case .rsa, .rsaPSS:
-            guard let bits = c.publicKeyBitCount else { return TrustFailure(.malformedCertificate, at: 0, "RSA key is malformed") }
-            if bits < policy.minimumRSABits { return TrustFailure(.weakKey, at: 0, "RSA key of \(bits) bits (minimum \(policy.minimumRSABits))") }
+            guard let bits = c.publicKeyBitCount else {
+                return TrustFailure(.malformedCertificate, at: 0, "RSA key is malformed")
+            }
+            if bits < policy.minimumRSABits {
+                return TrustFailure(.weakKey, at: 0, "RSA key of \(bits) bits (minimum \(policy.minimumRSABits))")
+            }
             if policy.requireRSAByteMultiple && bits % 8 != 0 {
                 return TrustFailure(.weakKey, at: 0, "RSA key of \(bits) bits is not a multiple of 8 (BR §6.1.5)")
             }
             return nil
         case .ec(let curve):
-            if !policy.allowedCurves.contains(curve) { return TrustFailure(.unsupportedAlgorithm, at: 0, "EC curve \(curve.name) is not allowed") }
+            if !policy.allowedCurves.contains(curve) {
+                return TrustFailure(.unsupportedAlgorithm, at: 0, "EC curve \(curve.name) is not allowed")
+            }
             return nil
         case .ecExplicitParameters:
             return TrustFailure(.unsupportedAlgorithm, at: 0, "EC key with explicit curve parameters (RFC 5480 §2.1.1)")
@@ -122,40 +142,51 @@ enum Checks {
         if let allowed = policy.allowedSignatureAlgorithms {
             let name = SignatureAlgorithmName(signed.signatureAlgorithm)
             if name.map({ !allowed.contains($0) }) ?? true {
-                return TrustFailure(.weakAlgorithm, at: 0,
-                                    "signed with \(signed.signatureAlgorithm.name), not an allowed signature algorithm")
+                return TrustFailure(
+                    .weakAlgorithm, at: 0,
+                    "signed with \(signed.signatureAlgorithm.name), not an allowed signature algorithm")
             }
         }
         switch signed.signatureAlgorithm {
         case .rsaPKCS1(let d), .ecdsa(let d):
-            if !policy.allowedDigests.contains(d) { return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)") }
+            if !policy.allowedDigests.contains(d) {
+                return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
+            }
         case .rsaPSS(let p):
-            if !policy.allowRSAPSS { return TrustFailure(.unsupportedAlgorithm, at: 0, "RSA-PSS signatures are not allowed") }
+            if !policy.allowRSAPSS {
+                return TrustFailure(.unsupportedAlgorithm, at: 0, "RSA-PSS signatures are not allowed")
+            }
             if !policy.allowedDigests.contains(p.hash) || !policy.allowedDigests.contains(p.mgf1Hash) {
                 return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
             }
         case .ed25519, .ed448, .unknown:
-            return TrustFailure(.unsupportedAlgorithm, at: 0, "signature algorithm \(signed.signatureAlgorithmOID) is not supported")
+            return TrustFailure(
+                .unsupportedAlgorithm, at: 0, "signature algorithm \(signed.signatureAlgorithmOID) is not supported")
         }
         return nil
     }
 
     /// A certificate acting as an issuer (intermediate or anchor): RFC 5280 §6.1.4 (k), (n) and
     /// the CA profile, read from its fact block `f`.
-    static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions) -> TrustFailure? {
+    static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
+        -> TrustFailure?
+    {
         var failures: [TrustFailure] = []
         // Anchors' validity is checked too (limbo rfc5280::validity::expired-root; OpenSSL, Go
         // and Apple reject expired roots).
         if let f = within(c, options.time) { failures.append(f) }
         failures += commonFailures(c, f, isAnchor: isAnchor, options: options)
         if c.version != .v3 {
-            failures.append(TrustFailure(.notACA, at: 0, "a \(c.version) certificate cannot be a CA (RFC 5280 §6.1.4 (k))"))
+            failures.append(
+                TrustFailure(.notACA, at: 0, "a \(c.version) certificate cannot be a CA (RFC 5280 §6.1.4 (k))"))
         }
         // §6.1.4 (k): basicConstraints present with cA TRUE; §4.2.1.9: MUST be critical in CAs.
         if f.has(.hasBasicConstraints) {
             if !f.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
             if options.kind != .basic, !f.has(.basicConstraintsCritical) {
-                failures.append(TrustFailure(.profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
+                failures.append(
+                    TrustFailure(
+                        .profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
             }
         } else {
             failures.append(TrustFailure(.notACA, at: 0, "basicConstraints is missing"))
@@ -166,18 +197,24 @@ enum Checks {
         }
         if options.kind != .basic {
             // §4.1.2.6: a CA's subject is non-empty. §4.2.1.2: CAs carry an SKI.
-            if f.has(.emptySubject) { failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)")) }
+            if f.has(.emptySubject) {
+                failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)"))
+            }
             if !f.has(.hasSubjectKeyID) {
-                failures.append(TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
+                failures.append(
+                    TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
             }
             // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
             // self-signed root must not carry one at all (BR §7.1.2.1.2).
             if f.has(.hasExtKeyUsage), let eku = (try? c.extendedKeyUsage()) ?? nil {
                 if f.isSelfIssued && isAnchor {
-                    failures.append(TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
+                    failures.append(
+                        TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
                 forEachMissingEKU(eku, options) { required in
-                    failures.append(TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
+                    failures.append(
+                        TrustFailure(
+                            .extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
                 }
             }
         }
@@ -187,7 +224,9 @@ enum Checks {
 
     /// Calls `body` with each required purpose (`VerificationOptions.requiredEKUs`, else the
     /// kind's) that `eku` does not list. Allocates nothing.
-    static func forEachMissingEKU(_ eku: ObjectIdentifierList, _ options: VerificationOptions, _ body: ([UInt8]) -> Void) {
+    static func forEachMissingEKU(
+        _ eku: ObjectIdentifierList, _ options: VerificationOptions, _ body: ([UInt8]) -> Void
+    ) {
         if !options.requiredEKUs.isEmpty {
             for r in options.requiredEKUs where !eku.contains(r) { body(r) }
             return
@@ -209,7 +248,8 @@ enum Checks {
         let ku = f.keyUsageIfPresent
         // §4.2.1.3: keyCertSign only with cA TRUE.
         if let ku, ku.contains(.keyCertSign), !isCA {
-            out.append(TrustFailure(.keyUsage, at: 0, "keyCertSign set on a certificate that is not a CA (RFC 5280 §4.2.1.3)"))
+            out.append(
+                TrustFailure(.keyUsage, at: 0, "keyCertSign set on a certificate that is not a CA (RFC 5280 §4.2.1.3)"))
         }
         // A TLS end entity's key must be usable in the handshake when keyUsage restricts it
         // (RFC 8446 §4.4.2.2: "the digitalSignature bit MUST be set if the Key Usage extension
@@ -218,19 +258,31 @@ enum Checks {
         // position is left to the RFC 5280 rules (limbo rfc5280::ca-as-leaf expects success).
         // Found by Fuzz/FuzzVerifyDiff: a leaf with keyUsage cRLSign only was trusted.
         if let ku, !isCA, options.kind != .basic {
-            let usable: KeyUsage = options.kind == .server ? [.digitalSignature, .keyEncipherment, .keyAgreement]
-                                                          : [.digitalSignature, .keyAgreement]
+            let usable: KeyUsage =
+                options.kind == .server
+                ? [.digitalSignature, .keyEncipherment, .keyAgreement]
+                : [.digitalSignature, .keyAgreement]
             if ku.isDisjoint(with: usable) {
-                out.append(TrustFailure(.keyUsage, at: 0, "keyUsage allows no TLS \(options.kind == .server ? "server" : "client") use (RFC 8446 §4.4.2.2)"))
+                out.append(
+                    TrustFailure(
+                        .keyUsage, at: 0,
+                        "keyUsage allows no TLS \(options.kind == .server ? "server" : "client") use (RFC 8446 §4.4.2.2)"
+                    ))
             }
         }
         if let ku, !ku.contains(options.requiredKeyUsage) {
-            out.append(TrustFailure(.keyUsage, at: 0, "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"))
+            out.append(
+                TrustFailure(
+                    .keyUsage, at: 0,
+                    "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"
+                ))
         }
         // §4.2.1.10: name constraints only in CA certificates.
         // (Past the malformed check, each extension is present exactly when it decodes.)
         if f.has(.hasNameConstraints) {
-            out.append(TrustFailure(.profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
         }
         // EKU (§4.2.1.12): absent means any purpose under RFC 5280; the BR profile requires it.
         let eku = f.has(.hasExtKeyUsage) ? (try? c.extendedKeyUsage()) ?? nil : nil
@@ -240,18 +292,29 @@ enum Checks {
             }
         }
         if options.kind != .basic {
-            if c.version != .v3 { out.append(TrustFailure(.profileViolation, at: 0, "end-entity certificate is \(c.version), not v3 (BR §7.1.1)")) }
+            if c.version != .v3 {
+                out.append(
+                    TrustFailure(.profileViolation, at: 0, "end-entity certificate is \(c.version), not v3 (BR §7.1.1)")
+                )
+            }
             // A CA certificate in the leaf position is accepted (RFC 5280 has no rule against
             // it; limbo rfc5280::ca-as-leaf and pathlen::validation-ignores-pathlen-in-leaf),
             // but cA TRUE with a keyUsage lacking keyCertSign is inconsistent (§4.2.1.9).
             if isCA, let ku, !ku.contains(.keyCertSign) {
-                out.append(TrustFailure(.profileViolation, at: 0, "cA TRUE but keyUsage lacks keyCertSign (RFC 5280 §4.2.1.9)"))
+                out.append(
+                    TrustFailure(.profileViolation, at: 0, "cA TRUE but keyUsage lacks keyCertSign (RFC 5280 §4.2.1.9)")
+                )
             }
             if f.has(.hasExtKeyUsage) {
                 // BR §7.1.2.7.10: present, non-critical, without anyExtendedKeyUsage.
-                if f.has(.extKeyUsageCritical) { out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)")) }
+                if f.has(.extKeyUsageCritical) {
+                    out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)"))
+                }
                 if eku?.contains(OID.anyExtendedKeyUsage) == true {
-                    out.append(TrustFailure(.extendedKeyUsage, at: 0, "anyExtendedKeyUsage in an end-entity certificate (BR §7.1.2.7.10)"))
+                    out.append(
+                        TrustFailure(
+                            .extendedKeyUsage, at: 0,
+                            "anyExtendedKeyUsage in an end-entity certificate (BR §7.1.2.7.10)"))
                 }
             }
             // An absent extKeyUsage means any purpose (RFC 5280 §4.2.1.12), as Go and OpenSSL
@@ -266,26 +329,40 @@ enum Checks {
 
     /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR
     /// §7.1.4.3, §7.1.2.7.12).
-    static func subjectNameFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions) -> [TrustFailure] {
+    static func subjectNameFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions)
+        -> [TrustFailure]
+    {
         var out: [TrustFailure] = []
-        let hasSAN = f.has(.hasSubjectAltName), sanCritical = f.has(.subjectAltNameCritical)
+        let hasSAN = f.has(.hasSubjectAltName)
+        let sanCritical = f.has(.subjectAltNameCritical)
         if f.has(.emptySubject) {
             // §4.2.1.6: an empty subject requires a critical SAN.
             if !hasSAN {
-                out.append(TrustFailure(.profileViolation, at: 0, "empty subject without subjectAltName (RFC 5280 §4.2.1.6)"))
+                out.append(
+                    TrustFailure(.profileViolation, at: 0, "empty subject without subjectAltName (RFC 5280 §4.2.1.6)"))
             } else if !sanCritical {
-                out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName must be critical when the subject is empty (RFC 5280 §4.2.1.6)"))
+                out.append(
+                    TrustFailure(
+                        .profileViolation, at: 0,
+                        "subjectAltName must be critical when the subject is empty (RFC 5280 §4.2.1.6)"))
             }
         } else if sanCritical && options.kind == .server {
-            out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
         }
         guard options.kind == .server else { return out }
         guard hasSAN, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
-            out.append(TrustFailure(.nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
+            out.append(
+                TrustFailure(
+                    .nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
             return out
         }
         for case .dnsName(let name) in sans where !NameChecks.isValidPresentedDNSName(name.bytes) {
-            out.append(TrustFailure(.profileViolation, at: 0, "subjectAltName dNSName \"\(name.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0,
+                    "subjectAltName dNSName \"\(name.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
         }
         // The subject Common Name is never used for identity (no CN fallback), and BR §7.1.4.3
         // (CN repeats a SAN entry) is a CA issuance rule that Sigil, like rustls-webpki, Go and

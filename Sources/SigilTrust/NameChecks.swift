@@ -14,7 +14,8 @@ enum NameChecks {
 
     /// Name constraints of one CA applied to the certificates below it (`below[0]` the leaf),
     /// charged to `budget`; nil when all hold.
-    static func constraints<C: Collection>(_ nc: NameConstraints, below: C, budget: inout Int) -> ConstraintResult? where C.Element == Certificate {
+    static func constraints<C: Collection>(_ nc: NameConstraints, below: C, budget: inout Int) -> ConstraintResult?
+    where C.Element == Certificate {
         guard let (i, r) = checkNameConstraints(nc, below: below, budget: &budget) else { return nil }
         if budget < 0 { return .overBudget }
         switch r {

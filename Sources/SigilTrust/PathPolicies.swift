@@ -36,19 +36,25 @@ extension Session {
             details.policies = sets
             return nil
         case .failure(let f):
-            let index = path.count - 1 - f.certificate // back to leaf-first indexes
+            let index = path.count - 1 - f.certificate  // back to leaf-first indexes
             let oid = f.policy.map { OID.dotted($0) } ?? ""
             switch f.kind {
             case .budgetExhausted:
                 budgetHit = true
-                return TrustFailure(.budgetExhausted, at: index,
-                                    "certificate policy processing exceeded the verification's policy work budget of \(verifier.budget.policyTreeWork) units")
+                return TrustFailure(
+                    .budgetExhausted, at: index,
+                    "certificate policy processing exceeded the verification's policy work budget of \(verifier.budget.policyTreeWork) units"
+                )
             case .duplicatePolicy:
-                return TrustFailure(.invalidPolicy, at: index, "policy \(oid) appears twice in certificatePolicies (RFC 5280 §4.2.1.4)")
+                return TrustFailure(
+                    .invalidPolicy, at: index, "policy \(oid) appears twice in certificatePolicies (RFC 5280 §4.2.1.4)")
             case .anyPolicyMapped:
                 return TrustFailure(.invalidPolicy, at: index, "policyMappings maps anyPolicy (RFC 5280 §6.1.4 (a))")
             case .noExplicitPolicy:
-                return TrustFailure(.invalidPolicy, at: index, "an explicit policy is required and the path is valid for no acceptable policy (RFC 5280 §6.1.3 (f), §6.1.5 (g))")
+                return TrustFailure(
+                    .invalidPolicy, at: index,
+                    "an explicit policy is required and the path is valid for no acceptable policy (RFC 5280 §6.1.3 (f), §6.1.5 (g))"
+                )
             }
         }
     }

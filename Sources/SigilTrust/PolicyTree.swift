@@ -86,7 +86,9 @@ public struct ValidatedPolicies: Sendable, Hashable {
     init(_ sets: Sets) { storage = .computed(sets) }
 
     /// `path`: leaf first, anchor last (see `Storage.deferred`).
-    init(deferredLeafFirst path: [Certificate], options: CertificatePolicyOptions) { storage = .deferred(path, options) }
+    init(deferredLeafFirst path: [Certificate], options: CertificatePolicyOptions) {
+        storage = .deferred(path, options)
+    }
 
     var sets: Sets {
         switch storage {
@@ -100,7 +102,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
             }
             var budget = Int.max
             if case .success(let v) = PolicyTree.evaluate(input, options: options, budget: &budget) { return v.sets }
-            return Sets() // unreachable: the verifier only defers paths that cannot fail
+            return Sets()  // unreachable: the verifier only defers paths that cannot fail
         }
     }
 
@@ -146,9 +148,11 @@ public struct PolicyCertificate: Sendable {
     public var isSelfIssued: Bool
 
     /// Facts given directly (tests, fuzzers): nil means the extension is absent.
-    public init(policies: [ByteSpan]? = nil, mappings: [(issuer: ByteSpan, subject: ByteSpan)]? = nil,
-                requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil,
-                inhibitAnyPolicy: Int? = nil, isSelfIssued: Bool = false) {
+    public init(
+        policies: [ByteSpan]? = nil, mappings: [(issuer: ByteSpan, subject: ByteSpan)]? = nil,
+        requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil,
+        inhibitAnyPolicy: Int? = nil, isSelfIssued: Bool = false
+    ) {
         self.policies = policies
         self.mappings = mappings
         self.requireExplicitPolicy = requireExplicitPolicy
@@ -249,8 +253,10 @@ public enum PolicyTree {
     /// (g) over `path` (RFC order: `path[0]` is issued by the trust anchor, the last element is
     /// the end entity; the anchor itself is not processed, §6.1.1 (d)). `budget` is the work
     /// left for the whole verification and is decreased.
-    public static func evaluate(_ path: [PolicyCertificate], options: CertificatePolicyOptions,
-                                budget: inout Int) -> Result<ValidatedPolicies, PolicyFailure> {
+    public static func evaluate(
+        _ path: [PolicyCertificate], options: CertificatePolicyOptions,
+        budget: inout Int
+    ) -> Result<ValidatedPolicies, PolicyFailure> {
         let n = path.count
         // §6.1.2 (d), (e), (f): n + 1 unless the matching initial input is set.
         var explicitPolicy = options.initialExplicitPolicy ? 0 : n + 1
@@ -275,7 +281,9 @@ public enum PolicyTree {
                 var seen = Set<ByteSpan>(minimumCapacity: policies.count)
                 var certHasAny = false
                 for p in policies {
-                    if !seen.insert(p).inserted { return .failure(PolicyFailure(.duplicatePolicy, certificate: i, policy: p.array)) }
+                    if !seen.insert(p).inserted {
+                        return .failure(PolicyFailure(.duplicatePolicy, certificate: i, policy: p.array))
+                    }
                     if isAnyPolicy(p) { certHasAny = true }
                 }
                 // (d)(2): anyPolicy is processed while inhibit_anyPolicy > 0, or in a
@@ -302,7 +310,9 @@ public enum PolicyTree {
                 level = Level()
             }
             // (f): explicit_policy 0 requires a non-NULL tree.
-            if explicitPolicy == 0 && level.isEmpty { return .failure(PolicyFailure(.noExplicitPolicy, certificate: i)) }
+            if explicitPolicy == 0 && level.isEmpty {
+                return .failure(PolicyFailure(.noExplicitPolicy, certificate: i))
+            }
             levels.append(level)
 
             if !isLeaf {
@@ -338,7 +348,7 @@ public enum PolicyTree {
                 if let f = spend(levels[d].nodes.count, n - 1) { return .failure(f) }
                 for node in levels[d].nodes where node.reachable {
                     if node.parents.isEmpty {
-                        authority.insert(node.policy) // parent anyPolicy: in valid_policy_node_set
+                        authority.insert(node.policy)  // parent anyPolicy: in valid_policy_node_set
                         continue
                     }
                     if let f = spend(node.parents.count, n - 1) { return .failure(f) }
@@ -375,8 +385,10 @@ public enum PolicyTree {
     /// §6.1.4 (a), (b) for certificate `i`: checks the mappings, marks (b)(1) or deletes (b)(2)
     /// mapped nodes of `level` (the stored depth i), and returns depth i's nodes re-keyed by
     /// expected policy, parents = the depth-i policies expecting it.
-    static func mapPolicies(_ cert: PolicyCertificate, _ level: inout Level, allowed: Bool, _ i: Int,
-                            _ budget: inout Int) -> Result<Level, PolicyFailure> {
+    static func mapPolicies(
+        _ cert: PolicyCertificate, _ level: inout Level, allowed: Bool, _ i: Int,
+        _ budget: inout Int
+    ) -> Result<Level, PolicyFailure> {
         let mappings = cert.mappings ?? []
         budget -= mappings.count * 2 + level.nodes.count * 2
         if budget < 0 { return .failure(PolicyFailure(.budgetExhausted, certificate: i)) }
@@ -409,7 +421,10 @@ public enum PolicyTree {
         next.hasAnyPolicy = level.hasAnyPolicy
         for node in level.nodes {
             let expected = node.mapped ? targets[node.policy] ?? [] : [node.policy]
-            if budget - expected.count < 0 { budget = -1; return .failure(PolicyFailure(.budgetExhausted, certificate: i)) }
+            if budget - expected.count < 0 {
+                budget = -1
+                return .failure(PolicyFailure(.budgetExhausted, certificate: i))
+            }
             budget -= expected.count
             for e in expected {
                 if let k = next.index[e] {

@@ -41,7 +41,8 @@ extension CertificateSignatureVerifier {
 public protocol RevocationSignatureVerifier {
     /// Whether `signer`'s public key verifies `signature` (the BIT STRING's bits) over `signed`
     /// (a CRL's TBSCertList or an OCSP ResponseData encoding) with `algorithm`.
-    func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict
+    func verifySignature(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate)
+        -> SignatureVerdict
     /// The `algorithm` digest of `bytes`, or nil when the verifier does not compute it (then an
     /// OCSP CertID using it cannot be matched).
     func digest(_ algorithm: DigestAlgorithm, of bytes: ByteSpan) -> [UInt8]?
@@ -50,7 +51,9 @@ public protocol RevocationSignatureVerifier {
 extension CertificateSignatureVerifier {
     /// Signed data other than a certificate, checked through `RevocationSignatureVerifier` when
     /// the verifier implements it; otherwise unsupported.
-    func verifySignedData(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate) -> SignatureVerdict {
+    func verifySignedData(algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate)
+        -> SignatureVerdict
+    {
         guard let r = self as? any RevocationSignatureVerifier else { return .unsupportedAlgorithm }
         return r.verifySignature(algorithm: algorithm, signed: signed, signature: signature, signer: signer)
     }

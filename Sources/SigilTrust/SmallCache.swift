@@ -18,18 +18,38 @@ struct SmallCache<Value> {
             return count > 4 ? overflow[key] : nil
         }
         set {
-            guard let newValue else { return } // insert-only: entries are never removed
-            if count > 0 && k0 == key { v0 = newValue; return }
-            if count > 1 && k1 == key { v1 = newValue; return }
-            if count > 2 && k2 == key { v2 = newValue; return }
-            if count > 3 && k3 == key { v3 = newValue; return }
+            guard let newValue else { return }  // insert-only: entries are never removed
+            if count > 0 && k0 == key {
+                v0 = newValue
+                return
+            }
+            if count > 1 && k1 == key {
+                v1 = newValue
+                return
+            }
+            if count > 2 && k2 == key {
+                v2 = newValue
+                return
+            }
+            if count > 3 && k3 == key {
+                v3 = newValue
+                return
+            }
             switch count {
-            case 0: k0 = key; v0 = newValue
-            case 1: k1 = key; v1 = newValue
-            case 2: k2 = key; v2 = newValue
-            case 3: k3 = key; v3 = newValue
+            case 0:
+                k0 = key
+                v0 = newValue
+            case 1:
+                k1 = key
+                v1 = newValue
+            case 2:
+                k2 = key
+                v2 = newValue
+            case 3:
+                k3 = key
+                v3 = newValue
             default:
-                if overflow[key] == nil { count += 1 } // count > 4 means "look in overflow"
+                if overflow[key] == nil { count += 1 }  // count > 4 means "look in overflow"
                 overflow[key] = newValue
                 return
             }
@@ -63,7 +83,9 @@ struct PathNodes: RandomAccessCollection {
     mutating func append(_ node: Int) {
         precondition(count < PathNodes.capacity)
         let i = count
-        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: node, toByteOffset: i * MemoryLayout<Int>.stride, as: Int.self) }
+        withUnsafeMutableBytes(of: &storage) {
+            $0.storeBytes(of: node, toByteOffset: i * MemoryLayout<Int>.stride, as: Int.self)
+        }
         count += 1
     }
 

@@ -1,34 +1,35 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-import Android
-#endif
 import SigilX509
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(Android)
+    import Android
+#endif
 
 // Each C library under its own guard: `read` is spelled through the module that provides it
 // (Glibc, Musl, Darwin or Android's Bionic), never `Glibc.read` under another import. A platform
 // with none of them (WASI, embedded) has no file system here: reads fail and the system store is
 // empty. (Embedded x86_64-unknown-none-elf compiles that branch: Scripts/build-embedded.sh.)
 #if canImport(Glibc)
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    Glibc.read(fd, buffer, count)
-}
+    @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Glibc.read(fd, buffer, count)
+    }
 #elseif canImport(Musl)
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    Musl.read(fd, buffer, count)
-}
+    @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Musl.read(fd, buffer, count)
+    }
 #elseif canImport(Darwin)
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    Darwin.read(fd, buffer, count)
-}
+    @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Darwin.read(fd, buffer, count)
+    }
 #elseif canImport(Android)
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    Android.read(fd, buffer, count)
-}
+    @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Android.read(fd, buffer, count)
+    }
 #endif
 
 /// Reading files without Foundation (the library stays Foundation-free for embedded users).
@@ -42,61 +43,61 @@ public enum FileInput {
     /// The whole file, or nil when it cannot be read.
     public static func read(_ path: String) -> [UInt8]? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 { return nil }
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-            if out.count > maximumFileSize { return nil }
-        }
-        return out
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var out: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+                if n < 0 { return nil }
+                if n == 0 { break }
+                out.append(contentsOf: chunk[0..<n])
+                if out.count > maximumFileSize { return nil }
+            }
+            return out
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// True when `path` is a regular file (symbolic links followed).
     public static func isRegularFile(_ path: String) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+            var st = stat()
+            return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         #else
-        return false
+            return false
         #endif
     }
 
     /// True when `path` is a directory (symbolic links followed).
     public static func isDirectory(_ path: String) -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            var st = stat()
+            return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
         #else
-        return false
+            return false
         #endif
     }
 
     /// Names in a directory (not recursive), sorted.
     public static func list(_ path: String) -> [String] {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            // d_name's size differs between C libraries (256 on glibc/musl, 1024 on Darwin):
-            // read up to its NUL within the field, whatever its size.
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            guard let dir = opendir(path) else { return [] }
+            defer { closedir(dir) }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                // d_name's size differs between C libraries (256 on glibc/musl, 1024 on Darwin):
+                // read up to its NUL within the field, whatever its size.
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { names.append(name) }
             }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+            return names.sorted()
         #else
-        return []
+            return []
         #endif
     }
 }
@@ -149,9 +150,9 @@ extension TrustStore {
     static func currentEnvironment() -> [String: String] {
         var env: [String: String] = [:]
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-        for key in ["SSL_CERT_FILE", "SSL_CERT_DIR"] {
-            if let v = getenv(key) { env[key] = String(cString: v) }
-        }
+            for key in ["SSL_CERT_FILE", "SSL_CERT_DIR"] {
+                if let v = getenv(key) { env[key] = String(cString: v) }
+            }
         #endif
         return env
     }

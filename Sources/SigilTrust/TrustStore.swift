@@ -58,7 +58,9 @@ public struct TrustStore: Sendable {
     public mutating func add(_ anchor: TrustAnchor) {
         // Duplicates (same DER) are kept once; the first source wins.
         let key = anchor.certificate.subject.chainingKey
-        if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) { return }
+        if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) {
+            return
+        }
         bySubject[key, default: []].append(anchors.count)
         anchors.append(anchor)
     }
@@ -129,20 +131,20 @@ public struct TrustStore: Sendable {
 public enum SystemTrustLocations {
     /// PEM bundles, in the order tried.
     public static let bundles = [
-        "/etc/ssl/certs/ca-certificates.crt",                // Debian, Ubuntu, Gentoo, Arch (p11-kit link)
-        "/etc/pki/tls/certs/ca-bundle.crt",                  // Fedora, RHEL, CentOS
-        "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", // Fedora/RHEL extracted
-        "/etc/ssl/ca-bundle.pem",                            // openSUSE
-        "/etc/ssl/cert.pem",                                 // Alpine, macOS-style, OpenBSD
-        "/etc/pki/tls/cacert.pem",                           // OpenELEC
-        "/usr/local/share/certs/ca-root-nss.crt",            // FreeBSD
-        "/usr/local/etc/ssl/cert.pem",                       // FreeBSD (ports)
+        "/etc/ssl/certs/ca-certificates.crt",  // Debian, Ubuntu, Gentoo, Arch (p11-kit link)
+        "/etc/pki/tls/certs/ca-bundle.crt",  // Fedora, RHEL, CentOS
+        "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",  // Fedora/RHEL extracted
+        "/etc/ssl/ca-bundle.pem",  // openSUSE
+        "/etc/ssl/cert.pem",  // Alpine, macOS-style, OpenBSD
+        "/etc/pki/tls/cacert.pem",  // OpenELEC
+        "/usr/local/share/certs/ca-root-nss.crt",  // FreeBSD
+        "/usr/local/etc/ssl/cert.pem",  // FreeBSD (ports)
         "/etc/ca-certificates/extracted/tls-ca-bundle.pem",  // Arch
     ]
     /// Hashed certificate directories (`c_rehash` layout), in the order tried.
     public static let directories = [
-        "/etc/ssl/certs",               // hashed directory (Debian, SLES)
-        "/etc/pki/tls/certs",           // Fedora/RHEL
-        "/system/etc/security/cacerts", // Android
+        "/etc/ssl/certs",  // hashed directory (Debian, SLES)
+        "/etc/pki/tls/certs",  // Fedora/RHEL
+        "/system/etc/security/cacerts",  // Android
     ]
 }

@@ -173,27 +173,43 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     static func parsePSSParameters(_ reader: inout DERReader) throws(DERError) -> RSAPSSParameters {
         try reader.enter(.sequence) { (r) throws(DERError) -> RSAPSSParameters in
             var p = RSAPSSParameters(hash: .sha1, mgf1Hash: .sha1, saltLength: 20)
-            if let h = try r.enterOptional(.contextConstructed(0), { (e) throws(DERError) -> DigestAlgorithm in
-                try parseHashIdentifier(&e)
-            }) { p.hash = h }
-            if let m = try r.enterOptional(.contextConstructed(1), { (e) throws(DERError) -> DigestAlgorithm in
-                try e.enter(.sequence) { (mgf) throws(DERError) -> DigestAlgorithm in
-                    let at = mgf.position
-                    let oid = try mgf.readObjectIdentifier()
-                    // RFC 4055 §3.1: MGF1 is the only mask generation function.
-                    guard OID.mgf1.matches(oid) else { throw DERError(.invalidAlgorithmParameters, at: at) }
-                    return try parseHashIdentifier(&mgf)
-                }
-            }) { p.mgf1Hash = m }
-            if let s = try r.enterOptional(.contextConstructed(2), { (e) throws(DERError) -> Int64 in
-                try e.readInt64()
-            }) {
+            if let h = try r.enterOptional(
+                .contextConstructed(0),
+                { (e) throws(DERError) -> DigestAlgorithm in
+                    try parseHashIdentifier(&e)
+                })
+            {
+                p.hash = h
+            }
+            if let m = try r.enterOptional(
+                .contextConstructed(1),
+                { (e) throws(DERError) -> DigestAlgorithm in
+                    try e.enter(.sequence) { (mgf) throws(DERError) -> DigestAlgorithm in
+                        let at = mgf.position
+                        let oid = try mgf.readObjectIdentifier()
+                        // RFC 4055 §3.1: MGF1 is the only mask generation function.
+                        guard OID.mgf1.matches(oid) else { throw DERError(.invalidAlgorithmParameters, at: at) }
+                        return try parseHashIdentifier(&mgf)
+                    }
+                })
+            {
+                p.mgf1Hash = m
+            }
+            if let s = try r.enterOptional(
+                .contextConstructed(2),
+                { (e) throws(DERError) -> Int64 in
+                    try e.readInt64()
+                })
+            {
                 guard s >= 0 && s <= 4096 else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
                 p.saltLength = Int(s)
             }
-            if let t = try r.enterOptional(.contextConstructed(3), { (e) throws(DERError) -> Int64 in
-                try e.readInt64()
-            }) {
+            if let t = try r.enterOptional(
+                .contextConstructed(3),
+                { (e) throws(DERError) -> Int64 in
+                    try e.readInt64()
+                })
+            {
                 // RFC 4055 §3.1: trailerField MUST be 1 (0xBC).
                 guard t == 1 else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
             }
@@ -271,7 +287,9 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                 return .rsa
             }
             if OID.ecPublicKey.matches(oid) {
-                guard let tag = try r.peekTagChecked() else { throw DERError(.invalidAlgorithmParameters, at: r.position) }
+                guard let tag = try r.peekTagChecked() else {
+                    throw DERError(.invalidAlgorithmParameters, at: r.position)
+                }
                 if tag == .objectIdentifier {
                     let curve = try r.readObjectIdentifier()
                     if OID.secp256r1.matches(curve) { return .ec(.p256) }

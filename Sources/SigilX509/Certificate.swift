@@ -21,7 +21,9 @@ public struct Certificate: Sendable {
     /// The certificate's version (RFC 5280 §4.1.2.1); the raw value is the version number, not the encoded integer.
     public enum Version: UInt8, Sendable, Hashable {
         /// v1 (version field absent), v2 (encoded 1) and v3 (encoded 2).
-        case v1 = 1, v2 = 2, v3 = 3
+        case v1 = 1
+        case v2 = 2
+        case v3 = 3
     }
 
     /// The whole DER encoding.
@@ -40,18 +42,18 @@ public struct Certificate: Sendable {
 
     /// Field positions, as 32-bit offsets (certificates are capped at 1 MiB).
     @usableFromInline struct Spans: Sendable {
-        var tbs: Span            // TBSCertificate TLV
-        var serial: Span         // serial INTEGER content
-        var signatureAlgorithm: Span // outer AlgorithmIdentifier TLV (== TBS one)
-        var issuer: Span         // Name TLV
-        var subject: Span        // Name TLV
-        var spki: Span           // SubjectPublicKeyInfo TLV
+        var tbs: Span  // TBSCertificate TLV
+        var serial: Span  // serial INTEGER content
+        var signatureAlgorithm: Span  // outer AlgorithmIdentifier TLV (== TBS one)
+        var issuer: Span  // Name TLV
+        var subject: Span  // Name TLV
+        var spki: Span  // SubjectPublicKeyInfo TLV
         var spkiAlgorithm: Span  // its AlgorithmIdentifier TLV
-        var publicKey: Span      // subjectPublicKey bits (after the unused-bits octet)
-        var issuerUID: Span      // [1] content after the unused-bits octet (empty if absent)
-        var subjectUID: Span     // [2]
-        var extensions: Span     // content of `SEQUENCE OF Extension` (empty if absent)
-        var signature: Span      // signatureValue bits
+        var publicKey: Span  // subjectPublicKey bits (after the unused-bits octet)
+        var issuerUID: Span  // [1] content after the unused-bits octet (empty if absent)
+        var subjectUID: Span  // [2]
+        var extensions: Span  // content of `SEQUENCE OF Extension` (empty if absent)
+        var signature: Span  // signatureValue bits
         var hasIssuerUID: Bool
         var hasSubjectUID: Bool
         var extensionCount: UInt8
@@ -180,7 +182,7 @@ public struct Certificate: Sendable {
                 return (try i.decodeInt64(), i.contentStart)
             }
             switch n.0 {
-            case 0: throw DERError(.defaultValueEncoded, at: v.start) // X.690 §11.5: v1 is the DEFAULT
+            case 0: throw DERError(.defaultValueEncoded, at: v.start)  // X.690 §11.5: v1 is the DEFAULT
             case 1: version = .v2
             case 2: version = .v3
             default: throw DERError(.invalidVersion, at: n.1)
@@ -263,9 +265,10 @@ public struct Certificate: Sendable {
             let count = index.count
             spans.extensionCount = UInt8(count)
         }
-        return Parsed(version: version, notBefore: notBefore, notAfter: notAfter,
-                      signatureAlgorithm: signatureAlgorithm, publicKeyAlgorithm: publicKeyAlgorithm,
-                      spans: spans)
+        return Parsed(
+            version: version, notBefore: notBefore, notAfter: notAfter,
+            signatureAlgorithm: signatureAlgorithm, publicKeyAlgorithm: publicKeyAlgorithm,
+            spans: spans)
     }
 
     struct ExtensionIndex {
@@ -285,7 +288,8 @@ public struct Certificate: Sendable {
         // Where the unknown extensions' OIDs seen so far lie (content start, end), on the stack:
         // at most `maximumExtensionCount` of them, so each new unknown OID is compared with the
         // earlier unknown ones without re-reading the whole list.
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) { (unknown) throws(DERError) in
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) {
+            (unknown) throws(DERError) in
             var unknownCount = 0
             try DERReader.enter(list) { (r) throws(DERError) in
                 if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
@@ -304,7 +308,11 @@ public struct Certificate: Sendable {
                     if let slot = KnownExtension.slot(oid) {
                         if index.slots[slot] != 0 { throw DERError(.duplicateExtension, at: extStart) }
                         let relative = extStart - list.contentStart + 1
-                        if relative <= Int(UInt16.max) { index.slots[slot] = UInt16(relative) } else { index.unindexed = true }
+                        if relative <= Int(UInt16.max) {
+                            index.slots[slot] = UInt16(relative)
+                        } else {
+                            index.unindexed = true
+                        }
                         continue
                     }
                     var k = 0

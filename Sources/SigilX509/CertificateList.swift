@@ -57,8 +57,8 @@ public struct CertificateList: Sendable {
         var tbs: (Int, Int)
         var signatureAlgorithm: (Int, Int)
         var issuer: (Int, Int)
-        var revoked: (Int, Int)      // content of revokedCertificates (empty if absent)
-        var extensions: (Int, Int)   // content of the Extensions SEQUENCE (empty if absent)
+        var revoked: (Int, Int)  // content of revokedCertificates (empty if absent)
+        var extensions: (Int, Int)  // content of the Extensions SEQUENCE (empty if absent)
         var signature: (Int, Int)
     }
 
@@ -89,8 +89,12 @@ public struct CertificateList: Sendable {
 
     /// Parses a DER CRL, keeping `der` as its storage. The whole input must be one CRL.
     public init(der: [UInt8]) throws(DERError) {
-        guard der.count <= CertificateList.maximumSize else { throw DERError(.tooLarge, at: CertificateList.maximumSize) }
-        let parsed = try withStorage(der) { (buf) throws(DERError) -> Parsed in try CertificateList.parse(buf, storage: der) }
+        guard der.count <= CertificateList.maximumSize else {
+            throw DERError(.tooLarge, at: CertificateList.maximumSize)
+        }
+        let parsed = try withStorage(der) { (buf) throws(DERError) -> Parsed in
+            try CertificateList.parse(buf, storage: der)
+        }
         self.der = der
         self.version = parsed.version
         self.thisUpdate = parsed.thisUpdate
@@ -105,7 +109,8 @@ public struct CertificateList: Sendable {
     /// Every CRL in `bytes`: PEM (`X509 CRL` blocks, RFC 7468 §6) or one DER CRL.
     public static func all(from bytes: [UInt8]) throws(DERError) -> [CertificateList] {
         if PEM.looksLikePEM(bytes) {
-            let blocks = try PEM.decodeBlocks(bytes, labels: ["X509 CRL"], maximumInputSize: CertificateList.maximumSize / 3 * 4 + (1 << 20))
+            let blocks = try PEM.decodeBlocks(
+                bytes, labels: ["X509 CRL"], maximumInputSize: CertificateList.maximumSize / 3 * 4 + (1 << 20))
             if blocks.isEmpty { throw DERError(.noCertificate, at: 0) }
             var out: [CertificateList] = []
             for der in blocks { out.append(try CertificateList(der: der)) }
@@ -121,7 +126,9 @@ public struct CertificateList: Sendable {
         var nextUpdate: Int64?
         var signatureAlgorithm: SignatureAlgorithm = .rsaPKCS1(.sha256)
         var facts = Facts()
-        var spans = Spans(tbs: (0, 0), signatureAlgorithm: (0, 0), issuer: (0, 0), revoked: (0, 0), extensions: (0, 0), signature: (0, 0))
+        var spans = Spans(
+            tbs: (0, 0), signatureAlgorithm: (0, 0), issuer: (0, 0), revoked: (0, 0), extensions: (0, 0),
+            signature: (0, 0))
         var sorted: [UInt32] = []
         var issuers: [UInt32] = []
     }
@@ -140,8 +147,9 @@ public struct CertificateList: Sendable {
             let outerStart = c.position
             _ = try SignatureAlgorithm.parse(&c)
             let inner = p.spans.signatureAlgorithm
-            let same = derBytesEqual(UnsafeRawBufferPointer(rebasing: buf[outerStart..<c.position]),
-                                     UnsafeRawBufferPointer(rebasing: buf[inner.0..<inner.1]))
+            let same = derBytesEqual(
+                UnsafeRawBufferPointer(rebasing: buf[outerStart..<c.position]),
+                UnsafeRawBufferPointer(rebasing: buf[inner.0..<inner.1]))
             if !same { throw DERError(.signatureAlgorithmMismatch, at: outerStart) }
             let sigValue = try c.read(.bitString)
             let sig = try sigValue.decodeBitString()
@@ -243,7 +251,9 @@ public struct CertificateList: Sendable {
                         let e = try v.read(.enumerated)
                         try v.finish()
                         let n = try e.decodeInt64()
-                        guard CRLReason(rawValue: n) != nil else { throw DERError(.invalidExtension, at: e.contentStart) }
+                        guard CRLReason(rawValue: n) != nil else {
+                            throw DERError(.invalidExtension, at: e.contentStart)
+                        }
                     } else if OID.invalidityDate.matches(oid) {
                         var v = value.innerReader
                         let g = try v.read(.generalizedTime)
@@ -280,7 +290,9 @@ public struct CertificateList: Sendable {
     }
 
     /// §4.2 / §5.2: an extension appears at most once (lists are short: pairwise).
-    static func checkDuplicate(_ oid: UnsafeRawBufferPointer, in input: UnsafeRawBufferPointer, from: Int, to: Int, at: Int) throws(DERError) {
+    static func checkDuplicate(
+        _ oid: UnsafeRawBufferPointer, in input: UnsafeRawBufferPointer, from: Int, to: Int, at: Int
+    ) throws(DERError) {
         var earlier = DERReader(input: input, from: from, to: to)
         while !earlier.isAtEnd {
             let (prev, _, _) = try readExtension(&earlier)
@@ -326,14 +338,18 @@ public struct CertificateList: Sendable {
                                 facts.authorityKeyIdentifier = ByteSpan(storage, k.contentStart, k.end)
                             }
                             if let i = try a.readOptional(.contextConstructed(1)) {
-                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
+                                try validateList(i, atLeastOne: true) { (g) throws(DERError) in
+                                    try GeneralName.check(&g)
+                                }
                             }
                             if let s = try a.readOptional(.contextPrimitive(2)) { _ = try s.decodeIntegerBytes() }
                         }
                         facts.authorityKeyIdentifierCritical = critical
                     } else if OID.freshestCRL.matches(oid) {
                         let l = try v.read(.sequence)
-                        try validateList(l, atLeastOne: true) { (d) throws(DERError) in try DistributionPoint.validate(&d) }
+                        try validateList(l, atLeastOne: true) { (d) throws(DERError) in
+                            try DistributionPoint.validate(&d)
+                        }
                         facts.hasFreshestCRL = true
                     } else if OID.issuerAltName.matches(oid) {
                         let l = try v.read(.sequence)
@@ -370,9 +386,9 @@ public struct CertificateList: Sendable {
     static func serialRange(_ buf: UnsafeRawBufferPointer, _ entry: Int) -> (Int, Int) {
         var i = entry + 1
         let l = buf[i]
-        i += l < 0x80 ? 1 : 1 + Int(l & 0x7F)      // past the entry SEQUENCE header
-        i += 1                                       // INTEGER tag
-        let n = Int(buf[i])                          // serial length: < 128 (≤ 21 octets)
+        i += l < 0x80 ? 1 : 1 + Int(l & 0x7F)  // past the entry SEQUENCE header
+        i += 1  // INTEGER tag
+        let n = Int(buf[i])  // serial length: < 128 (≤ 21 octets)
         return (i + 1, i + 1 + n)
     }
 
@@ -405,13 +421,17 @@ public struct CertificateList: Sendable {
             let r = serialRange(buf, e)
             items.append(SortItem(key: key(buf, r.0, r.1 - r.0), entry: UInt32(e), issuer: p.issuers[i]))
             if i > 0 && alreadySorted
-                && compare(buf, prev, UnsafeRawBufferPointer(rebasing: buf[r.0..<r.1])) > 0 { alreadySorted = false }
+                && compare(buf, prev, UnsafeRawBufferPointer(rebasing: buf[r.0..<r.1])) > 0
+            {
+                alreadySorted = false
+            }
             prev = r
         }
         if !alreadySorted {
             items.sort { a, b in
                 if a.key != b.key { return a.key < b.key }
-                let ra = serialRange(buf, Int(a.entry)), rb = serialRange(buf, Int(b.entry))
+                let ra = serialRange(buf, Int(a.entry))
+                let rb = serialRange(buf, Int(b.entry))
                 let c = compare(buf, ra, UnsafeRawBufferPointer(rebasing: buf[rb.0..<rb.1]))
                 return c != 0 ? c < 0 : a.entry < b.entry
             }
@@ -435,14 +455,20 @@ public struct CertificateList: Sendable {
         let indices: Range<Int> = storage.withUnsafeBytes { buf in
             serial.storage.withUnsafeBytes { sbuf in
                 let s = UnsafeRawBufferPointer(rebasing: sbuf[serial.start..<serial.end])
-                var lo = 0, hi = sortedEntries.count
+                var lo = 0
+                var hi = sortedEntries.count
                 while lo < hi {
                     let mid = (lo + hi) / 2
-                    if CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[mid])), s) < 0 { lo = mid + 1 } else { hi = mid }
+                    if CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[mid])), s) < 0 {
+                        lo = mid + 1
+                    } else {
+                        hi = mid
+                    }
                 }
                 var end = lo
                 while end < sortedEntries.count
-                    && CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[end])), s) == 0 { end += 1 }
+                    && CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[end])), s) == 0
+                { end += 1 }
                 return lo..<end
             }
         }
@@ -495,9 +521,16 @@ extension CertificateList: Equatable, Hashable {
 /// `CRLReason ::= ENUMERATED` (RFC 5280 §5.3.1; 7 is not used).
 public enum CRLReason: Int64, Sendable, Hashable, CaseIterable {
     /// Reason codes 0–4 of §5.3.1, under their ASN.1 names.
-    case unspecified = 0, keyCompromise = 1, cACompromise = 2, affiliationChanged = 3, superseded = 4
+    case unspecified = 0
+    case keyCompromise = 1
+    case cACompromise = 2
+    case affiliationChanged = 3
+    case superseded = 4
     /// Reason codes 5, 6, 8 and 9 (7 is not assigned).
-    case cessationOfOperation = 5, certificateHold = 6, removeFromCRL = 8, privilegeWithdrawn = 9
+    case cessationOfOperation = 5
+    case certificateHold = 6
+    case removeFromCRL = 8
+    case privilegeWithdrawn = 9
     /// Reason code 10: the attribute authority was compromised.
     case aACompromise = 10
 
@@ -578,9 +611,10 @@ public struct RevokedCertificate: Sendable {
                     let names = try ir.read(.sequence)
                     issuer = GeneralNames(list: ByteSpan(storage, names.contentStart, names.end))
                 }
-                return RevokedCertificate(serialNumber: ByteSpan(storage, serial.contentStart, serial.end),
-                                          revocationDate: date, reason: reason, invalidityDate: invalidity,
-                                          certificateIssuer: issuer, extensions: exts)
+                return RevokedCertificate(
+                    serialNumber: ByteSpan(storage, serial.contentStart, serial.end),
+                    revocationDate: date, reason: reason, invalidityDate: invalidity,
+                    certificateIssuer: issuer, extensions: exts)
             }
         }
     }
@@ -607,7 +641,8 @@ public struct RevokedCertificates: Sequence, Sendable {
         /// no entry is skipped).
         public mutating func next() -> RevokedCertificate? {
             guard position < end else { return nil }
-            let p = position, e = end
+            let p = position
+            let e = end
             let step: (Int, Int?)? = try? withStorage(storage) { (b) throws(DERError) -> (Int, Int?) in
                 var r = DERReader(input: b, from: p, to: e)
                 var issuer: Int?
@@ -624,7 +659,10 @@ public struct RevokedCertificates: Sequence, Sendable {
                 }
                 return (r.position, issuer)
             }
-            guard let (next, issuer) = step else { position = end; return nil }
+            guard let (next, issuer) = step else {
+                position = end
+                return nil
+            }
             if let issuer { issuerAt = issuer }
             position = next
             return RevokedCertificate.decode(storage, at: p, issuerAt: issuerAt)
@@ -696,7 +734,9 @@ public struct IssuingDistributionPoint: Sendable {
             idp.indirectCRL = try flag(4, &s)
             idp.onlyContainsAttributeCerts = try flag(5, &s)
             // §5.2.5: at most one of the "only contains" flags, and not only default values.
-            let only = [idp.onlyContainsUserCerts, idp.onlyContainsCACerts, idp.onlyContainsAttributeCerts].filter { $0 }.count
+            let only = [idp.onlyContainsUserCerts, idp.onlyContainsCACerts, idp.onlyContainsAttributeCerts].filter {
+                $0
+            }.count
             if only > 1 || s.position == start { throw DERError(.invalidExtension, at: start) }
             return idp
         }

@@ -24,7 +24,9 @@ extension DistinguishedName {
                 while !atvs.isAtEnd {
                     guard let atv = try? atvs.read(.sequence) else { return }
                     var fields = DERReader(input: name, from: atv.contentStart, to: atv.end)
-                    guard let type = try? fields.read(.objectIdentifier), let value = try? fields.readAny() else { return }
+                    guard let type = try? fields.read(.objectIdentifier), let value = try? fields.readAny() else {
+                        return
+                    }
                     out.append(0x5A, &hasher)
                     out.append(type.content, &hasher)
                     if DERString.isStringTag(value.tag) {
@@ -42,13 +44,19 @@ extension DistinguishedName {
 
     /// The value's scalars after `NormalizedScalars` (leading and trailing spaces dropped, inner
     /// runs collapsed to one, A–Z folded), as UTF-8.
-    static func appendNormalized(tag: DERTag, _ bytes: UnsafeRawBufferPointer, _ out: inout ChunkedBytes, _ hasher: inout Hasher) {
+    static func appendNormalized(
+        tag: DERTag, _ bytes: UnsafeRawBufferPointer, _ out: inout ChunkedBytes, _ hasher: inout Hasher
+    ) {
         // ASCII fast path: for every single-byte string type and for UTF-8, a byte below 0x80 is
         // the scalar of the same value, whose UTF-8 encoding is that byte.
         if tag != .bmpString && tag != .universalString && !bytes.contains(where: { $0 >= 0x80 }) {
-            var started = false, sawSpace = false
+            var started = false
+            var sawSpace = false
             for b in bytes {
-                if b == 0x20 { sawSpace = true; continue }
+                if b == 0x20 {
+                    sawSpace = true
+                    continue
+                }
                 if sawSpace && started { out.append(0x20, &hasher) }
                 sawSpace = false
                 started = true
@@ -97,7 +105,8 @@ extension DistinguishedName {
         if encoded == other.encoded { return true }
         return encoded.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool in
             other.encoded.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool in
-                var rx = DERReader(x), ry = DERReader(y)
+                var rx = DERReader(x)
+                var ry = DERReader(y)
                 guard let sx = try? rx.read(.sequence), let sy = try? ry.read(.sequence) else { return false }
                 var nx = DERReader(input: x, from: sx.contentStart, to: sx.end)
                 var ny = DERReader(input: y, from: sy.contentStart, to: sy.end)
@@ -111,11 +120,14 @@ extension DistinguishedName {
                             if !(ax.isAtEnd && ay.isAtEnd) { return false }
                             break
                         }
-                        guard let atvX = try? ax.read(.sequence), let atvY = try? ay.read(.sequence) else { return false }
+                        guard let atvX = try? ax.read(.sequence), let atvY = try? ay.read(.sequence) else {
+                            return false
+                        }
                         var fx = DERReader(input: x, from: atvX.contentStart, to: atvX.end)
                         var fy = DERReader(input: y, from: atvY.contentStart, to: atvY.end)
                         guard let tx = try? fx.read(.objectIdentifier), let vx = try? fx.readAny(),
-                              let ty = try? fy.read(.objectIdentifier), let vy = try? fy.readAny() else { return false }
+                            let ty = try? fy.read(.objectIdentifier), let vy = try? fy.readAny()
+                        else { return false }
                         guard derBytesEqual(tx.content, ty.content) else { return false }
                         guard Self.valuesMatch(vx, vy) else { return false }
                     }
@@ -126,13 +138,17 @@ extension DistinguishedName {
 
     /// `NameAttribute.valueMatches` on raw values.
     static func valuesMatch(_ a: DERValue, _ b: DERValue) -> Bool {
-        let sa = DERString.isStringTag(a.tag), sb = DERString.isStringTag(b.tag)
+        let sa = DERString.isStringTag(a.tag)
+        let sb = DERString.isStringTag(b.tag)
         if !sa || !sb { return derBytesEqual(a.encoded, b.encoded) }
-        let ca = a.content, cb = b.content
+        let ca = a.content
+        let cb = b.content
         if isASCIIFast(a.tag, ca) && isASCIIFast(b.tag, cb) {
-            var i = NormalizedASCII(ca), j = NormalizedASCII(cb)
+            var i = NormalizedASCII(ca)
+            var j = NormalizedASCII(cb)
             while true {
-                let p = i.next(), q = j.next()
+                let p = i.next()
+                let q = j.next()
                 if p != q { return false }
                 if p == nil { return true }
             }
@@ -140,7 +156,8 @@ extension DistinguishedName {
         var i = NormalizedScalars(DERString(tag: a.tag, bytes: ca, offset: 0).makeScalarIterator())
         var j = NormalizedScalars(DERString(tag: b.tag, bytes: cb, offset: 0).makeScalarIterator())
         while true {
-            let p = i.next(), q = j.next()
+            let p = i.next()
+            let q = j.next()
             if p != q { return false }
             if p == nil { return true }
         }
@@ -165,8 +182,12 @@ struct NormalizedASCII {
         var sawSpace = false
         while i < bytes.count {
             let b = bytes[i]
-            if b == 0x20 { sawSpace = true; i += 1; continue }
-            if sawSpace && started { return 0x20 } // b is read by the next call
+            if b == 0x20 {
+                sawSpace = true
+                i += 1
+                continue
+            }
+            if sawSpace && started { return 0x20 }  // b is read by the next call
             started = true
             i += 1
             return b >= 0x41 && b <= 0x5A ? b + 0x20 : b

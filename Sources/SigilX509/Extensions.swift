@@ -41,7 +41,9 @@ public struct Extensions: Sequence, Sendable {
         /// skipped).
         public mutating func next() -> Extension? {
             guard position < end else { return nil }
-            let p = position, e = end, storage = storage
+            let p = position
+            let e = end
+            let storage = storage
             // One pass over the bytes: the Extension TLV and its three fields.
             let step: (Extension, Int)? = try? withStorage(storage) { (b) throws(DERError) -> (Extension, Int) in
                 var r = DERReader(input: b, from: p, to: e)
@@ -49,8 +51,9 @@ public struct Extensions: Sequence, Sendable {
                     let oid = try x.read(.objectIdentifier)
                     let critical = try x.readBooleanDefaultFalse()
                     let value = try x.read(.octetString)
-                    return Extension(oid: ByteSpan(storage, oid.contentStart, oid.end), critical: critical,
-                                     value: ByteSpan(storage, value.contentStart, value.end))
+                    return Extension(
+                        oid: ByteSpan(storage, oid.contentStart, oid.end), critical: critical,
+                        value: ByteSpan(storage, value.contentStart, value.end))
                 }
                 return (ext, r.position)
             }
@@ -135,7 +138,9 @@ extension Certificate {
     }
 
     @inline(__always)
-    func decodeExtensionValue<T>(_ range: (start: Int, end: Int), _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T {
+    func decodeExtensionValue<T>(_ range: (start: Int, end: Int), _ body: (inout DERReader) throws(DERError) -> T)
+        throws(DERError) -> T
+    {
         do {
             return try withStorage(der) { (buf) throws(DERError) -> T in
                 var r = DERReader(input: buf, from: range.start, to: range.end)
@@ -273,7 +278,8 @@ extension Certificate {
         return try decodeKnownExtension(KnownExtension.nameConstraints) { (r) throws(DERError) -> NameConstraints in
             try r.enter(.sequence) { (s) throws(DERError) -> NameConstraints in
                 var nc = NameConstraints()
-                for (tag, isPermitted) in [(DERTag.contextConstructed(0), true), (DERTag.contextConstructed(1), false)] {
+                for (tag, isPermitted) in [(DERTag.contextConstructed(0), true), (DERTag.contextConstructed(1), false)]
+                {
                     guard let v = try s.readOptional(tag) else { continue }
                     try validateList(v, atLeastOne: true) { (g) throws(DERError) in
                         try g.enter(.sequence) { (sub) throws(DERError) in
@@ -359,13 +365,15 @@ extension Certificate {
     /// bytes and the number of SCTs they hold (each SCT's length prefix checked, not its content).
     public func signedCertificateTimestamps() throws(DERError) -> (list: ByteSpan, count: Int)? {
         let storage = der
-        return try decodeKnownExtension(KnownExtension.signedCertificateTimestampList) { (r) throws(DERError) -> (list: ByteSpan, count: Int) in
+        return try decodeKnownExtension(KnownExtension.signedCertificateTimestampList) {
+            (r) throws(DERError) -> (list: ByteSpan, count: Int) in
             let v = try r.read(.octetString)
             let b = v.content
             guard b.count >= 2, Int(b[0]) << 8 | Int(b[1]) == b.count - 2 else {
                 throw DERError(.invalidExtension, at: v.contentStart)
             }
-            var i = 2, count = 0
+            var i = 2
+            var count = 0
             while i < b.count {
                 guard b.count - i >= 2 else { throw DERError(.invalidExtension, at: v.contentStart + i) }
                 let n = Int(b[i]) << 8 | Int(b[i + 1])
@@ -381,7 +389,8 @@ extension Certificate {
 
     /// An extension whose value is `SEQUENCE SIZE (1..MAX) OF X`: validates every element with
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
-    func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan? {
+    func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan?
+    {
         try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
@@ -391,7 +400,9 @@ extension Certificate {
 }
 
 /// Runs `element` over each element of the constructed `value`; `atLeastOne` enforces SIZE (1..MAX).
-func validateList(_ value: DERValue, atLeastOne: Bool, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) {
+func validateList(_ value: DERValue, atLeastOne: Bool, _ element: (inout DERReader) throws(DERError) -> Void)
+    throws(DERError)
+{
     try DERReader.enter(value) { (r) throws(DERError) in
         if atLeastOne && r.isAtEnd { throw DERError(.invalidExtension, at: value.start) }
         while !r.isAtEnd { try element(&r) }
@@ -417,7 +428,9 @@ func decodeExtensionValue<T>(_ value: ByteSpan, _ body: (inout DERReader) throws
 
 /// An extension value `SEQUENCE SIZE (1..MAX) OF X`, every element validated by `element`;
 /// returns the span of the SEQUENCE content.
-func decodeListValue(_ value: ByteSpan, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan {
+func decodeListValue(_ value: ByteSpan, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError)
+    -> ByteSpan
+{
     let storage = value.storage
     return try decodeExtensionValue(value) { (r) throws(DERError) -> ByteSpan in
         let v = try r.read(.sequence)
@@ -453,7 +466,7 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
     /// digitalSignature (0): signatures other than on certificates and CRLs (e.g. a TLS handshake).
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
     /// contentCommitment (1), formerly nonRepudiation.
-    public static let contentCommitment = KeyUsage(rawValue: 1 << 1) // nonRepudiation
+    public static let contentCommitment = KeyUsage(rawValue: 1 << 1)  // nonRepudiation
     /// keyEncipherment (2): the key encrypts keys (RSA key transport).
     public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
     /// dataEncipherment (3): the key encrypts user data directly.
@@ -470,8 +483,10 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
     public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     /// RFC 5280 names, bit order.
-    public static let names = ["digitalSignature", "contentCommitment", "keyEncipherment", "dataEncipherment",
-                               "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
+    public static let names = [
+        "digitalSignature", "contentCommitment", "keyEncipherment", "dataEncipherment",
+        "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly",
+    ]
 
     /// The RFC 5280 names of the bits set, in bit order (allocates; for display).
     public var names: [String] {
@@ -480,7 +495,10 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
 
     /// The usage named `name` (RFC 5280 name; "nonRepudiation" accepted for bit 1).
     public init?(name: String) {
-        if name == "nonRepudiation" { self = .contentCommitment; return }
+        if name == "nonRepudiation" {
+            self = .contentCommitment
+            return
+        }
         guard let i = KeyUsage.names.firstIndex(of: name) else { return nil }
         self.init(rawValue: 1 << UInt16(i))
     }
@@ -497,7 +515,8 @@ public struct ObjectIdentifierList: Sequence, Sendable {
 
     /// True when the list holds `oid`.
     public func contains(_ oid: [UInt8]) -> Bool {
-        let start = list.start, end = list.end
+        let start = list.start
+        let end = list.end
         return list.storage.withUnsafeBytes { b in
             oid.withUnsafeBytes { o in
                 var r = DERReader(input: b, from: start, to: end)
@@ -585,8 +604,9 @@ public struct CertificatePolicies: Sequence, Sendable {
                 let oid = try p.read(.objectIdentifier)
                 var qualifiers: ByteSpan?
                 if let q = try p.readOptional(.sequence) { qualifiers = ByteSpan(storage, q.contentStart, q.end) }
-                return PolicyInformation(policyIdentifier: ByteSpan(storage, oid.contentStart, oid.end),
-                                         qualifierList: qualifiers)
+                return PolicyInformation(
+                    policyIdentifier: ByteSpan(storage, oid.contentStart, oid.end),
+                    qualifierList: qualifiers)
             }
         }
     }
@@ -611,7 +631,9 @@ public struct PolicyInformation: Sendable {
         while let v = nextValue(list.storage, &position, list.end) {
             if let q = try? v.read({ (r) throws(DERError) -> PolicyQualifier in
                 try r.enter(.sequence) { (i) throws(DERError) -> PolicyQualifier in try PolicyQualifier.parse(&i) }
-            }) { out.append(q) }
+            }) {
+                out.append(q)
+            }
         }
         return out
     }
@@ -698,10 +720,13 @@ public struct PolicyMappings: Sequence, Sendable {
 
     /// Pairs of (issuerDomainPolicy, subjectDomainPolicy) OID content spans.
     public func makeIterator() -> SpanListIterator<(issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan)> {
-        SpanListIterator(list) { (storage, v) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+        SpanListIterator(list) {
+            (storage, v) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
             if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
-            return try DERReader.enter(v) { (m) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
-                let a = try m.read(.objectIdentifier), c = try m.read(.objectIdentifier)
+            return try DERReader.enter(v) {
+                (m) throws(DERError) -> (issuerDomainPolicy: ByteSpan, subjectDomainPolicy: ByteSpan) in
+                let a = try m.read(.objectIdentifier)
+                let c = try m.read(.objectIdentifier)
                 return (ByteSpan(storage, a.contentStart, a.end), ByteSpan(storage, c.contentStart, c.end))
             }
         }
@@ -754,7 +779,10 @@ public struct AccessDescriptions: Sequence, Sendable {
             if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
             return try DERReader.enter(v) { (a) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
                 let m = try a.read(.objectIdentifier)
-                return (ByteSpan(storage, m.contentStart, m.end), try GeneralName.decodeValidated(try a.readAny(), storage: storage))
+                return (
+                    ByteSpan(storage, m.contentStart, m.end),
+                    try GeneralName.decodeValidated(try a.readAny(), storage: storage)
+                )
             }
         }
     }

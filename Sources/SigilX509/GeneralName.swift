@@ -36,7 +36,9 @@ public enum GeneralName: Sendable {
 
     /// Reads and validates one GeneralName. With `inConstraint`, iPAddress is an address and a
     /// mask (8 or 32 octets) as in name constraints; otherwise 4 or 16 octets.
-    static func parse(_ r: inout DERReader, storage: [UInt8], inConstraint: Bool = false) throws(DERError) -> GeneralName {
+    static func parse(_ r: inout DERReader, storage: [UInt8], inConstraint: Bool = false) throws(DERError)
+        -> GeneralName
+    {
         try decodeValidated(try check(&r, inConstraint: inConstraint), storage: storage)
     }
 
@@ -50,24 +52,24 @@ public enum GeneralName: Sendable {
             try DERString(tag: .ia5String, bytes: v.content, offset: v.contentStart).validate()
         }
         switch v.tag.rawValue {
-        case 0xA0: // [0] otherName
+        case 0xA0:  // [0] otherName
             try DERReader.enter(v) { (o) throws(DERError) in
                 let type = try o.read(.objectIdentifier)
                 _ = try type.decodeObjectIdentifier()
                 let inner = try o.read(.contextConstructed(0))
                 try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
             }
-        case 0x81, 0x82, 0x86: // [1] rfc822Name, [2] dNSName, [6] uniformResourceIdentifier
+        case 0x81, 0x82, 0x86:  // [1] rfc822Name, [2] dNSName, [6] uniformResourceIdentifier
             try ia5()
-        case 0xA3, 0xA5: // [3] x400Address, [5] ediPartyName (not decoded)
+        case 0xA3, 0xA5:  // [3] x400Address, [5] ediPartyName (not decoded)
             break
-        case 0xA4: // [4] directoryName
+        case 0xA4:  // [4] directoryName
             try DERReader.enter(v) { (d) throws(DERError) in _ = try DistinguishedName.validate(&d) }
-        case 0x87: // [7] iPAddress
+        case 0x87:  // [7] iPAddress
             let n = v.contentCount
             let ok = inConstraint ? (n == 8 || n == 32) : (n == 4 || n == 16)
             if !ok { throw DERError(.invalidName, at: v.start) }
-        case 0x88: // [8] registeredID
+        case 0x88:  // [8] registeredID
             _ = try v.decodeObjectIdentifier()
         default:
             throw DERError(.unexpectedTag, at: v.start)
@@ -177,7 +179,9 @@ public struct SpanListIterator<Element>: IteratorProtocol {
     public mutating func next() -> Element? {
         // Locals, not `self`: the calls below cannot reach them, so no retain is needed
         // around each one.
-        let storage = self.storage, decode = self.decode, e = end
+        let storage = self.storage
+        let decode = self.decode
+        let e = end
         var p = position
         defer { position = p }
         while p < e {
@@ -212,12 +216,17 @@ public enum IPAddressText {
         var groups: [Int] = []
         for i in stride(from: 0, to: 16, by: 2) { groups.append(Int(b[i]) << 8 | Int(b[i + 1])) }
         // RFC 5952 §4.2: compress the longest run of two or more zero groups (first if tied).
-        var bestStart = -1, bestLen = 0, i = 0
+        var bestStart = -1
+        var bestLen = 0
+        var i = 0
         while i < 8 {
             if groups[i] == 0 {
                 var j = i
                 while j < 8 && groups[j] == 0 { j += 1 }
-                if j - i > bestLen && j - i >= 2 { bestStart = i; bestLen = j - i }
+                if j - i > bestLen && j - i >= 2 {
+                    bestStart = i
+                    bestLen = j - i
+                }
                 i = j
             } else {
                 i += 1

@@ -41,10 +41,11 @@ public struct DistinguishedName: Sequence, Sendable {
             storage = span.storage
             end = span.end
             // Skip the SEQUENCE header (validated already).
-            position = (try? span.withUnsafeBytes { (b) throws(DERError) -> Int in
-                var r = DERReader(b)
-                return try r.read(.sequence).contentStart
-            }).map { span.start + $0 } ?? span.end
+            position =
+                (try? span.withUnsafeBytes { (b) throws(DERError) -> Int in
+                    var r = DERReader(b)
+                    return try r.read(.sequence).contentStart
+                }).map { span.start + $0 } ?? span.end
         }
 
         /// The next RDN; nil at the end.
@@ -111,12 +112,14 @@ public struct DistinguishedName: Sequence, Sendable {
         var a = makeIterator()
         var b = other.makeIterator()
         while true {
-            let x = a.next(), y = b.next()
+            let x = a.next()
+            let y = b.next()
             guard let ra = x, let rb = y else { return x == nil && y == nil }
             var ia = ra.makeIterator()
             var ib = rb.makeIterator()
             while true {
-                let p = ia.next(), q = ib.next()
+                let p = ia.next()
+                let q = ib.next()
                 guard let va = p, let vb = q else {
                     if p != nil || q != nil { return false }
                     break
@@ -195,14 +198,16 @@ public struct NameAttribute: Sendable {
     }
 
     func valueMatches(_ other: NameAttribute) -> Bool {
-        let sa = DERString.isStringTag(valueTag), sb = DERString.isStringTag(other.valueTag)
+        let sa = DERString.isStringTag(valueTag)
+        let sb = DERString.isStringTag(other.valueTag)
         if !sa || !sb { return encodedValue == other.encodedValue }
         return value.withUnsafeBytes { x in
             other.value.withUnsafeBytes { y in
                 var i = NormalizedScalars(DERString(tag: valueTag, bytes: x, offset: 0).makeScalarIterator())
                 var j = NormalizedScalars(DERString(tag: other.valueTag, bytes: y, offset: 0).makeScalarIterator())
                 while true {
-                    let p = i.next(), q = j.next()
+                    let p = i.next()
+                    let q = j.next()
                     if p != q { return false }
                     if p == nil { return true }
                 }
@@ -227,7 +232,10 @@ struct NormalizedScalars: IteratorProtocol {
         }
         var sawSpace = false
         while let c = base.next() {
-            if c == " " { sawSpace = true; continue }
+            if c == " " {
+                sawSpace = true
+                continue
+            }
             if sawSpace && started {
                 lookahead = c
                 return " "
@@ -235,7 +243,7 @@ struct NormalizedScalars: IteratorProtocol {
             started = true
             return fold(c)
         }
-        return nil // trailing spaces dropped
+        return nil  // trailing spaces dropped
     }
 
     func fold(_ c: Unicode.Scalar) -> Unicode.Scalar {
@@ -275,7 +283,10 @@ func nextValue(_ storage: [UInt8], _ position: inout Int, _ end: Int) -> ByteSpa
         var r = DERReader(input: b, from: p, to: end)
         return try r.readAny().end
     }
-    guard let n = next else { position = end; return nil }
+    guard let n = next else {
+        position = end
+        return nil
+    }
     position = n
     return ByteSpan(storage, p, n)
 }
@@ -300,7 +311,8 @@ extension DistinguishedName {
                 for b in atv.type.bytes { hasher.combine(b) }
                 if DERString.isStringTag(atv.valueTag) {
                     atv.value.withUnsafeBytes { x in
-                        var it = NormalizedScalars(DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
+                        var it = NormalizedScalars(
+                            DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
                         while let c = it.next() { hasher.combine(c.value) }
                     }
                 } else {

@@ -24,7 +24,12 @@ public struct OCSPResponse: Sendable {
     public enum Status: Int64, Sendable, Hashable {
         /// The six assigned values: only `successful` carries a response; the others are the
         /// responder's error statuses.
-        case successful = 0, malformedRequest = 1, internalError = 2, tryLater = 3, sigRequired = 5, unauthorized = 6
+        case successful = 0
+        case malformedRequest = 1
+        case internalError = 2
+        case tryLater = 3
+        case sigRequired = 5
+        case unauthorized = 6
     }
 
     /// The whole DER encoding.
@@ -48,10 +53,14 @@ public struct OCSPResponse: Sendable {
             try outer.finish()
             return try DERReader.enter(v) { (r) throws(DERError) -> (Status, BasicOCSPResponse?) in
                 let s = try r.read(.enumerated)
-                guard let status = Status(rawValue: try s.decodeInt64()) else { throw DERError(.integerOutOfRange, at: s.contentStart) }
+                guard let status = Status(rawValue: try s.decodeInt64()) else {
+                    throw DERError(.integerOutOfRange, at: s.contentStart)
+                }
                 let bytes = try r.readOptional(.contextConstructed(0))
                 // §4.2.1: responseBytes accompany a successful status, and only it.
-                if (status == .successful) != (bytes != nil) { throw DERError(.unexpectedTag, at: bytes?.start ?? r.position) }
+                if (status == .successful) != (bytes != nil) {
+                    throw DERError(.unexpectedTag, at: bytes?.start ?? r.position)
+                }
                 guard let bytes else { return (status, nil) }
                 let basic = try DERReader.enter(bytes) { (b) throws(DERError) -> BasicOCSPResponse in
                     try b.enter(.sequence) { (rb) throws(DERError) -> BasicOCSPResponse in
@@ -136,7 +145,9 @@ public struct BasicOCSPResponse: Sendable {
                 let rid = try t.readAny()
                 switch rid.tag {
                 case .contextConstructed(1):
-                    let name = try DERReader.enter(rid) { (n) throws(DERError) -> DERValue in try DistinguishedName.validate(&n) }
+                    let name = try DERReader.enter(rid) { (n) throws(DERError) -> DERValue in
+                        try DistinguishedName.validate(&n)
+                    }
                     responderID = .byName(DistinguishedName(encoded: ByteSpan(storage, name.start, name.end)))
                 case .contextConstructed(2):
                     let key = try DERReader.enter(rid) { (k) throws(DERError) -> DERValue in try k.read(.octetString) }
@@ -152,7 +163,9 @@ public struct BasicOCSPResponse: Sendable {
                 try DERReader.enter(list) { (l) throws(DERError) in
                     if l.isAtEnd { throw DERError(.truncated, at: list.start) }
                     while !l.isAtEnd {
-                        if responses.count >= OCSPResponse.maximumResponses { throw DERError(.tooLarge, at: l.position) }
+                        if responses.count >= OCSPResponse.maximumResponses {
+                            throw DERError(.tooLarge, at: l.position)
+                        }
                         let (single, u) = try SingleResponse.parse(&l, storage: storage)
                         responses.append(single)
                         if unsupported == nil { unsupported = u }
@@ -174,7 +187,9 @@ public struct BasicOCSPResponse: Sendable {
                 try DERReader.enter(c) { (x) throws(DERError) in
                     try x.enter(.sequence) { (l) throws(DERError) in
                         while !l.isAtEnd {
-                            if certificates.count >= OCSPResponse.maximumCertificates { throw DERError(.tooLarge, at: l.position) }
+                            if certificates.count >= OCSPResponse.maximumCertificates {
+                                throw DERError(.tooLarge, at: l.position)
+                            }
                             let v = try l.read(.sequence)
                             do throws(DERError) {
                                 certificates.append(try Certificate(der: Array(storage[v.start..<v.end])))
@@ -268,9 +283,10 @@ public struct SingleResponse: Sendable {
                 let key = try c.read(.octetString)
                 let serial = try c.read(.integer)
                 _ = try serial.decodeIntegerBytes()
-                return OCSPCertID(hashAlgorithm: alg, issuerNameHash: ByteSpan(storage, name.contentStart, name.end),
-                                  issuerKeyHash: ByteSpan(storage, key.contentStart, key.end),
-                                  serialNumber: ByteSpan(storage, serial.contentStart, serial.end))
+                return OCSPCertID(
+                    hashAlgorithm: alg, issuerNameHash: ByteSpan(storage, name.contentStart, name.end),
+                    issuerKeyHash: ByteSpan(storage, key.contentStart, key.end),
+                    serialNumber: ByteSpan(storage, serial.contentStart, serial.end))
             }
             let st = try s.readAny()
             let status: OCSPCertStatus
@@ -284,7 +300,9 @@ public struct SingleResponse: Sendable {
                     var reason: CRLReason?
                     if let rv = try i.readOptional(.contextConstructed(0)) {
                         let e = try DERReader.enter(rv) { (x) throws(DERError) -> DERValue in try x.read(.enumerated) }
-                        guard let rr = CRLReason(rawValue: try e.decodeInt64()) else { throw DERError(.integerOutOfRange, at: e.contentStart) }
+                        guard let rr = CRLReason(rawValue: try e.decodeInt64()) else {
+                            throw DERError(.integerOutOfRange, at: e.contentStart)
+                        }
                         reason = rr
                     }
                     return .revoked(time: time, reason: reason)
@@ -298,13 +316,20 @@ public struct SingleResponse: Sendable {
             let thisUpdate = try DERTime.decode(try s.read(.generalizedTime))
             var nextUpdate: Int64?
             if let n = try s.readOptional(.contextConstructed(0)) {
-                nextUpdate = try DERReader.enter(n) { (x) throws(DERError) -> Int64 in try DERTime.decode(try x.read(.generalizedTime)) }
+                nextUpdate = try DERReader.enter(n) { (x) throws(DERError) -> Int64 in
+                    try DERTime.decode(try x.read(.generalizedTime))
+                }
             }
             var unsupported: String?
             if let e = try s.readOptional(.contextConstructed(1)) {
-                unsupported = try DERReader.enter(e) { (x) throws(DERError) -> String? in try BasicOCSPResponse.ocspExtensions(&x, understood: []) }
+                unsupported = try DERReader.enter(e) { (x) throws(DERError) -> String? in
+                    try BasicOCSPResponse.ocspExtensions(&x, understood: [])
+                }
             }
-            return (SingleResponse(certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate), unsupported)
+            return (
+                SingleResponse(certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate),
+                unsupported
+            )
         }
     }
 }
@@ -324,7 +349,11 @@ extension SignatureAlgorithm {
             let at = h.position
             let oid = try h.readObjectIdentifier()
             let d: DigestAlgorithm
-            if OID.sha1.matches(oid) { d = .sha1 } else if let x = DigestAlgorithm.fromOID(oid) { d = x } else {
+            if OID.sha1.matches(oid) {
+                d = .sha1
+            } else if let x = DigestAlgorithm.fromOID(oid) {
+                d = x
+            } else {
                 throw DERError(.invalidAlgorithmParameters, at: at)
             }
             if !h.isAtEnd { try h.readNull() }

@@ -103,7 +103,9 @@ public enum OID {
     /// 1.3.6.1.5.5.7.1.11
     public static let subjectInfoAccess: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x0B]
     /// 1.3.6.1.4.1.11129.2.4.2
-    public static let signedCertificateTimestampList: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02]
+    public static let signedCertificateTimestampList: [UInt8] = [
+        0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x02,
+    ]
     /// 1.3.6.1.4.1.11129.2.4.3
     public static let ctPrecertificatePoison: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x03]
 
@@ -183,7 +185,9 @@ public enum OID {
     /// 1.3.6.1.4.1.311.60.2.1.2
     public static let jurisdictionState: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x02]
     /// 1.3.6.1.4.1.311.60.2.1.1
-    public static let jurisdictionLocality: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x01]
+    public static let jurisdictionLocality: [UInt8] = [
+        0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01, 0x01,
+    ]
 
     /// Short names for name attributes, as RFC 4514 §3 (and common practice) spells them.
     /// Attributes without a short name render as dotted OIDs.
@@ -257,10 +261,10 @@ enum KnownExtension {
             case 0x1E: return 7  // nameConstraints
             case 0x20: return 8  // certificatePolicies
             case 0x21: return 9  // policyMappings
-            case 0x24: return 10 // policyConstraints
-            case 0x36: return 11 // inhibitAnyPolicy
-            case 0x1F: return 12 // cRLDistributionPoints
-            case 0x2E: return 13 // freshestCRL
+            case 0x24: return 10  // policyConstraints
+            case 0x36: return 11  // inhibitAnyPolicy
+            case 0x1F: return 12  // cRLDistributionPoints
+            case 0x2E: return 13  // freshestCRL
             default: return nil
             }
         }
@@ -268,9 +272,14 @@ enum KnownExtension {
         // every extension of every certificate parsed): 1.3.6.1.5.5.7.1.1 and
         // 1.3.6.1.4.1.11129.2.4.2, byte for byte as `OID.authorityInfoAccess` and
         // `OID.signedCertificateTimestampList`.
-        if oid.count == 8 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0101_0705_0501_062B) { return 14 }
+        if oid.count == 8 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0101_0705_0501_062B) {
+            return 14
+        }
         if oid.count == 10 && oid.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x0279_D601_0401_062B)
-            && oid[8] == 0x04 && oid[9] == 0x02 { return 15 }
+            && oid[8] == 0x04 && oid[9] == 0x02
+        {
+            return 15
+        }
         return nil
     }
 

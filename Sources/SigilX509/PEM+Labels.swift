@@ -5,7 +5,9 @@ extension PEM {
     /// `X509 CRL`, §6), in order; other blocks are skipped. Same strictness as
     /// `decodeBlocks(_:)` (base64 alphabet and padding, no headers, matching END label); errors
     /// carry the 1-based line number. `maximumInputSize` bounds the text.
-    public static func decodeBlocks(_ text: [UInt8], labels: [String], maximumInputSize: Int = PEM.maximumInputSize) throws(DERError) -> [[UInt8]] {
+    public static func decodeBlocks(_ text: [UInt8], labels: [String], maximumInputSize: Int = PEM.maximumInputSize)
+        throws(DERError) -> [[UInt8]]
+    {
         guard text.count <= maximumInputSize else { throw DERError(.tooLarge, at: 0) }
         let wanted = labels.map { Array($0.utf8) }
         var out: [[UInt8]] = []

@@ -57,7 +57,8 @@ public enum PEM {
                 }
             }
             guard ended else { throw DERError(.invalidPEM, at: lineNumber) }
-            let isCertificate = label.elementsEqual("CERTIFICATE".utf8)
+            let isCertificate =
+                label.elementsEqual("CERTIFICATE".utf8)
                 || label.elementsEqual("X509 CERTIFICATE".utf8)
                 || label.elementsEqual("TRUSTED CERTIFICATE".utf8)
             if isCertificate {
@@ -136,7 +137,8 @@ public enum PEM {
         var l = line
         while let last = l.last, last == 0x20 || last == 0x09 { l = l.dropLast() }
         guard l.count >= p.count + dashes.count, l.prefix(p.count).elementsEqual(p),
-              l.suffix(dashes.count).elementsEqual(dashes) else { return nil }
+            l.suffix(dashes.count).elementsEqual(dashes)
+        else { return nil }
         return l.dropFirst(p.count).dropLast(dashes.count)
     }
 
@@ -214,12 +216,18 @@ public enum Base64 {
         return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
             var ok = true
             let out = [UInt8](unsafeUninitializedCapacity: outCount) { dst, initialized in
-                var i = 0, o = 0
+                var i = 0
+                var o = 0
                 let full = pad > 0 ? n - 4 : n
                 while i < full {
-                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
-                    let c = table[Int(buffer[i + 2])], d = table[Int(buffer[i + 3])]
-                    if (a | b | c | d) & 0x80 != 0 { ok = false; break }
+                    let a = table[Int(buffer[i])]
+                    let b = table[Int(buffer[i + 1])]
+                    let c = table[Int(buffer[i + 2])]
+                    let d = table[Int(buffer[i + 3])]
+                    if (a | b | c | d) & 0x80 != 0 {
+                        ok = false
+                        break
+                    }
                     let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     dst[o] = UInt8(truncatingIfNeeded: v >> 16)
                     dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
@@ -228,14 +236,17 @@ public enum Base64 {
                     o += 3
                 }
                 if ok && pad > 0 {
-                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
+                    let a = table[Int(buffer[i])]
+                    let b = table[Int(buffer[i + 1])]
                     if (a | b) & 0x80 != 0 { ok = false }
                     if ok && pad == 2 {
                         // Canonical: the 4 bits beyond the data are zero.
                         if b & 0x0F != 0 { ok = false } else { dst[o] = a << 2 | b >> 4 }
                     } else if ok {
                         let c = table[Int(buffer[i + 2])]
-                        if c & 0x80 != 0 || c & 0x03 != 0 { ok = false } else {
+                        if c & 0x80 != 0 || c & 0x03 != 0 {
+                            ok = false
+                        } else {
                             dst[o] = a << 2 | b >> 4
                             dst[o + 1] = (b & 0x0F) << 4 | c >> 2
                         }
@@ -255,19 +266,25 @@ public enum Base64 {
         var i = 0
         while i + 3 <= bytes.count {
             let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out.append(alphabet[Int(v >> 18 & 63)]); out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(alphabet[Int(v >> 6 & 63)]); out.append(alphabet[Int(v & 63)])
+            out.append(alphabet[Int(v >> 18 & 63)])
+            out.append(alphabet[Int(v >> 12 & 63)])
+            out.append(alphabet[Int(v >> 6 & 63)])
+            out.append(alphabet[Int(v & 63)])
             i += 3
         }
         let rest = bytes.count - i
         if rest == 1 {
             let v = UInt32(bytes[i]) << 16
-            out.append(alphabet[Int(v >> 18 & 63)]); out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(0x3D); out.append(0x3D)
+            out.append(alphabet[Int(v >> 18 & 63)])
+            out.append(alphabet[Int(v >> 12 & 63)])
+            out.append(0x3D)
+            out.append(0x3D)
         } else if rest == 2 {
             let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            out.append(alphabet[Int(v >> 18 & 63)]); out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(alphabet[Int(v >> 6 & 63)]); out.append(0x3D)
+            out.append(alphabet[Int(v >> 18 & 63)])
+            out.append(alphabet[Int(v >> 12 & 63)])
+            out.append(alphabet[Int(v >> 6 & 63)])
+            out.append(0x3D)
         }
         return out
     }

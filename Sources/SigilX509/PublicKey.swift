@@ -38,9 +38,11 @@ extension Certificate {
                     // Zero modulus or exponent is no key at all.
                     if nb.count == 1 && nb[0] == 0 { throw DERError(.invalidPublicKey, at: n.contentStart) }
                     if eb.count == 1 && eb[0] == 0 { throw DERError(.invalidPublicKey, at: e.contentStart) }
-                    let nStart = n.end - nb.count, eStart = e.end - eb.count
-                    return RSAPublicKeyComponents(modulus: ByteSpan(storage, nStart, n.end),
-                                                  exponent: ByteSpan(storage, eStart, e.end))
+                    let nStart = n.end - nb.count
+                    let eStart = e.end - eb.count
+                    return RSAPublicKeyComponents(
+                        modulus: ByteSpan(storage, nStart, n.end),
+                        exponent: ByteSpan(storage, eStart, e.end))
                 }
             }
         } catch {

@@ -57,10 +57,14 @@ final class CertificateSignatureTests: XCTestCase {
                 checked += 1
             }
         }
-        for (name, issuer) in [("rsa-pss-signature", "rsa2048-intermediate"), ("p256-ecdsa-sha512", "p256-intermediate")] {
+        for (name, issuer) in [
+            ("rsa-pss-signature", "rsa2048-intermediate"), ("p256-ecdsa-sha512", "p256-intermediate"),
+        ] {
             let c = try load("\(certs)/\(name).der")[0]
             let i = try load("\(certs)/\(issuer).der")[0]
-            if CertificateSignature.verify(c, issuer: i) == .verified { checked += 1 } else {
+            if CertificateSignature.verify(c, issuer: i) == .verified {
+                checked += 1
+            } else {
                 // The issuer of these samples is recorded in Fixtures/README.md; report clearly.
                 XCTFail("\(name) does not verify with \(issuer)")
             }
@@ -74,10 +78,15 @@ final class CertificateSignatureTests: XCTestCase {
         let sig = child.signature.array
         let key = parent.publicKeyBytes.array
         func outcome(_ t: [UInt8], _ s: [UInt8]) -> CertificateSignature.Outcome {
-            t.withUnsafeBytes { tb in s.withUnsafeBytes { sb in key.withUnsafeBytes { kb in
-                CertificateSignature.verify(algorithm: child.signatureAlgorithm, signed: tb, signature: sb,
-                                            keyAlgorithm: parent.publicKeyAlgorithm, key: kb)
-            } } }
+            t.withUnsafeBytes { tb in
+                s.withUnsafeBytes { sb in
+                    key.withUnsafeBytes { kb in
+                        CertificateSignature.verify(
+                            algorithm: child.signatureAlgorithm, signed: tb, signature: sb,
+                            keyAlgorithm: parent.publicKeyAlgorithm, key: kb)
+                    }
+                }
+            }
         }
         XCTAssertEqual(outcome(tbs, sig), .verified)
         for i in stride(from: 0, to: sig.count, by: every ? 1 : 17) {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 /// Field arithmetic of the three curves against Python's big integers, on edge values (0, 1,
@@ -17,23 +18,40 @@ final class ECDSAFieldTests: XCTestCase {
         let buf = UnsafeMutablePointer<UInt>.allocate(capacity: 2 * n + 2 + 16 * n)
         defer { buf.deallocate() }
         let f = ECFieldOps<R>(p: curve.p, scratch: buf)
-        let x = buf + 2 * n + 2, y = x + n, r = y + n, tmp = r + n, out = tmp + n
+        let x = buf + 2 * n + 2
+        let y = x + n
+        let r = y + n
+        let tmp = r + n
+        let out = tmp + n
         a.withUnsafeBufferPointer { f.encode(x, $0.baseAddress!) }
         b.withUnsafeBufferPointer { f.encode(y, $0.baseAddress!) }
         func get(_ v: UnsafeMutablePointer<UInt>) -> [UInt] {
             f.decode(out, v)
             return Array(UnsafeBufferPointer(start: out, count: n))
         }
-        f.mul(r, x, y); let mul = get(r)
-        f.sqr(r, x); let sqr = get(r)
-        f.add(r, x, y); let add = get(r)
-        f.sub(r, x, y); let sub = get(r)
-        f.neg(r, x); let neg = get(r)
+        f.mul(r, x, y)
+        let mul = get(r)
+        f.sqr(r, x)
+        let sqr = get(r)
+        f.add(r, x, y)
+        let add = get(r)
+        f.sub(r, x, y)
+        let sub = get(r)
+        f.neg(r, x)
+        let neg = get(r)
         var inv: [UInt]? = nil
-        if inverse && !limbsIsZero(x, n) { f.inv(r, x, tmp); inv = get(r) }
+        if inverse && !limbsIsZero(x, n) {
+            f.inv(r, x, tmp)
+            inv = get(r)
+        }
         // Aliased forms give the same results.
-        limbsCopy(r, x, n); f.mul(r, r, y); XCTAssertEqual(get(r), mul)
-        limbsCopy(r, x, n); f.add(r, r, r); f.sub(r, r, x); XCTAssertEqual(get(r), get(x))
+        limbsCopy(r, x, n)
+        f.mul(r, r, y)
+        XCTAssertEqual(get(r), mul)
+        limbsCopy(r, x, n)
+        f.add(r, r, r)
+        f.sub(r, r, x)
+        XCTAssertEqual(get(r), get(x))
         return Results(mul: mul, sqr: sqr, add: add, sub: sub, neg: neg, inv: inv)
     }
 
@@ -62,7 +80,8 @@ final class ECDSAFieldTests: XCTestCase {
             var borrow = k
             for i in 0..<n where borrow != 0 {
                 let (d, o) = v[i].subtractingReportingOverflow(borrow)
-                v[i] = d; borrow = o ? 1 : 0
+                v[i] = d
+                borrow = o ? 1 : 0
             }
             return v
         }
@@ -71,10 +90,18 @@ final class ECDSAFieldTests: XCTestCase {
         values.append([2] + [UInt](repeating: 0, count: n - 1))
         for k: UInt in [1, 2, 3, 0x1_0000_0000] { values.append(pMinus(k)) }
         for i in 0..<n {
-            var v = [UInt](repeating: 0, count: n); v[i] = UInt.max; values.append(v)
-            var w = [UInt](repeating: 0, count: n); w[i] = 1 << 63; values.append(w)
-            var u = [UInt](repeating: 0, count: n); u[i] = 0xFFFF_FFFF; values.append(u)
-            var z = pMinus(1); z[i] = 0; values.append(z)
+            var v = [UInt](repeating: 0, count: n)
+            v[i] = UInt.max
+            values.append(v)
+            var w = [UInt](repeating: 0, count: n)
+            w[i] = 1 << 63
+            values.append(w)
+            var u = [UInt](repeating: 0, count: n)
+            u[i] = 0xFFFF_FFFF
+            values.append(u)
+            var z = pMinus(1)
+            z[i] = 0
+            values.append(z)
         }
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
@@ -92,17 +119,18 @@ final class ECDSAFieldTests: XCTestCase {
             if i < 40 { for b in values.prefix(40) { pairs.append((a, b)) } }
         }
         let script = """
-        import sys
-        p = int(sys.argv[1], 16)
-        for line in open(sys.argv[2]):
-            a, b = (int(x, 16) for x in line.split())
-            inv = '%x' % pow(a, -1, p) if a else '-'
-            print('%x %x %x %x %x %s' % (a * b % p, a * a % p, (a + b) % p, (a - b) % p, (-a) % p, inv))
-        """
+            import sys
+            p = int(sys.argv[1], 16)
+            for line in open(sys.argv[2]):
+                a, b = (int(x, 16) for x in line.split())
+                inv = '%x' % pow(a, -1, p) if a else '-'
+                print('%x %x %x %x %x %s' % (a * b % p, a * a % p, (a + b) % p, (a - b) % p, (-a) % p, inv))
+            """
         let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
         // Through a file: with a pipe, writing all the input before reading the output deadlocks
         // once both pipe buffers fill.
-        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-field-\(name)-\(getpid()).txt")
+        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sigil-field-\(name)-\(getpid()).txt")
         try Data(input.utf8).write(to: inputURL)
         defer { try? FileManager.default.removeItem(at: inputURL) }
         guard let out = runTool("/usr/bin/env", ["python3", "-c", script, pHex, inputURL.path]) else {
@@ -126,8 +154,9 @@ final class ECDSAFieldTests: XCTestCase {
     }
 
     func testP256Field() throws {
-        try run(P256Field.self, p256CurveData, name: "P-256",
-                pHex: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
+        try run(
+            P256Field.self, p256CurveData, name: "P-256",
+            pHex: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
     }
 
     /// P-256 keeps values lazily reduced (below 2^256, not necessarily below p). Feed the
@@ -155,7 +184,14 @@ final class ECDSAFieldTests: XCTestCase {
         let buf = UnsafeMutablePointer<UInt>.allocate(capacity: 64)
         defer { buf.deallocate() }
         let f = ECFieldOps<F>(p: p256CurveData.p, scratch: buf)
-        let a = buf + 12, b = a + 4, ca = b + 4, cb = ca + 4, r1 = cb + 4, r2 = r1 + 4, o1 = r2 + 4, o2 = o1 + 4
+        let a = buf + 12
+        let b = a + 4
+        let ca = b + 4
+        let cb = ca + 4
+        let r1 = cb + 4
+        let r2 = r1 + 4
+        let o1 = r2 + 4
+        let o2 = o1 + 4
         func canon(_ src: [UInt], _ dst: UnsafeMutablePointer<UInt>) {
             for i in 0..<n { dst[i] = src[i] }
             if limbsCompare(dst, p256CurveData.p, n) >= 0 { _ = limbsSub(dst, dst, p256CurveData.p, n) }
@@ -163,20 +199,37 @@ final class ECDSAFieldTests: XCTestCase {
         func same(_ what: String, _ x: [UInt], _ y: [UInt]) {
             f.decode(o1, r1)
             f.decode(o2, r2)
-            XCTAssertTrue(limbsCompare(o1, p256CurveData.p, n) < 0 && limbsCompare(o2, p256CurveData.p, n) < 0, "decode canonical")
-            XCTAssertEqual(Array(UnsafeBufferPointer(start: o1, count: n)), Array(UnsafeBufferPointer(start: o2, count: n)),
-                           "\(what) a=\(x) b=\(y)")
+            XCTAssertTrue(
+                limbsCompare(o1, p256CurveData.p, n) < 0 && limbsCompare(o2, p256CurveData.p, n) < 0, "decode canonical"
+            )
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: o1, count: n)), Array(UnsafeBufferPointer(start: o2, count: n)),
+                "\(what) a=\(x) b=\(y)")
         }
         let small: [[UInt]] = [[0, 0, 0, 0], [1, 0, 0, 0], [UInt.max, 0, 0, 0]]
         for x in big + small {
             for y in big + small {
-                for i in 0..<n { a[i] = x[i]; b[i] = y[i] }
-                canon(x, ca); canon(y, cb)
-                f.mul(r1, a, b); f.mul(r2, ca, cb); same("mul", x, y)
-                f.sqr(r1, a); f.sqr(r2, ca); same("sqr", x, y)
-                f.add(r1, a, b); f.add(r2, ca, cb); same("add", x, y)
-                f.sub(r1, a, b); f.sub(r2, ca, cb); same("sub", x, y)
-                f.neg(r1, a); f.neg(r2, ca); same("neg", x, y)
+                for i in 0..<n {
+                    a[i] = x[i]
+                    b[i] = y[i]
+                }
+                canon(x, ca)
+                canon(y, cb)
+                f.mul(r1, a, b)
+                f.mul(r2, ca, cb)
+                same("mul", x, y)
+                f.sqr(r1, a)
+                f.sqr(r2, ca)
+                same("sqr", x, y)
+                f.add(r1, a, b)
+                f.add(r2, ca, cb)
+                same("add", x, y)
+                f.sub(r1, a, b)
+                f.sub(r2, ca, cb)
+                same("sub", x, y)
+                f.neg(r1, a)
+                f.neg(r2, ca)
+                same("neg", x, y)
                 XCTAssertEqual(f.isZero(a), limbsIsZero(ca, n))
                 XCTAssertEqual(f.equal(a, b, scratch: o1), limbsCompare(ca, cb, n) == 0)
                 XCTAssertTrue(f.equal(a, ca, scratch: o1))
@@ -185,7 +238,10 @@ final class ECDSAFieldTests: XCTestCase {
         // The rare corrections, explicitly: (2^256 - 1) + (2^256 - 1) carries twice;
         // 0 - (2^256 - 1) borrows twice.
         let m: [UInt] = [UInt.max, UInt.max, UInt.max, UInt.max]
-        for i in 0..<n { a[i] = m[i]; b[i] = 0 }
+        for i in 0..<n {
+            a[i] = m[i]
+            b[i] = 0
+        }
         f.add(r1, a, a)
         XCTAssertTrue(limbsCompare(r1, a, n) < 0)  // a real reduction happened, result < 2^256
         f.sub(r1, b, a)
@@ -212,9 +268,12 @@ final class ECDSAFieldTests: XCTestCase {
                 for k in scalars {
                     let digits = UnsafeMutablePointer<Int8>.allocate(capacity: bits + 1)
                     defer { digits.deallocate() }
-                    let len = k.withUnsafeBufferPointer { ecWNAF($0.baseAddress!, n, bits: bits, window: w, into: digits) }
+                    let len = k.withUnsafeBufferPointer {
+                        ecWNAF($0.baseAddress!, n, bits: bits, window: w, into: digits)
+                    }
                     XCTAssertLessThanOrEqual(len, bits + 1)
-                    var pos = [UInt](repeating: 0, count: n + 2), neg = [UInt](repeating: 0, count: n + 2)
+                    var pos = [UInt](repeating: 0, count: n + 2)
+                    var neg = [UInt](repeating: 0, count: n + 2)
                     var lastNonZero = -w
                     for i in 0..<len where digits[i] != 0 {
                         let d = Int(digits[i])
@@ -222,7 +281,9 @@ final class ECDSAFieldTests: XCTestCase {
                         XCTAssertGreaterThanOrEqual(i - lastNonZero, w, "adjacent digits, w \(w)")
                         lastNonZero = i
                         // add |d| << i into pos or neg
-                        let m = UInt(abs(d)), limb = i >> 6, off = UInt(i & 63)
+                        let m = UInt(abs(d))
+                        let limb = i >> 6
+                        let off = UInt(i & 63)
                         var add: [UInt] = [UInt](repeating: 0, count: n + 2)
                         add[limb] = m << off
                         if off > 0 && limb + 1 < n + 2 { add[limb + 1] = m >> (64 - off) }
@@ -235,8 +296,9 @@ final class ECDSAFieldTests: XCTestCase {
     }
 
     func testP384Field() throws {
-        try run(P384Reduction.self, p384CurveData, name: "P-384",
-                pHex: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff")
+        try run(
+            P384Reduction.self, p384CurveData, name: "P-384",
+            pHex: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff")
     }
 
     func testP521Field() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 /// Malformed keys and signatures must give typed errors, quickly, never a trap; compressed
@@ -12,21 +13,29 @@ final class ECDSAInputTests: XCTestCase {
         let gx: String, gy: String, n: String, p: String
     }
     static let params: [Params] = [
-        Params(curve: .p256,
-               gx: "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
-               gy: "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
-               n: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
-               p: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
-        Params(curve: .p384,
-               gx: "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
-               gy: "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
-               n: "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
-               p: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff"),
-        Params(curve: .p521,
-               gx: "00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66",
-               gy: "011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650",
-               n: "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409",
-               p: "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+        Params(
+            curve: .p256,
+            gx: "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+            gy: "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
+            n: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
+            p: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
+        Params(
+            curve: .p384,
+            gx: "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
+            gy: "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
+            n: "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
+            p: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff"),
+        Params(
+            curve: .p521,
+            gx:
+                "00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66",
+            gy:
+                "011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650",
+            n:
+                "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409",
+            p:
+                "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+        ),
     ]
 
     /// DER INTEGER content for an unsigned big-endian magnitude.
@@ -61,7 +70,8 @@ final class ECDSAInputTests: XCTestCase {
     func testMalformedKeys() throws {
         for p in Self.params {
             let size = p.curve.coordinateByteCount
-            let gx = hexBytes(p.gx), gy = hexBytes(p.gy)
+            let gx = hexBytes(p.gx)
+            let gy = hexBytes(p.gy)
             XCTAssertNoThrow(try makeECKey(p.curve, [4] + gx + gy).get())
             var offCurve = gy
             offCurve[size - 1] ^= 1
@@ -153,13 +163,18 @@ final class ECDSAInputTests: XCTestCase {
             nMinus1[n.count - 1] &-= 1
             let one: [UInt8] = [1]
             let digest = [UInt8](repeating: 0xAB, count: 32)
-            for (name, r, s) in [("r = 0", [UInt8(0)], one), ("s = 0", one, [UInt8(0)]),
-                                 ("r = n", n, one), ("s = n", one, n),
-                                 ("r = n + 1", nPlus1, one), ("s = n + 1", one, nPlus1),
-                                 ("r huge", [UInt8](repeating: 0xFF, count: 200), one),
-                                 ("s = 2^1000", one, [1] + [UInt8](repeating: 0, count: 125))] {
-                XCTAssertEqual(ecdsaCheck(key, r: r, s: s, digest: digest), .malformedSignature, "\(p.curve) raw \(name)")
-                XCTAssertEqual(ecdsaCheck(key, sig: derSignature(r: r, s: s), digest: digest), .malformedSignature, "\(p.curve) DER \(name)")
+            for (name, r, s) in [
+                ("r = 0", [UInt8(0)], one), ("s = 0", one, [UInt8(0)]),
+                ("r = n", n, one), ("s = n", one, n),
+                ("r = n + 1", nPlus1, one), ("s = n + 1", one, nPlus1),
+                ("r huge", [UInt8](repeating: 0xFF, count: 200), one),
+                ("s = 2^1000", one, [1] + [UInt8](repeating: 0, count: 125)),
+            ] {
+                XCTAssertEqual(
+                    ecdsaCheck(key, r: r, s: s, digest: digest), .malformedSignature, "\(p.curve) raw \(name)")
+                XCTAssertEqual(
+                    ecdsaCheck(key, sig: derSignature(r: r, s: s), digest: digest), .malformedSignature,
+                    "\(p.curve) DER \(name)")
             }
             // n - 1 is in range: a well-formed signature that does not verify.
             XCTAssertEqual(ecdsaCheck(key, r: nMinus1, s: nMinus1, digest: digest), .badSignature)
@@ -197,7 +212,10 @@ final class ECDSAInputTests: XCTestCase {
         for _ in 0..<2000 {
             let count = Int.random(in: 0...80, using: &rng)
             var sig = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            if count > 2, Bool.random(using: &rng) { sig[0] = 0x30; sig[1] = UInt8(count - 2) }
+            if count > 2, Bool.random(using: &rng) {
+                sig[0] = 0x30
+                sig[1] = UInt8(count - 2)
+            }
             let e = ecdsaCheck(key, sig: sig, digest: digest)
             XCTAssertTrue(e == .malformedSignature || e == .badSignature, "\(sig)")
         }
@@ -219,28 +237,29 @@ final class ECDSAInputTests: XCTestCase {
     /// compressed key encodings and pre-hashed digests of every SHA-2 size on every curve.
     func testCrossCheckWithPythonCryptography() throws {
         let script = """
-        import sys, os, hashlib
-        try:
-            from cryptography.hazmat.primitives.asymmetric import ec, utils
-            from cryptography.hazmat.primitives import hashes, serialization
-        except Exception:
-            sys.exit(3)
-        curves = {'p256': ec.SECP256R1(), 'p384': ec.SECP384R1(), 'p521': ec.SECP521R1()}
-        hs = {'sha224': hashes.SHA224(), 'sha256': hashes.SHA256(), 'sha384': hashes.SHA384(), 'sha512': hashes.SHA512()}
-        for cname, curve in curves.items():
-            for i in range(6):
-                k = ec.generate_private_key(curve)
-                pub = k.public_key()
-                unc = pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint).hex()
-                comp = pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.CompressedPoint).hex()
-                for hname, h in hs.items():
-                    digest = hashlib.new(hname, os.urandom(40)).digest()
-                    sig = k.sign(digest, ec.ECDSA(utils.Prehashed(h)))
-                    r, s = utils.decode_dss_signature(sig)
-                    print(cname, unc, comp, digest.hex(), sig.hex(), '%x' % r, '%x' % s)
-        """
+            import sys, os, hashlib
+            try:
+                from cryptography.hazmat.primitives.asymmetric import ec, utils
+                from cryptography.hazmat.primitives import hashes, serialization
+            except Exception:
+                sys.exit(3)
+            curves = {'p256': ec.SECP256R1(), 'p384': ec.SECP384R1(), 'p521': ec.SECP521R1()}
+            hs = {'sha224': hashes.SHA224(), 'sha256': hashes.SHA256(), 'sha384': hashes.SHA384(), 'sha512': hashes.SHA512()}
+            for cname, curve in curves.items():
+                for i in range(6):
+                    k = ec.generate_private_key(curve)
+                    pub = k.public_key()
+                    unc = pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint).hex()
+                    comp = pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.CompressedPoint).hex()
+                    for hname, h in hs.items():
+                        digest = hashlib.new(hname, os.urandom(40)).digest()
+                        sig = k.sign(digest, ec.ECDSA(utils.Prehashed(h)))
+                        r, s = utils.decode_dss_signature(sig)
+                        print(cname, unc, comp, digest.hex(), sig.hex(), '%x' % r, '%x' % s)
+            """
         guard let out = runTool("/usr/bin/env", ["python3", "-c", script]) else {
-            print("SKIPPED testCrossCheckWithPythonCryptography: python3 with the cryptography package is not available")
+            print(
+                "SKIPPED testCrossCheckWithPythonCryptography: python3 with the cryptography package is not available")
             return
         }
         var count = 0
@@ -252,7 +271,8 @@ final class ECDSAInputTests: XCTestCase {
             let key = try makeECKey(curve, hexBytes(f[1])).get()
             let compressed = try makeECKey(curve, hexBytes(f[2])).get()
             XCTAssertEqual(compressed.x963Representation, hexBytes(f[1]), "decompression")
-            let digest = hexBytes(f[3]), sig = hexBytes(f[4])
+            let digest = hexBytes(f[3])
+            let sig = hexBytes(f[4])
             XCTAssertNil(ecdsaCheck(key, sig: sig, digest: digest), "\(line)")
             XCTAssertNil(ecdsaCheck(compressed, sig: sig, digest: digest), "\(line)")
             XCTAssertNil(ecdsaCheck(key, r: bytes(f[5]), s: bytes(f[6]), digest: digest), "\(line)")

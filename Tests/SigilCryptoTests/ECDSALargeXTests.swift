@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 /// The last step of SEC 1 §4.1.4 without an inversion: Sigil accepts when r·Z² ≡ X (mod p) or,
@@ -62,8 +63,14 @@ final class ECDSALargeXTests: XCTestCase {
         let digest = HashAlgorithm.sha256.hash(message).bytes
         let s = hexBytes("1234567890abcdef1234567890abcdef")
         let cases: [(key: String, r: UInt8)] = [
-            ("04a73465203a3c841cd501fa8e362a65c47451396741fcc03ab2aa11ae04cca8a5509f6013a5d8771982426cfaa3dbdb5842e38be96973521d9489aa2922af7ee0", 3),
-            ("043a169785d9a95524328374760b0c9780de23222d9e81486d7364664ba96cba620b36290136e5427738d18aadb4bfa3bb3b0a0e3cfe5ff1920ebc535d93cb5545", 4),
+            (
+                "04a73465203a3c841cd501fa8e362a65c47451396741fcc03ab2aa11ae04cca8a5509f6013a5d8771982426cfaa3dbdb5842e38be96973521d9489aa2922af7ee0",
+                3
+            ),
+            (
+                "043a169785d9a95524328374760b0c9780de23222d9e81486d7364664ba96cba620b36290136e5427738d18aadb4bfa3bb3b0a0e3cfe5ff1920ebc535d93cb5545",
+                4
+            ),
         ]
         // n + r for r = 3: x_R itself, refused by the range check (r must be below n).
         let nPlus3 = hexBytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632554")
@@ -76,7 +83,8 @@ final class ECDSALargeXTests: XCTestCase {
                 var other = digest
                 other[31] ^= 1
                 XCTAssertEqual(verify(key, r: [r], s: s, digest: other, mulx: mulx), .badSignature, "other digest")
-                XCTAssertEqual(verify(key, r: nPlus3, s: s, digest: digest, mulx: mulx), .malformedSignature, "r = n + 3")
+                XCTAssertEqual(
+                    verify(key, r: nPlus3, s: s, digest: digest, mulx: mulx), .malformedSignature, "r = n + 3")
             }
         }
         // The two keys' signatures are not interchangeable.

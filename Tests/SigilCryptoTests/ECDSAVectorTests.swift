@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 /// ECDSA verification against Wycheproof and NIST CAVP (messages hashed with Sigil's SHA-2,
@@ -66,7 +67,9 @@ final class ECDSAVectorTests: XCTestCase {
             }
         }
         let total = counts.values.reduce(0, +)
-        print("\(file): \(total) tests (\(counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
+        print(
+            "\(file): \(total) tests (\(counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))"
+        )
         XCTAssertGreaterThanOrEqual(total, minimumTests, file)
     }
 
@@ -91,7 +94,8 @@ final class ECDSAVectorTests: XCTestCase {
         var section: (ECCurve, HashAlgorithm)? = nil
         var skipped = Set<String>()
         var record = [String: String]()
-        var passed = 0, failedAsExpected = 0
+        var passed = 0
+        var failedAsExpected = 0
         func finishRecord() throws {
             defer { record = [:] }
             guard let (c, hash) = section, let msg = record["Msg"], let result = record["Result"] else { return }
@@ -104,7 +108,8 @@ final class ECDSAVectorTests: XCTestCase {
             }
             let point = [4] + fixed(record["Qx"]!) + fixed(record["Qy"]!)
             let digest = hash.hash(bytes(msg)).bytes
-            let r = bytes(record["R"]!), s = bytes(record["S"]!)
+            let r = bytes(record["R"]!)
+            let s = bytes(record["S"]!)
             let error: CryptoError?
             switch makeECKey(c, point) {
             case .failure(let e): error = e
@@ -116,9 +121,12 @@ final class ECDSAVectorTests: XCTestCase {
             } else {
                 // F records say what was altered: "1 - Message changed", "2 - R changed",
                 // "3 - S changed", "4 - Q changed". Only a changed Q may fail as a bad key.
-                let expected: Set<CryptoError> = result.contains("4 -") ? [.badSignature, .malformedKey] : [.badSignature]
-                XCTAssertTrue(error.map { expected.contains($0) } ?? false,
-                              "SigVer \(c) \(hash) Msg \(msg.prefix(16))... should fail (\(result)), got \(String(describing: error))")
+                let expected: Set<CryptoError> =
+                    result.contains("4 -") ? [.badSignature, .malformedKey] : [.badSignature]
+                XCTAssertTrue(
+                    error.map { expected.contains($0) } ?? false,
+                    "SigVer \(c) \(hash) Msg \(msg.prefix(16))... should fail (\(result)), got \(String(describing: error))"
+                )
                 failedAsExpected += 1
             }
         }
@@ -142,7 +150,9 @@ final class ECDSAVectorTests: XCTestCase {
             record[kv[0]] = kv[1]
         }
         try finishRecord()
-        print("SigVer: \(passed) P verified, \(failedAsExpected) F rejected; skipped sections (unsupported curve or SHA-1): \(skipped.sorted().joined(separator: " "))")
+        print(
+            "SigVer: \(passed) P verified, \(failedAsExpected) F rejected; skipped sections (unsupported curve or SHA-1): \(skipped.sorted().joined(separator: " "))"
+        )
         XCTAssertEqual(passed + failedAsExpected, 12 * 15, "3 curves x 4 hashes x 15 records")
     }
 }
@@ -151,14 +161,19 @@ final class ECDSAVectorTests: XCTestCase {
 
 func makeECKey(_ curve: ECCurve, _ bytes: [UInt8]) -> Result<ECDSAPublicKey, CryptoError> {
     bytes.withUnsafeBytes { b -> Result<ECDSAPublicKey, CryptoError> in
-        do throws(CryptoError) { return .success(try ECDSAPublicKey(curve: curve, x963: b)) } catch { return .failure(error) }
+        do throws(CryptoError) { return .success(try ECDSAPublicKey(curve: curve, x963: b)) } catch {
+            return .failure(error)
+        }
     }
 }
 
 func ecdsaCheck(_ key: ECDSAPublicKey, sig: [UInt8], digest: [UInt8], p256UseMulx: Bool = true) -> CryptoError? {
     sig.withUnsafeBytes { s in
         digest.withUnsafeBytes { d -> CryptoError? in
-            do throws(CryptoError) { try key.verify(signatureDER: s, digest: d, p256UseMulx: p256UseMulx); return nil } catch { return error }
+            do throws(CryptoError) {
+                try key.verify(signatureDER: s, digest: d, p256UseMulx: p256UseMulx)
+                return nil
+            } catch { return error }
         }
     }
 }
@@ -167,7 +182,10 @@ func ecdsaCheck(_ key: ECDSAPublicKey, r: [UInt8], s: [UInt8], digest: [UInt8]) 
     r.withUnsafeBytes { rb in
         s.withUnsafeBytes { sb in
             digest.withUnsafeBytes { d -> CryptoError? in
-                do throws(CryptoError) { try key.verify(r: rb, s: sb, digest: d); return nil } catch { return error }
+                do throws(CryptoError) {
+                    try key.verify(r: rb, s: sb, digest: d)
+                    return nil
+                } catch { return error }
             }
         }
     }

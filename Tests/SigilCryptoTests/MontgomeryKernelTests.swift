@@ -1,5 +1,6 @@
-import XCTest
 import CSigilBignum
+import XCTest
+
 @testable import SigilCrypto
 
 /// The MULX/ADX Montgomery kernels (CSigilBignum) against the GMP path, operation by operation,
@@ -7,12 +8,21 @@ import CSigilBignum
 /// bits. (BigIntTests checks whole exponentiations of both kernels against Python.)
 final class MontgomeryKernelTests: XCTestCase {
     /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SplitMix { var s: UInt64; mutating func next() -> UInt { s &+= 0x9E37_79B9_7F4A_7C15; var z = s
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB; return UInt(z ^ (z >> 31)) } }
+    struct SplitMix {
+        var s: UInt64
+        mutating func next() -> UInt {
+            s &+= 0x9E37_79B9_7F4A_7C15
+            var z = s
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return UInt(z ^ (z >> 31))
+        }
+    }
 
     func testKernelsAgreeWithGMP() throws {
         guard MontgomeryModulus.Kernel.mulx.isAvailable else {
-            print("SKIPPED testKernelsAgreeWithGMP: no BMI2/ADX on this CPU"); return
+            print("SKIPPED testKernelsAgreeWithGMP: no BMI2/ADX on this CPU")
+            return
         }
         var rng = SplitMix(s: 0x5167_11)
         let sizes = Array(1...80) + [96, 128, 192, 256]
@@ -21,25 +31,34 @@ final class MontgomeryKernelTests: XCTestCase {
                 // Modulus: random odd with the top bit set; special shapes on some trials.
                 var mBytes = [UInt8](repeating: 0, count: 8 * n)
                 for i in 0..<mBytes.count { mBytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
-                if trial == 0 { mBytes = [UInt8](repeating: 0xFF, count: 8 * n) }          // 2^k − 1
-                if trial == 1 { for i in 1..<mBytes.count { mBytes[i] = 0 } }             // 2^(k−1) + 1
-                if trial == 2 { mBytes[0] = 1 } else { mBytes[0] |= 0x80 }               // short top limb
+                if trial == 0 { mBytes = [UInt8](repeating: 0xFF, count: 8 * n) }  // 2^k − 1
+                if trial == 1 { for i in 1..<mBytes.count { mBytes[i] = 0 } }  // 2^(k−1) + 1
+                if trial == 2 { mBytes[0] = 1 } else { mBytes[0] |= 0x80 }  // short top limb
                 mBytes[mBytes.count - 1] |= 1
                 let e: [UInt8] = [1, 0, 1]
-                let mod = try XCTUnwrap(mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) } })
+                let mod = try XCTUnwrap(
+                    mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) }
+                    })
                 XCTAssertEqual(mod.count, n)
-                let m = mod.storage   // m | e
+                let m = mod.storage  // m | e
                 // Operands below m: random with the top limb shrunk, and m − 1 (the largest).
                 func operand(_ kind: Int) -> [UInt] {
-                    if kind == 0 { var v = Array(m[0..<n]); v[0] -= 1; return v }
+                    if kind == 0 {
+                        var v = Array(m[0..<n])
+                        v[0] -= 1
+                        return v
+                    }
                     var v = (0..<n).map { _ in rng.next() }
                     v[n - 1] = v[n - 1] % m[n - 1]
                     return v
                 }
                 for kind in 0..<3 {
-                    let a = operand(kind), b = operand(kind == 0 ? 1 : 2)
+                    let a = operand(kind)
+                    let b = operand(kind == 0 ? 1 : 2)
                     for square in [false, true] {
-                        var want = [UInt](repeating: 0, count: n), got = want, gotAlias = a
+                        var want = [UInt](repeating: 0, count: n)
+                        var got = want
+                        var gotAlias = a
                         var t = [UInt](repeating: 0xAAAA, count: 2 * n)
                         m.withUnsafeBufferPointer { mp in
                             a.withUnsafeBufferPointer { ap in
@@ -47,18 +66,25 @@ final class MontgomeryKernelTests: XCTestCase {
                                     let bb = square ? ap.baseAddress! : bp.baseAddress!
                                     t.withUnsafeMutableBufferPointer { tp in
                                         want.withUnsafeMutableBufferPointer {
-                                            mod.mul($0.baseAddress!, ap.baseAddress!, bb, tp.baseAddress!, mp.baseAddress!, .gmp)
+                                            mod.mul(
+                                                $0.baseAddress!, ap.baseAddress!, bb, tp.baseAddress!, mp.baseAddress!,
+                                                .gmp)
                                         }
                                         got.withUnsafeMutableBufferPointer {
-                                            mod.mul($0.baseAddress!, ap.baseAddress!, bb, tp.baseAddress!, mp.baseAddress!, .mulx)
+                                            mod.mul(
+                                                $0.baseAddress!, ap.baseAddress!, bb, tp.baseAddress!, mp.baseAddress!,
+                                                .mulx)
                                         }
                                         // In place (r == a), as modPow uses it.
                                         gotAlias.withUnsafeMutableBufferPointer { gp in
                                             let g = gp.baseAddress!
                                             if square {
-                                                csigil_mont_sqr_mulx(g, g, mp.baseAddress!, n, mod.negInverse, tp.baseAddress!)
+                                                csigil_mont_sqr_mulx(
+                                                    g, g, mp.baseAddress!, n, mod.negInverse, tp.baseAddress!)
                                             } else {
-                                                csigil_mont_mul_mulx(g, g, bp.baseAddress!, mp.baseAddress!, n, mod.negInverse, tp.baseAddress!)
+                                                csigil_mont_mul_mulx(
+                                                    g, g, bp.baseAddress!, mp.baseAddress!, n, mod.negInverse,
+                                                    tp.baseAddress!)
                                             }
                                         }
                                     }

@@ -1,6 +1,7 @@
 import CSigilBignum
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 /// The P-256 C kernel's field operations (CSigilBignum/p256.c), MULX/ADX and portable products,
@@ -20,7 +21,7 @@ final class P256KernelTests: XCTestCase {
         var out = [UInt](repeating: 0, count: 4)
         let chars = Array(s.utf8)
         for i in 0..<4 {
-            let chunk = String(decoding: chars[(3 - i) * 16 ..< (4 - i) * 16], as: UTF8.self)
+            let chunk = String(decoding: chars[(3 - i) * 16..<(4 - i) * 16], as: UTF8.self)
             out[i] = UInt(chunk, radix: 16)!
         }
         return out
@@ -29,11 +30,13 @@ final class P256KernelTests: XCTestCase {
     /// v mod p for v < 2p.
     func reduce(_ v: [UInt]) -> [UInt] {
         guard limbsCompareArrays(v, Self.p) >= 0 else { return v }
-        var r = v, borrow: UInt = 0
+        var r = v
+        var borrow: UInt = 0
         for i in 0..<4 {
             let (d1, o1) = v[i].subtractingReportingOverflow(Self.p[i])
             let (d2, o2) = d1.subtractingReportingOverflow(borrow)
-            r[i] = d2; borrow = (o1 || o2) ? 1 : 0
+            r[i] = d2
+            borrow = (o1 || o2) ? 1 : 0
         }
         return r
     }
@@ -53,20 +56,30 @@ final class P256KernelTests: XCTestCase {
     func testFieldOperationsAgainstPython() throws {
         let p = Self.p
         func pMinus(_ k: UInt) -> [UInt] {
-            var v = p, borrow = k
+            var v = p
+            var borrow = k
             for i in 0..<4 where borrow != 0 {
                 let (d, o) = v[i].subtractingReportingOverflow(borrow)
-                v[i] = d; borrow = o ? 1 : 0
+                v[i] = d
+                borrow = o ? 1 : 0
             }
             return v
         }
         var reduced: [[UInt]] = [[0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]]
         for k: UInt in [1, 2, 3, 0x1_0000_0000, 0xFFFF_FFFF] { reduced.append(pMinus(k)) }
         for i in 0..<4 {
-            var v = [UInt](repeating: 0, count: 4); v[i] = UInt.max; reduced.append(v)
-            var w = [UInt](repeating: 0, count: 4); w[i] = 1 << 63; reduced.append(w)
-            var u = [UInt](repeating: 0, count: 4); u[i] = 0xFFFF_FFFF; reduced.append(u)
-            var z = pMinus(1); z[i] = 0; reduced.append(z)
+            var v = [UInt](repeating: 0, count: 4)
+            v[i] = UInt.max
+            reduced.append(v)
+            var w = [UInt](repeating: 0, count: 4)
+            w[i] = 1 << 63
+            reduced.append(w)
+            var u = [UInt](repeating: 0, count: 4)
+            u[i] = 0xFFFF_FFFF
+            reduced.append(u)
+            var z = pMinus(1)
+            z[i] = 0
+            reduced.append(z)
         }
         // R mod p (Montgomery 1) and R^2 mod p.
         reduced.append([1, 0xFFFF_FFFF_0000_0000, UInt.max, 0xFFFF_FFFE])
@@ -79,8 +92,10 @@ final class P256KernelTests: XCTestCase {
         }
         reduced = reduced.filter { limbsCompareArrays($0, p) < 0 }
         // Inputs at or above p (products only).
-        var unreduced: [[UInt]] = [p, [0, 0x1_0000_0000, 0, p[3]] /* p + 1 */,
-                                   [UInt.max, UInt.max, UInt.max, UInt.max], [0, 0, 0, UInt.max]]
+        var unreduced: [[UInt]] = [
+            p, [0, 0x1_0000_0000, 0, p[3]] /* p + 1 */,
+            [UInt.max, UInt.max, UInt.max, UInt.max], [0, 0, 0, UInt.max],
+        ]
         for _ in 0..<20 {
             var v = (0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
             v[3] = UInt.random(in: 0xFFFF_FFFF_0000_0002...UInt.max, using: &rng)
@@ -93,16 +108,19 @@ final class P256KernelTests: XCTestCase {
             if i < 30 { for b in reduced.prefix(30) { pairs.append((a, b, true)) } }
         }
         for a in unreduced {
-            for b in unreduced + reduced.prefix(10) { pairs.append((a, b, false)); pairs.append((b, a, false)) }
+            for b in unreduced + reduced.prefix(10) {
+                pairs.append((a, b, false))
+                pairs.append((b, a, false))
+            }
         }
         let script = """
-        import sys
-        p = int(sys.argv[1], 16)
-        rinv = pow(2**256, -1, p)
-        for line in open(sys.argv[2]):
-            a, b = (int(x, 16) for x in line.split())
-            print('%x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p))
-        """
+            import sys
+            p = int(sys.argv[1], 16)
+            rinv = pow(2**256, -1, p)
+            for line in open(sys.argv[2]):
+                a, b = (int(x, 16) for x in line.split())
+                print('%x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p))
+            """
         let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-p256-kernel-\(getpid()).txt")
         try Data(input.utf8).write(to: url)
@@ -113,7 +131,9 @@ final class P256KernelTests: XCTestCase {
         }
         let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(lines.count, pairs.count)
-        if csigil_bignum_mulx_supported() == 0 { print("P256KernelTests: no MULX/ADX on this CPU, the portable path twice") }
+        if csigil_bignum_mulx_supported() == 0 {
+            print("P256KernelTests: no MULX/ADX on this CPU, the portable path twice")
+        }
         for (k, line) in lines.enumerated() where k < pairs.count {
             let e = line.split(separator: " ").map { limbs(String($0)) }
             let (a, b, belowP) = pairs[k]

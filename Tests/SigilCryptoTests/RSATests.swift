@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 private func hashFromName(_ s: String) -> HashAlgorithm? {
@@ -26,8 +27,9 @@ final class RSAWycheproofTests: XCTestCase {
         let k = try RSAPublicKey(pkcs1DER: der)
         // The same key from its modulus / exponent fields must be identical.
         let pk = group["publicKey"] as! [String: Any]
-        let k2 = try RSAPublicKey(modulus: hexBytes(pk["modulus"] as! String),
-                                  exponent: hexBytes(pk["publicExponent"] as! String))
+        let k2 = try RSAPublicKey(
+            modulus: hexBytes(pk["modulus"] as! String),
+            exponent: hexBytes(pk["publicExponent"] as! String))
         XCTAssertEqual(k, k2, file)
         XCTAssertEqual(k.bitCount, group["keySize"] as? Int, file)
         return k
@@ -54,10 +56,14 @@ final class RSAWycheproofTests: XCTestCase {
                 let flags = test["flags"] as? [String] ?? []
                 var accepted = true
                 var error: CryptoError? = nil
-                do { try key.verifyPKCS1v15(signature: sig, message: msg, hash: hash) } catch let e { accepted = false; error = e }
+                do { try key.verifyPKCS1v15(signature: sig, message: msg, hash: hash) } catch let e {
+                    accepted = false
+                    error = e
+                }
                 switch result {
                 case "valid":
-                    XCTAssertTrue(accepted, "\(file) tcId \(id) valid but rejected: \(String(describing: error)) \(flags)")
+                    XCTAssertTrue(
+                        accepted, "\(file) tcId \(id) valid but rejected: \(String(describing: error)) \(flags)")
                     t.valid += 1
                 case "invalid":
                     XCTAssertFalse(accepted, "\(file) tcId \(id) invalid but accepted \(flags)")
@@ -70,7 +76,9 @@ final class RSAWycheproofTests: XCTestCase {
             }
         }
         XCTAssertEqual(t.valid + t.invalid + t.acceptable, json["numberOfTests"] as? Int, file)
-        print("\(file): \(t.valid) valid accepted, \(t.invalid) invalid rejected, \(t.acceptable) acceptable (MissingNull) rejected")
+        print(
+            "\(file): \(t.valid) valid accepted, \(t.invalid) invalid rejected, \(t.acceptable) acceptable (MissingNull) rejected"
+        )
     }
 
     func testPKCS1_2048_SHA256() throws { try runPKCS1("rsa_signature_2048_sha256_test.json") }
@@ -100,17 +108,26 @@ final class RSAWycheproofTests: XCTestCase {
                 let sig = hexBytes(test["sig"] as! String)
                 let result = test["result"] as! String
                 var accepted = true
-                do { try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: sLen) } catch { accepted = false }
+                do {
+                    try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: sLen)
+                } catch { accepted = false }
                 switch result {
-                case "valid": XCTAssertTrue(accepted, "\(file) tcId \(id)"); t.valid += 1
-                case "invalid": XCTAssertFalse(accepted, "\(file) tcId \(id)"); t.invalid += 1
+                case "valid":
+                    XCTAssertTrue(accepted, "\(file) tcId \(id)")
+                    t.valid += 1
+                case "invalid":
+                    XCTAssertFalse(accepted, "\(file) tcId \(id)")
+                    t.invalid += 1
                 default: XCTFail("\(file) tcId \(id): unexpected result \(result)")
                 }
                 if result == "valid" {
                     // With the salt length left free, the same signature still verifies...
-                    XCTAssertNoThrow(try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: nil))
+                    XCTAssertNoThrow(
+                        try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: nil))
                     // ...but not with another required length.
-                    XCTAssertThrowsError(try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: sLen + 1))
+                    XCTAssertThrowsError(
+                        try key.verifyPSS(
+                            signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: sLen + 1))
                 }
             }
         }
@@ -128,7 +145,8 @@ final class RSAWycheproofTests: XCTestCase {
     func testNISTSigVer15() throws {
         guard let data = Vectors.load("nist/SigVer15_186-3.rsp") else { return }
         var n: [UInt8] = []
-        var pass = 0, fail = 0
+        var pass = 0
+        var fail = 0
         for r in Vectors.rsp(data) {
             if let nh = r["n"] { n = hexBytes(nh) }
             guard let alg = r["SHAAlg"], let result = r["Result"] else { continue }
@@ -154,14 +172,21 @@ final class RSAWycheproofTests: XCTestCase {
 }
 
 /// A real 2048-bit key (Wycheproof's), as PKCS#1 DER, for the malformed-input checks.
-let wycheproofKey2048: [UInt8] = hexBytes("3082010a0282010100a2b451a07d0aa5f96e455671513550514a8a5b462ebef717094fa1fee82224e637f9746d3f7cafd31878d80325b6ef5a1700f65903b469429e89d6eac8845097b5ab393189db92512ed8a7711a1253facd20f79c15e8247f3d3e42e46e48c98e254a2fe9765313a03eff8f17e1a029397a1fa26a8dce26f490ed81299615d9814c22da610428e09c7d9658594266f5c021d0fceca08d945a12be82de4d1ece6b4c03145b5d3495d4ed5411eb878daf05fd7afc3e09ada0f1126422f590975a1969816f48698bcbba1b4d9cae79d460d8f9f85e7975005d9bc22c4e5ac0f7c1a45d12569a62807d3b9a02e5a530e773066f453d1f5b4c2e9cf7820283f742b9d50203010001")
+let wycheproofKey2048: [UInt8] = hexBytes(
+    "3082010a0282010100a2b451a07d0aa5f96e455671513550514a8a5b462ebef717094fa1fee82224e637f9746d3f7cafd31878d80325b6ef5a1700f65903b469429e89d6eac8845097b5ab393189db92512ed8a7711a1253facd20f79c15e8247f3d3e42e46e48c98e254a2fe9765313a03eff8f17e1a029397a1fa26a8dce26f490ed81299615d9814c22da610428e09c7d9658594266f5c021d0fceca08d945a12be82de4d1ece6b4c03145b5d3495d4ed5411eb878daf05fd7afc3e09ada0f1126422f590975a1969816f48698bcbba1b4d9cae79d460d8f9f85e7975005d9bc22c4e5ac0f7c1a45d12569a62807d3b9a02e5a530e773066f453d1f5b4c2e9cf7820283f742b9d50203010001"
+)
 
 final class RSAKeyAndInputTests: XCTestCase {
     let der2048: [UInt8] = wycheproofKey2048
 
-    private func expect(_ error: CryptoError, _ body: () throws -> Void, _ msg: String = "",
-                        file: StaticString = #filePath, line: UInt = #line) {
-        do { try body(); XCTFail("no error: \(msg)", file: file, line: line) } catch let e as CryptoError {
+    private func expect(
+        _ error: CryptoError, _ body: () throws -> Void, _ msg: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        do {
+            try body()
+            XCTFail("no error: \(msg)", file: file, line: line)
+        } catch let e as CryptoError {
             XCTAssertEqual(e, error, msg, file: file, line: line)
         } catch { XCTFail("unexpected \(error)", file: file, line: line) }
     }
@@ -186,7 +211,9 @@ final class RSAKeyAndInputTests: XCTestCase {
         expect(.malformedKey, { _ = try RSAPublicKey(pkcs1DER: [0x31] + self.der2048.dropFirst()) }, "SET")
         expect(.malformedKey, { _ = try RSAPublicKey(pkcs1DER: []) }, "empty")
         var neg = der2048
-        neg.remove(at: 8); neg[7] = 0x00; neg[3] = 0x09  // drop the 0x00 pad: modulus becomes negative
+        neg.remove(at: 8)
+        neg[7] = 0x00
+        neg[3] = 0x09  // drop the 0x00 pad: modulus becomes negative
         expect(.malformedKey, { _ = try RSAPublicKey(pkcs1DER: neg) }, "negative modulus")
         // Exponent: even, 1, 0, equal to n, larger than n.
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: n, exponent: [1, 0, 0]) }, "even e")
@@ -196,19 +223,27 @@ final class RSAKeyAndInputTests: XCTestCase {
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: n, exponent: n) }, "e = n")
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: n, exponent: [1] + n) }, "e > n")
         // Modulus: even, too small (1023 bits), too large (16385 bits, and 1 MB).
-        var even = n; even[even.count - 1] &= 0xFE
+        var even = n
+        even[even.count - 1] &= 0xFE
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: even, exponent: [1, 0, 1]) }, "even n")
-        let small = [UInt8](repeating: 0xFF, count: 128); var small1023 = small; small1023[0] = 0x7F
+        let small = [UInt8](repeating: 0xFF, count: 128)
+        var small1023 = small
+        small1023[0] = 0x7F
         XCTAssertNoThrow(try RSAPublicKey(modulus: small, exponent: [3]))
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: small1023, exponent: [3]) }, "1023 bits")
-        var big = [UInt8](repeating: 0xFF, count: 2049); big[0] = 0x01   // 16385 bits
+        var big = [UInt8](repeating: 0xFF, count: 2049)
+        big[0] = 0x01  // 16385 bits
         expect(.malformedKey, { _ = try RSAPublicKey(modulus: big, exponent: [3]) }, "16385 bits")
         XCTAssertNoThrow(try RSAPublicKey(modulus: Array(big.dropFirst()), exponent: [3]), "16384 bits accepted")
         // Above 3072 bits, e is limited to 64 bits (work cap); 64 bits is still accepted.
         let n4096 = [UInt8](repeating: 0xFF, count: 512)
         XCTAssertNoThrow(try RSAPublicKey(modulus: n4096, exponent: [0x80, 0, 0, 0, 0, 0, 0, 1]))
-        expect(.malformedKey, { _ = try RSAPublicKey(modulus: n4096, exponent: [1, 0, 0, 0, 0, 0, 0, 0, 1]) }, "65-bit e, 4096-bit n")
-        XCTAssertNoThrow(try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 384), exponent: [UInt8](repeating: 0x11, count: 300)))
+        expect(
+            .malformedKey, { _ = try RSAPublicKey(modulus: n4096, exponent: [1, 0, 0, 0, 0, 0, 0, 0, 1]) },
+            "65-bit e, 4096-bit n")
+        XCTAssertNoThrow(
+            try RSAPublicKey(
+                modulus: [UInt8](repeating: 0xFF, count: 384), exponent: [UInt8](repeating: 0x11, count: 300)))
         let clock = ContinuousClock()
         let huge = [UInt8](repeating: 0xFF, count: 1 << 20)
         let elapsed = clock.measure {
@@ -225,27 +260,46 @@ final class RSAKeyAndInputTests: XCTestCase {
         let n = key.modulusBigEndian
         let digest = [UInt8](repeating: 0, count: 32)
         for bad in [[UInt8](repeating: 1, count: 255), [UInt8](repeating: 1, count: 257), [], [0] + n] {
-            expect(.malformedSignature, { try key.verifyPKCS1v15(signature: bad, digest: digest, hash: .sha256) }, "length \(bad.count)")
-            expect(.malformedSignature, { try key.verifyPSS(signature: bad, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 32) })
+            expect(
+                .malformedSignature, { try key.verifyPKCS1v15(signature: bad, digest: digest, hash: .sha256) },
+                "length \(bad.count)")
+            expect(
+                .malformedSignature,
+                { try key.verifyPSS(signature: bad, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 32) })
         }
         // s = n and s = 2^2048 - 1 are out of range (RFC 8017 §5.2.2 step 1).
         for bad in [n, [UInt8](repeating: 0xFF, count: 256)] {
             expect(.malformedSignature, { try key.verifyPKCS1v15(signature: bad, digest: digest, hash: .sha256) })
-            expect(.malformedSignature, { try key.verifyPSS(signature: bad, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) })
+            expect(
+                .malformedSignature,
+                { try key.verifyPSS(signature: bad, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) }
+            )
         }
         // s = 0, 1, n − 1: in range, but no valid encoding.
-        var nMinus1 = n; nMinus1[255] -= 1
+        var nMinus1 = n
+        nMinus1[255] -= 1
         for s in [[UInt8](repeating: 0, count: 256), [UInt8](repeating: 0, count: 255) + [1], nMinus1] {
             expect(.badSignature, { try key.verifyPKCS1v15(signature: s, digest: digest, hash: .sha256) })
-            expect(.badSignature, { try key.verifyPSS(signature: s, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) })
+            expect(
+                .badSignature,
+                { try key.verifyPSS(signature: s, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: nil) })
         }
         // Absurd salt lengths are simply inconsistent (no arithmetic overflow).
         let sig = [UInt8](repeating: 1, count: 256)
-        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: Int.max) })
-        expect(.badSignature, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 223) })
-        expect(.unsupportedAlgorithm, { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: -1) })
+        expect(
+            .badSignature,
+            { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: Int.max) }
+        )
+        expect(
+            .badSignature,
+            { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: 223) })
+        expect(
+            .unsupportedAlgorithm,
+            { try key.verifyPSS(signature: sig, digest: digest, hash: .sha256, mgf1Hash: .sha256, saltLength: -1) })
         // Digest of the wrong length never matches.
-        expect(.badSignature, { try key.verifyPKCS1v15(signature: [UInt8](repeating: 1, count: 256), digest: [1, 2, 3], hash: .sha256) })
+        expect(
+            .badSignature,
+            { try key.verifyPKCS1v15(signature: [UInt8](repeating: 1, count: 256), digest: [1, 2, 3], hash: .sha256) })
     }
 
     /// The costliest inputs the key limits allow still finish quickly: a 16384-bit modulus with
@@ -256,12 +310,22 @@ final class RSAKeyAndInputTests: XCTestCase {
         let big = try RSAPublicKey(modulus: n16k, exponent: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         XCTAssertEqual(big.bitCount, 16384)
         let n3k = [UInt8](repeating: 0xFF, count: 384)
-        var e3k = [UInt8](repeating: 0xFF, count: 384); e3k[0] = 0x7F
+        var e3k = [UInt8](repeating: 0xFF, count: 384)
+        e3k[0] = 0x7F
         let wide = try RSAPublicKey(modulus: n3k, exponent: e3k)
         let elapsed = try clock.measure {
-            XCTAssertThrowsError(try big.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512))
-            XCTAssertThrowsError(try big.verifyPSS(signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64), hash: .sha512, mgf1Hash: .sha512, saltLength: nil))
-            XCTAssertThrowsError(try wide.verifyPKCS1v15(signature: [UInt8](repeating: 0x5A, count: 384), digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
+            XCTAssertThrowsError(
+                try big.verifyPKCS1v15(
+                    signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64),
+                    hash: .sha512))
+            XCTAssertThrowsError(
+                try big.verifyPSS(
+                    signature: [UInt8](repeating: 0x5A, count: 2048), digest: [UInt8](repeating: 0, count: 64),
+                    hash: .sha512, mgf1Hash: .sha512, saltLength: nil))
+            XCTAssertThrowsError(
+                try wide.verifyPKCS1v15(
+                    signature: [UInt8](repeating: 0x5A, count: 384), digest: [UInt8](repeating: 0, count: 32),
+                    hash: .sha256))
         }
         print("worst-case RSA inputs: \(elapsed)")
         XCTAssertLessThan(elapsed, .seconds(2))
@@ -272,42 +336,43 @@ final class RSAKeyAndInputTests: XCTestCase {
     /// hash, PSS with several salt lengths including 0 and a different MGF1 hash.
     func testAgainstPythonCryptography() throws {
         let script = #"""
-import json, os, sys
-from cryptography.hazmat.primitives.asymmetric import rsa, padding
-from cryptography.hazmat.primitives import hashes
-H = {"sha1": hashes.SHA1(), "sha224": hashes.SHA224(), "sha256": hashes.SHA256(), "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}
-out = []
-for req, e in [(1024, 65537), (1025, 3), (1033, 65537), (2049, 65537), (2048, 3), (3072, 65537)]:
-    k = rsa.generate_private_key(public_exponent=e, key_size=req)
-    pn = k.public_key().public_numbers()
-    bits = pn.n.bit_length()
-    n = pn.n.to_bytes((pn.n.bit_length() + 7) // 8, "big").hex()
-    for h in H:
-        msg = os.urandom(37 + bits % 50)
-        s = k.sign(msg, padding.PKCS1v15(), H[h])
-        out.append(dict(n=n, e="%x" % pn.e if len("%x" % pn.e) % 2 == 0 else "0%x" % pn.e, bits=bits, scheme="pkcs1", hash=h, msg=msg.hex(), sig=s.hex()))
-        for salt, mgf in [(0, h), (20, h), (32, "sha1"), (padding.PSS.MAX_LENGTH, h)]:
-            s = k.sign(msg, padding.PSS(mgf=padding.MGF1(H[mgf]), salt_length=salt), H[h])
-            sl = salt if salt != padding.PSS.MAX_LENGTH else ((bits - 1 + 7) // 8) - H[h].digest_size - 2
-            out.append(dict(n=n, e="%x" % pn.e if len("%x" % pn.e) % 2 == 0 else "0%x" % pn.e, bits=bits, scheme="pss", hash=h, mgf=mgf, salt=sl, msg=msg.hex(), sig=s.hex()))
-# A large public exponent (2000 bits), signed with plain Python integers (RFC 8017 §9.2 by hand).
-import hashlib, math, secrets
-k = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-pr = k.private_numbers(); p, q = pr.p, pr.q; n = p * q; phi = (p - 1) * (q - 1)
-while True:
-    e = secrets.randbits(2000) | 1 | (1 << 1999)
-    if math.gcd(e, phi) == 1: break
-d = pow(e, -1, phi)
-msg = os.urandom(100)
-T = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(msg).digest()
-em = b"\x00\x01" + b"\xff" * (256 - len(T) - 3) + b"\x00" + T
-sig = pow(int.from_bytes(em, "big"), d, n).to_bytes(256, "big")
-eh = "%x" % e
-out.append(dict(n=n.to_bytes(256, "big").hex(), e=eh if len(eh) % 2 == 0 else "0" + eh, bits=n.bit_length(), scheme="pkcs1", hash="sha256", msg=msg.hex(), sig=sig.hex()))
-print(json.dumps(out))
-"""#
+            import json, os, sys
+            from cryptography.hazmat.primitives.asymmetric import rsa, padding
+            from cryptography.hazmat.primitives import hashes
+            H = {"sha1": hashes.SHA1(), "sha224": hashes.SHA224(), "sha256": hashes.SHA256(), "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}
+            out = []
+            for req, e in [(1024, 65537), (1025, 3), (1033, 65537), (2049, 65537), (2048, 3), (3072, 65537)]:
+                k = rsa.generate_private_key(public_exponent=e, key_size=req)
+                pn = k.public_key().public_numbers()
+                bits = pn.n.bit_length()
+                n = pn.n.to_bytes((pn.n.bit_length() + 7) // 8, "big").hex()
+                for h in H:
+                    msg = os.urandom(37 + bits % 50)
+                    s = k.sign(msg, padding.PKCS1v15(), H[h])
+                    out.append(dict(n=n, e="%x" % pn.e if len("%x" % pn.e) % 2 == 0 else "0%x" % pn.e, bits=bits, scheme="pkcs1", hash=h, msg=msg.hex(), sig=s.hex()))
+                    for salt, mgf in [(0, h), (20, h), (32, "sha1"), (padding.PSS.MAX_LENGTH, h)]:
+                        s = k.sign(msg, padding.PSS(mgf=padding.MGF1(H[mgf]), salt_length=salt), H[h])
+                        sl = salt if salt != padding.PSS.MAX_LENGTH else ((bits - 1 + 7) // 8) - H[h].digest_size - 2
+                        out.append(dict(n=n, e="%x" % pn.e if len("%x" % pn.e) % 2 == 0 else "0%x" % pn.e, bits=bits, scheme="pss", hash=h, mgf=mgf, salt=sl, msg=msg.hex(), sig=s.hex()))
+            # A large public exponent (2000 bits), signed with plain Python integers (RFC 8017 §9.2 by hand).
+            import hashlib, math, secrets
+            k = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            pr = k.private_numbers(); p, q = pr.p, pr.q; n = p * q; phi = (p - 1) * (q - 1)
+            while True:
+                e = secrets.randbits(2000) | 1 | (1 << 1999)
+                if math.gcd(e, phi) == 1: break
+            d = pow(e, -1, phi)
+            msg = os.urandom(100)
+            T = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(msg).digest()
+            em = b"\x00\x01" + b"\xff" * (256 - len(T) - 3) + b"\x00" + T
+            sig = pow(int.from_bytes(em, "big"), d, n).to_bytes(256, "big")
+            eh = "%x" % e
+            out.append(dict(n=n.to_bytes(256, "big").hex(), e=eh if len(eh) % 2 == 0 else "0" + eh, bits=n.bit_length(), scheme="pkcs1", hash="sha256", msg=msg.hex(), sig=sig.hex()))
+            print(json.dumps(out))
+            """#
         guard let out = runTool("/usr/bin/python3", ["-c", script]) else {
-            print("SKIPPED testAgainstPythonCryptography: python3 with cryptography not available"); return
+            print("SKIPPED testAgainstPythonCryptography: python3 with cryptography not available")
+            return
         }
         let cases = try JSONSerialization.jsonObject(with: out) as! [[String: Any]]
         XCTAssertGreaterThan(cases.count, 100)
@@ -324,12 +389,14 @@ print(json.dumps(out))
                 if c["scheme"] as! String == "pkcs1" {
                     try key.verifyPKCS1v15(signature: s, message: m, hash: hash)
                 } else {
-                    try key.verifyPSS(signature: s, message: m, hash: hash, mgf1Hash: hashFromName(c["mgf"] as! String)!,
-                                      saltLength: c["salt"] as? Int)
+                    try key.verifyPSS(
+                        signature: s, message: m, hash: hash, mgf1Hash: hashFromName(c["mgf"] as! String)!,
+                        saltLength: c["salt"] as? Int)
                 }
             }
             XCTAssertNoThrow(try verify(msg, sig), label)
-            var m2 = msg; m2[0] ^= 1
+            var m2 = msg
+            m2[0] ^= 1
             XCTAssertThrowsError(try verify(m2, sig), label)
             sig[sig.count / 2] ^= 0x40
             XCTAssertThrowsError(try verify(msg, sig), label)
@@ -342,12 +409,16 @@ final class RSARobustnessTests: XCTestCase {
     func testMutatedInputsNeverTrap() throws {
         let der = wycheproofKey2048
         var rng = SystemRandomNumberGenerator()
-        var accepted = 0, refused = 0
+        var accepted = 0
+        var refused = 0
         for _ in 0..<3000 {
             var m = der
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 switch Int.random(in: 0..<4, using: &rng) {
-                case 0: if !m.isEmpty { m[Int.random(in: 0..<m.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+                case 0:
+                    if !m.isEmpty {
+                        m[Int.random(in: 0..<m.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                    }
                 case 1: if m.count > 1 { m.remove(at: Int.random(in: 0..<m.count, using: &rng)) }
                 case 2: m.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...m.count, using: &rng))
                 default: m = Array(m.prefix(Int.random(in: 0...m.count, using: &rng)))
@@ -357,8 +428,12 @@ final class RSARobustnessTests: XCTestCase {
                 let key = try RSAPublicKey(pkcs1DER: m)
                 accepted += 1
                 let sig = (0..<key.modulusByteCount).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                XCTAssertThrowsError(try key.verifyPKCS1v15(signature: sig, digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
-                XCTAssertThrowsError(try key.verifyPSS(signature: sig, digest: [UInt8](repeating: 0, count: 48), hash: .sha384, mgf1Hash: .sha1, saltLength: nil))
+                XCTAssertThrowsError(
+                    try key.verifyPKCS1v15(signature: sig, digest: [UInt8](repeating: 0, count: 32), hash: .sha256))
+                XCTAssertThrowsError(
+                    try key.verifyPSS(
+                        signature: sig, digest: [UInt8](repeating: 0, count: 48), hash: .sha384, mgf1Hash: .sha1,
+                        saltLength: nil))
             } catch {
                 refused += 1
             }
@@ -378,7 +453,9 @@ final class RSARobustnessTests: XCTestCase {
         let failures = LockedCounter(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for (msg, sig) in valid {
-                if (try? key.verifyPSS(signature: sig, message: msg, hash: .sha256, mgf1Hash: .sha256, saltLength: 32)) == nil {
+                if (try? key.verifyPSS(signature: sig, message: msg, hash: .sha256, mgf1Hash: .sha256, saltLength: 32))
+                    == nil
+                {
                     failures.add(1)
                 }
             }
@@ -392,6 +469,14 @@ final class LockedCounter<T: Numeric>: @unchecked Sendable {
     private var v: T
     private let lock = NSLock()
     init(_ v: T) { self.v = v }
-    func add(_ d: T) { lock.lock(); v += d; lock.unlock() }
-    var value: T { lock.lock(); defer { lock.unlock() }; return v }
+    func add(_ d: T) {
+        lock.lock()
+        v += d
+        lock.unlock()
+    }
+    var value: T {
+        lock.lock()
+        defer { lock.unlock() }
+        return v
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SigilCrypto
 
 final class SHATests: XCTestCase {
@@ -16,7 +17,8 @@ final class SHATests: XCTestCase {
         guard let data = Vectors.load("nist/" + file, test: file) else { return }
         let records = Vectors.rsp(data).filter { $0["Len"] != nil }
         XCTAssertGreaterThanOrEqual(records.count, minimum, file)
-        let engines: [SHA256Implementation] = (algorithm == .sha256 || algorithm == .sha224) ? sha256Engines : [.portable]
+        let engines: [SHA256Implementation] =
+            (algorithm == .sha256 || algorithm == .sha224) ? sha256Engines : [.portable]
         for engine in engines {
             SHA256.setImplementation(engine)
             var checked = 0
@@ -77,12 +79,18 @@ final class SHATests: XCTestCase {
             SHA256.setImplementation(engine)
             var s = seed
             for j in 0..<expected.count {
-                var md0 = s, md1 = s, md2 = s
+                var md0 = s
+                var md1 = s
+                var md2 = s
                 for _ in 3..<1003 {
                     var h = SHA256()
-                    h.update(md0); h.update(md1); h.update(md2)
+                    h.update(md0)
+                    h.update(md1)
+                    h.update(md2)
                     let next = h.finalize().bytes
-                    md0 = md1; md1 = md2; md2 = next
+                    md0 = md1
+                    md1 = md2
+                    md2 = next
                 }
                 XCTAssertEqual(hexString(md2), expected[j].lowercased(), "Monte j=\(j) engine=\(engine)")
                 s = md2
@@ -100,12 +108,18 @@ final class SHATests: XCTestCase {
             XCTAssertEqual(SHA224.hash(abc).hex, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7")
             XCTAssertEqual(SHA224.hash(two).hex, "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525")
             XCTAssertEqual(SHA256.hash(abc).hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-            XCTAssertEqual(SHA224.hash([UInt8](repeating: 0x61, count: 1_000_000)).hex,
-                           "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67")
+            XCTAssertEqual(
+                SHA224.hash([UInt8](repeating: 0x61, count: 1_000_000)).hex,
+                "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67")
         }
         XCTAssertEqual(SHA1.hash(abc).hex, "a9993e364706816aba3e25717850c26c9cd0d89d")
-        XCTAssertEqual(SHA384.hash(abc).hex, "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
-        XCTAssertEqual(SHA512.hash(abc).hex, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        XCTAssertEqual(
+            SHA384.hash(abc).hex,
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
+        XCTAssertEqual(
+            SHA512.hash(abc).hex,
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        )
     }
 
     /// SHA-224 has no CAVP file here: compare with OpenSSL (an independent implementation) on
@@ -117,13 +131,14 @@ final class SHATests: XCTestCase {
         for n in lengths { msgs.append((0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
         // One openssl invocation per message is slow; batch through Python hashlib when present.
         let script = """
-        import sys, hashlib
-        for line in sys.stdin:
-            print(hashlib.sha224(bytes.fromhex(line.strip())).hexdigest())
-        """
+            import sys, hashlib
+            for line in sys.stdin:
+                print(hashlib.sha224(bytes.fromhex(line.strip())).hexdigest())
+            """
         let input = msgs.map(hexString).joined(separator: "\n") + "\n"
         guard let out = runTool("/usr/bin/python3", ["-c", script], stdin: Data(input.utf8)) else {
-            print("SKIPPED testSHA224AgainstOpenSSL: python3 not available"); return
+            print("SKIPPED testSHA224AgainstOpenSSL: python3 not available")
+            return
         }
         let lines = String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, msgs.count)
@@ -141,7 +156,8 @@ final class SHATests: XCTestCase {
     /// The two SHA-256 engines agree on random inputs, lengths and split points.
     func testEnginesAgreeOnRandomInputs() {
         guard SHA256.hardwareAccelerationAvailable else {
-            print("SKIPPED testEnginesAgreeOnRandomInputs: no SHA-NI on this CPU"); return
+            print("SKIPPED testEnginesAgreeOnRandomInputs: no SHA-NI on this CPU")
+            return
         }
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<300 {
@@ -153,7 +169,10 @@ final class SHATests: XCTestCase {
                 XCTAssertEqual(SHA256.setImplementation(engine), engine)
                 var h = SHA256()
                 var last = 0
-                for s in splits + [n] { msg[last..<s].withUnsafeBytes { h.update($0) }; last = s }
+                for s in splits + [n] {
+                    msg[last..<s].withUnsafeBytes { h.update($0) }
+                    last = s
+                }
                 results.append(h.finalize().hex)
                 results.append(SHA256.hash(msg).hex)
                 results.append(SHA224.hash(msg).hex)
@@ -170,8 +189,9 @@ final class SHATests: XCTestCase {
         h.update(Array("c".utf8))
         XCTAssertEqual(h.finalize(), SHA512.hash(Array("abc".utf8)))
         // Non-contiguous sequence path.
-        XCTAssertEqual(SHA256.hash((0..<1000).lazy.map { UInt8(truncatingIfNeeded: $0) }),
-                       SHA256.hash((0..<1000).map { UInt8(truncatingIfNeeded: $0) }))
+        XCTAssertEqual(
+            SHA256.hash((0..<1000).lazy.map { UInt8(truncatingIfNeeded: $0) }),
+            SHA256.hash((0..<1000).map { UInt8(truncatingIfNeeded: $0) }))
         XCTAssertEqual(HashAlgorithm.sha384.hash(Array("abc".utf8)).count, 48)
     }
 }

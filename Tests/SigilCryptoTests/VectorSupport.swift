@@ -9,7 +9,9 @@ enum Vectors {
     /// Contents of `relative` inside the vectors folder, or nil after printing why it was skipped.
     static func load(_ relative: String, test: String = #function) -> Data? {
         guard let dir = directory else {
-            print("SKIPPED \(test): vectors folder not found (set SIGIL_VECTORS or place it at <package root>/../shared/vectors)")
+            print(
+                "SKIPPED \(test): vectors folder not found (set SIGIL_VECTORS or place it at <package root>/../shared/vectors)"
+            )
             return nil
         }
         let url = dir.appendingPathComponent(relative)
@@ -26,11 +28,16 @@ enum Vectors {
         var out: [[String: String]] = []
         var current: [String: String] = [:]
         var section: [String: String] = [:]
-        for raw in String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        for raw in String(decoding: data, as: UTF8.self).split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.hasPrefix("#") { continue }
             if line.isEmpty {
-                if !current.isEmpty { out.append(current.merging(section) { a, _ in a }); current = [:] }
+                if !current.isEmpty {
+                    out.append(current.merging(section) { a, _ in a })
+                    current = [:]
+                }
                 continue
             }
             if line.hasPrefix("[") {
@@ -59,7 +66,12 @@ func hexBytes(_ s: String) -> [UInt8] {
         case 65...70: v = c - 55
         default: continue
         }
-        if let h = hi { out.append(h << 4 | v); hi = nil } else { hi = v }
+        if let h = hi {
+            out.append(h << 4 | v)
+            hi = nil
+        } else {
+            hi = v
+        }
     }
     return out
 }

@@ -4,9 +4,11 @@ import XCTest
 /// Each rule of the strict DER reader, on hand-encoded inputs whose expected outcome follows
 /// from X.690 (and RFC 5280 for times). Offsets are absolute positions in the input.
 final class DERReaderTests: XCTestCase {
-    func expectError(_ bytes: [UInt8], _ kind: DERError.Kind, at offset: Int,
-                     file: StaticString = #filePath, line: UInt = #line,
-                     _ body: (inout DERReader) throws(DERError) -> Void) {
+    func expectError(
+        _ bytes: [UInt8], _ kind: DERError.Kind, at offset: Int,
+        file: StaticString = #filePath, line: UInt = #line,
+        _ body: (inout DERReader) throws(DERError) -> Void
+    ) {
         bytes.withUnsafeBytes { buf in
             var r = DERReader(buf)
             do throws(DERError) {
@@ -46,7 +48,9 @@ final class DERReaderTests: XCTestCase {
 
     func testNonMinimalLengthRejected() {
         // 0x81 0x05: a length below 128 must use the short form.
-        expectError([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], .nonMinimalLength, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], .nonMinimalLength, at: 1) { (r) throws(DERError) in
+            _ = try r.readAny()
+        }
         // Leading zero length octet.
         var bytes: [UInt8] = [0x04, 0x82, 0x00, 0x80]
         bytes += [UInt8](repeating: 0, count: 128)
@@ -54,7 +58,8 @@ final class DERReaderTests: XCTestCase {
     }
 
     func testFiveLengthOctetsRejected() {
-        expectError([0x04, 0x85, 0x01, 0, 0, 0, 0], .lengthTooLong, at: 1) { (r) throws(DERError) in _ = try r.readAny() }
+        expectError([0x04, 0x85, 0x01, 0, 0, 0, 0], .lengthTooLong, at: 1) { (r) throws(DERError) in _ = try r.readAny()
+        }
     }
 
     func testLengthBeyondInput() {
@@ -119,10 +124,13 @@ final class DERReaderTests: XCTestCase {
         XCTAssertTrue(try withReader([0x01, 0x01, 0xFF]) { (r) throws(DERError) in try r.readBoolean() })
         XCTAssertFalse(try withReader([0x01, 0x01, 0x00]) { (r) throws(DERError) in try r.readBoolean() })
         expectError([0x01, 0x01, 0x01], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
-        expectError([0x01, 0x02, 0xFF, 0xFF], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
+        expectError([0x01, 0x02, 0xFF, 0xFF], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean()
+        }
         expectError([0x01, 0x00], .invalidBoolean, at: 2) { (r) throws(DERError) in _ = try r.readBoolean() }
         // DEFAULT FALSE explicitly encoded (X.690 §11.5).
-        expectError([0x01, 0x01, 0x00], .defaultValueEncoded, at: 0) { (r) throws(DERError) in _ = try r.readBooleanDefaultFalse() }
+        expectError([0x01, 0x01, 0x00], .defaultValueEncoded, at: 0) { (r) throws(DERError) in
+            _ = try r.readBooleanDefaultFalse()
+        }
     }
 
     // MARK: INTEGER (X.690 §8.3)
@@ -132,15 +140,25 @@ final class DERReaderTests: XCTestCase {
         XCTAssertEqual(try withReader([0x02, 0x02, 0x00, 0x80]) { (r) throws(DERError) in try r.readInt64() }, 128)
         XCTAssertEqual(try withReader([0x02, 0x01, 0x80]) { (r) throws(DERError) in try r.readInt64() }, -128)
         XCTAssertEqual(try withReader([0x02, 0x02, 0xFF, 0x7F]) { (r) throws(DERError) in try r.readInt64() }, -129)
-        expectError([0x02, 0x02, 0x00, 0x7F], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
-        expectError([0x02, 0x02, 0xFF, 0x80], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x02, 0x02, 0x00, 0x7F], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64()
+        }
+        expectError([0x02, 0x02, 0xFF, 0x80], .nonMinimalInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64()
+        }
         expectError([0x02, 0x00], .emptyInteger, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
-        expectError([0x02, 0x09, 1, 0, 0, 0, 0, 0, 0, 0, 0], .integerOutOfRange, at: 2) { (r) throws(DERError) in _ = try r.readInt64() }
-        expectError([0x02, 0x01, 0x80], .integerOutOfRange, at: 2) { (r) throws(DERError) in _ = try r.readUnsignedIntegerBytes() }
-        let mag = try withReader([0x02, 0x03, 0x00, 0x80, 0x01]) { (r) throws(DERError) in Array(try r.readUnsignedIntegerBytes()) }
+        expectError([0x02, 0x09, 1, 0, 0, 0, 0, 0, 0, 0, 0], .integerOutOfRange, at: 2) { (r) throws(DERError) in
+            _ = try r.readInt64()
+        }
+        expectError([0x02, 0x01, 0x80], .integerOutOfRange, at: 2) { (r) throws(DERError) in
+            _ = try r.readUnsignedIntegerBytes()
+        }
+        let mag = try withReader([0x02, 0x03, 0x00, 0x80, 0x01]) { (r) throws(DERError) in
+            Array(try r.readUnsignedIntegerBytes())
+        }
         XCTAssertEqual(mag, [0x80, 0x01])
         // A constructed INTEGER does not exist in DER.
-        expectError([0x22, 0x03, 0x02, 0x01, 0x01], .unexpectedTag, at: 0) { (r) throws(DERError) in _ = try r.readInt64() }
+        expectError([0x22, 0x03, 0x02, 0x01, 0x01], .unexpectedTag, at: 0) { (r) throws(DERError) in
+            _ = try r.readInt64()
+        }
     }
 
     // MARK: BIT STRING (X.690 §11.2, §8.6)
@@ -153,12 +171,17 @@ final class DERReaderTests: XCTestCase {
             return (0..<8).map { b.bit($0) }
         }
         XCTAssertEqual(bits, [true, false, true, false, false, false, false, false])
-        expectError([0x03, 0x02, 0x08, 0x00], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
+        expectError([0x03, 0x02, 0x08, 0x00], .invalidBitString, at: 2) { (r) throws(DERError) in
+            _ = try r.readBitString()
+        }
         expectError([0x03, 0x01, 0x01], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
         expectError([0x03, 0x00], .invalidBitString, at: 2) { (r) throws(DERError) in _ = try r.readBitString() }
         // Padding bits must be zero: 3 unused bits but the lowest bit set.
-        expectError([0x03, 0x02, 0x03, 0x09], .invalidBitString, at: 3) { (r) throws(DERError) in _ = try r.readBitString() }
-        XCTAssertEqual(try withReader([0x03, 0x01, 0x00]) { (r) throws(DERError) in try r.readBitString().bitCount }, 0)
+        expectError([0x03, 0x02, 0x03, 0x09], .invalidBitString, at: 3) { (r) throws(DERError) in
+            _ = try r.readBitString()
+        }
+        XCTAssertEqual(
+            try withReader([0x03, 0x01, 0x00]) { (r) throws(DERError) in try r.readBitString().bitCount }, 0)
     }
 
     // MARK: OBJECT IDENTIFIER (X.690 §8.19)
@@ -166,15 +189,25 @@ final class DERReaderTests: XCTestCase {
     func testObjectIdentifier() throws {
         // 1.2.840.113549.1.1.11 (sha256WithRSAEncryption), encoding from RFC 4055.
         let bytes: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B]
-        let dotted = try withReader(bytes) { (r) throws(DERError) in objectIdentifierDottedString(try r.readObjectIdentifier()) }
+        let dotted = try withReader(bytes) { (r) throws(DERError) in
+            objectIdentifierDottedString(try r.readObjectIdentifier())
+        }
         XCTAssertEqual(dotted, "1.2.840.113549.1.1.11")
         XCTAssertEqual(objectIdentifierContent(dotted: "1.2.840.113549.1.1.11"), Array(bytes[2...]))
         XCTAssertEqual(objectIdentifierContent(dotted: "2.999.3"), [0x88, 0x37, 0x03])
-        let two = try withReader([0x06, 0x03, 0x88, 0x37, 0x03]) { (r) throws(DERError) in objectIdentifierDottedString(try r.readObjectIdentifier()) }
+        let two = try withReader([0x06, 0x03, 0x88, 0x37, 0x03]) { (r) throws(DERError) in
+            objectIdentifierDottedString(try r.readObjectIdentifier())
+        }
         XCTAssertEqual(two, "2.999.3")
-        expectError([0x06, 0x02, 0x80, 0x01], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
-        expectError([0x06, 0x02, 0x2A, 0x86], .invalidObjectIdentifier, at: 3) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
-        expectError([0x06, 0x00], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
+        expectError([0x06, 0x02, 0x80, 0x01], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in
+            _ = try r.readObjectIdentifier()
+        }
+        expectError([0x06, 0x02, 0x2A, 0x86], .invalidObjectIdentifier, at: 3) { (r) throws(DERError) in
+            _ = try r.readObjectIdentifier()
+        }
+        expectError([0x06, 0x00], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in
+            _ = try r.readObjectIdentifier()
+        }
     }
 
     // MARK: NULL (X.690 §8.8)
@@ -205,18 +238,18 @@ final class DERReaderTests: XCTestCase {
 
     func testInvalidTimes() {
         let bad: [(UInt8, String, Int)] = [
-            (0x17, "4912312359Z", 2),       // no seconds
-            (0x17, "491231235959+0000", 2), // offset form
-            (0x18, "20491231235959.5Z", 2), // fraction
-            (0x18, "20491231235959", 2),    // no Z
-            (0x17, "491331235959Z", 4),     // month 13
-            (0x17, "490230235959Z", 6),     // 30 February
-            (0x18, "19000229000000Z", 8),   // 1900 is not a leap year
-            (0x17, "491231245959Z", 8),     // hour 24
-            (0x17, "491231236059Z", 10),    // minute 60
-            (0x17, "491231235960Z", 12),    // second 60
-            (0x17, "4912312359590", 14),    // Z replaced
-            (0x17, "49123123595 Z", 13),    // non-digit
+            (0x17, "4912312359Z", 2),  // no seconds
+            (0x17, "491231235959+0000", 2),  // offset form
+            (0x18, "20491231235959.5Z", 2),  // fraction
+            (0x18, "20491231235959", 2),  // no Z
+            (0x17, "491331235959Z", 4),  // month 13
+            (0x17, "490230235959Z", 6),  // 30 February
+            (0x18, "19000229000000Z", 8),  // 1900 is not a leap year
+            (0x17, "491231245959Z", 8),  // hour 24
+            (0x17, "491231236059Z", 10),  // minute 60
+            (0x17, "491231235960Z", 12),  // second 60
+            (0x17, "4912312359590", 14),  // Z replaced
+            (0x17, "49123123595 Z", 13),  // non-digit
         ]
         for (tag, s, offset) in bad {
             let bytes = [tag, UInt8(s.utf8.count)] + Array(s.utf8)
@@ -243,20 +276,20 @@ final class DERReaderTests: XCTestCase {
         // Tolerated (real wildcard CNs; Go accepts them too).
         XCTAssertEqual(try string(.printableString, Array("*.example.com & co".utf8)), "*.example.com & co")
         XCTAssertEqual(try string(.utf8String, [0xC3, 0xA9, 0x74, 0xC3, 0xA9]), "été")
-        stringError(.utf8String, [0x41, 0xC0, 0x80], at: 3)       // overlong NUL
-        stringError(.utf8String, [0xED, 0xA0, 0x80], at: 2)       // surrogate U+D800
-        stringError(.utf8String, [0xF4, 0x90, 0x80, 0x80], at: 2) // above U+10FFFF
-        stringError(.utf8String, [0xE2, 0x82], at: 2)             // truncated sequence
+        stringError(.utf8String, [0x41, 0xC0, 0x80], at: 3)  // overlong NUL
+        stringError(.utf8String, [0xED, 0xA0, 0x80], at: 2)  // surrogate U+D800
+        stringError(.utf8String, [0xF4, 0x90, 0x80, 0x80], at: 2)  // above U+10FFFF
+        stringError(.utf8String, [0xE2, 0x82], at: 2)  // truncated sequence
         stringError(.utf8String, [0xFF], at: 2)
         XCTAssertEqual(try string(.ia5String, Array("a@b.example".utf8)), "a@b.example")
         stringError(.ia5String, [0x61, 0x80], at: 3)
         XCTAssertEqual(try string(.bmpString, [0x00, 0x41, 0x00, 0xE9]), "Aé")
-        stringError(.bmpString, [0x00, 0x41, 0x00], at: 4)        // odd length
+        stringError(.bmpString, [0x00, 0x41, 0x00], at: 4)  // odd length
         stringError(.bmpString, [0xD8, 0x00, 0xDC, 0x00], at: 2)  // surrogate pair not allowed in UCS-2
         XCTAssertEqual(try string(.universalString, [0, 1, 0xF6, 0x00]), "\u{1F600}")
         stringError(.universalString, [0, 0, 0x41], at: 2)
         stringError(.universalString, [0, 0x11, 0, 0], at: 2)
-        XCTAssertEqual(try string(.teletexString, [0x43, 0x61, 0x66, 0xE9]), "Café") // read as Latin-1
+        XCTAssertEqual(try string(.teletexString, [0x43, 0x61, 0x66, 0xE9]), "Café")  // read as Latin-1
         XCTAssertEqual(try string(.visibleString, Array("Hi there".utf8)), "Hi there")
         stringError(.visibleString, [0x48, 0x0A], at: 3)
         stringError(.numericString, Array("12a".utf8), at: 4)

@@ -11,9 +11,8 @@
 //       replayed by Fuzz/run.sh, which runs the fuzz binary over the folder first)
 
 import Foundation
-import Testing
-
 import SigilDER
+import Testing
 
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
@@ -46,7 +45,9 @@ struct FuzzRegressionTests {
     /// The finding behind `FuzzDER/universal-0-*`: X.680 §8.6 reserves [UNIVERSAL 0] for the
     /// encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets, which DER
     /// (§10.1, definite lengths only) never has; the reader must not return it as a value.
-    @Test("[UNIVERSAL 0] is not a value", arguments: [[0x00, 0x00], [0x20, 0x00], [0x30, 0x02, 0x00, 0x00]] as [[UInt8]])
+    @Test(
+        "[UNIVERSAL 0] is not a value",
+        arguments: [[0x00, 0x00], [0x20, 0x00], [0x30, 0x02, 0x00, 0x00]] as [[UInt8]])
     func universalZeroRejected(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buf in
             var reader = DERReader(buf)

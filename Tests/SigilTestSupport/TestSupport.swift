@@ -70,7 +70,8 @@ extension TestSupport {
     public static func limboSuiteJSON() throws -> Data? {
         if let cached = limboCache { return cached }
         guard let file = vectors?.appendingPathComponent("limbo/limbo.json.xz").path,
-              FileManager.default.fileExists(atPath: file) else { return nil }
+            FileManager.default.fileExists(atPath: file)
+        else { return nil }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["xz", "-dc", file]
@@ -107,7 +108,9 @@ extension TestSupport {
     /// on Linux), or nil when it was not built.
     public static var sigilExecutable: String? {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        for candidate in [bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent()] {
+        for candidate in [
+            bundle.deletingLastPathComponent(), bundle.deletingLastPathComponent().deletingLastPathComponent(),
+        ] {
             let path = candidate.appendingPathComponent("sigil").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }

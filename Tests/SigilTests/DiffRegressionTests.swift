@@ -7,11 +7,10 @@
 // Verified as the fuzz target does: server kind, 2030-01-01T00:00:00Z, the host.
 
 import Foundation
-import Testing
-
 import Sigil
 import SigilTrust
 import SigilX509
+import Testing
 
 @Suite("Differential verification regressions (Sigil vs OpenSSL)")
 struct DiffRegressionTests {
@@ -39,7 +38,9 @@ struct DiffRegressionTests {
             fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let leaf = try Certificate(der: try der("leaf.der"))
-        let presented = try files.filter { $0.hasPrefix("presented-") }.compactMap { try? Certificate(der: try der($0)) }
+        let presented = try files.filter { $0.hasPrefix("presented-") }.compactMap {
+            try? Certificate(der: try der($0))
+        }
         var anchors = TrustStore()
         for f in files where f.hasPrefix("anchor-") { anchors.add(try Certificate(der: try der(f))) }
         let host = fields["host"].flatMap { $0 == "none" ? nil : $0 }

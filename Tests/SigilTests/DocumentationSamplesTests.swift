@@ -24,13 +24,14 @@ final class DocumentationSamplesTests: XCTestCase {
 
     /// Sigil.md's sample, verbatim except that it returns what it prints.
     func overviewSample(_ presented: [Certificate]) -> String {
-        let trust = CertificateTrust(certificates: presented,                 // leaf first
-                                     policies: [.ssl(host: "api.example.com")])  // now, system roots
+        let trust = CertificateTrust(
+            certificates: presented,  // leaf first
+            policies: [.ssl(host: "api.example.com")])  // now, system roots
         switch trust.verify() {
         case .trusted(let path, let anchor, _):
             return "trusted via a \(anchor) anchor: \(path.map(\.subject.rfc4514String))"
         case .untrusted(let failures):
-            return "not trusted: \(failures.first!)"   // ranked: the most informative first
+            return "not trusted: \(failures.first!)"  // ranked: the most informative first
         }
     }
 
@@ -40,8 +41,9 @@ final class DocumentationSamplesTests: XCTestCase {
         XCTAssertTrue(overviewSample([c.leaf, c.intermediate]).hasPrefix("not trusted: "))
         // What the sample relies on, with the fixture's root as the caller's anchor and its name:
         // the path runs leaf → anchor and the anchor source is reported.
-        var trust = CertificateTrust(certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
-                                     time: Self.at2030)
+        var trust = CertificateTrust(
+            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            time: Self.at2030)
         trust.anchors = [c.root]
         guard case .trusted(let path, let anchor, _) = trust.verify() else { return XCTFail("\(trust.verify())") }
         XCTAssertEqual(path, [c.leaf, c.intermediate, c.root])
@@ -65,7 +67,8 @@ final class DocumentationSamplesTests: XCTestCase {
         // System roots only: the fixture's private root is not among them.
         XCTAssertFalse(verifyServer([c.leaf.der, c.intermediate.der], host: "leaf.rsa2048.sigil.test"))
         // A certificate that does not parse refuses the chain (a truncated leaf).
-        XCTAssertFalse(verifyServer([Array(c.leaf.der.dropLast()), c.intermediate.der], host: "leaf.rsa2048.sigil.test"))
+        XCTAssertFalse(
+            verifyServer([Array(c.leaf.der.dropLast()), c.intermediate.der], host: "leaf.rsa2048.sigil.test"))
         XCTAssertFalse(verifyServer([], host: "leaf.rsa2048.sigil.test"))
     }
 
@@ -73,18 +76,22 @@ final class DocumentationSamplesTests: XCTestCase {
 
     func testCertificateTrustDocComment() throws {
         let c = try chain()
-        let presented = [c.leaf, c.intermediate], now = Self.at2030, companyRoot = c.root
+        let presented = [c.leaf, c.intermediate]
+        let now = Self.at2030
+        let companyRoot = c.root
         var used: [Certificate] = []
         func use(_ chain: [Certificate]) { used = chain }
         // Verbatim from the comment, but for the host (the fixture's name):
-        var trust = CertificateTrust(certificates: presented, policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
-                                     time: now, signatureVerifier: SigilSignatureVerifier(),
-                                     systemAnchors: .system())
-        trust.anchors = [companyRoot]          // SecTrustSetAnchorCertificates
-        trust.anchorsOnly = false              // SecTrustSetAnchorCertificatesOnly(trust, false)
-        let evaluation = trust.evaluate()      // SecTrustEvaluate
+        var trust = CertificateTrust(
+            certificates: presented, policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            time: now, signatureVerifier: SigilSignatureVerifier(),
+            systemAnchors: .system())
+        trust.anchors = [companyRoot]  // SecTrustSetAnchorCertificates
+        trust.anchorsOnly = false  // SecTrustSetAnchorCertificatesOnly(trust, false)
+        let evaluation = trust.evaluate()  // SecTrustEvaluate
         if evaluation.result.isTrusted { use(evaluation.chain) }
         XCTAssertEqual(used, [c.leaf, c.intermediate, c.root])
-        XCTAssertEqual(evaluation.result, .proceed, "a caller's anchor gives proceed (SecTrust's kSecTrustResultProceed)")
+        XCTAssertEqual(
+            evaluation.result, .proceed, "a caller's anchor gives proceed (SecTrust's kSecTrustResultProceed)")
     }
 }

@@ -8,11 +8,10 @@
 // compiling and its oracles keep holding on valid data.
 
 import Foundation
-import Testing
-
 import Sigil
 import SigilTrust
 import SigilX509
+import Testing
 
 @Suite("Fuzz regressions (X.509 targets)")
 struct FuzzRegressionX509Tests {
@@ -59,13 +58,20 @@ struct FuzzRegressionX509Tests {
         let fixtures = FuzzFixtures.shared
         #expect(fixtures.certificates.count > 20)
         #expect(fixtures.roots.count >= 6)
-        for (_, c) in fixtures.certificates { CertificateWalk.run(c.der); PEMWalk.run(Array(c.pem.utf8)) }
+        for (_, c) in fixtures.certificates {
+            CertificateWalk.run(c.der)
+            PEMWalk.run(Array(c.pem.utf8))
+        }
         // FuzzNames: the constrained CA's template with its own SAN and a permitted subtree.
         let leaf = fixtures.named("nameconstraints-leaf.der")
         let san = leaf.extension(OID.subjectAltName)!.value.array
         let nc = fixtures.named("nameconstraints-ca.der").extension(OID.nameConstraints)!.value.array
-        NamesWalk.run([0x0F] + FuzzChunks.encode([Array("www.permitted.sigil.test".utf8),
-                                                   Array("user@permitted.sigil.test".utf8), san, nc]) + leaf.subject.encoded.array)
+        NamesWalk.run(
+            [0x0F]
+                + FuzzChunks.encode([
+                    Array("www.permitted.sigil.test".utf8),
+                    Array("user@permitted.sigil.test".utf8), san, nc,
+                ]) + leaf.subject.encoded.array)
         // FuzzPolicy: the policy extensions of the constrained CA (mappings, constraints,
         // inhibitAnyPolicy) above the template leaf, each flag combination.
         let ca = fixtures.named("nameconstraints-ca.der")
@@ -83,7 +89,8 @@ struct FuzzRegressionX509Tests {
         }
         // FuzzVerify: each fixture chain (leaf, intermediate) verifies to its root.
         for kind in ["rsa2048", "p256", "p384"] {
-            let l = fixtures.named("\(kind)-leaf.der").der, i = fixtures.named("\(kind)-intermediate.der").der
+            let l = fixtures.named("\(kind)-leaf.der").der
+            let i = fixtures.named("\(kind)-intermediate.der").der
             VerifyWalk.run([0x02] + FuzzChunks.encode([l, i]))
         }
     }
@@ -91,9 +98,11 @@ struct FuzzRegressionX509Tests {
     @Test("fixture chains are trusted through the fuzz harness (the oracle is not vacuous)")
     func verifyHarnessTrusts() {
         let f = FuzzFixtures.shared
-        let leaf = f.named("p256-leaf.der"), inter = f.named("p256-intermediate.der")
+        let leaf = f.named("p256-leaf.der")
+        let inter = f.named("p256-intermediate.der")
         let verifier = ChainVerifier(anchors: VerifyWalk.anchors, signatureVerifier: VerifyWalk.CountingVerifier())
-        let result = verifier.verify(leaf: leaf, intermediates: [inter], options: VerificationOptions(kind: .basic, time: VerifyWalk.time))
+        let result = verifier.verify(
+            leaf: leaf, intermediates: [inter], options: VerificationOptions(kind: .basic, time: VerifyWalk.time))
         #expect(result.isTrusted)
     }
 }

@@ -20,7 +20,8 @@ final class IndependentParserTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", script] + files
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -43,8 +44,9 @@ final class IndependentParserTests: XCTestCase {
             let bytes = try TestSupport.read(file)
             for cert in try Certificate.all(from: bytes) {
                 var report = CertificateReport(cert, now: 0)
-                let json = report.json(sha256: Fingerprint.sha256Hex(cert.der),
-                                       spkiSha256: Fingerprint.sha256Hex(cert.subjectPublicKeyInfo.bytes))
+                let json = report.json(
+                    sha256: Fingerprint.sha256Hex(cert.der),
+                    spkiSha256: Fingerprint.sha256Hex(cert.subjectPublicKeyInfo.bytes))
                 XCTAssertEqual(report.problems, [], file)
                 let object = try JSONSerialization.jsonObject(with: Data(json.serialized().utf8)) as! [String: Any]
                 mine.append(object.merging(["_file": file]) { a, _ in a })

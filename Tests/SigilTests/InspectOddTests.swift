@@ -31,12 +31,19 @@ final class InspectOddTests: XCTestCase {
         let value: Any
         init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { value = NSNull() }
-            else if let b = try? c.decode(Bool.self) { value = b }
-            else if let i = try? c.decode(Int.self) { value = i }
-            else if let s = try? c.decode(String.self) { value = s }
-            else if let a = try? c.decode([JSONAny].self) { value = a.map(\.value) }
-            else { value = try c.decode([String: JSONAny].self).mapValues(\.value) }
+            if c.decodeNil() {
+                value = NSNull()
+            } else if let b = try? c.decode(Bool.self) {
+                value = b
+            } else if let i = try? c.decode(Int.self) {
+                value = i
+            } else if let s = try? c.decode(String.self) {
+                value = s
+            } else if let a = try? c.decode([JSONAny].self) {
+                value = a.map(\.value)
+            } else {
+                value = try c.decode([String: JSONAny].self).mapValues(\.value)
+            }
         }
         static func == (a: JSONAny, b: JSONAny) -> Bool { canonical(a.value) == canonical(b.value) }
     }
@@ -60,7 +67,8 @@ final class InspectOddTests: XCTestCase {
     }
 
     func manifest() throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
+        try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
     }
 
     func der(_ e: Entry) throws -> [UInt8] { try TestSupport.read(Self.dir.appendingPathComponent(e.file).path) }
@@ -69,7 +77,8 @@ final class InspectOddTests: XCTestCase {
     func report(_ bytes: [UInt8]) throws -> (json: [String: Any], report: CertificateReport) {
         let cert = try LenientCertificate(der: bytes)
         var report = CertificateReport(cert, now: 0)
-        let json = report.json(sha256: Fingerprint.sha256Hex(cert.der), spkiSha256: Fingerprint.sha256Hex(cert.subjectPublicKeyInfo))
+        let json = report.json(
+            sha256: Fingerprint.sha256Hex(cert.der), spkiSha256: Fingerprint.sha256Hex(cert.subjectPublicKeyInfo))
         let object = try JSONSerialization.jsonObject(with: Data(json.serialized().utf8)) as! [String: Any]
         return (object, report)
     }
@@ -82,7 +91,9 @@ final class InspectOddTests: XCTestCase {
             let (json, report) = try report(bytes)
             let warnings = report.warnings
             for clause in e.violations {
-                XCTAssertTrue(warnings.contains { $0.clause.hasPrefix(clause) }, "\(e.file): no warning for \(clause); got \(warnings)")
+                XCTAssertTrue(
+                    warnings.contains { $0.clause.hasPrefix(clause) },
+                    "\(e.file): no warning for \(clause); got \(warnings)")
             }
             if e.violations.isEmpty {
                 XCTAssertEqual(warnings, [], e.file)
@@ -117,7 +128,9 @@ final class InspectOddTests: XCTestCase {
             let ref = e.reference.mapValues(\.value)
             func check(_ key: String, _ mine: Any?, _ theirs: Any?) {
                 guard let theirs, !(theirs is NSNull) else { return }
-                XCTAssertEqual(Self.canonical(mine), Self.canonical(theirs), "\(e.file): \(key) (reference: \(e.referenceSources[key] ?? "?"))")
+                XCTAssertEqual(
+                    Self.canonical(mine), Self.canonical(theirs),
+                    "\(e.file): \(key) (reference: \(e.referenceSources[key] ?? "?"))")
                 compared += 1
             }
             check("serial", Self.serial(json["serial"]), Self.serial(ref["serial"]))
@@ -146,7 +159,8 @@ final class InspectOddTests: XCTestCase {
             if let serial = x["serial"] {
                 XCTAssertEqual(Self.serial(json["serial"]), Self.serial(serial), "\(e.file): serial")
             }
-            for k in ["version", "notBefore", "notAfter", "signatureAlgorithm", "tbsSignatureAlgorithm"] where x[k] != nil {
+            for k in ["version", "notBefore", "notAfter", "signatureAlgorithm", "tbsSignatureAlgorithm"]
+            where x[k] != nil {
                 XCTAssertEqual(Self.canonical(json[k]), Self.canonical(x[k]), "\(e.file): \(k)")
             }
             if let pk = x["publicKey"] as? [String: Any] {
@@ -200,7 +214,9 @@ final class InspectOddTests: XCTestCase {
 /// aligned); `verify` refuses every certificate the strict parser refuses.
 final class InspectOddCLITests: XCTestCase {
     func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        guard let path = TestSupport.sigilExecutable else {
+            throw XCTSkip("sigil executable not built next to the test runner")
+        }
         return path
     }
 
@@ -208,7 +224,8 @@ final class InspectOddCLITests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sigil())
         p.arguments = args
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -221,7 +238,9 @@ final class InspectOddCLITests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("odd")
 
     func entries() throws -> [[String: Any]] {
-        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
+            as! [String: Any]
         return m["certificates"] as! [[String: Any]]
     }
 
@@ -249,7 +268,9 @@ final class InspectOddCLITests: XCTestCase {
     }
 
     func testVerifyRefusesWhatTheStrictParserRefuses() throws {
-        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json"))) as! [String: Any]
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
+            as! [String: Any]
         let at = String(m["verifyAt"] as! Int)
         let ca = Self.dir.appendingPathComponent(m["ca"] as! String).path
         for e in try entries() {
@@ -270,7 +291,9 @@ final class InspectOddCLITests: XCTestCase {
         let path = Self.dir.appendingPathComponent("many-sans-long-name.der").path
         let r = try run(["inspect", path])
         XCTAssertEqual(r.status, 0)
-        let lines = r.out.split(separator: "\n").map(String.init).dropFirst().filter { !$0.isEmpty && !$0.hasPrefix("  Warnings") && !$0.hasPrefix("    - ") }
+        let lines = r.out.split(separator: "\n").map(String.init).dropFirst().filter {
+            !$0.isEmpty && !$0.hasPrefix("  Warnings") && !$0.hasPrefix("    - ")
+        }
         let subject = lines.first { $0.hasPrefix("  Subject:") }!
         let valueColumn = subject.count - subject.dropFirst("  Subject:".count).drop(while: { $0 == " " }).count
         var continuation = 0
@@ -296,20 +319,26 @@ final class LenientReaderRobustnessTests: XCTestCase {
     func testNotACertificateIsATypedError() {
         XCTAssertThrowsError(try LenientCertificate(der: [])) { XCTAssertEqual(($0 as? DERError)?.kind, .truncated) }
         XCTAssertThrowsError(try LenientCertificate(der: [0x30, 0x00])) { XCTAssertNotNil($0 as? DERError) }
-        XCTAssertThrowsError(try LenientCertificate(der: [0x02, 0x01, 0x05])) { XCTAssertEqual(($0 as? DERError)?.kind, .unexpectedTag) }
+        XCTAssertThrowsError(try LenientCertificate(der: [0x02, 0x01, 0x05])) {
+            XCTAssertEqual(($0 as? DERError)?.kind, .unexpectedTag)
+        }
         // Indefinite length on a primitive value (X.690 §8.1.3.2 forbids it even in BER).
         XCTAssertThrowsError(try LenientCertificate(der: [0x30, 0x80, 0x02, 0x80, 0x00, 0x00])) {
             XCTAssertEqual(($0 as? DERError)?.kind, .indefiniteLength)
         }
-        XCTAssertThrowsError(try LenientCertificate(der: [UInt8](repeating: 0x30, count: Certificate.maximumSize + 1))) {
+        XCTAssertThrowsError(try LenientCertificate(der: [UInt8](repeating: 0x30, count: Certificate.maximumSize + 1)))
+        {
             XCTAssertEqual(($0 as? DERError)?.kind, .tooLarge)
         }
     }
 
     func testDeepNestingIsRefused() {
         // 100 nested indefinite-length SEQUENCEs: past the lenient reader's depth limit (64).
-        let der = (0..<100).flatMap { _ in [0x30, 0x80] as [UInt8] } + (0..<100).flatMap { _ in [0x00, 0x00] as [UInt8] }
-        XCTAssertThrowsError(try LenientCertificate(der: der)) { XCTAssertEqual(($0 as? DERError)?.kind, .nestingTooDeep) }
+        let der =
+            (0..<100).flatMap { _ in [0x30, 0x80] as [UInt8] } + (0..<100).flatMap { _ in [0x00, 0x00] as [UInt8] }
+        XCTAssertThrowsError(try LenientCertificate(der: der)) {
+            XCTAssertEqual(($0 as? DERError)?.kind, .nestingTooDeep)
+        }
     }
 
     /// Every prefix and every single-byte change of an odd certificate: read or refused with a
@@ -318,12 +347,18 @@ final class LenientReaderRobustnessTests: XCTestCase {
         let bytes = try TestSupport.read(TestSupport.fixtures.appendingPathComponent("odd/indefinite-length.der").path)
         var read = 0
         for n in stride(from: 0, through: bytes.count, by: 7) {
-            if let c = try? LenientCertificate(der: Array(bytes.prefix(n))) { read += 1; render(c, n) }
+            if let c = try? LenientCertificate(der: Array(bytes.prefix(n))) {
+                read += 1
+                render(c, n)
+            }
         }
         for i in stride(from: 0, to: bytes.count, by: 3) {
             var b = bytes
             b[i] ^= 0x41
-            if let c = try? LenientCertificate(der: b) { read += 1; render(c, b.count) }
+            if let c = try? LenientCertificate(der: b) {
+                read += 1
+                render(c, b.count)
+            }
         }
         XCTAssertGreaterThan(read, 10)
     }

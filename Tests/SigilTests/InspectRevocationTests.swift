@@ -9,58 +9,63 @@ final class InspectRevocationTests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
     func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        guard let path = TestSupport.sigilExecutable else {
+            throw XCTSkip("sigil executable not built next to the test runner")
+        }
         return path
     }
 
     /// The reference reading: one JSON object per file, in Sigil's field names and formats.
     static let reference = #"""
-import json, sys
-from cryptography import x509
-from cryptography.x509 import ocsp
-def t(d): return d.strftime('%Y-%m-%dT%H:%M:%SZ') if d else None
-def hx(n): h = '%x' % n; return h if len(h) % 2 == 0 else '0' + h
-def serial_hex(n):
-    # DER INTEGER content octets: a leading 00 when the top bit is set.
-    h = hx(n)
-    return ('00' + h) if int(h[0], 16) >= 8 else h
-out = {}
-for path in sys.argv[1:]:
-    data = open(path, 'rb').read()
-    if path.endswith('.crl.pem'):
-        c = x509.load_pem_x509_crl(data)
-        try: num = '0x' + hx(c.extensions.get_extension_for_class(x509.CRLNumber).value.crl_number)
-        except x509.ExtensionNotFound: num = None
-        revoked = []
-        for r in c:
-            try: reason = r.extensions.get_extension_for_class(x509.CRLReason).value.reason.value
-            except x509.ExtensionNotFound: reason = None
-            revoked.append({'serial': serial_hex(r.serial_number), 'revocationDate': t(r.revocation_date_utc), 'reason': reason})
-        out[path] = {'type': 'crl', 'thisUpdate': t(c.last_update_utc), 'nextUpdate': t(c.next_update_utc),
-                     'crlNumber': num, 'revoked': revoked}
-    else:
-        r = ocsp.load_der_ocsp_response(data)
-        o = {'type': 'ocsp', 'responseStatus': r.response_status.name.lower()}
-        if r.response_status == ocsp.OCSPResponseStatus.SUCCESSFUL:
-            o['producedAt'] = t(r.produced_at_utc)
-            o['responses'] = [{'serial': serial_hex(s.serial_number), 'issuerNameHash': s.issuer_name_hash.hex(),
-                               'issuerKeyHash': s.issuer_key_hash.hex(), 'status': s.certificate_status.name.lower(),
-                               'thisUpdate': t(s.this_update_utc), 'nextUpdate': t(s.next_update_utc),
-                               'revocationTime': t(s.revocation_time_utc)} for s in r.responses]
-        out[path] = o
-print(json.dumps(out))
-"""#
+        import json, sys
+        from cryptography import x509
+        from cryptography.x509 import ocsp
+        def t(d): return d.strftime('%Y-%m-%dT%H:%M:%SZ') if d else None
+        def hx(n): h = '%x' % n; return h if len(h) % 2 == 0 else '0' + h
+        def serial_hex(n):
+            # DER INTEGER content octets: a leading 00 when the top bit is set.
+            h = hx(n)
+            return ('00' + h) if int(h[0], 16) >= 8 else h
+        out = {}
+        for path in sys.argv[1:]:
+            data = open(path, 'rb').read()
+            if path.endswith('.crl.pem'):
+                c = x509.load_pem_x509_crl(data)
+                try: num = '0x' + hx(c.extensions.get_extension_for_class(x509.CRLNumber).value.crl_number)
+                except x509.ExtensionNotFound: num = None
+                revoked = []
+                for r in c:
+                    try: reason = r.extensions.get_extension_for_class(x509.CRLReason).value.reason.value
+                    except x509.ExtensionNotFound: reason = None
+                    revoked.append({'serial': serial_hex(r.serial_number), 'revocationDate': t(r.revocation_date_utc), 'reason': reason})
+                out[path] = {'type': 'crl', 'thisUpdate': t(c.last_update_utc), 'nextUpdate': t(c.next_update_utc),
+                             'crlNumber': num, 'revoked': revoked}
+            else:
+                r = ocsp.load_der_ocsp_response(data)
+                o = {'type': 'ocsp', 'responseStatus': r.response_status.name.lower()}
+                if r.response_status == ocsp.OCSPResponseStatus.SUCCESSFUL:
+                    o['producedAt'] = t(r.produced_at_utc)
+                    o['responses'] = [{'serial': serial_hex(s.serial_number), 'issuerNameHash': s.issuer_name_hash.hex(),
+                                       'issuerKeyHash': s.issuer_key_hash.hex(), 'status': s.certificate_status.name.lower(),
+                                       'thisUpdate': t(s.this_update_utc), 'nextUpdate': t(s.next_update_utc),
+                                       'revocationTime': t(s.revocation_time_utc)} for s in r.responses]
+                out[path] = o
+        print(json.dumps(out))
+        """#
 
     func testCRLAndOCSPFieldsAgreeWithPythonCryptography() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.dir)
             .filter { $0.hasSuffix(".crl.pem") || $0.hasSuffix(".ocsp.der") }.sorted().map { Self.dir + "/" + $0 }
         XCTAssertGreaterThanOrEqual(files.count, 10, "the revocation fixtures are missing")
         guard let refText = try TestSupport.run(["python3", "-c", Self.reference] + files),
-              let ref = try JSONSerialization.jsonObject(with: Data(refText.utf8)) as? [String: [String: Any]] else {
+            let ref = try JSONSerialization.jsonObject(with: Data(refText.utf8)) as? [String: [String: Any]]
+        else {
             throw XCTSkip("python3 with cryptography is not available")
         }
-        let reasons = ["unspecified", "keyCompromise", "cACompromise", "affiliationChanged", "superseded",
-                       "cessationOfOperation", "certificateHold", "removeFromCRL", "privilegeWithdrawn", "aACompromise"]
+        let reasons = [
+            "unspecified", "keyCompromise", "cACompromise", "affiliationChanged", "superseded",
+            "cessationOfOperation", "certificateHold", "removeFromCRL", "privilegeWithdrawn", "aACompromise",
+        ]
         var compared = 0
         for file in files {
             let p = Process()
@@ -80,27 +85,32 @@ print(json.dumps(out))
                 for k in ["thisUpdate", "nextUpdate", "crlNumber"] {
                     XCTAssertEqual(mine[k] as? String, theirs[k] as? String, "\(file) \(k)")
                 }
-                let a = try XCTUnwrap(mine["revoked"] as? [[String: Any]]), b = try XCTUnwrap(theirs["revoked"] as? [[String: Any]])
+                let a = try XCTUnwrap(mine["revoked"] as? [[String: Any]])
+                let b = try XCTUnwrap(theirs["revoked"] as? [[String: Any]])
                 XCTAssertEqual(a.count, b.count, file)
                 for (x, y) in zip(a, b) {
                     XCTAssertEqual(x["serial"] as? String, y["serial"] as? String, file)
                     XCTAssertEqual(x["revocationDate"] as? String, y["revocationDate"] as? String, file)
                     // pyca names reasons in snake case (key_compromise); compare normalised.
                     let mineReason = (x["reason"] as? String).map { $0.lowercased() }
-                    let theirReason = (y["reason"] as? String).map { $0.replacingOccurrences(of: "_", with: "").lowercased() }
+                    let theirReason = (y["reason"] as? String).map {
+                        $0.replacingOccurrences(of: "_", with: "").lowercased()
+                    }
                     XCTAssertEqual(mineReason, theirReason, "\(file) reason")
                     if let r = mineReason { XCTAssertTrue(reasons.map { $0.lowercased() }.contains(r)) }
                 }
             } else {
                 XCTAssertEqual(mine["responseStatus"] as? String, theirs["responseStatus"] as? String, file)
                 XCTAssertEqual(mine["producedAt"] as? String, theirs["producedAt"] as? String, file)
-                let a = try XCTUnwrap(mine["responses"] as? [[String: Any]]), b = try XCTUnwrap(theirs["responses"] as? [[String: Any]])
+                let a = try XCTUnwrap(mine["responses"] as? [[String: Any]])
+                let b = try XCTUnwrap(theirs["responses"] as? [[String: Any]])
                 XCTAssertEqual(a.count, b.count, file)
                 for (x, y) in zip(a, b) {
                     for k in ["serial", "issuerNameHash", "issuerKeyHash", "status", "thisUpdate", "nextUpdate"] {
                         XCTAssertEqual(x[k] as? String, y[k] as? String, "\(file) \(k)")
                     }
-                    XCTAssertEqual(x["revocationTime"] as? String, y["revocationTime"] as? String, "\(file) revocationTime")
+                    XCTAssertEqual(
+                        x["revocationTime"] as? String, y["revocationTime"] as? String, "\(file) revocationTime")
                 }
             }
             compared += 1

@@ -9,23 +9,29 @@ final class PolicyCLITests: XCTestCase {
     static let at = "1893456000"
 
     func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        guard let path = TestSupport.sigilExecutable else {
+            throw XCTSkip("sigil executable not built next to the test runner")
+        }
         return path
     }
 
     @discardableResult
-    func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
+    func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        out: String, err: String
+    ) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try sigil())
         p.arguments = args
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
         let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)\n\(e)", file: file, line: line)
+        XCTAssertEqual(
+            p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)\n\(e)", file: file, line: line)
         return (o, e)
     }
 
@@ -34,7 +40,9 @@ final class PolicyCLITests: XCTestCase {
     var base: [String] { ["--anchor", f("root.pem"), "--anchors-only", "--at", Self.at] }
 
     func testPin() throws {
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json")))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json"))))
+            as! [String: Any]
         let pins = manifest["pins"] as! [String: String]
         let r = try run(["pin", f("chains/valid.pem"), f("root.der")], exit: 0)
         XCTAssertTrue(r.out.contains(pins["leaf"]!))
@@ -48,33 +56,48 @@ final class PolicyCLITests: XCTestCase {
     }
 
     func testVerifyPolicyOptions() throws {
-        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        let valid = f("chains/valid.pem")
+        let host = ["--host", "pin.sigil.test"]
         // Existing behaviour unchanged.
         try run(["verify", valid] + base + host, exit: 0)
         try run(["verify", f("chains/wronghost.pem")] + base + host, exit: 1)
         // Certificate mode: pin the intermediate (file) or a directory holding the root.
-        let r = try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("intermediate.der")], exit: 0)
+        let r = try run(
+            ["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("intermediate.der")],
+            exit: 0)
         XCTAssertTrue(r.out.contains("<- pinned"))
-        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("unrelated.pem")], exit: 1)
-        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", Self.pinning + "/chains", "--validate-whole-chain"], exit: 0)
+        try run(
+            ["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("unrelated.pem")], exit: 1)
+        try run(
+            ["verify", valid] + base + host + [
+                "--pin-mode", "certificate", "--pin-cert", Self.pinning + "/chains", "--validate-whole-chain",
+            ], exit: 0)
         // Public-key mode: a sha256 pin, or a certificate file whose key is pinned.
         let pin = try run(["pin", f("root.der")], exit: 0).out.split(separator: " ").last { $0.hasPrefix("sha256/") }!
             .trimmingCharacters(in: .whitespacesAndNewlines)
         try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", pin], exit: 0)
-        try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", f("unrelated.der")], exit: 1)
+        try run(
+            ["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", f("unrelated.der")], exit: 1)
         // The trap, and its safe alternative.
-        let trap = ["verify", f("chains/wronghost.pem")] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("root.der")]
+        let trap =
+            ["verify", f("chains/wronghost.pem")] + base + host + [
+                "--pin-mode", "certificate", "--pin-cert", f("root.der"),
+            ]
         let t = try run(trap + ["--no-domain-check"], exit: 0)
         XCTAssertTrue(t.err.contains("only CA certificates are pinned"))
         try run(trap, exit: 1)
         // --allow-invalid is loud; without pinning and with the domain check it is refused.
-        let self_ = ["verify", f("chains/selfsigned.pem"), "--anchor", f("unrelated.pem"), "--anchors-only", "--at", Self.at] + host
+        let self_ =
+            ["verify", f("chains/selfsigned.pem"), "--anchor", f("unrelated.pem"), "--anchors-only", "--at", Self.at]
+            + host
         let a = try run(self_ + ["--allow-invalid"], exit: 1)
         XCTAssertTrue(a.err.contains("WARNING"))
         XCTAssertTrue(a.out.contains("domainValidationNeedsPinning"))
         try run(self_ + ["--allow-invalid", "--pin-mode", "certificate", "--pin-cert", f("selfsigned.der")], exit: 0)
         // JSON.
-        let j = try run(["verify", valid, "--json"] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("root.der")], exit: 0)
+        let j = try run(
+            ["verify", valid, "--json"] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("root.der")],
+            exit: 0)
         let o = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as! [String: Any]
         XCTAssertEqual(o["outcome"] as? String, "pinMatched")
         XCTAssertEqual(o["matchedAgainst"] as? String, "validatedPath")
@@ -85,56 +108,72 @@ final class PolicyCLITests: XCTestCase {
     /// gen_policies.py), and the policy sets in `--json`.
     func testVerifyCertificatePolicies() throws {
         let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/policies/mapping-ok").path
-        let args = ["verify", dir + "/leaf.pem", "--kind", "basic", "--anchors-only", "--anchor", dir + "/root.pem",
-                    "--intermediate", dir + "/intermediates.pem", "--at", Self.at]
+        let args = [
+            "verify", dir + "/leaf.pem", "--kind", "basic", "--anchors-only", "--anchor", dir + "/root.pem",
+            "--intermediate", dir + "/intermediates.pem", "--at", Self.at,
+        ]
         let ok = try run(args + ["--policy", "2.999.1.1", "--explicit-policy", "--json"], exit: 0)
         let json = try JSONSerialization.jsonObject(with: Data(ok.out.utf8)) as! [String: Any]
         let sets = json["policies"] as! [String: Any]
         XCTAssertEqual(sets["userConstrained"] as? [String], ["2.999.1.1"])
         XCTAssertEqual(sets["authoritiesConstrained"] as? [String], ["2.999.1.1"])
         XCTAssertEqual(sets["explicitPolicyRequired"] as? Bool, true)
-        let bad = try run(args + ["--policy", "2.999.1.1", "--explicit-policy", "--inhibit-policy-mapping", "--json"], exit: 1)
+        let bad = try run(
+            args + ["--policy", "2.999.1.1", "--explicit-policy", "--inhibit-policy-mapping", "--json"], exit: 1)
         XCTAssertTrue(bad.out.contains("invalid policy"), bad.out)
         try run(args + ["--policy", "2.999.1.2", "--explicit-policy"], exit: 1)
-        try run(args + ["--policy", "2.999.1.2"], exit: 0) // not explicit: valid, empty user set
-        try run(args + ["--inhibit-any-policy", "--explicit-policy"], exit: 0) // CA1 asserts P1 itself
+        try run(args + ["--policy", "2.999.1.2"], exit: 0)  // not explicit: valid, empty user set
+        try run(args + ["--inhibit-any-policy", "--explicit-policy"], exit: 0)  // CA1 asserts P1 itself
         try run(args + ["--policy", "not-an-oid"], exit: 2)
     }
 
     func testVerifyPolicyUsageErrors() throws {
-        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
-        try run(["verify", valid] + base + host + ["--pin-cert", f("root.der")], exit: 2)                    // no mode
-        try run(["verify", valid] + base + host + ["--pin-mode", "public-key"], exit: 2)                     // nothing pinned
+        let valid = f("chains/valid.pem")
+        let host = ["--host", "pin.sigil.test"]
+        try run(["verify", valid] + base + host + ["--pin-cert", f("root.der")], exit: 2)  // no mode
+        try run(["verify", valid] + base + host + ["--pin-mode", "public-key"], exit: 2)  // nothing pinned
         try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-key", f("root.der")], exit: 2)
         try run(["verify", valid] + base + host + ["--validate-whole-chain"], exit: 2)
-        try run(["verify", valid] + base + ["--pin-mode", "certificate", "--pin-cert", f("root.der")], exit: 2) // no host
+        try run(["verify", valid] + base + ["--pin-mode", "certificate", "--pin-cert", f("root.der")], exit: 2)  // no host
         try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", "sha256/AAAA"], exit: 2)
         try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("nope.der")], exit: 2)
-        try run(["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("manifest.json")], exit: 2)
+        try run(
+            ["verify", valid] + base + host + ["--pin-mode", "certificate", "--pin-cert", f("manifest.json")], exit: 2)
         try run(["verify", valid] + base + host + ["--pin-mode", "bogus"], exit: 2)
         try run(["verify", valid] + base + host + ["--allow-invalid", "--kind", "client"], exit: 2)
     }
 
     func testATS() throws {
-        let good = try run(["ats", f("ats-good.pem"), "--host", "ats.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
-                            "--public-root", "--at", "1748736000"], exit: 0)
+        let good = try run(
+            [
+                "ats", f("ats-good.pem"), "--host", "ats.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
+                "--public-root", "--at", "1748736000",
+            ], exit: 0)
         XCTAssertTrue(good.out.contains("TLS  TLS 1.2 or later"))
-        let bad = try run(["ats", f("ats-bad.pem"), "--host", "ats-bad.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
-                           "--at", "1748736000", "--json"], exit: 1)
+        let bad = try run(
+            [
+                "ats", f("ats-bad.pem"), "--host", "ats-bad.sigil.test", "--anchor", f("root.pem"), "--anchors-only",
+                "--at", "1748736000", "--json",
+            ], exit: 1)
         let o = try JSONSerialization.jsonObject(with: Data(bad.out.utf8)) as! [String: Any]
         let reqs = o["requirements"] as! [[String: Any]]
         let sig = reqs.first { $0["id"] as? String == "signature-hash" }!
         XCTAssertEqual(sig["status"] as? String, "fail")
-        XCTAssertEqual((sig["offending"] as! [[String: Any]]).first?["subject"] as? String, "CN=ats-bad.sigil.test,O=Sigil Test PKI,C=US")
-        try run(["ats", f("ats-good.pem")], exit: 2) // --host is required
+        XCTAssertEqual(
+            (sig["offending"] as! [[String: Any]]).first?["subject"] as? String,
+            "CN=ats-bad.sigil.test,O=Sigil Test PKI,C=US")
+        try run(["ats", f("ats-good.pem")], exit: 2)  // --host is required
     }
 
     /// `--sig-alg` restricts the signature algorithms on the path (the pinning chain is signed
     /// with sha256WithRSAEncryption throughout, per `openssl x509 -text`).
     func testSignatureAlgorithmRestriction() throws {
-        let valid = f("chains/valid.pem"), host = ["--host", "pin.sigil.test"]
+        let valid = f("chains/valid.pem")
+        let host = ["--host", "pin.sigil.test"]
         try run(["verify", valid] + base + host + ["--sig-alg", "RSA_WITH_SHA256"], exit: 0)
-        try run(["verify", valid] + base + host + ["--sig-alg", "ecdsa-with-sha256", "--sig-alg", "RSA_WITH_SHA256"], exit: 0)
+        try run(
+            ["verify", valid] + base + host + ["--sig-alg", "ecdsa-with-sha256", "--sig-alg", "RSA_WITH_SHA256"],
+            exit: 0)
         let r = try run(["verify", "--json", valid] + base + host + ["--sig-alg", "ECDSA_WITH_SHA256"], exit: 1)
         XCTAssertTrue(r.out.contains("\"kind\":\"weak algorithm\""), r.out)
         // Names Sigil does not verify narrow to nothing: refused, with a warning.
@@ -142,4 +181,3 @@ final class PolicyCLITests: XCTestCase {
         XCTAssertTrue(u.err.contains("DSA_WITH_SHA256"), u.err)
     }
 }
-

@@ -8,7 +8,9 @@ final class RevocationCLITests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
     func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built next to the test runner") }
+        guard let path = TestSupport.sigilExecutable else {
+            throw XCTSkip("sigil executable not built next to the test runner")
+        }
         return path
     }
 
@@ -28,16 +30,23 @@ final class RevocationCLITests: XCTestCase {
     func f(_ name: String) -> String { Self.dir + "/" + name }
 
     func base() throws -> [String] {
-        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json")))) as! [String: Any]
-        return ["verify", "--kind", "basic", "--anchors-only", "--anchor", f("root.pem"), "--intermediate", f("int.pem"),
-                "--at", "\(m["verificationTime"] as! Int)", "--json"]
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json"))))
+            as! [String: Any]
+        return [
+            "verify", "--kind", "basic", "--anchors-only", "--anchor", f("root.pem"), "--intermediate", f("int.pem"),
+            "--at", "\(m["verificationTime"] as! Int)", "--json",
+        ]
     }
 
     func testCRLsAndOCSPFromTheCommandLine() throws {
         let crls = ["--crl", f("root.crl.pem"), "--crl", f("int.crl.pem")]
         var (rc, out) = try run(try base() + crls + [f("leaf-good.pem")])
         XCTAssertEqual(rc, 0, out)
-        XCTAssertTrue(out.contains(#""revocation":[{"certificate":0,"status":"good","source":"crl"},{"certificate":1,"status":"good","source":"crl"}]"#), out)
+        XCTAssertTrue(
+            out.contains(
+                #""revocation":[{"certificate":0,"status":"good","source":"crl"},{"certificate":1,"status":"good","source":"crl"}]"#
+            ), out)
         (rc, out) = try run(try base() + crls + [f("leaf-revoked.pem")])
         XCTAssertEqual(rc, 1, out)
         XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
@@ -51,10 +60,14 @@ final class RevocationCLITests: XCTestCase {
         (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--revocation", "none", f("leaf-revoked.pem")])
         XCTAssertEqual(rc, 0, out)
         // OCSP for the leaf, the root's CRL for the intermediate.
-        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-good.ocsp.der"), f("leaf-good.pem")])
+        (rc, out) = try run(
+            try base() + ["--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-good.ocsp.der"), f("leaf-good.pem")])
         XCTAssertEqual(rc, 0, out)
         XCTAssertTrue(out.contains(#"{"certificate":0,"status":"good","source":"ocsp"}"#), out)
-        (rc, out) = try run(try base() + ["--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-revoked.ocsp.der"), f("leaf-revoked.pem")])
+        (rc, out) = try run(
+            try base() + [
+                "--crl", f("root.crl.pem"), "--ocsp-response", f("ocsp-revoked.ocsp.der"), f("leaf-revoked.pem"),
+            ])
         XCTAssertEqual(rc, 1, out)
         XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
     }
@@ -62,17 +75,25 @@ final class RevocationCLITests: XCTestCase {
     /// `--sig-alg` restricts the CRL's and OCSP response's signatures too (Fixtures/revocation/sigalg:
     /// everything is ecdsa-with-SHA256 except the "sha384" CRL and response, openssl's reading).
     func testSigAlgRestrictsRevocationData() throws {
-        let m = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("sigalg/manifest.json")))) as! [String: Any]
-        let base = ["verify", "--kind", "basic", "--anchors-only", "--anchor", f("sigalg/root.pem"),
-                    "--at", "\(m["verificationTime"] as! Int)", "--json", "--sig-alg", "ECDSA_WITH_SHA256"]
-        for source in [["--crl", f("sigalg/root-sha384.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha384.ocsp.der")]] {
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("sigalg/manifest.json"))))
+            as! [String: Any]
+        let base = [
+            "verify", "--kind", "basic", "--anchors-only", "--anchor", f("sigalg/root.pem"),
+            "--at", "\(m["verificationTime"] as! Int)", "--json", "--sig-alg", "ECDSA_WITH_SHA256",
+        ]
+        for source in [
+            ["--crl", f("sigalg/root-sha384.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha384.ocsp.der")],
+        ] {
             var (rc, out) = try run(base + source + [f("sigalg/leaf.pem")])
             XCTAssertEqual(rc, 1, out)
             XCTAssertTrue(out.contains(#""kind":"revocation undetermined","certificate":0"#), out)
             (rc, out) = try run(base + ["--sig-alg", "ECDSA_WITH_SHA384"] + source + [f("sigalg/leaf.pem")])
             XCTAssertEqual(rc, 0, out)
         }
-        for source in [["--crl", f("sigalg/root-sha256.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha256.ocsp.der")]] {
+        for source in [
+            ["--crl", f("sigalg/root-sha256.crl.pem")], ["--ocsp-response", f("sigalg/ocsp-sha256.ocsp.der")],
+        ] {
             let (rc, out) = try run(base + source + [f("sigalg/leaf.pem")])
             XCTAssertEqual(rc, 0, out)
         }

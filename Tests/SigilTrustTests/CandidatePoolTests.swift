@@ -25,7 +25,9 @@ final class CandidatePoolTests: XCTestCase {
         let lock = NSLock()
         var calls = 0
         func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
-            lock.lock(); calls += 1; lock.unlock()
+            lock.lock()
+            calls += 1
+            lock.unlock()
             return inner.verifySignature(of: certificate, issuer: issuer)
         }
     }
@@ -49,10 +51,12 @@ final class CandidatePoolTests: XCTestCase {
         var out: [String: Loaded] = [:]
         for s in try JSONDecoder().decode([Scenario].self, from: manifest) {
             func certs(_ name: String) throws -> [Certificate] {
-                try Certificate.all(from: TestSupport.read(dir.appendingPathComponent(s.scenario).appendingPathComponent(name).path))
+                try Certificate.all(
+                    from: TestSupport.read(dir.appendingPathComponent(s.scenario).appendingPathComponent(name).path))
             }
-            let l = Loaded(s: s, leaf: try certs("leaf.pem")[0], pool: try certs("intermediates.pem"),
-                           anchors: try certs("anchors.pem"), path: try certs("path.pem"))
+            let l = Loaded(
+                s: s, leaf: try certs("leaf.pem")[0], pool: try certs("intermediates.pem"),
+                anchors: try certs("anchors.pem"), path: try certs("path.pem"))
             XCTAssertEqual(l.pool.count, s.poolSize, s.scenario)
             out[s.scenario] = l
         }
@@ -62,8 +66,9 @@ final class CandidatePoolTests: XCTestCase {
     func verify(_ l: Loaded, pool: [Certificate]? = nil) -> (TrustResult, Int) {
         let counter = CountingVerifier()
         let verifier = ChainVerifier(anchors: TrustStore(l.anchors.map { TrustAnchor($0) }), signatureVerifier: counter)
-        let r = verifier.verify(leaf: l.leaf, intermediates: pool ?? l.pool,
-                                options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
+        let r = verifier.verify(
+            leaf: l.leaf, intermediates: pool ?? l.pool,
+            options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
         return (r, counter.calls)
     }
 
@@ -129,13 +134,15 @@ final class CandidatePoolTests: XCTestCase {
         let l = try XCTUnwrap(try load()["near-duplicates-same-ski"])
         let (r, calls) = verify(l)
         XCTAssertTrue(r.isTrusted, "\(r.failures)")
-        XCTAssertGreaterThan(calls, 60) // each decoy's signature was checked
+        XCTAssertGreaterThan(calls, 60)  // each decoy's signature was checked
         XCTAssertLessThanOrEqual(calls, ChainVerifier.maximumSignatureChecks)
 
-        var verifier = ChainVerifier(anchors: TrustStore(l.anchors.map { TrustAnchor($0) }), signatureVerifier: CountingVerifier())
+        var verifier = ChainVerifier(
+            anchors: TrustStore(l.anchors.map { TrustAnchor($0) }), signatureVerifier: CountingVerifier())
         verifier.budget.signatureChecks = 30
-        let small = verifier.verify(leaf: l.leaf, intermediates: l.pool,
-                                    options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
+        let small = verifier.verify(
+            leaf: l.leaf, intermediates: l.pool,
+            options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
         XCTAssertFalse(small.isTrusted)
         XCTAssertTrue(small.failures.contains { $0.kind == .budgetExhausted }, "\(small.failures)")
     }

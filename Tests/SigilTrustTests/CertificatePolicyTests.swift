@@ -1,8 +1,9 @@
 import Foundation
 import Sigil
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// RFC 5280 §6.1 certificate policy processing: the scenarios of `Fixtures/policies/` (generated
 /// by `Fixtures/scripts/gen_policies.py`, each verdict and policy set being what
@@ -37,18 +38,22 @@ final class CertificatePolicyTests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("policies")
 
     static func manifest() throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(try TestSupport.read(dir.appendingPathComponent("manifest.json").path)))
+        try JSONDecoder().decode(
+            Manifest.self, from: Data(try TestSupport.read(dir.appendingPathComponent("manifest.json").path)))
     }
 
     static func certs(_ scenario: String, _ file: String) throws -> [Certificate] {
-        try Certificate.all(from: try TestSupport.read(dir.appendingPathComponent(scenario).appendingPathComponent(file).path))
+        try Certificate.all(
+            from: try TestSupport.read(dir.appendingPathComponent(scenario).appendingPathComponent(file).path))
     }
 
     static func oids(_ dotted: [String]) -> [[UInt8]] { dotted.map { objectIdentifierContent(dotted: $0)! } }
 
-    static func verify(_ scenario: String, policies: [String], explicit: Bool, inhibitMap: Bool = false,
-                       inhibitAny: Bool = false, at: Double, maximumWork: Int? = nil,
-                       budget: VerificationBudget = .standard) throws -> TrustResult {
+    static func verify(
+        _ scenario: String, policies: [String], explicit: Bool, inhibitMap: Bool = false,
+        inhibitAny: Bool = false, at: Double, maximumWork: Int? = nil,
+        budget: VerificationBudget = .standard
+    ) throws -> TrustResult {
         var store = TrustStore()
         for a in try certs(scenario, "root.pem") { store.add(a) }
         var options = VerificationOptions(kind: .basic, time: at)
@@ -59,8 +64,9 @@ final class CertificatePolicyTests: XCTestCase {
         var verifier = ChainVerifier(anchors: store)
         verifier.budget = budget
         if let w = maximumWork { verifier.budget.policyTreeWork = w }
-        return verifier.verify(leaf: try certs(scenario, "leaf.pem")[0],
-                               intermediates: try certs(scenario, "intermediates.pem"), options: options)
+        return verifier.verify(
+            leaf: try certs(scenario, "leaf.pem")[0],
+            intermediates: try certs(scenario, "intermediates.pem"), options: options)
     }
 
     /// Every scenario: Sigil's verdict is OpenSSL's, and so are the printed policy sets.
@@ -69,8 +75,9 @@ final class CertificatePolicyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(m.scenarios.count, 20)
         var trusted = 0
         for s in m.scenarios {
-            let r = try Self.verify(s.name, policies: s.policies, explicit: s.explicit, inhibitMap: s.inhibitMap,
-                                    inhibitAny: s.inhibitAny, at: s.at)
+            let r = try Self.verify(
+                s.name, policies: s.policies, explicit: s.explicit, inhibitMap: s.inhibitMap,
+                inhibitAny: s.inhibitAny, at: s.at)
             XCTAssertEqual(r.isTrusted, s.expected == "trusted", "\(s.name): \(s.description) → \(r.failures)")
             switch r {
             case .trusted(let path, _, let details):
@@ -83,13 +90,18 @@ final class CertificatePolicyTests: XCTestCase {
                 o.initialPolicyMappingInhibit = s.inhibitMap
                 o.initialAnyPolicyInhibit = s.inhibitAny
                 var budget = 1 << 20
-                let eager = PolicyTree.evaluate(try path.dropLast().reversed().map { try PolicyCertificate($0) }, options: o, budget: &budget)
+                let eager = PolicyTree.evaluate(
+                    try path.dropLast().reversed().map { try PolicyCertificate($0) }, options: o, budget: &budget)
                 if case .success(let e) = eager {
                     XCTAssertEqual(e, details.policies, s.name)
                     XCTAssertEqual(e.userConstrainedDotted, details.policies.userConstrainedDotted, s.name)
-                } else { XCTFail("\(s.name): eager evaluation failed") }
+                } else {
+                    XCTFail("\(s.name): eager evaluation failed")
+                }
                 if let auth = s.authorityPolicies {
-                    XCTAssertEqual(Set(details.policies.authoritiesConstrainedDotted), Set(auth), "\(s.name) authorities-constrained")
+                    XCTAssertEqual(
+                        Set(details.policies.authoritiesConstrainedDotted), Set(auth),
+                        "\(s.name) authorities-constrained")
                 }
                 if let user = s.userPolicies {
                     XCTAssertEqual(Set(details.policies.userConstrainedDotted), Set(user), "\(s.name) user-constrained")
@@ -109,7 +121,9 @@ final class CertificatePolicyTests: XCTestCase {
     /// chain whose policies do not meet at all.
     func testDefaultOptionsDoNotRequirePolicies() throws {
         let m = try Self.manifest()
-        for name in ["explicit-mismatch", "explicit-leaf-without-policies", "mapping-user-inhibited", "user-inhibit-any"] {
+        for name in [
+            "explicit-mismatch", "explicit-leaf-without-policies", "mapping-user-inhibited", "user-inhibit-any",
+        ] {
             let s = try XCTUnwrap(m.scenarios.first { $0.name == name })
             XCTAssertEqual(s.expected, "untrusted")
             XCTAssertTrue(try Self.verify(name, policies: [], explicit: false, at: s.at).isTrusted, name)
@@ -180,49 +194,64 @@ final class CertificatePolicyTests: XCTestCase {
             return XCTFail("valid")
         }
         XCTAssertGreaterThan(budget, 0)
-        XCTAssertEqual(p.authoritiesConstrainedDotted.count, 8) // every root-domain policy reaches the leaf
+        XCTAssertEqual(p.authoritiesConstrainedDotted.count, 8)  // every root-domain policy reaches the leaf
         XCTAssertEqual(p.userConstrainedDotted, ["2.999.0.3"])
         // The same with initial-policy-mapping-inhibit: nothing survives the first mapping.
         o.initialPolicyMappingInhibit = true
         budget = 10_000
-        guard case .failure(let f) = PolicyTree.evaluate(path, options: o, budget: &budget) else { return XCTFail("invalid") }
+        guard case .failure(let f) = PolicyTree.evaluate(path, options: o, budget: &budget) else {
+            return XCTFail("invalid")
+        }
         XCTAssertEqual(f.kind, .noExplicitPolicy)
     }
 
     /// The budget is shared: a verification that spends it on one path cannot start afresh on
     /// the next; a tiny budget fails the simplest policy path closed.
     func testTinyBudgetFailsClosed() throws {
-        let r = try Self.verify("explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1893456000, maximumWork: 3)
+        let r = try Self.verify(
+            "explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1_893_456_000, maximumWork: 3)
         XCTAssertFalse(r.isTrusted)
         XCTAssertEqual(r.failures.first { $0.kind == .budgetExhausted }?.kind, .budgetExhausted, "\(r.failures)")
     }
 
     func testRFCStructuralRules() {
         var budget = 1000
-        let p1 = Self.span("2.999.1.1"), any = ByteSpan(OID.anyPolicy, 0, OID.anyPolicy.count)
+        let p1 = Self.span("2.999.1.1")
+        let any = ByteSpan(OID.anyPolicy, 0, OID.anyPolicy.count)
         // §4.2.1.4: duplicate policy.
-        if case .failure(let f) = PolicyTree.evaluate([PolicyCertificate(policies: [p1, p1])], options: .init(), budget: &budget) {
+        if case .failure(let f) = PolicyTree.evaluate(
+            [PolicyCertificate(policies: [p1, p1])], options: .init(), budget: &budget)
+        {
             XCTAssertEqual(f.kind, .duplicatePolicy)
             XCTAssertEqual(f.policy, objectIdentifierContent(dotted: "2.999.1.1"))
-        } else { XCTFail("duplicate") }
+        } else {
+            XCTFail("duplicate")
+        }
         // §6.1.4 (a): anyPolicy as subjectDomainPolicy in an intermediate.
         let ca = PolicyCertificate(policies: [p1], mappings: [(p1, any)])
-        if case .failure(let f) = PolicyTree.evaluate([ca, PolicyCertificate(policies: [p1])], options: .init(), budget: &budget) {
+        if case .failure(let f) = PolicyTree.evaluate(
+            [ca, PolicyCertificate(policies: [p1])], options: .init(), budget: &budget)
+        {
             XCTAssertEqual(f.kind, .anyPolicyMapped)
             XCTAssertEqual(f.certificate, 0)
-        } else { XCTFail("anyPolicy mapped") }
+        } else {
+            XCTFail("anyPolicy mapped")
+        }
         // An empty path (the leaf is the anchor): the tree is the root anyPolicy node.
         if case .success(let s) = PolicyTree.evaluate([], options: .init(), budget: &budget) {
             XCTAssertEqual(s.authoritiesConstrainedDotted, ["2.5.29.32.0"])
-        } else { XCTFail("empty path") }
+        } else {
+            XCTFail("empty path")
+        }
     }
 
     /// The policy inputs reach the SecTrust-style evaluator.
     func testCertificateTrustCarriesPolicyOptions() throws {
         let root = try Self.certs("explicit-match", "root.pem")
         let chain = try Self.certs("explicit-match", "leaf.pem") + Self.certs("explicit-match", "intermediates.pem")
-        var trust = CertificateTrust(certificates: chain, policies: [.basicX509], time: 1893456000,
-                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: TrustStore())
+        var trust = CertificateTrust(
+            certificates: chain, policies: [.basicX509], time: 1_893_456_000,
+            signatureVerifier: SigilSignatureVerifier(), systemAnchors: TrustStore())
         trust.anchors = root
         trust.certificatePolicies.userInitialPolicySet = Self.oids(["2.999.1.1"])
         trust.certificatePolicies.initialExplicitPolicy = true
@@ -240,9 +269,11 @@ final class CertificatePolicyTests: XCTestCase {
     func testDecodingPolicyExtensions() throws {
         let ca = try Self.certs("mapping-ca-inhibited", "intermediates.pem")
         // intermediates.pem lists CA2 (maps P1→Q1) then CA1 (inhibitPolicyMapping 0).
-        let ca2 = try PolicyCertificate(ca[0]), ca1 = try PolicyCertificate(ca[1])
+        let ca2 = try PolicyCertificate(ca[0])
+        let ca1 = try PolicyCertificate(ca[1])
         XCTAssertEqual(ca2.mappings?.count, 1)
-        XCTAssertEqual(ca2.mappings?.first.map { [$0.issuer, $0.subject] }, [Self.span("2.999.1.1"), Self.span("2.999.2.1")])
+        XCTAssertEqual(
+            ca2.mappings?.first.map { [$0.issuer, $0.subject] }, [Self.span("2.999.1.1"), Self.span("2.999.2.1")])
         XCTAssertEqual(ca1.inhibitPolicyMapping, 0)
         XCTAssertNil(ca1.requireExplicitPolicy)
         XCTAssertEqual(ca1.policies, [Self.span("2.999.1.1")])

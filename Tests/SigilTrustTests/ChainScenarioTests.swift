@@ -34,18 +34,27 @@ final class ChainScenarioTests: XCTestCase {
             var store = TrustStore()
             for a in try certs("anchors.pem") { store.add(a) }
             if !s.anchorsOnly { store.add(system) }
-            var options = VerificationOptions(kind: s.kind == "basic" ? .basic : .server, time: s.at, host: s.host ?? s.ip)
+            var options = VerificationOptions(
+                kind: s.kind == "basic" ? .basic : .server, time: s.at, host: s.host ?? s.ip)
             options.maximumDepth = nil
-            let result = ChainVerifier(anchors: store).verify(leaf: leaf, intermediates: try certs("intermediates.pem"), options: options)
-            XCTAssertEqual(result.isTrusted, s.expected == "trusted", "\(s.scenario): \(s.description) → \(result.failures)")
+            let result = ChainVerifier(anchors: store).verify(
+                leaf: leaf, intermediates: try certs("intermediates.pem"), options: options)
+            XCTAssertEqual(
+                result.isTrusted, s.expected == "trusted", "\(s.scenario): \(s.description) → \(result.failures)")
             if let reason = s.reason, let kinds = Self.reasons[reason] {
-                XCTAssertTrue(result.failures.contains { kinds.contains($0.kind) },
-                              "\(s.scenario): expected \(reason), got \(result.failures)")
+                XCTAssertTrue(
+                    result.failures.contains { kinds.contains($0.kind) },
+                    "\(s.scenario): expected \(reason), got \(result.failures)")
                 if let first = result.failures.first, kinds.contains(first.kind) { firstReasonMatches += 1 }
             }
             if case .trusted(let path, let anchor, _) = result {
                 XCTAssertEqual(path.first, leaf)
-                XCTAssertEqual(anchor, s.anchorsOnly ? .custom : (store.contains(path.last!) ? store.anchors.first { $0.certificate == path.last! }!.source : .custom))
+                XCTAssertEqual(
+                    anchor,
+                    s.anchorsOnly
+                        ? .custom
+                        : (store.contains(path.last!)
+                            ? store.anchors.first { $0.certificate == path.last! }!.source : .custom))
             }
         }
         print("\(scenarios.count) chain scenarios; stated reason ranked first in \(firstReasonMatches)")

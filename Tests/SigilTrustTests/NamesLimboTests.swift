@@ -1,7 +1,8 @@
 import Foundation
 import SigilTestSupport
-import XCTest
 import SigilX509
+import XCTest
+
 @testable import SigilTrust
 
 /// Name checks against x509-limbo (C2SP/x509-limbo, in `/work/shared/vectors/limbo`), an
@@ -16,7 +17,7 @@ final class NamesLimboTests: XCTestCase {
         let id: String
         let expectSuccess: Bool
         let peer: (kind: String, value: String)?
-        let path: [Certificate] // leaf first, trust anchor last
+        let path: [Certificate]  // leaf first, trust anchor last
     }
 
     nonisolated(unsafe) static var cached: [[String: Any]]?
@@ -40,18 +41,22 @@ final class NamesLimboTests: XCTestCase {
     /// Leaf first, then issuers found by name among intermediates and anchors.
     static func makeCase(_ t: [String: Any]) throws -> Case {
         let leaf = try certificate(t["peer_certificate"] as! String)
-        let pool = try ((t["untrusted_intermediates"] as! [String]) + (t["trusted_certs"] as! [String])).map(certificate)
+        let pool = try ((t["untrusted_intermediates"] as! [String]) + (t["trusted_certs"] as! [String])).map(
+            certificate)
         let anchors = try (t["trusted_certs"] as! [String]).map(certificate)
         var path = [leaf]
         while path.count < 8 {
             let last = path.last!
             if anchors.contains(last) { break }
-            guard let issuer = pool.first(where: { $0.subject.matchesForChaining(last.issuer) && !path.contains($0) }) else { break }
+            guard let issuer = pool.first(where: { $0.subject.matchesForChaining(last.issuer) && !path.contains($0) })
+            else { break }
             path.append(issuer)
         }
         var peer: (String, String)?
         if let p = t["expected_peer_name"] as? [String: Any] { peer = (p["kind"] as! String, p["value"] as! String) }
-        return Case(id: t["id"] as! String, expectSuccess: (t["expected_result"] as! String) == "SUCCESS", peer: peer, path: path)
+        return Case(
+            id: t["id"] as! String, expectSuccess: (t["expected_result"] as! String) == "SUCCESS", peer: peer,
+            path: path)
     }
 
     /// Sigil's verdict on names alone; a description of the first failure, or nil.
@@ -131,7 +136,7 @@ final class NamesLimboTests: XCTestCase {
     static let knownDisagreements: [String: String] = [
         // `*.s3.amazonaws.com` is in the PSL's PRIVATE section; Sigil's list covers ICANN
         // suffixes only, because S3 itself serves this wildcard (see `PublicSuffixes`).
-        "webpki::san::public-suffix-private-namespace-wildcard-san": "private PSL suffixes not embedded",
+        "webpki::san::public-suffix-private-namespace-wildcard-san": "private PSL suffixes not embedded"
     ]
 
     func testCuratedNameCases() throws {
@@ -148,7 +153,8 @@ final class NamesLimboTests: XCTestCase {
             if let why = Self.knownDisagreements[id] {
                 XCTAssertFalse(agrees, "\(id) now agrees with limbo; drop it from knownDisagreements (\(why))")
             } else if !agrees {
-                failures.append("\(id): expected \(c.expectSuccess ? "SUCCESS" : "FAILURE"), Sigil: \(verdict ?? "accepted")")
+                failures.append(
+                    "\(id): expected \(c.expectSuccess ? "SUCCESS" : "FAILURE"), Sigil: \(verdict ?? "accepted")")
             }
         }
         XCTAssertEqual(seen, Self.nameOnlyCases.count + Self.knownDisagreements.count)
@@ -165,7 +171,8 @@ final class NamesLimboTests: XCTestCase {
             let c = try Self.makeCase(t)
             let verdict = Self.nameVerdict(c)
             if (verdict == nil) != c.expectSuccess {
-                failures.append("\(c.id): expected \(c.expectSuccess ? "SUCCESS" : "FAILURE"), Sigil: \(verdict ?? "accepted")")
+                failures.append(
+                    "\(c.id): expected \(c.expectSuccess ? "SUCCESS" : "FAILURE"), Sigil: \(verdict ?? "accepted")")
             }
         }
         XCTAssertEqual(count, 9491)

@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 import SigilX509
+import XCTest
+
 @testable import SigilTrust
 
 /// Tables for reference identities, RFC 6125 matching and RFC 5280 name constraints.
@@ -42,7 +43,10 @@ final class NamesTests: XCTestCase {
             XCTAssertEqual(got, expected, "IPAddress(\"\(text)\") \(c["deviation"] as? String ?? "python ipaddress")")
             // An IP text is an IP identity; a malformed one never becomes a DNS name.
             if let e = expected {
-                guard case .ip(let a)? = ServerIdentity(text) else { XCTFail("\(text) not an IP identity"); continue }
+                guard case .ip(let a)? = ServerIdentity(text) else {
+                    XCTFail("\(text) not an IP identity")
+                    continue
+                }
                 XCTAssertEqual(Self.hex(a.bytes), e)
             } else {
                 if case .ip? = ServerIdentity(text) { XCTFail("\(text) became an IP identity") }
@@ -86,16 +90,28 @@ final class NamesTests: XCTestCase {
             ("example.123", .failure(.numericTopLabel), "no all-numeric top-level label"),
             ("example.com:443", .failure(.invalidIPAddress), "a port is not part of the name"),
             ("[example.com]", .failure(.invalidIPAddress), "brackets only around IPv6"),
-            (String(repeating: "a", count: 63) + ".example", .success(String(repeating: "a", count: 63) + ".example"), "63-octet label"),
+            (
+                String(repeating: "a", count: 63) + ".example",
+                .success(String(repeating: "a", count: 63) + ".example"), "63-octet label"
+            ),
             (String(repeating: "a", count: 64) + ".example", .failure(.labelTooLong), "RFC 1035 §2.3.4: labels ≤ 63"),
-            (Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abc", .success(Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abc"), "253 octets"),
-            (Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abcd", .failure(.tooLong), "254 octets"),
+            (
+                Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abc",
+                .success(Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abc"), "253 octets"
+            ),
+            (
+                Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + ".abcd", .failure(.tooLong),
+                "254 octets"
+            ),
         ]
         for (text, expected, why) in rows {
             let got: Result<String, E>
             do {
                 let id = try ServerIdentity.parse(text)
-                guard case .dns(let n) = id else { XCTFail("\(text): not DNS"); continue }
+                guard case .dns(let n) = id else {
+                    XCTFail("\(text): not DNS")
+                    continue
+                }
                 got = .success(n.description)
             } catch {
                 got = .failure(error)
@@ -117,7 +133,10 @@ final class NamesTests: XCTestCase {
             ("*.example.com", "bar.foo.example.com", false, "RFC 6125 §6.4.3 example"),
             ("*.example.com", "example.com", false, "RFC 6125 §6.4.3 example"),
             ("*.Example.Com", "foo.example.com", true, "case-insensitive"),
-            ("baz*.example.net", "baz1.example.net", false, "RFC 6125 §6.4.3 item 1 (optional; refused per CA/B BR §1.6.1)"),
+            (
+                "baz*.example.net", "baz1.example.net", false,
+                "RFC 6125 §6.4.3 item 1 (optional; refused per CA/B BR §1.6.1)"
+            ),
             ("*baz.example.net", "foobaz.example.net", false, "RFC 6125 §6.4.3 item 1 (refused)"),
             ("b*z.example.net", "buzz.example.net", false, "RFC 6125 §6.4.3 item 1 (refused)"),
             ("bar.*.example.net", "bar.foo.example.net", false, "RFC 6125 §6.4.3 item 2"),
@@ -129,7 +148,10 @@ final class NamesTests: XCTestCase {
             ("*.com.au", "example.com.au", false, "CA/B BR §3.2.2.6: multi-label public suffix"),
             ("*.example.co.uk", "www.example.co.uk", true, "registrable domain below a public suffix"),
             ("*.example", "foo.example", false, "wildcard parent must have two labels (like NSS, rustls-webpki)"),
-            ("*.example.com", "xn--bcher-kva.example.com", true, "whole-label wildcard may match an A-label (webpki, Go, NSS)"),
+            (
+                "*.example.com", "xn--bcher-kva.example.com", true,
+                "whole-label wildcard may match an A-label (webpki, Go, NSS)"
+            ),
             ("example.com.", "example.com", false, "presented names are not absolute"),
             ("foo_bar.example.com", "foobar.example.com", false, "invalid presented name never matches"),
             ("1.2.3.4", "1.2.3.4", false, "all-numeric TLD: never a DNS name (reference is refused too)"),
@@ -138,8 +160,9 @@ final class NamesTests: XCTestCase {
             ("ex ample.com", "example.com", false, "space"),
         ]
         for (presented, reference, expected, why) in rows {
-            XCTAssertEqual(presentedDNSNameMatches(Self.bytes(presented), Self.bytes(reference)), expected,
-                           "\(presented) vs \(reference): \(why)")
+            XCTAssertEqual(
+                presentedDNSNameMatches(Self.bytes(presented), Self.bytes(reference)), expected,
+                "\(presented) vs \(reference): \(why)")
         }
     }
 
@@ -159,16 +182,21 @@ final class NamesTests: XCTestCase {
         for c in try Self.json("san_cases.json") {
             let cert = try Self.der(c["der"] as! String)
             for check in c["checks"] as! [[String: Any]] {
-                let kind = check["kind"] as! String, value = check["value"] as! String
+                let kind = check["kind"] as! String
+                let value = check["value"] as! String
                 let expected = check["expected"] as! Bool
                 let got: Bool
                 switch kind {
                 case "host", "ip":
                     if let id = ServerIdentity(value) {
                         got = try cert.matches(id)
-                        if case .ip = id { XCTAssertEqual(kind, "ip", value) } else { XCTAssertEqual(kind, "host", value) }
+                        if case .ip = id {
+                            XCTAssertEqual(kind, "ip", value)
+                        } else {
+                            XCTAssertEqual(kind, "host", value)
+                        }
                     } else {
-                        got = false // an invalid reference name matches nothing
+                        got = false  // an invalid reference name matches nothing
                     }
                 default:
                     got = try cert.matchesEmail(value)
@@ -196,8 +224,9 @@ final class NamesTests: XCTestCase {
         XCTAssertGreaterThan(cases.count, 10)
         for c in cases {
             let cert = try Self.der(c["der"] as! String)
-            XCTAssertEqual(try commonNameIsConsistentWithSubjectAltName(cert), c["expected"] as! Bool,
-                           "\(c["name"]!): \(c["why"]!)")
+            XCTAssertEqual(
+                try commonNameIsConsistentWithSubjectAltName(cert), c["expected"] as! Bool,
+                "\(c["name"]!): \(c["why"]!)")
         }
     }
 
@@ -237,14 +266,23 @@ final class NamesTests: XCTestCase {
             ("example.com", "example.com", true, .within, "excluded, same name"),
             // RFC 5280 has no leading-period dNSName constraint: malformed, fail closed
             // (limbo rfc5280::nc::invalid-dnsname-leading-period).
-            ("a.example.com", ".example.com", false, .malformedConstraint, "leading dot: not an RFC 5280 dNSName constraint"),
-            ("example.com", ".example.com", true, .malformedConstraint, "leading dot: not an RFC 5280 dNSName constraint"),
+            (
+                "a.example.com", ".example.com", false, .malformedConstraint,
+                "leading dot: not an RFC 5280 dNSName constraint"
+            ),
+            (
+                "example.com", ".example.com", true, .malformedConstraint,
+                "leading dot: not an RFC 5280 dNSName constraint"
+            ),
             ("anything.test", "", false, .within, "empty constraint: everything"),
             ("anything.test", "", true, .within, "empty constraint: everything"),
             ("A.EXAMPLE.COM", "example.com", false, .within, "case-insensitive"),
             ("*.example.com", "example.com", false, .within, "every match is below example.com"),
             ("*.a.example.com", "example.com", false, .within, "deeper wildcard"),
-            ("*.example.com", "a.example.com", false, .outside, "b.example.com would be outside (limbo cve-2025-61727-nc-permits-variant)"),
+            (
+                "*.example.com", "a.example.com", false, .outside,
+                "b.example.com would be outside (limbo cve-2025-61727-nc-permits-variant)"
+            ),
             ("*.example.com", "bar.example.com", true, .within, "could match excluded (limbo cve-2025-61727)"),
             ("*.example.com", "a.b.example.com", true, .outside, "one label cannot reach a.b.example.com"),
             ("*.example.com", "example.com", true, .within, "all matches excluded"),
@@ -258,8 +296,9 @@ final class NamesTests: XCTestCase {
             ("a.example.com", "exa_mple.com", false, .malformedConstraint, "not LDH"),
         ]
         for (n, k, excluded, expected, why) in rows {
-            XCTAssertEqual(dnsConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected,
-                           "\(n) vs \(excluded ? "excluded" : "permitted") \(k): \(why)")
+            XCTAssertEqual(
+                dnsConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected,
+                "\(n) vs \(excluded ? "excluded" : "permitted") \(k): \(why)")
         }
     }
 
@@ -278,7 +317,10 @@ final class NamesTests: XCTestCase {
             ("any@HOST.example.com", "host.example.com", true, .within, "excluded host form: case-insensitive"),
             ("any@mail.example.com", ".example.com", true, .within, "excluded '.domain': hosts in the domain"),
             ("any@mail.example.com", ".example.com", false, .within, "RFC 5280: any host in the domain"),
-            ("any@example.com", ".example.com", false, .outside, "'.domain' excludes the domain itself when permitting"),
+            (
+                "any@example.com", ".example.com", false, .outside,
+                "'.domain' excludes the domain itself when permitting"
+            ),
             ("any@example.com", ".example.com", true, .outside, "excluded '.domain': not the host itself"),
             ("*@example.com", "*@example.com", false, .within, "limbo: literal asterisk"),
             ("user@example.com", "*@example.com", false, .outside, "limbo: asterisk is not a wildcard"),
@@ -288,8 +330,9 @@ final class NamesTests: XCTestCase {
             ("user@example.com", "", false, .within, "empty constraint: everything"),
         ]
         for (n, k, excluded, expected, why) in rows {
-            XCTAssertEqual(emailConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected,
-                           "\(n) vs \(excluded ? "excluded" : "permitted") \(k): \(why)")
+            XCTAssertEqual(
+                emailConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected,
+                "\(n) vs \(excluded ? "excluded" : "permitted") \(k): \(why)")
         }
     }
 
@@ -300,7 +343,7 @@ final class NamesTests: XCTestCase {
             ("https://www.example.com:8443/x", "www.example.com"),
             ("ldap://ldap.example.com/cn=x?y", "ldap.example.com"),
             ("HTTP://Example.COM#frag", "Example.COM"),
-            ("https://www.example.com:", "www.example.com"), // RFC 3986: port = *DIGIT
+            ("https://www.example.com:", "www.example.com"),  // RFC 3986: port = *DIGIT
             ("urn:isbn:0451450523", nil),
             ("mailto:user@example.com", nil),
             ("https://user@example.com/", nil),
@@ -320,25 +363,26 @@ final class NamesTests: XCTestCase {
         typealias O = ConstraintOutcome
         let rows: [(String, String, Bool, O)] = [
             ("https://host.example.com/", "host.example.com", false, .within),
-            ("https://www.host.example.com/", "host.example.com", false, .outside), // "it specifies a host"
+            ("https://www.host.example.com/", "host.example.com", false, .outside),  // "it specifies a host"
             ("https://www.host.example.com/", "host.example.com", true, .outside),  // excluded: that host only
-            ("https://host.example.com/", "host.example.com", true, .within),       // excluded: the host
-            ("https://my.host.example.com/", ".example.com", true, .within),        // excluded domain
-            ("https://example.com/", ".example.com", true, .outside),               // "not satisfied by example.com"
+            ("https://host.example.com/", "host.example.com", true, .within),  // excluded: the host
+            ("https://my.host.example.com/", ".example.com", true, .within),  // excluded domain
+            ("https://example.com/", ".example.com", true, .outside),  // "not satisfied by example.com"
             ("https://host.example.com/", ".host.example.com", false, .outside),
-            ("https://my.host.example.com/", ".example.com", false, .within),       // RFC example
-            ("https://example.com/", ".example.com", false, .outside),              // RFC example
+            ("https://my.host.example.com/", ".example.com", false, .within),  // RFC example
+            ("https://example.com/", ".example.com", false, .outside),  // RFC example
             ("urn:x:y", ".example.com", false, .malformedName),
             ("https://a.example.com/", "*.example.com", false, .malformedConstraint),
         ]
         for (n, k, excluded, expected) in rows {
-            XCTAssertEqual(uriConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected, "\(n) vs \(k)")
+            XCTAssertEqual(
+                uriConstraintOutcome(Self.bytes(n), Self.bytes(k), excluded: excluded), expected, "\(n) vs \(k)")
         }
     }
 
     func testIPConstraints() {
         typealias O = ConstraintOutcome
-        func b(_ s: String) -> ArraySlice<UInt8> { // "a.b.c.d/m.m.m.m" or an address
+        func b(_ s: String) -> ArraySlice<UInt8> {  // "a.b.c.d/m.m.m.m" or an address
             let parts = s.split(separator: "/").map(String.init)
             return (parts.flatMap { IPAddress($0)!.bytes })[...]
         }
@@ -353,9 +397,18 @@ final class NamesTests: XCTestCase {
             ("192.0.2.1", "::/::", false, .outside, "family mismatch (IPv4 name, IPv6 constraint)"),
             ("2001:db8:1::1", "2001:db8::/ffff:ffff::", false, .within, "/32"),
             ("::ffff:192.0.2.1", "192.0.2.0/255.255.255.0", true, .within, "IPv4-mapped vs excluded IPv4"),
-            ("::ffff:192.0.2.1", "192.0.2.0/255.255.255.0", false, .outside, "IPv4-mapped vs permitted IPv4: families never mix"),
-            ("192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", true, .within, "IPv4 vs excluded IPv4-mapped range"),
-            ("192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", false, .outside, "IPv4 vs permitted IPv6: families never mix"),
+            (
+                "::ffff:192.0.2.1", "192.0.2.0/255.255.255.0", false, .outside,
+                "IPv4-mapped vs permitted IPv4: families never mix"
+            ),
+            (
+                "192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", true, .within,
+                "IPv4 vs excluded IPv4-mapped range"
+            ),
+            (
+                "192.0.2.1", "::ffff:192.0.2.0/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00", false, .outside,
+                "IPv4 vs permitted IPv6: families never mix"
+            ),
             ("2001:db8::1", "192.0.2.0/255.255.255.0", true, .outside, "not IPv4-mapped"),
             ("192.0.2.1", "192.0.2.0/255.0.255.0", false, .malformedConstraint, "non-contiguous mask"),
             ("192.0.2.1", "192.0.2.0/255.255.255.1", false, .malformedConstraint, "non-contiguous mask"),
@@ -365,7 +418,9 @@ final class NamesTests: XCTestCase {
         for (n, k, excluded, expected, why) in rows {
             XCTAssertEqual(ipConstraintOutcome(b(n), b(k), excluded: excluded), expected, "\(n) vs \(k) \(why)")
         }
-        XCTAssertEqual(ipConstraintOutcome([1, 2, 3, 4][...], [1, 2, 3, 4][...], excluded: false), .malformedConstraint, "4-octet constraint")
+        XCTAssertEqual(
+            ipConstraintOutcome([1, 2, 3, 4][...], [1, 2, 3, 4][...], excluded: false), .malformedConstraint,
+            "4-octet constraint")
     }
 
     /// DER `Name` with one attribute per RDN (UTF8String values), lengths per X.690 §8.1.3.
@@ -385,8 +440,10 @@ final class NamesTests: XCTestCase {
 
     func testDERLengthEncoding() {
         // X.690 §8.1.3.4 short form, §8.1.3.5 long form with minimal octets.
-        for (n, expected) in [(0, [0x00]), (127, [0x7F]), (128, [0x81, 0x80]), (300, [0x82, 0x01, 0x2C]),
-                              (65_536, [0x83, 0x01, 0x00, 0x00])] as [(Int, [UInt8])] {
+        for (n, expected) in [
+            (0, [0x00]), (127, [0x7F]), (128, [0x81, 0x80]), (300, [0x82, 0x01, 0x2C]),
+            (65_536, [0x83, 0x01, 0x00, 0x00]),
+        ] as [(Int, [UInt8])] {
             var out: [UInt8] = []
             appendDERLength(n, to: &out)
             XCTAssertEqual(out, expected, "\(n)")
@@ -394,19 +451,38 @@ final class NamesTests: XCTestCase {
     }
 
     func testDirectoryNameConstraints() {
-        let long = String(repeating: "x", count: 200) // forces long-form lengths
-        let subject = Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long), (OID.commonName, "leaf")])
+        let long = String(repeating: "x", count: 200)  // forces long-form lengths
+        let subject = Self.name([
+            (OID.countryName, "US"), (OID.organizationName, "Example " + long), (OID.commonName, "leaf"),
+        ])
         var budget = 1_000
         // RFC 5280 §4.2.1.10 / §7.1: RDN-wise prefix, caseIgnoreMatch with space folding.
         XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US")]), budget: &budget), .within)
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "us"), (OID.organizationName, "example  " + long)]), budget: &budget), .within)
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example")]), budget: &budget), .outside)
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.organizationName, "Example " + long)]), budget: &budget), .outside, "prefix, not any RDN")
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long),
-                                                               (OID.commonName, "leaf"), (OID.commonName, "more")]), budget: &budget), .outside, "longer than the name")
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([]), budget: &budget), .within, "the empty name covers every name")
+        XCTAssertEqual(
+            directoryNameOutcome(
+                subject, Self.name([(OID.countryName, "us"), (OID.organizationName, "example  " + long)]),
+                budget: &budget), .within)
+        XCTAssertEqual(
+            directoryNameOutcome(
+                subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example")]), budget: &budget),
+            .outside)
+        XCTAssertEqual(
+            directoryNameOutcome(subject, Self.name([(OID.organizationName, "Example " + long)]), budget: &budget),
+            .outside, "prefix, not any RDN")
+        XCTAssertEqual(
+            directoryNameOutcome(
+                subject,
+                Self.name([
+                    (OID.countryName, "US"), (OID.organizationName, "Example " + long),
+                    (OID.commonName, "leaf"), (OID.commonName, "more"),
+                ]), budget: &budget), .outside, "longer than the name")
+        XCTAssertEqual(
+            directoryNameOutcome(subject, Self.name([]), budget: &budget), .within, "the empty name covers every name")
         var tiny = 3
-        XCTAssertEqual(directoryNameOutcome(subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long)]), budget: &tiny), .overBudget)
+        XCTAssertEqual(
+            directoryNameOutcome(
+                subject, Self.name([(OID.countryName, "US"), (OID.organizationName, "Example " + long)]), budget: &tiny),
+            .overBudget)
     }
 
     func testSmallAPIs() {
@@ -427,7 +503,8 @@ final class NamesTests: XCTestCase {
         XCTAssertGreaterThan(cases.count, 45)
         for c in cases {
             let name = c["name"] as! String
-            let ca = try Self.der(c["ca"] as! String), leaf = try Self.der(c["leaf"] as! String)
+            let ca = try Self.der(c["ca"] as! String)
+            let leaf = try Self.der(c["leaf"] as! String)
             let nc = try XCTUnwrap(try ca.nameConstraints(), name)
             let r = checkNameConstraints(nc, for: leaf)
             let category: String
@@ -449,8 +526,9 @@ final class NamesTests: XCTestCase {
     func testViolationDescriptionsNameTheCulprit() throws {
         let c = try Self.json("nc_cases.json").first { ($0["name"] as! String) == "dns-permit-one-bad" }!
         let nc = try XCTUnwrap(try Self.der(c["ca"] as! String).nameConstraints())
-        XCTAssertEqual(checkNameConstraints(nc, for: try Self.der(c["leaf"] as! String)),
-                       .violated("DNS:evil.com is not in a permitted subtree"))
+        XCTAssertEqual(
+            checkNameConstraints(nc, for: try Self.der(c["leaf"] as! String)),
+            .violated("DNS:evil.com is not in a permitted subtree"))
     }
 
     func testPathHelper() throws {

@@ -12,7 +12,9 @@ final class PathBuildingBudgetTests: XCTestCase {
         let lock = NSLock()
         var calls = 0
         func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
-            lock.lock(); calls += 1; lock.unlock()
+            lock.lock()
+            calls += 1
+            lock.unlock()
             return inner.verifySignature(of: certificate, issuer: issuer)
         }
     }
@@ -55,8 +57,9 @@ final class PathBuildingBudgetTests: XCTestCase {
             for verifier in [CountingVerifier() as CertificateSignatureVerifier, AlwaysValid()] {
                 let chain = ChainVerifier(anchors: store, signatureVerifier: verifier)
                 let start = Date()
-                let result = chain.verify(leaf: leaf, intermediates: pool,
-                                          options: VerificationOptions(kind: .basic, time: 1_700_000_000))
+                let result = chain.verify(
+                    leaf: leaf, intermediates: pool,
+                    options: VerificationOptions(kind: .basic, time: 1_700_000_000))
                 let elapsed = Date().timeIntervalSince(start)
                 XCTAssertFalse(result.isTrusted, c.id)
                 if verifier is AlwaysValid {
@@ -67,7 +70,9 @@ final class PathBuildingBudgetTests: XCTestCase {
                 }
                 let calls = (verifier as? CountingVerifier)?.calls ?? (verifier as! AlwaysValid).calls
                 XCTAssertLessThanOrEqual(calls, ChainVerifier.maximumSignatureChecks, c.id)
-                print("\(c.id) [\(type(of: verifier))]: \(calls) signature checks, \(String(format: "%.1f", elapsed * 1000)) ms, \(result.failures.first?.kind.name ?? "")")
+                print(
+                    "\(c.id) [\(type(of: verifier))]: \(calls) signature checks, \(String(format: "%.1f", elapsed * 1000)) ms, \(result.failures.first?.kind.name ?? "")"
+                )
             }
         }
     }
@@ -86,10 +91,13 @@ final class PathBuildingBudgetTests: XCTestCase {
             for a in c.trusted_certs { store.add(try pem(a)) }
             let start = Date()
             let result = ChainVerifier(anchors: store, signatureVerifier: AlwaysValid())
-                .verify(leaf: try pem(c.peer_certificate), intermediates: try c.untrusted_intermediates.map(pem),
-                        options: VerificationOptions(kind: .basic, time: 1_700_000_000))
+                .verify(
+                    leaf: try pem(c.peer_certificate), intermediates: try c.untrusted_intermediates.map(pem),
+                    options: VerificationOptions(kind: .basic, time: 1_700_000_000))
             XCTAssertFalse(result.isTrusted, c.id)
-            XCTAssertEqual(result.failures.first { $0.kind == .budgetExhausted }?.kind, .budgetExhausted, "\(c.id): \(result.failures)")
+            XCTAssertEqual(
+                result.failures.first { $0.kind == .budgetExhausted }?.kind, .budgetExhausted,
+                "\(c.id): \(result.failures)")
             XCTAssertLessThan(Date().timeIntervalSince(start), 2.0, c.id)
         }
     }
@@ -98,7 +106,11 @@ final class PathBuildingBudgetTests: XCTestCase {
     /// expects to validate (rfc5280::nc::permitted-dns-match) does with the standard budget,
     /// and exhausts a budget of one comparison.
     func testNameConstraintComparisonsComeOutOfTheVerifierBudget() throws {
-        guard let c = try Self.limboCases(prefix: "rfc5280::nc::permitted-dns-match")?.first(where: { $0.id == "rfc5280::nc::permitted-dns-match" }) else {
+        guard
+            let c = try Self.limboCases(prefix: "rfc5280::nc::permitted-dns-match")?.first(where: {
+                $0.id == "rfc5280::nc::permitted-dns-match"
+            })
+        else {
             print("SKIPPED: x509-limbo suite not found (../shared/vectors or $SIGIL_VECTORS)")
             return
         }
@@ -114,4 +126,3 @@ final class PathBuildingBudgetTests: XCTestCase {
         XCTAssertTrue(r.failures.contains { $0.kind == .budgetExhausted }, "\(r.failures)")
     }
 }
-

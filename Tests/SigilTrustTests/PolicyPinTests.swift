@@ -7,7 +7,7 @@ import XCTest
 /// certificate directory loader.
 final class PolicyPinTests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("pinning")
-    static let at = 1_893_456_000.0 // 2030-01-01
+    static let at = 1_893_456_000.0  // 2030-01-01
 
     func cert(_ name: String) throws -> Certificate {
         try Certificate(der: TestSupport.read(Self.dir.appendingPathComponent(name + ".der").path))
@@ -33,20 +33,24 @@ final class PolicyPinTests: XCTestCase {
         XCTAssertEqual(empty, PublicKeyPin(subjectPublicKeyInfo: [UInt8]()))
         XCTAssertEqual(empty?.description, "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
         XCTAssertNotNil(PublicKeyPin("SHA256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="), "prefix case-insensitive")
-        for bad in ["47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",          // no prefix
-                    "sha1/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",     // other hash
-                    "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU",    // padding missing
-                    "sha256/47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU=",   // base64url
-                    "sha256/ 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuF=",   // space
-                    "sha256/AAAA", "sha256/", ""] {
+        for bad in [
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",  // no prefix
+            "sha1/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",  // other hash
+            "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU",  // padding missing
+            "sha256/47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU=",  // base64url
+            "sha256/ 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuF=",  // space
+            "sha256/AAAA", "sha256/", "",
+        ] {
             XCTAssertNil(PublicKeyPin(bad), bad)
         }
         XCTAssertNil(PublicKeyPin(sha256: [1, 2, 3]))
         // A certificate's pin is the SHA-256 of its SPKI (cross-checked with Python in the
         // scenario tests); SPKI and certificate forms agree.
         let leaf = try cert("leaf")
-        XCTAssertEqual(PublicKeyPin(certificate: leaf), PublicKeyPin(subjectPublicKeyInfo: leaf.subjectPublicKeyInfo.array))
-        XCTAssertTrue(PublicKeyPin(certificate: leaf).matches(try cert("leaf-expired")), "same key, renewed certificate")
+        XCTAssertEqual(
+            PublicKeyPin(certificate: leaf), PublicKeyPin(subjectPublicKeyInfo: leaf.subjectPublicKeyInfo.array))
+        XCTAssertTrue(
+            PublicKeyPin(certificate: leaf).matches(try cert("leaf-expired")), "same key, renewed certificate")
         XCTAssertFalse(PublicKeyPin(certificate: leaf).matches(try cert("intermediate")))
     }
 
@@ -64,7 +68,9 @@ final class PolicyPinTests: XCTestCase {
             text[i] = alphabet.randomElement(using: &rng)!
             let mutated = String(decoding: text, as: UTF8.self)
             if let p = PublicKeyPin(mutated) {
-                XCTAssertEqual(String(p.description.dropFirst(7)), String(mutated.dropFirst(7)), "accepted only as a canonical pin: \(mutated)")
+                XCTAssertEqual(
+                    String(p.description.dropFirst(7)), String(mutated.dropFirst(7)),
+                    "accepted only as a canonical pin: \(mutated)")
             }
         }
     }
@@ -106,7 +112,9 @@ final class PolicyPinTests: XCTestCase {
         p.pinSets[0].includesSubdomains = false
         XCTAssertEqual(p.evaluate(serverChain: valid, domain: "pin.sigil.test", at: Self.at).outcome, .pinMatched)
         // A set with the right pin plus a backup.
-        p.pinSets = [PinSet(domain: "pin.sigil.test", pins: [unrelatedPin, PublicKeyPin(certificate: try cert("intermediate"))])]
+        p.pinSets = [
+            PinSet(domain: "pin.sigil.test", pins: [unrelatedPin, PublicKeyPin(certificate: try cert("intermediate"))])
+        ]
         let ok = p.evaluate(serverChain: valid, domain: "pin.sigil.test", at: Self.at)
         XCTAssertEqual(ok.outcome, .pinMatched)
         XCTAssertEqual(ok.matchedIndexes, [1])
@@ -124,27 +132,39 @@ final class PolicyPinTests: XCTestCase {
         XCTAssertEqual(late.outcome, .trusted)
         XCTAssertTrue(late.warnings.contains { $0.contains("expired") })
         // ... and an invalid chain is still refused: expiry lifts the pins, not the validation.
-        XCTAssertEqual(p.evaluate(serverChain: try chain("expired"), domain: "pin.sigil.test", at: Self.at + 2).rejection, .untrusted)
+        XCTAssertEqual(
+            p.evaluate(serverChain: try chain("expired"), domain: "pin.sigil.test", at: Self.at + 2).rejection,
+            .untrusted)
         // With allowInvalidCertificates and the domain check, an expired set leaves nothing
         // pinned: clause 1 refuses.
         p.allowInvalidCertificates = true
-        XCTAssertEqual(p.evaluate(serverChain: valid, domain: "pin.sigil.test", at: Self.at + 2).rejection, .domainValidationNeedsPinning)
+        XCTAssertEqual(
+            p.evaluate(serverChain: valid, domain: "pin.sigil.test", at: Self.at + 2).rejection,
+            .domainValidationNeedsPinning)
     }
 
     func testBackupPinWarnings() throws {
         let leafPin = PublicKeyPin(certificate: try cert("leaf"))
         let interPin = PublicKeyPin(certificate: try cert("intermediate"))
         let spare = PublicKeyPin(sha256: Array(repeating: 7, count: 32))!
-        XCTAssertTrue(PinSet(domain: "a.test", pins: [leafPin]).warnings(at: Self.at).contains { $0.contains("no backup pin") })
-        XCTAssertTrue(PinSet(domain: "a.test", pins: [leafPin, leafPin]).warnings(at: Self.at).contains { $0.contains("no backup pin") },
-                      "the same pin twice is not a backup")
+        XCTAssertTrue(
+            PinSet(domain: "a.test", pins: [leafPin]).warnings(at: Self.at).contains { $0.contains("no backup pin") })
+        XCTAssertTrue(
+            PinSet(domain: "a.test", pins: [leafPin, leafPin]).warnings(at: Self.at).contains {
+                $0.contains("no backup pin")
+            },
+            "the same pin twice is not a backup")
         XCTAssertEqual(PinSet(domain: "a.test", pins: [leafPin, spare]).warnings(at: Self.at), [])
         // Both pins are keys served today: neither is a backup kept offline.
         let served = try chain("valid")
-        XCTAssertTrue(PinSet(domain: "a.test", pins: [leafPin, interPin]).warnings(at: Self.at, servedChain: served)
-            .contains { $0.contains("none is a backup") })
+        XCTAssertTrue(
+            PinSet(domain: "a.test", pins: [leafPin, interPin]).warnings(at: Self.at, servedChain: served)
+                .contains { $0.contains("none is a backup") })
         XCTAssertEqual(PinSet(domain: "a.test", pins: [leafPin, spare]).warnings(at: Self.at, servedChain: served), [])
-        XCTAssertTrue(PinSet(domain: "a.test", pins: [leafPin, spare], expires: 0).warnings(at: Self.at).contains { $0.contains("expired") })
+        XCTAssertTrue(
+            PinSet(domain: "a.test", pins: [leafPin, spare], expires: 0).warnings(at: Self.at).contains {
+                $0.contains("expired")
+            })
         var p = SecurityPolicy(pinningMode: .publicKey, anchors: TrustStore())
         p.pinSets = [PinSet(domain: "a.test", pins: [leafPin])]
         XCTAssertTrue(p.configurationWarnings(at: Self.at).contains { $0.contains("no backup pin") })
@@ -159,15 +179,17 @@ final class PolicyPinTests: XCTestCase {
         func copy(_ from: String, _ to: String) throws {
             try fm.copyItem(at: Self.dir.appendingPathComponent(from), to: tmp.appendingPathComponent(to))
         }
-        try copy("leaf.der", "a-leaf.cer")             // DER with .cer, as AFNetworking bundles them
-        try copy("intermediate.pem", "b-inter.CRT")    // PEM with .crt, upper-case extension
+        try copy("leaf.der", "a-leaf.cer")  // DER with .cer, as AFNetworking bundles them
+        try copy("intermediate.pem", "b-inter.CRT")  // PEM with .crt, upper-case extension
         try copy("root.der", "c-root.der")
-        try copy("chains/valid.pem", "d-bundle.pem")   // two certificates in one file
-        try copy("unrelated.der", "e-ignored.txt")     // not a certificate extension: ignored
+        try copy("chains/valid.pem", "d-bundle.pem")  // two certificates in one file
+        try copy("unrelated.der", "e-ignored.txt")  // not a certificate extension: ignored
         try Data("not a certificate".utf8).write(to: tmp.appendingPathComponent("f-junk.cer"))
         try fm.createDirectory(at: tmp.appendingPathComponent("g-sub.pem"), withIntermediateDirectories: true)
         let loaded = try XCTUnwrap(CertificateFiles.load(directory: tmp.path))
-        XCTAssertEqual(loaded.certificates, [try cert("leaf"), try cert("intermediate"), try cert("root"), try cert("leaf"), try cert("intermediate")])
+        XCTAssertEqual(
+            loaded.certificates,
+            [try cert("leaf"), try cert("intermediate"), try cert("root"), try cert("leaf"), try cert("intermediate")])
         XCTAssertEqual(loaded.skipped.map { ($0.file as NSString).lastPathComponent }, ["f-junk.cer"])
         XCTAssertEqual(loaded.files.count, 4)
         XCTAssertEqual(SecurityPolicy.certificates(inDirectory: tmp.path).count, 5)
@@ -175,11 +197,16 @@ final class PolicyPinTests: XCTestCase {
         // A policy pinning the directory's certificates (duplicates are harmless).
         var p = SecurityPolicy(pinningMode: .certificate, pinnedCertificates: loaded.certificates, anchors: try anchors)
         p.validatesCertificateChain = true
-        XCTAssertEqual(p.evaluate(serverChain: try chain("valid"), domain: "pin.sigil.test", at: Self.at).outcome, .pinMatched)
+        XCTAssertEqual(
+            p.evaluate(serverChain: try chain("valid"), domain: "pin.sigil.test", at: Self.at).outcome, .pinMatched)
         // AFNetworking-style DER data.
-        let fromData = try SecurityPolicy(pinningMode: .certificate, pinnedCertificateData: [try cert("intermediate").der], anchors: try anchors)
-        XCTAssertEqual(fromData.evaluate(serverChain: try chain("valid"), domain: "pin.sigil.test", at: Self.at).outcome, .pinMatched)
-        XCTAssertThrowsError(try SecurityPolicy(pinningMode: .certificate, pinnedCertificateData: [[0x30, 0x00]], anchors: TrustStore()))
+        let fromData = try SecurityPolicy(
+            pinningMode: .certificate, pinnedCertificateData: [try cert("intermediate").der], anchors: try anchors)
+        XCTAssertEqual(
+            fromData.evaluate(serverChain: try chain("valid"), domain: "pin.sigil.test", at: Self.at).outcome,
+            .pinMatched)
+        XCTAssertThrowsError(
+            try SecurityPolicy(pinningMode: .certificate, pinnedCertificateData: [[0x30, 0x00]], anchors: TrustStore()))
     }
 
     func testDefaultPolicyAndWarnings() throws {

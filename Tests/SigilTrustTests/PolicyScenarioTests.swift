@@ -43,7 +43,8 @@ final class PolicyScenarioTests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("pinning")
 
     static func load() throws -> (Manifest, [String: Certificate], [String: [Certificate]]) {
-        let m = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+        let m = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
         var certs: [String: Certificate] = [:]
         for (name, file) in m.certificates {
             certs[name] = try Certificate(der: TestSupport.read(dir.appendingPathComponent(file).path))
@@ -72,8 +73,9 @@ final class PolicyScenarioTests: XCTestCase {
         anchors.add(certs["root"]!, source: .system)
         var counts: [String: Int] = [:]
         for s in m.scenarios {
-            var policy = SecurityPolicy(pinningMode: PinningMode(rawValue: s.mode)!,
-                                        pinnedCertificates: s.pinned.map { certs[$0]! }, anchors: anchors)
+            var policy = SecurityPolicy(
+                pinningMode: PinningMode(rawValue: s.mode)!,
+                pinnedCertificates: s.pinned.map { certs[$0]! }, anchors: anchors)
             policy.allowInvalidCertificates = s.allowInvalidCertificates
             policy.validatesDomainName = s.validatesDomainName
             policy.validatesCertificateChain = s.validatesCertificateChain
@@ -84,7 +86,9 @@ final class PolicyScenarioTests: XCTestCase {
             counts[got, default: 0] += 1
             // Whenever the pins were matched after an evaluation, they were matched against the
             // validated path, which starts with the presented leaf.
-            if e.matchedChainSource == .validatedPath { XCTAssertEqual(e.matchedChain.first, chains[s.chain]![0], s.name) }
+            if e.matchedChainSource == .validatedPath {
+                XCTAssertEqual(e.matchedChain.first, chains[s.chain]![0], s.name)
+            }
             if e.outcome == .pinMatched && !(s.mode == "publicKey" && s.allowInvalidCertificates) {
                 XCTAssertEqual(e.matchedChainSource, .validatedPath, s.name)
             }
@@ -99,7 +103,9 @@ final class PolicyScenarioTests: XCTestCase {
         var anchors = TrustStore()
         anchors.add(certs["root"]!, source: .system)
         for (name, pin) in m.pins {
-            XCTAssertEqual(PublicKeyPin(pin), PublicKeyPin(certificate: certs[name]!), "\(name): Python and Sigil agree on the SPKI pin")
+            XCTAssertEqual(
+                PublicKeyPin(pin), PublicKeyPin(certificate: certs[name]!),
+                "\(name): Python and Sigil agree on the SPKI pin")
         }
         var checked = 0
         for s in m.scenarios where s.mode == "publicKey" {
@@ -127,10 +133,12 @@ final class PolicyScenarioTests: XCTestCase {
         let (m, certs, chains) = try Self.load()
         var anchors = TrustStore()
         anchors.add(certs["root"]!, source: .system)
-        let evil = chains["wronghost"]!   // other.sigil.test, issued by the same CA
+        let evil = chains["wronghost"]!  // other.sigil.test, issued by the same CA
         var trap = policy(.certificate, pins: [certs["root"]!], anchors)
         trap.validatesDomainName = false
-        XCTAssertTrue(trap.evaluate(serverChain: evil, domain: m.domain, at: m.at).isTrusted, "the trap accepts another domain's certificate")
+        XCTAssertTrue(
+            trap.evaluate(serverChain: evil, domain: m.domain, at: m.at).isTrusted,
+            "the trap accepts another domain's certificate")
         XCTAssertTrue(trap.configurationWarnings(at: m.at).contains { $0.contains("only CA certificates are pinned") })
         // Safe 1: keep the domain check.
         var safe = trap
@@ -142,7 +150,8 @@ final class PolicyScenarioTests: XCTestCase {
         // because the fixtures reuse one leaf key.)
         var leafPin = policy(.certificate, pins: [certs["leaf"]!], anchors)
         leafPin.validatesDomainName = false
-        XCTAssertEqual(leafPin.evaluate(serverChain: evil, domain: m.domain, at: m.at).rejection, .pinnedEvaluationFailed)
+        XCTAssertEqual(
+            leafPin.evaluate(serverChain: evil, domain: m.domain, at: m.at).rejection, .pinnedEvaluationFailed)
     }
 
     /// Sigil is stricter than matching the raw list: a pinned certificate appended by an
@@ -179,17 +188,20 @@ final class PolicyScenarioTests: XCTestCase {
         var af = policy(.certificate, pins: [certs["selfsigned"]!], TrustStore())
         af.allowInvalidCertificates = true
         XCTAssertEqual(af.evaluate(serverChain: dev, domain: m.domain, at: m.at).outcome, .pinMatched)
-        XCTAssertEqual(af.evaluate(serverChain: dev, domain: "other.sigil.test", at: m.at).rejection, .pinnedEvaluationFailed,
-                       "host still checked in the pinned re-evaluation")
-        XCTAssertEqual(af.evaluate(serverChain: dev, domain: m.domain, at: 2_100_000_000).rejection, .pinnedEvaluationFailed,
-                       "dates still checked in the pinned re-evaluation (2036, after notAfter)")
+        XCTAssertEqual(
+            af.evaluate(serverChain: dev, domain: "other.sigil.test", at: m.at).rejection, .pinnedEvaluationFailed,
+            "host still checked in the pinned re-evaluation")
+        XCTAssertEqual(
+            af.evaluate(serverChain: dev, domain: m.domain, at: 2_100_000_000).rejection, .pinnedEvaluationFailed,
+            "dates still checked in the pinned re-evaluation (2036, after notAfter)")
         let sigil = SecurityPolicy.defaultPolicy(anchors: TrustStore([TrustAnchor(certs["selfsigned"]!)]))
         XCTAssertEqual(sigil.evaluate(serverChain: dev, domain: m.domain, at: m.at).outcome, .trusted)
         XCTAssertEqual(sigil.evaluate(serverChain: dev, domain: "other.sigil.test", at: m.at).rejection, .untrusted)
         // Allowing invalid certificates without pinning while checking the domain is refused.
         var lazy = SecurityPolicy.defaultPolicy(anchors: TrustStore())
         lazy.allowInvalidCertificates = true
-        XCTAssertEqual(lazy.evaluate(serverChain: dev, domain: m.domain, at: m.at).rejection, .domainValidationNeedsPinning)
+        XCTAssertEqual(
+            lazy.evaluate(serverChain: dev, domain: m.domain, at: m.at).rejection, .domainValidationNeedsPinning)
     }
 
     /// Recipe: pin the intermediate (certificate mode): any leaf the intermediate issues for the
@@ -201,7 +213,8 @@ final class PolicyScenarioTests: XCTestCase {
         let p = policy(.certificate, pins: [certs["intermediate"]!], anchors)
         let ok = p.evaluate(serverChain: chains["valid"]!, domain: m.domain, at: m.at)
         XCTAssertEqual(ok.outcome, .pinMatched)
-        XCTAssertEqual(ok.matchedChain, [certs["leaf"]!, certs["intermediate"]!], "the path ends at the pinned intermediate")
+        XCTAssertEqual(
+            ok.matchedChain, [certs["leaf"]!, certs["intermediate"]!], "the path ends at the pinned intermediate")
         XCTAssertEqual(ok.matchedIndexes, [1])
         XCTAssertFalse(p.evaluate(serverChain: chains["wronghost"]!, domain: m.domain, at: m.at).isTrusted)
     }

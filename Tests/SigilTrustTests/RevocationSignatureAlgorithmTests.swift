@@ -22,7 +22,9 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
 
     static let dir = TestSupport.fixtures.appendingPathComponent("revocation/sigalg")
     /// openssl's names → Sigil's.
-    static let names: [String: SignatureAlgorithmName] = ["ecdsa-with-SHA256": .ecdsaWithSHA256, "ecdsa-with-SHA384": .ecdsaWithSHA384]
+    static let names: [String: SignatureAlgorithmName] = [
+        "ecdsa-with-SHA256": .ecdsaWithSHA256, "ecdsa-with-SHA384": .ecdsaWithSHA384,
+    ]
 
     func bytes(_ name: String) throws -> [UInt8] { try TestSupport.read(Self.dir.appendingPathComponent(name).path) }
 
@@ -30,13 +32,16 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
         try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
     }
 
-    func verify(_ m: Manifest, revocation: RevocationOptions, allowed: Set<SignatureAlgorithmName>?) throws -> TrustResult {
+    func verify(_ m: Manifest, revocation: RevocationOptions, allowed: Set<SignatureAlgorithmName>?) throws
+        -> TrustResult
+    {
         var store = TrustStore()
         store.add(try Certificate.all(from: bytes("root.pem"))[0])
         var options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
         options.revocation = revocation
         options.algorithms.allowedSignatureAlgorithms = allowed
-        return ChainVerifier(anchors: store).verify(leaf: try Certificate.all(from: bytes("leaf.pem"))[0], intermediates: [], options: options)
+        return ChainVerifier(anchors: store).verify(
+            leaf: try Certificate.all(from: bytes("leaf.pem"))[0], intermediates: [], options: options)
     }
 
     /// Each CRL and OCSP response: accepted without a restriction (openssl: OK) and with one
@@ -48,8 +53,10 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
         var refused = 0
         for (signed, isCRL) in m.crls.map({ ($0, true) }) + m.ocspResponses.map({ ($0, false) }) {
             let alg = try XCTUnwrap(Self.names[signed.signatureAlgorithm], signed.signatureAlgorithm)
-            let r = isCRL ? RevocationOptions(crls: try CertificateList.all(from: bytes(signed.file)), policy: .hardFail)
-                          : RevocationOptions(ocspResponses: [try OCSPResponse(der: bytes(signed.file))], policy: .hardFail)
+            let r =
+                isCRL
+                ? RevocationOptions(crls: try CertificateList.all(from: bytes(signed.file)), policy: .hardFail)
+                : RevocationOptions(ocspResponses: [try OCSPResponse(der: bytes(signed.file))], policy: .hardFail)
             let open = try verify(m, revocation: r, allowed: nil)
             XCTAssertTrue(open.isTrusted, "\(signed.file): \(open.failures)")
             let admitted = try verify(m, revocation: r, allowed: [leafAlg, alg])
@@ -61,7 +68,9 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
                 refused += 1
                 XCTAssertFalse(only.isTrusted, signed.file)
                 XCTAssertEqual(only.failures.first?.kind, .revocationUndetermined, "\(signed.file): \(only.failures)")
-                XCTAssertTrue(only.failures.first?.message.contains("not an allowed signature algorithm") == true, "\(only.failures)")
+                XCTAssertTrue(
+                    only.failures.first?.message.contains("not an allowed signature algorithm") == true,
+                    "\(only.failures)")
                 // Soft fail: reported, not refused.
                 var soft = r
                 soft.policy = .softFail
@@ -70,6 +79,6 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
                 XCTAssertEqual(details.revocation.first?.status.name, "undetermined", signed.file)
             }
         }
-        XCTAssertEqual(refused, 2) // the SHA-384 CRL and the SHA-384 OCSP response
+        XCTAssertEqual(refused, 2)  // the SHA-384 CRL and the SHA-384 OCSP response
     }
 }

@@ -28,12 +28,15 @@ final class RevocationTests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("revocation")
 
     func manifest() throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
+        try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("manifest.json")))
     }
 
     func bytes(_ name: String) throws -> [UInt8] { try TestSupport.read(Self.dir.appendingPathComponent(name).path) }
     func cert(_ name: String) throws -> Certificate { try Certificate.all(from: bytes(name))[0] }
-    func crls(_ names: [String]) throws -> [CertificateList] { try names.flatMap { try CertificateList.all(from: bytes($0)) } }
+    func crls(_ names: [String]) throws -> [CertificateList] {
+        try names.flatMap { try CertificateList.all(from: bytes($0)) }
+    }
 
     func verifier(_ m: Manifest) throws -> ChainVerifier {
         var store = TrustStore()
@@ -54,14 +57,23 @@ final class RevocationTests: XCTestCase {
             r.scope = s.openssl.contains("-crl_check_all") ? .wholePath : .leafOnly
             r.useDeltaCRLs = s.openssl.contains("-use_deltas")
             options.revocation = r
-            let result = v.verify(leaf: try cert(s.leaf), intermediates: try s.intermediates.map(cert), options: options)
-            XCTAssertEqual(result.isTrusted, s.trusted, "\(s.name): \(s.description): \(result.failures) / openssl: \(s.opensslOutput)")
+            let result = v.verify(
+                leaf: try cert(s.leaf), intermediates: try s.intermediates.map(cert), options: options)
+            XCTAssertEqual(
+                result.isTrusted, s.trusted,
+                "\(s.name): \(s.description): \(result.failures) / openssl: \(s.opensslOutput)")
             if !s.trusted, let f = result.failures.first {
                 // "error 23 at D depth lookup: certificate revoked" → revoked at index D;
                 // anything else (no CRL, expired, scope, signature) → undetermined.
                 // (Lines about the CRL signer's own path, "[CRL path] …", are not the verdict.)
-                let verdictLine = s.opensslOutput.split(separator: "\n").last { $0.hasPrefix("error ") && $0.contains(" depth lookup") }
-                let depth = verdictLine.flatMap { $0.range(of: #"at (\d+) depth"#, options: .regularExpression).map { r in Int(verdictLine![r].split(separator: " ")[1])! } }
+                let verdictLine = s.opensslOutput.split(separator: "\n").last {
+                    $0.hasPrefix("error ") && $0.contains(" depth lookup")
+                }
+                let depth = verdictLine.flatMap {
+                    $0.range(of: #"at (\d+) depth"#, options: .regularExpression).map { r in
+                        Int(verdictLine![r].split(separator: " ")[1])!
+                    }
+                }
                 if s.opensslOutput.contains("certificate revoked") {
                     XCTAssertEqual(f.kind, .revoked, "\(s.name): \(result.failures)")
                 } else {
@@ -72,7 +84,9 @@ final class RevocationTests: XCTestCase {
             if case .trusted(let path, _, let details) = result {
                 let checked = r.scope == .wholePath ? path.count - 1 : 1
                 XCTAssertEqual(details.revocation.count, checked, s.name)
-                XCTAssertTrue(details.revocation.allSatisfy { $0.status == .good && $0.source == .crl }, "\(s.name): \(details.revocation)")
+                XCTAssertTrue(
+                    details.revocation.allSatisfy { $0.status == .good && $0.source == .crl },
+                    "\(s.name): \(details.revocation)")
             }
         }
     }
@@ -81,19 +95,22 @@ final class RevocationTests: XCTestCase {
         let m = try manifest()
         var options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
         options.revocation = RevocationOptions(crls: try crls(["root.crl.pem"]), policy: .softFail)
-        let result = try verifier(m).verify(leaf: try cert("leaf-good.pem"), intermediates: [try cert("int.pem")], options: options)
+        let result = try verifier(m).verify(
+            leaf: try cert("leaf-good.pem"), intermediates: [try cert("int.pem")], options: options)
         guard case .trusted(_, _, let details) = result else { return XCTFail("\(result.failures)") }
         XCTAssertEqual(details.revocation.map(\.status.name), ["undetermined", "good"])
         // A revoked certificate fails under soft fail too.
         options.revocation = RevocationOptions(crls: try crls(["root.crl.pem", "int.crl.pem"]), policy: .softFail)
-        let revoked = try verifier(m).verify(leaf: try cert("leaf-revoked.pem"), intermediates: [try cert("int.pem")], options: options)
+        let revoked = try verifier(m).verify(
+            leaf: try cert("leaf-revoked.pem"), intermediates: [try cert("int.pem")], options: options)
         XCTAssertEqual(revoked.failures.first?.kind, .revoked)
     }
 
     func testNoRevocationOptionsMeansNoChecking() throws {
         let m = try manifest()
         let options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
-        let result = try verifier(m).verify(leaf: try cert("leaf-revoked.pem"), intermediates: [try cert("int.pem")], options: options)
+        let result = try verifier(m).verify(
+            leaf: try cert("leaf-revoked.pem"), intermediates: [try cert("int.pem")], options: options)
         guard case .trusted(_, _, let details) = result else { return XCTFail("\(result.failures)") }
         XCTAssertTrue(details.revocation.isEmpty)
     }
@@ -101,43 +118,60 @@ final class RevocationTests: XCTestCase {
     // MARK: CertificateList parsing (expected: openssl crl -text)
 
     func testCRLFieldsMatchOpenSSL() throws {
-        for name in ["int.crl.pem", "root.crl.pem", "int-delta.crl.pem", "int-delta-unhold.crl.pem", "int-idp-match.crl.pem"] {
-            guard let text = try TestSupport.run(["openssl", "crl", "-in", Self.dir.appendingPathComponent(name).path, "-noout", "-text"]) else {
+        for name in [
+            "int.crl.pem", "root.crl.pem", "int-delta.crl.pem", "int-delta-unhold.crl.pem", "int-idp-match.crl.pem",
+        ] {
+            guard
+                let text = try TestSupport.run([
+                    "openssl", "crl", "-in", Self.dir.appendingPathComponent(name).path, "-noout", "-text",
+                ])
+            else {
                 throw XCTSkip("openssl not available")
             }
             let crl = try crls([name])[0]
             let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            let serials = lines.filter { $0.hasPrefix("Serial Number:") }.map { String($0.dropFirst("Serial Number:".count)).trimmingCharacters(in: .whitespaces).lowercased() }
+            let serials = lines.filter { $0.hasPrefix("Serial Number:") }.map {
+                String($0.dropFirst("Serial Number:".count)).trimmingCharacters(in: .whitespaces).lowercased()
+            }
             var ours = crl.revokedCertificates.map { hexString($0.serialNumber.bytes.drop { $0 == 0 }) }
-            XCTAssertEqual(ours, serials.map { String($0.drop { $0 == "0" }) }.map { $0.count % 2 == 1 ? "0" + $0 : $0 }, name)
+            XCTAssertEqual(
+                ours, serials.map { String($0.drop { $0 == "0" }) }.map { $0.count % 2 == 1 ? "0" + $0 : $0 }, name)
             XCTAssertEqual(crl.revokedCount, serials.count, name)
             // Each entry is found through the sorted index.
             for e in crl.revokedCertificates {
                 XCTAssertEqual(crl.entries(serial: e.serialNumber).count, 1, name)
             }
             ours = crl.revokedCertificates.map { $0.reason?.name ?? "-" }
-            let reasons = zip(lines.indices, lines).filter { $0.1.hasPrefix("Serial Number:") }.map { (i, _) -> String in
+            let reasons = zip(lines.indices, lines).filter { $0.1.hasPrefix("Serial Number:") }.map {
+                (i, _) -> String in
                 // "X509v3 CRL Reason Code:" is followed by the reason on the next line.
                 var j = i + 1
-                while j < lines.count && !lines[j].hasPrefix("Serial Number:") && !lines[j].hasPrefix("Signature Algorithm") {
+                while j < lines.count && !lines[j].hasPrefix("Serial Number:")
+                    && !lines[j].hasPrefix("Signature Algorithm")
+                {
                     if lines[j].hasPrefix("X509v3 CRL Reason Code") { return lines[j + 1] }
                     j += 1
                 }
                 return "-"
             }
-            let opensslNames = ["Key Compromise": "keyCompromise", "CA Compromise": "cACompromise", "Superseded": "superseded",
-                                "Certificate Hold": "certificateHold", "Remove From CRL": "removeFromCRL", "-": "-"]
+            let opensslNames = [
+                "Key Compromise": "keyCompromise", "CA Compromise": "cACompromise", "Superseded": "superseded",
+                "Certificate Hold": "certificateHold", "Remove From CRL": "removeFromCRL", "-": "-",
+            ]
             XCTAssertEqual(ours, reasons.map { opensslNames[$0] ?? $0 }, name)
             XCTAssertEqual(crl.isDelta, text.contains("Delta CRL Indicator"), name)
             XCTAssertEqual(crl.facts.issuingDistributionPoint != nil, text.contains("Issuing Distribution Point"), name)
-            if text.contains("Only User Certificates") { XCTAssertEqual(crl.facts.issuingDistributionPoint?.onlyContainsUserCerts, true, name) }
+            if text.contains("Only User Certificates") {
+                XCTAssertEqual(crl.facts.issuingDistributionPoint?.onlyContainsUserCerts, true, name)
+            }
             // Last Update as openssl prints it.
             if let line = lines.first(where: { $0.hasPrefix("Last Update:") }) {
                 let f = DateFormatter()
                 f.locale = Locale(identifier: "en_US_POSIX")
                 f.timeZone = TimeZone(identifier: "GMT")
                 f.dateFormat = "MMM d HH:mm:ss yyyy zzz"
-                let s = String(line.dropFirst("Last Update:".count)).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "  ", with: " ")
+                let s = String(line.dropFirst("Last Update:".count)).trimmingCharacters(in: .whitespaces)
+                    .replacingOccurrences(of: "  ", with: " ")
                 XCTAssertEqual(f.date(from: s).map { Int64($0.timeIntervalSince1970) }, crl.thisUpdate, name)
             }
         }
@@ -160,9 +194,9 @@ final class RevocationTests: XCTestCase {
     func testLookupInALargeUnsortedList() throws {
         var entries: [UInt8] = []
         var serials: [[UInt8]] = []
-        var x: UInt64 = 0x9E3779B97F4A7C15
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<10_000 {
-            x = x &* 6364136223846793005 &+ 1442695040888963407
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             var s = withUnsafeBytes(of: x.bigEndian) { Array($0) }
             s[0] &= 0x3F
             if s[0] == 0 { s[0] = 1 }
@@ -201,17 +235,21 @@ final class RevocationTests: XCTestCase {
         for s in m.ocspScenarios {
             let response = try OCSPResponse(der: bytes(s.response))
             XCTAssertEqual(response.status, .successful, s.name)
-            let status = response.status(of: try cert(s.leaf), issuer: issuer, at: T, verifier: SigilSignatureVerifier())
+            let status = response.status(
+                of: try cert(s.leaf), issuer: issuer, at: T, verifier: SigilSignatureVerifier())
             let fresh = s.nextUpdate.map { Int64(T) <= $0 } ?? true
             let expected: String
-            if !s.opensslVerify || !fresh { expected = "undetermined" } else {
+            if !s.opensslVerify || !fresh {
+                expected = "undetermined"
+            } else {
                 switch s.statusForLeaf {
                 case "good": expected = "good"
                 case "revoked": expected = "revoked"
-                default: expected = "undetermined" // unknown, or no status for this certificate
+                default: expected = "undetermined"  // unknown, or no status for this certificate
                 }
             }
-            XCTAssertEqual(status.name, expected, "\(s.name): \(s.description): \(status) / openssl: \(s.opensslOutput)")
+            XCTAssertEqual(
+                status.name, expected, "\(s.name): \(s.description): \(status) / openssl: \(s.opensslOutput)")
             if case .revoked(let reason, _) = status {
                 XCTAssertTrue(s.opensslOutput.contains("Reason: \(reason.name)"), "\(s.name): \(reason)")
             }
@@ -230,7 +268,10 @@ final class RevocationTests: XCTestCase {
         // The stale response was fresh when made (openssl said good then).
         let stale = try OCSPResponse(der: bytes("ocsp-stale.ocsp.der"))
         let thisUpdate = Double(stale.basic!.responses[0].thisUpdate)
-        XCTAssertEqual(stale.status(of: try cert("leaf-good.pem"), issuer: issuer, at: thisUpdate + 10, verifier: SigilSignatureVerifier()), .good)
+        XCTAssertEqual(
+            stale.status(
+                of: try cert("leaf-good.pem"), issuer: issuer, at: thisUpdate + 10, verifier: SigilSignatureVerifier()),
+            .good)
     }
 
     func testStapledOCSPThroughTheVerifier() throws {
@@ -238,19 +279,24 @@ final class RevocationTests: XCTestCase {
         let v = try verifier(m)
         let options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
         let int = try cert("int.pem")
-        let good = v.verify(leaf: try cert("leaf-good.pem"), intermediates: [int], options: options,
-                            stapledOCSPResponse: try bytes("ocsp-good.ocsp.der"), policy: .hardFail)
+        let good = v.verify(
+            leaf: try cert("leaf-good.pem"), intermediates: [int], options: options,
+            stapledOCSPResponse: try bytes("ocsp-good.ocsp.der"), policy: .hardFail)
         guard case .trusted(_, _, let details) = good else { return XCTFail("\(good.failures)") }
-        XCTAssertEqual(details.revocation, [CertificateRevocationStatus(certificateIndex: 0, status: .good, source: .ocsp)])
-        let revoked = v.verify(leaf: try cert("leaf-revoked.pem"), intermediates: [int], options: options,
-                               stapledOCSPResponse: try bytes("ocsp-delegated-revoked.ocsp.der"), policy: .softFail)
+        XCTAssertEqual(
+            details.revocation, [CertificateRevocationStatus(certificateIndex: 0, status: .good, source: .ocsp)])
+        let revoked = v.verify(
+            leaf: try cert("leaf-revoked.pem"), intermediates: [int], options: options,
+            stapledOCSPResponse: try bytes("ocsp-delegated-revoked.ocsp.der"), policy: .softFail)
         XCTAssertEqual(revoked.failures.first?.kind, .revoked)
         XCTAssertEqual(revoked.failures.first?.certificateIndex, 0)
-        let missing = v.verify(leaf: try cert("leaf-good.pem"), intermediates: [int], options: options,
-                               stapledOCSPResponse: nil, policy: .hardFail)
+        let missing = v.verify(
+            leaf: try cert("leaf-good.pem"), intermediates: [int], options: options,
+            stapledOCSPResponse: nil, policy: .hardFail)
         XCTAssertEqual(missing.failures.first?.kind, .revocationUndetermined)
-        let wrong = v.verify(leaf: try cert("leaf-revoked.pem"), intermediates: [int], options: options,
-                             stapledOCSPResponse: try bytes("ocsp-wrong-certid.ocsp.der"), policy: .hardFail)
+        let wrong = v.verify(
+            leaf: try cert("leaf-revoked.pem"), intermediates: [int], options: options,
+            stapledOCSPResponse: try bytes("ocsp-wrong-certid.ocsp.der"), policy: .hardFail)
         XCTAssertEqual(wrong.failures.first?.kind, .revocationUndetermined)
     }
 

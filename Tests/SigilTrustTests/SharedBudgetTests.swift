@@ -17,10 +17,11 @@ final class SharedBudgetTests: XCTestCase {
 
     static func hostileTrust(budget: VerificationBudget) throws -> CertificateTrust {
         let h = try CertificatePolicyTests.manifest().hostile
-        var trust = CertificateTrust(certificates: try CertificatePolicyTests.certs(h.name, "leaf.pem")
-                                         + CertificatePolicyTests.certs(h.name, "intermediates.pem"),
-                                     policies: [.basicX509], time: h.at, signatureVerifier: SigilSignatureVerifier(),
-                                     systemAnchors: TrustStore())
+        var trust = CertificateTrust(
+            certificates: try CertificatePolicyTests.certs(h.name, "leaf.pem")
+                + CertificatePolicyTests.certs(h.name, "intermediates.pem"),
+            policies: [.basicX509], time: h.at, signatureVerifier: SigilSignatureVerifier(),
+            systemAnchors: TrustStore())
         trust.anchors = try CertificatePolicyTests.certs(h.name, "root.pem")
         trust.certificatePolicies.userInitialPolicySet = CertificatePolicyTests.oids(h.policies)
         trust.certificatePolicies.initialExplicitPolicy = h.explicit
@@ -50,11 +51,14 @@ final class SharedBudgetTests: XCTestCase {
     /// path (OpenSSL: valid) fails closed with a budget of 3 units, and the other counters do
     /// not restore it.
     func testSmallPolicyAllowanceFailsClosed() throws {
-        let ok = try CertificatePolicyTests.verify("explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1893456000)
+        let ok = try CertificatePolicyTests.verify(
+            "explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1_893_456_000)
         XCTAssertTrue(ok.isTrusted, "\(ok.failures)")
-        let r = try CertificatePolicyTests.verify("explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1893456000,
-                                                  budget: VerificationBudget(signatureChecks: 1000, candidateVisits: 100_000,
-                                                                             policyTreeWork: 3))
+        let r = try CertificatePolicyTests.verify(
+            "explicit-match", policies: ["2.999.1.1"], explicit: true, at: 1_893_456_000,
+            budget: VerificationBudget(
+                signatureChecks: 1000, candidateVisits: 100_000,
+                policyTreeWork: 3))
         XCTAssertFalse(r.isTrusted)
         XCTAssertEqual(r.failures.first?.kind, .budgetExhausted, "\(r.failures)")
     }
@@ -70,9 +74,10 @@ final class SharedBudgetTests: XCTestCase {
     }
 
     func revocationTrust(leaf: String, revocation: RevocationOptions, signatureChecks: Int) throws -> CertificateTrust {
-        var trust = CertificateTrust(certificates: [try cert(leaf), try cert("int.pem")], policies: [.basicX509],
-                                     time: Self.revocationTime, signatureVerifier: SigilSignatureVerifier(),
-                                     systemAnchors: TrustStore())
+        var trust = CertificateTrust(
+            certificates: [try cert(leaf), try cert("int.pem")], policies: [.basicX509],
+            time: Self.revocationTime, signatureVerifier: SigilSignatureVerifier(),
+            systemAnchors: TrustStore())
         trust.anchors = [try cert("root.pem")]
         trust.requirements.revocation = revocation
         trust.budget = VerificationBudget(signatureChecks: signatureChecks)
@@ -80,7 +85,9 @@ final class SharedBudgetTests: XCTestCase {
     }
 
     func crls(_ names: [String]) throws -> [CertificateList] {
-        try names.flatMap { try CertificateList.all(from: TestSupport.read(Self.revocation.appendingPathComponent($0).path)) }
+        try names.flatMap {
+            try CertificateList.all(from: TestSupport.read(Self.revocation.appendingPathComponent($0).path))
+        }
     }
 
     /// Scenario "good" (OpenSSL `-crl_check_all`: OK): two certificate signatures and two CRL
@@ -97,7 +104,8 @@ final class SharedBudgetTests: XCTestCase {
                 let e = try revocationTrust(leaf: "leaf-good.pem", revocation: r, signatureChecks: n).evaluate()
                 XCTAssertFalse(e.isTrusted, "\(policy) \(n)")
                 XCTAssertEqual(e.failures.first?.kind, .budgetExhausted, "\(policy) \(n): \(e.failures)")
-                XCTAssertTrue(e.failures.contains { $0.message.contains("revocation checking ran out") }, "\(e.failures)")
+                XCTAssertTrue(
+                    e.failures.contains { $0.message.contains("revocation checking ran out") }, "\(e.failures)")
             }
         }
     }
@@ -106,14 +114,19 @@ final class SharedBudgetTests: XCTestCase {
     /// delegated responder two (the responder certificate's and the response's).
     func testOCSPSignaturesComeOutOfTheVerificationBudget() throws {
         for (response, cost) in [("ocsp-good.ocsp.der", 1), ("ocsp-delegated.ocsp.der", 2)] {
-            var r = RevocationOptions(ocspResponses: [try OCSPResponse(der: TestSupport.read(Self.revocation.appendingPathComponent(response).path))],
-                                      policy: .softFail)
+            var r = RevocationOptions(
+                ocspResponses: [
+                    try OCSPResponse(der: TestSupport.read(Self.revocation.appendingPathComponent(response).path))
+                ],
+                policy: .softFail)
             r.scope = .leafOnly
             let enough = try revocationTrust(leaf: "leaf-good.pem", revocation: r, signatureChecks: 2 + cost).evaluate()
             XCTAssertTrue(enough.isTrusted, "\(response): \(enough.failures)")
             guard case .trusted(_, _, let details) = enough.trustResult else { continue }
-            XCTAssertEqual(details.revocation, [CertificateRevocationStatus(certificateIndex: 0, status: .good, source: .ocsp)])
-            let short = try revocationTrust(leaf: "leaf-good.pem", revocation: r, signatureChecks: 2 + cost - 1).evaluate()
+            XCTAssertEqual(
+                details.revocation, [CertificateRevocationStatus(certificateIndex: 0, status: .good, source: .ocsp)])
+            let short = try revocationTrust(leaf: "leaf-good.pem", revocation: r, signatureChecks: 2 + cost - 1)
+                .evaluate()
             XCTAssertFalse(short.isTrusted, response)
             XCTAssertEqual(short.failures.first?.kind, .budgetExhausted, "\(response): \(short.failures)")
         }

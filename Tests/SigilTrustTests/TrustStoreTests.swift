@@ -18,7 +18,10 @@ final class TrustStoreTests: XCTestCase {
         XCTAssertEqual(store.count, blocks)
         XCTAssertEqual(store.skippedCount, 0)
         let notSystem = store.anchors.filter { $0.source != .system }
-        XCTAssertTrue(notSystem.isEmpty, "\(notSystem.count) anchors not marked system: \(notSystem.prefix(2).map { ($0.source, $0.certificate.subject.rfc4514String) })")
+        XCTAssertTrue(
+            notSystem.isEmpty,
+            "\(notSystem.count) anchors not marked system: \(notSystem.prefix(2).map { ($0.source, $0.certificate.subject.rfc4514String) })"
+        )
     }
 
     /// SSL_CERT_FILE wins over the usual locations; unparseable entries are skipped and counted,
@@ -27,7 +30,8 @@ final class TrustStoreTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-store-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let good = try String(contentsOf: TestSupport.fixtures.appendingPathComponent("certs/p256-root.pem"), encoding: .utf8)
+        let good = try String(
+            contentsOf: TestSupport.fixtures.appendingPathComponent("certs/p256-root.pem"), encoding: .utf8)
         // A second block whose base64 is valid but whose DER is not a certificate.
         let junk = "-----BEGIN CERTIFICATE-----\nMAMCAQE=\n-----END CERTIFICATE-----\n"
         let file = dir.appendingPathComponent("bundle.pem")
@@ -35,14 +39,16 @@ final class TrustStoreTests: XCTestCase {
         let store = TrustStore.system(environment: ["SSL_CERT_FILE": file.path])
         XCTAssertEqual(store.count, 1)
         XCTAssertEqual(store.skippedCount, 1)
-        XCTAssertEqual(store.anchors.first?.certificate.subject.rfc4514String, "CN=Sigil Test Root P256,O=Sigil Test PKI,C=US")
+        XCTAssertEqual(
+            store.anchors.first?.certificate.subject.rfc4514String, "CN=Sigil Test Root P256,O=Sigil Test PKI,C=US")
 
         // SSL_CERT_DIR: every file of the directory.
         let certDir = dir.appendingPathComponent("certs")
         try FileManager.default.createDirectory(at: certDir, withIntermediateDirectories: true)
         for name in ["p256-root", "p384-root", "rsa2048-root"] {
-            try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("certs/\(name).pem"),
-                                             to: certDir.appendingPathComponent("\(name).pem"))
+            try FileManager.default.copyItem(
+                at: TestSupport.fixtures.appendingPathComponent("certs/\(name).pem"),
+                to: certDir.appendingPathComponent("\(name).pem"))
         }
         try "not a certificate".write(to: certDir.appendingPathComponent("README"), atomically: true, encoding: .utf8)
         let fromDir = TrustStore.system(environment: ["SSL_CERT_DIR": certDir.path])
@@ -52,7 +58,8 @@ final class TrustStoreTests: XCTestCase {
 
     /// The same certificate added twice is one anchor; the first source is kept.
     func testDuplicatesCollapseAndSourcesAreKept() throws {
-        let root = try Certificate.all(from: TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/p256-root.der").path))[0]
+        let root = try Certificate.all(
+            from: TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/p256-root.der").path))[0]
         var store = TrustStore()
         store.add(root, source: .custom)
         store.add(root, source: .system)

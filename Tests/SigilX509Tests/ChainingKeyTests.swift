@@ -10,23 +10,38 @@ final class ChainingKeyTests: XCTestCase {
     /// Name DER (X.690 by hand, short lengths): one RDN per (attribute type last arc, tag, value).
     static func name(_ attributes: [(UInt8, UInt8, [UInt8])]) -> [UInt8] {
         func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag, UInt8(content.count)] + content }
-        return tlv(0x30, attributes.flatMap { type, tag, value in
-            tlv(0x31, tlv(0x30, tlv(0x06, [0x55, 0x04, type]) + tlv(tag, value)))
-        })
+        return tlv(
+            0x30,
+            attributes.flatMap { type, tag, value in
+                tlv(0x31, tlv(0x30, tlv(0x06, [0x55, 0x04, type]) + tlv(tag, value)))
+            })
     }
 
     static func utf16BE(_ s: String) -> [UInt8] { s.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
 
     func testMatchingEncodingsShareAKey() throws {
         // (tag, value bytes) pairs for O (2.5.4.10) that match "Example CA" / "Bücher" per RFC 4518.
-        let printable: UInt8 = 0x13, utf8: UInt8 = 0x0C, bmp: UInt8 = 0x1E, teletex: UInt8 = 0x14, universal: UInt8 = 0x1C
+        let printable: UInt8 = 0x13
+        let utf8: UInt8 = 0x0C
+        let bmp: UInt8 = 0x1E
+        let teletex: UInt8 = 0x14
+        let universal: UInt8 = 0x1C
         let groups: [[(UInt8, [UInt8])]] = [
-            [(printable, Array("Example CA".utf8)), (utf8, Array("  example   ca ".utf8)),
-             (bmp, Self.utf16BE("EXAMPLE CA")), (universal, "Example CA".unicodeScalars.flatMap { s in
-                 [0, UInt8(s.value >> 16 & 0xFF), UInt8(s.value >> 8 & 0xFF), UInt8(s.value & 0xFF)] })],
+            [
+                (printable, Array("Example CA".utf8)), (utf8, Array("  example   ca ".utf8)),
+                (bmp, Self.utf16BE("EXAMPLE CA")),
+                (
+                    universal,
+                    "Example CA".unicodeScalars.flatMap { s in
+                        [0, UInt8(s.value >> 16 & 0xFF), UInt8(s.value >> 8 & 0xFF), UInt8(s.value & 0xFF)]
+                    }
+                ),
+            ],
             // U+00FC: UTF-8 C3 BC, BMP 00 FC, Latin-1 (Teletex as Sigil reads it) FC.
-            [(utf8, [0x42, 0xC3, 0xBC, 0x63, 0x68, 0x65, 0x72]), (bmp, Self.utf16BE("Bücher")),
-             (teletex, [0x62, 0xFC, 0x63, 0x68, 0x65, 0x72])],
+            [
+                (utf8, [0x42, 0xC3, 0xBC, 0x63, 0x68, 0x65, 0x72]), (bmp, Self.utf16BE("Bücher")),
+                (teletex, [0x62, 0xFC, 0x63, 0x68, 0x65, 0x72]),
+            ],
         ]
         for group in groups {
             let names = try group.map { tag, value in
@@ -60,8 +75,10 @@ final class ChainingKeyTests: XCTestCase {
     /// The raw comparison agrees with the iterator-based one on every pair of names of the
     /// system bundle (subjects and issuers).
     func testRawMatchAgreesOnTheSystemBundle() throws {
-        guard let bytes = try? Array(String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8).utf8),
-              let blocks = try? PEM.decodeBlocks(bytes) else { throw XCTSkip("no system bundle") }
+        guard
+            let bytes = try? Array(String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8).utf8),
+            let blocks = try? PEM.decodeBlocks(bytes)
+        else { throw XCTSkip("no system bundle") }
         let certs = blocks.certificates.compactMap { try? Certificate(der: $0) }
         XCTAssertGreaterThan(certs.count, 10)
         let names = certs.flatMap { [$0.subject, $0.issuer] }
@@ -70,9 +87,12 @@ final class ChainingKeyTests: XCTestCase {
             for b in names {
                 let expected = a.matchesForChaining(b)
                 XCTAssertEqual(a.matchesForChainingRaw(b), expected)
-                if expected { matches += 1; XCTAssertEqual(a.chainingKey, b.chainingKey) }
+                if expected {
+                    matches += 1
+                    XCTAssertEqual(a.chainingKey, b.chainingKey)
+                }
             }
         }
-        XCTAssertGreaterThan(matches, names.count) // self-signed roots match their own issuer
+        XCTAssertGreaterThan(matches, names.count)  // self-signed roots match their own issuer
     }
 }

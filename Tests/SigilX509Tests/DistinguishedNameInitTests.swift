@@ -16,7 +16,10 @@ final class DistinguishedNameInitTests: XCTestCase {
 
     func testInvalidNamesAreRefusedWithOffsets() {
         func kind(_ der: [UInt8]) -> (DERError.Kind, Int)? {
-            do { _ = try DistinguishedName(der: der); return nil } catch { return (error.kind, error.offset) }
+            do {
+                _ = try DistinguishedName(der: der)
+                return nil
+            } catch { return (error.kind, error.offset) }
         }
         // RelativeDistinguishedName ::= SET SIZE (1..MAX): an empty SET at offset 2.
         XCTAssertEqual(kind([0x30, 0x02, 0x31, 0x00])?.0, .invalidName)

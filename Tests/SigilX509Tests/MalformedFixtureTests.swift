@@ -1,7 +1,7 @@
 import Foundation
 import SigilDER
-import SigilX509
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// Each sample in `Fixtures/malformed/` (one defect in an otherwise valid certificate, made by

@@ -1,7 +1,7 @@
 import Foundation
 import SigilDER
-import SigilX509
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 final class PEMTests: XCTestCase {
@@ -16,8 +16,10 @@ final class PEMTests: XCTestCase {
         let crlf = try PEM.decodeBlocks(try fixture("bundle-crlf.pem"))
         XCTAssertEqual(lf.certificates, crlf.certificates)
         XCTAssertGreaterThanOrEqual(lf.skippedBlocks, 1)
-        let openssl = try TestSupport.run(["openssl", "crl2pkcs7", "-nocrl", "-certfile",
-                                           TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path])
+        let openssl = try TestSupport.run([
+            "openssl", "crl2pkcs7", "-nocrl", "-certfile",
+            TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path,
+        ])
         if let text = openssl {
             // Independent count: certificates openssl finds in the same file.
             let p7 = try TestSupport.runStdin(["openssl", "pkcs7", "-print_certs", "-noout"], input: text)
@@ -47,16 +49,18 @@ final class PEMTests: XCTestCase {
 
     func testBase64AgainstRFC4648Vectors() {
         // RFC 4648 §10.
-        let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
-                       ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        let vectors = [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ]
         for (plain, encoded) in vectors {
             XCTAssertEqual(Base64.encodeString(Array(plain.utf8)), encoded)
             XCTAssertEqual(Base64.decode(Array(encoded.utf8)), Array(plain.utf8))
         }
-        XCTAssertNil(Base64.decode(Array("Zg=".utf8)))    // length not a multiple of 4
-        XCTAssertNil(Base64.decode(Array("Zh==".utf8)))   // non-zero pad bits (RFC 4648 §3.5)
+        XCTAssertNil(Base64.decode(Array("Zg=".utf8)))  // length not a multiple of 4
+        XCTAssertNil(Base64.decode(Array("Zh==".utf8)))  // non-zero pad bits (RFC 4648 §3.5)
         XCTAssertNil(Base64.decode(Array("Z===".utf8)))
-        XCTAssertNil(Base64.decode(Array("Zm=v".utf8)))   // data after padding
+        XCTAssertNil(Base64.decode(Array("Zm=v".utf8)))  // data after padding
         XCTAssertNil(Base64.decode(Array("Zm9v!A==".utf8)))
     }
 

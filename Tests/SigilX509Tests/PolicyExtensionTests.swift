@@ -1,6 +1,7 @@
 import SigilDER
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// The certificate policy extension decoders on hand-encoded values (X.690 DER, the ASN.1 of
 /// RFC 5280 §4.2.1.4, §4.2.1.5, §4.2.1.11, §4.2.1.14): accepted forms decode to views of the
@@ -13,7 +14,13 @@ final class PolicyExtensionTests: XCTestCase {
     static let p2: [UInt8] = [0x06, 0x03, 0x88, 0x37, 0x02]
 
     func error(_ body: () throws -> Void) -> DERError? {
-        do { try body(); return nil } catch let e as DERError { return e } catch { XCTFail("untyped \(error)"); return nil }
+        do {
+            try body()
+            return nil
+        } catch let e as DERError { return e } catch {
+            XCTFail("untyped \(error)")
+            return nil
+        }
     }
 
     func testCertificatePolicies() throws {
@@ -26,17 +33,21 @@ final class PolicyExtensionTests: XCTestCase {
         let cp = try CertificatePolicies(extensionValue: Self.span(value))
         let list = Array(cp)
         XCTAssertEqual(list.map(\.policyIdentifierDotted), ["2.999.1", "2.999.2"])
-        XCTAssertEqual(list[1].policyIdentifier.start, 13, "a view at the content of the second OID (30 L 30 05 p1 30 L 06 03 ·)")
+        XCTAssertEqual(
+            list[1].policyIdentifier.start, 13, "a view at the content of the second OID (30 L 30 05 p1 30 L 06 03 ·)")
         guard case .cps(let uri)? = list[1].qualifiers.first else { return XCTFail("CPS qualifier") }
         XCTAssertEqual(uri, "x")
         // SIZE (1..MAX): an empty list is refused at the SEQUENCE.
-        XCTAssertEqual(error { _ = try CertificatePolicies(extensionValue: Self.span([0x30, 0x00])) }, DERError(.invalidExtension, at: 0))
+        XCTAssertEqual(
+            error { _ = try CertificatePolicies(extensionValue: Self.span([0x30, 0x00])) },
+            DERError(.invalidExtension, at: 0))
         // A CPS pointer that is not an IA5String (UTF8String 0x0C) is refused where it starts.
         var bad = value
         bad[bad.count - 3] = 0x0C
         XCTAssertEqual(error { _ = try CertificatePolicies(extensionValue: Self.span(bad)) }?.offset, value.count - 3)
         // Trailing bytes after the SEQUENCE.
-        XCTAssertEqual(error { _ = try CertificatePolicies(extensionValue: Self.span(value + [0x00])) }?.kind, .invalidExtension)
+        XCTAssertEqual(
+            error { _ = try CertificatePolicies(extensionValue: Self.span(value + [0x00])) }?.kind, .invalidExtension)
     }
 
     func testPolicyMappings() throws {
@@ -55,20 +66,30 @@ final class PolicyExtensionTests: XCTestCase {
         let pc = try PolicyConstraints(extensionValue: Self.span([0x30, 0x06, 0x80, 0x01, 0x00, 0x81, 0x01, 0x02]))
         XCTAssertEqual(pc, PolicyConstraints(requireExplicitPolicy: 0, inhibitPolicyMapping: 2))
         // §4.2.1.11: an empty sequence is refused (offset: the end of the empty content).
-        XCTAssertEqual(error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x00])) }, DERError(.invalidExtension, at: 2))
+        XCTAssertEqual(
+            error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x00])) },
+            DERError(.invalidExtension, at: 2))
         // SkipCerts is INTEGER (0..MAX): -1 is refused at its content.
-        XCTAssertEqual(error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x03, 0x80, 0x01, 0xFF])) },
-                       DERError(.invalidExtension, at: 4))
+        XCTAssertEqual(
+            error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x03, 0x80, 0x01, 0xFF])) },
+            DERError(.invalidExtension, at: 4))
         // Tags out of order ([1] before [0]) leave bytes unread.
-        XCTAssertEqual(error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x06, 0x81, 0x01, 0x00, 0x80, 0x01, 0x00])) }?.kind,
-                       .invalidExtension)
+        XCTAssertEqual(
+            error {
+                _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x06, 0x81, 0x01, 0x00, 0x80, 0x01, 0x00]))
+            }?.kind,
+            .invalidExtension)
     }
 
     func testInhibitAnyPolicy() throws {
         XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x00])), 0)
         XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x05])), 5)
-        XCTAssertEqual(error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) }, DERError(.invalidExtension, at: 2))
+        XCTAssertEqual(
+            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
+            DERError(.invalidExtension, at: 2))
         // Non-minimal INTEGER (X.690 §8.3.2).
-        XCTAssertEqual(error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?.kind, .invalidExtension)
+        XCTAssertEqual(
+            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?.kind,
+            .invalidExtension)
     }
 }

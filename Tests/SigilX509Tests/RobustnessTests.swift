@@ -1,7 +1,7 @@
 import Foundation
 import SigilDER
-import SigilX509
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// Truncations and single-byte mutations of real certificates never crash: each either parses
@@ -26,15 +26,18 @@ final class RobustnessTests: XCTestCase {
             let cert = try Certificate(der: bytes)
             walk(cert)
         } catch {
-            XCTAssertTrue(error.offset >= 0 && error.offset <= max(bytes.count, Certificate.maximumSize),
-                          "\(file): offset \(error.offset) outside input of \(bytes.count)")
+            XCTAssertTrue(
+                error.offset >= 0 && error.offset <= max(bytes.count, Certificate.maximumSize),
+                "\(file): offset \(error.offset) outside input of \(bytes.count)")
         }
     }
 
     func samples() throws -> [(String, [UInt8])] {
         let dir = TestSupport.fixtures.appendingPathComponent("certs")
-        let names = ["rsa2048-leaf.der", "p256-leaf.der", "nameconstraints-ca.der", "names-string-types.der",
-                     "rsa-pss-signature.der", "v1-certificate.der"]
+        let names = [
+            "rsa2048-leaf.der", "p256-leaf.der", "nameconstraints-ca.der", "names-string-types.der",
+            "rsa-pss-signature.der", "v1-certificate.der",
+        ]
         return try names.compactMap { n in
             let url = dir.appendingPathComponent(n)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
 import SigilDER
-import SigilX509
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// Every certificate of the machine's trust store must parse.

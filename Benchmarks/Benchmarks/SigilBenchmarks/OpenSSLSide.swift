@@ -17,9 +17,10 @@ func openSSLParse(_ der: [UInt8]) -> OpenSSLHandle {
 }
 
 func openSSLChainContext(_ chain: Inputs.Chain) -> OpenSSLHandle {
-    OpenSSLHandle(chain.root.withUnsafeBufferPointer {
-        sb_chain_ctx_new($0.baseAddress, $0.count, chain.host, time_t(Inputs.time))
-    })
+    OpenSSLHandle(
+        chain.root.withUnsafeBufferPointer {
+            sb_chain_ctx_new($0.baseAddress, $0.count, chain.host, time_t(Inputs.time))
+        })
 }
 
 func registerOpenSSLBenchmarks() {
@@ -95,14 +96,17 @@ func registerOpenSSLBenchmarks() {
         chain.intermediate.withUnsafeBufferPointer {
             _ = sb_chain_add_intermediate(preparsed.pointer, $0.baseAddress, $0.count)
         }
-        precondition(sb_chain_verify_parsed(preparsed.pointer) == 1,
-                     "OpenSSL \(family) chain: " + String(cString: sb_chain_last_error(preparsed.pointer)))
-        let leafDER = chain.leaf, intermediateDER = chain.intermediate
+        precondition(
+            sb_chain_verify_parsed(preparsed.pointer) == 1,
+            "OpenSSL \(family) chain: " + String(cString: sb_chain_last_error(preparsed.pointer)))
+        let leafDER = chain.leaf
+        let intermediateDER = chain.intermediate
         Benchmark("ChainParse\(tag)_OpenSSL") { b in
             leafDER.withUnsafeBufferPointer { l in
                 intermediateDER.withUnsafeBufferPointer { i in
                     for _ in b.scaledIterations {
-                        let ok = sb_chain_verify_der(parseContext.pointer, l.baseAddress, l.count, i.baseAddress, i.count)
+                        let ok = sb_chain_verify_der(
+                            parseContext.pointer, l.baseAddress, l.count, i.baseAddress, i.count)
                         precondition(ok == 1)
                     }
                 }
@@ -119,8 +123,9 @@ func registerOpenSSLBenchmarks() {
         for der in Pools.intermediates(pool: n) {
             der.withUnsafeBufferPointer { _ = sb_chain_add_intermediate(context.pointer, $0.baseAddress, $0.count) }
         }
-        precondition(sb_chain_verify_parsed(context.pointer) == 1,
-                     "OpenSSL pool \(n): " + String(cString: sb_chain_last_error(context.pointer)))
+        precondition(
+            sb_chain_verify_parsed(context.pointer) == 1,
+            "OpenSSL pool \(n): " + String(cString: sb_chain_last_error(context.pointer)))
         Benchmark("PathBuildPool\(n)_OpenSSL") { b in
             for _ in b.scaledIterations { blackHole(sb_chain_verify_parsed(context.pointer)) }
         }

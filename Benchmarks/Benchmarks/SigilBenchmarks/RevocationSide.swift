@@ -11,9 +11,11 @@ enum BigCRL {
 
     /// (DER, the serials in list order).
     static let made: ([UInt8], [[UInt8]]) = {
-        var x: UInt64 = 0x243F6A8885A308D3
+        var x: UInt64 = 0x243F_6A88_85A3_08D3
         func next() -> UInt64 {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            x ^= x << 13
+            x ^= x >> 7
+            x ^= x << 17
             return x
         }
         var serials: [[UInt8]] = []
@@ -23,8 +25,10 @@ enum BigCRL {
         let date = Array("250101000000Z".utf8)
         let reason: [UInt8] = [0x30, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x1D, 0x15, 0x04, 0x03, 0x0A, 0x01, 0x01]
         for _ in 0..<entryCount {
-            var s = withUnsafeBytes(of: next().bigEndian) { Array($0) } + withUnsafeBytes(of: next().bigEndian) { Array($0) }
-            s[0] = (s[0] & 0x7F) | 0x01 // positive, 16 octets, minimal
+            var s =
+                withUnsafeBytes(of: next().bigEndian) { Array($0) }
+                + withUnsafeBytes(of: next().bigEndian) { Array($0) }
+            s[0] = (s[0] & 0x7F) | 0x01  // positive, 16 octets, minimal
             serials.append(s)
             let body: [UInt8] = [0x02, 0x10] + s + [0x17, 0x0D] + date + reason
             entries += [0x30, UInt8(body.count)] + body
@@ -39,9 +43,13 @@ enum BigCRL {
         }
         let alg: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
         let name = tlv(0x30, tlv(0x31, tlv(0x30, [0x06, 0x03, 0x55, 0x04, 0x03] + tlv(0x0C, Array("Big CA".utf8)))))
-        let crlNumber: [UInt8] = [0xA0, 0x0E, 0x30, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x1D, 0x14, 0x04, 0x03, 0x02, 0x01, 0x07]
-        let tbs = tlv(0x30, [0x02, 0x01, 0x01] + alg + name + [0x17, 0x0D] + date + [0x17, 0x0D] + Array("350101000000Z".utf8)
-                      + tlv(0x30, entries) + crlNumber)
+        let crlNumber: [UInt8] = [
+            0xA0, 0x0E, 0x30, 0x0C, 0x30, 0x0A, 0x06, 0x03, 0x55, 0x1D, 0x14, 0x04, 0x03, 0x02, 0x01, 0x07,
+        ]
+        let tbs = tlv(
+            0x30,
+            [0x02, 0x01, 0x01] + alg + name + [0x17, 0x0D] + date + [0x17, 0x0D] + Array("350101000000Z".utf8)
+                + tlv(0x30, entries) + crlNumber)
         let sig: [UInt8] = [0x03, 0x09, 0x00, 0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]
         return (tlv(0x30, tbs + alg + sig), serials)
     }()
@@ -52,8 +60,9 @@ nonisolated(unsafe) var sigilCRL: CertificateList?
 nonisolated(unsafe) var openSSLCRL: UnsafeMutableRawPointer?
 
 func registerRevocationBenchmarks() {
-    let slow = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1,
-                                       maxDuration: .seconds(10), maxIterations: 5)
+    let slow = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1,
+        maxDuration: .seconds(10), maxIterations: 5)
     Benchmark("CRLLoad1M_Sigil", configuration: slow) { b in
         let der = BigCRL.made.0
         for _ in b.scaledIterations {
@@ -70,7 +79,8 @@ func registerRevocationBenchmarks() {
     }
 
     // One lookup per iteration, alternating a listed serial and one not listed.
-    Benchmark("CRLLookup1M_Sigil", configuration: .init(setup: { sigilCRL = try CertificateList(der: BigCRL.made.0) })) { b in
+    Benchmark("CRLLookup1M_Sigil", configuration: .init(setup: { sigilCRL = try CertificateList(der: BigCRL.made.0) }))
+    { b in
         let crl = sigilCRL!
         let serials = BigCRL.made.1
         var i = 0
@@ -83,10 +93,13 @@ func registerRevocationBenchmarks() {
             i += 1
         }
     }
-    Benchmark("CRLLookup1M_OpenSSL", configuration: .init(setup: {
-        openSSLCRL = BigCRL.made.0.withUnsafeBufferPointer { sb_crl_parse($0.baseAddress, $0.count) }
-        _ = sb_crl_lookup(openSSLCRL, [1], 1) // the first lookup sorts
-    })) { b in
+    Benchmark(
+        "CRLLookup1M_OpenSSL",
+        configuration: .init(setup: {
+            openSSLCRL = BigCRL.made.0.withUnsafeBufferPointer { sb_crl_parse($0.baseAddress, $0.count) }
+            _ = sb_crl_lookup(openSSLCRL, [1], 1)  // the first lookup sorts
+        })
+    ) { b in
         let serials = BigCRL.made.1
         var i = 0
         for _ in b.scaledIterations {

@@ -23,7 +23,12 @@ func sigilWalk(_ c: Certificate) throws(DERError) -> Int {
     if let bc = try c.basicConstraints() { acc &+= (bc.isCA ? 1 : 0) &+ (bc.pathLength ?? 0) }
     if let ku = try c.keyUsage() { acc &+= Int(ku.rawValue) }
     if let eku = try c.extendedKeyUsage() { for o in eku { acc &+= o.count } }
-    if let san = try c.subjectAlternativeNames() { for n in san { blackHole(n); acc &+= 1 } }
+    if let san = try c.subjectAlternativeNames() {
+        for n in san {
+            blackHole(n)
+            acc &+= 1
+        }
+    }
     if let ski = try c.subjectKeyIdentifier() { acc &+= ski.count }
     if let aki = try c.authorityKeyIdentifier() {
         acc &+= aki.keyIdentifier?.count ?? 0
@@ -31,7 +36,12 @@ func sigilWalk(_ c: Certificate) throws(DERError) -> Int {
         acc &+= aki.authorityCertSerialNumber?.count ?? 0
     }
     if let cp = try c.certificatePolicies() { for p in cp { acc &+= p.policyIdentifier.count } }
-    if let aia = try c.authorityInformationAccess() { for d in aia { acc &+= d.method.count; blackHole(d.location) } }
+    if let aia = try c.authorityInformationAccess() {
+        for d in aia {
+            acc &+= d.method.count
+            blackHole(d.location)
+        }
+    }
     if let dps = try c.crlDistributionPoints() {
         for dp in dps { if let names = dp.fullName { for n in names { blackHole(n) } } }
     }
@@ -47,13 +57,23 @@ func sigilWalk(_ c: Certificate) throws(DERError) -> Int {
 @inline(never)
 func sigilDecodeExtensions(_ c: Certificate) throws(DERError) -> Int {
     var acc = 0
-    if let aia = try c.authorityInformationAccess() { for d in aia { acc &+= d.method.count; blackHole(d.location) } }
+    if let aia = try c.authorityInformationAccess() {
+        for d in aia {
+            acc &+= d.method.count
+            blackHole(d.location)
+        }
+    }
     if let ski = try c.subjectKeyIdentifier() { acc &+= ski.count }
     if let aki = try c.authorityKeyIdentifier() { acc &+= aki.keyIdentifier?.count ?? 0 }
     if let eku = try c.extendedKeyUsage() { for o in eku { acc &+= o.count } }
     if let bc = try c.basicConstraints() { acc &+= (bc.isCA ? 1 : 0) &+ (bc.pathLength ?? 0) }
     if let ku = try c.keyUsage() { acc &+= Int(ku.rawValue) }
-    if let san = try c.subjectAlternativeNames() { for n in san { blackHole(n); acc &+= 1 } }
+    if let san = try c.subjectAlternativeNames() {
+        for n in san {
+            blackHole(n)
+            acc &+= 1
+        }
+    }
     return acc
 }
 
@@ -159,7 +179,8 @@ func registerSigilBenchmarks() {
         let check = verifier.verify(leaf: leafCert, intermediates: intermediates, options: options)
         precondition(check.isTrusted, "Sigil \(family) chain: \(check.failures)")
         let tag = family.uppercased()
-        let leafDER = chain.leaf, intermediateDER = chain.intermediate
+        let leafDER = chain.leaf
+        let intermediateDER = chain.intermediate
         Benchmark("ChainParse\(tag)_Sigil") { b in
             for _ in b.scaledIterations {
                 let l = try Certificate(der: leafDER)
@@ -172,8 +193,9 @@ func registerSigilBenchmarks() {
         let recorder = RecordingSignatureVerifier()
         let recordingVerifier = ChainVerifier(anchors: verifier.anchors, signatureVerifier: recorder)
         let recorded = recordingVerifier.verify(leaf: leafCert, intermediates: intermediates, options: options)
-        precondition(recorded.isTrusted && recorder.signatureChecks == 2 && recorder.keyChecks == 1,
-                     "Sigil \(family) trust layer: \(recorded.failures), \(recorder.signatureChecks) signature checks")
+        precondition(
+            recorded.isTrusted && recorder.signatureChecks == 2 && recorder.keyChecks == 1,
+            "Sigil \(family) trust layer: \(recorded.failures), \(recorder.signatureChecks) signature checks")
         Benchmark("TrustLayer\(tag)_Sigil") { b in
             recorder.signatureChecks = 0
             for _ in b.scaledIterations {
@@ -202,7 +224,8 @@ func registerSigilBenchmarks() {
         precondition(check.isTrusted, "Sigil pool \(n): \(check.failures)")
         Benchmark("PathBuildPool\(n)_Sigil") { b in
             for _ in b.scaledIterations {
-                blackHole(poolVerifier.verify(leaf: poolLeaf, intermediates: intermediates, options: poolOptions).isTrusted)
+                blackHole(
+                    poolVerifier.verify(leaf: poolLeaf, intermediates: intermediates, options: poolOptions).isTrusted)
             }
         }
     }

@@ -17,14 +17,32 @@ func swiftCertificatesWalk(_ c: Certificate) throws -> Int {
     blackHole(c.publicKey)
     acc &+= c.tbsCertificateBytes.count
     blackHole(c.signature)
-    for rdn in c.issuer { for a in rdn { blackHole(a.type); blackHole(a.value) } }
-    for rdn in c.subject { for a in rdn { blackHole(a.type); blackHole(a.value) } }
-    for e in c.extensions { blackHole(e.oid); acc &+= e.value.count &+ (e.critical ? 1 : 0) }
+    for rdn in c.issuer {
+        for a in rdn {
+            blackHole(a.type)
+            blackHole(a.value)
+        }
+    }
+    for rdn in c.subject {
+        for a in rdn {
+            blackHole(a.type)
+            blackHole(a.value)
+        }
+    }
+    for e in c.extensions {
+        blackHole(e.oid)
+        acc &+= e.value.count &+ (e.critical ? 1 : 0)
+    }
     let x = c.extensions
     if let bc = try x.basicConstraints { blackHole(bc) }
     if let ku = try x.keyUsage { blackHole(ku) }
     if let eku = try x.extendedKeyUsage { for u in eku { blackHole(u) } }
-    if let san = try x.subjectAlternativeNames { for n in san { blackHole(n); acc &+= 1 } }
+    if let san = try x.subjectAlternativeNames {
+        for n in san {
+            blackHole(n)
+            acc &+= 1
+        }
+    }
     if let ski = try x.subjectKeyIdentifier { acc &+= ski.keyIdentifier.count }
     if let aki = try x.authorityKeyIdentifier {
         acc &+= aki.keyIdentifier?.count ?? 0
@@ -47,7 +65,12 @@ func swiftCertificatesDecodeExtensions(_ c: Certificate) throws -> Int {
     if let eku = try x.extendedKeyUsage { for u in eku { blackHole(u) } }
     if let bc = try x.basicConstraints { blackHole(bc) }
     if let ku = try x.keyUsage { blackHole(ku) }
-    if let san = try x.subjectAlternativeNames { for n in san { blackHole(n); acc &+= 1 } }
+    if let san = try x.subjectAlternativeNames {
+        for n in san {
+            blackHole(n)
+            acc &+= 1
+        }
+    }
     return acc
 }
 
@@ -63,7 +86,9 @@ func registerSwiftCertificatesBenchmarks() {
     }
 
     Benchmark("ParseDecodeExtensions_SwiftCertificates") { b in
-        for _ in b.scaledIterations { blackHole(try swiftCertificatesDecodeExtensions(try Certificate(derEncoded: leaf))) }
+        for _ in b.scaledIterations {
+            blackHole(try swiftCertificatesDecodeExtensions(try Certificate(derEncoded: leaf)))
+        }
     }
 
     let roots = Inputs.bundleDER
@@ -109,7 +134,8 @@ func registerSwiftCertificatesBenchmarks() {
         let leafCert = try! Certificate(derEncoded: chain.leaf)
         let intermediates = CertificateStore([try! Certificate(derEncoded: chain.intermediate)])
         let tag = family.uppercased()
-        let leafDER = chain.leaf, intermediateDER = chain.intermediate
+        let leafDER = chain.leaf
+        let intermediateDER = chain.intermediate
         @Sendable func validate(_ leaf: Certificate, _ intermediates: CertificateStore) async -> Bool {
             var verifier = Verifier(rootCertificates: roots) {
                 RFC5280Policy(validationTime: time)

@@ -8,7 +8,7 @@ import FuzzSupport
 import SigilX509
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A byte source: the fuzz input (then zeros), or a seeded generator (diffbatch).
@@ -18,7 +18,10 @@ public struct DiffBytes {
     var rng: UInt64?
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public init(seed: UInt64) { bytes = []; rng = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    public init(seed: UInt64) {
+        bytes = []
+        rng = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    }
 
     public var isAtEnd: Bool { rng == nil && position >= bytes.count }
 
@@ -54,7 +57,10 @@ enum D {
     static func int(_ v: Int) -> [UInt8] {
         var b: [UInt8] = []
         var x = v
-        repeat { b.insert(UInt8(x & 0xFF), at: 0); x >>= 8 } while x > 0
+        repeat {
+            b.insert(UInt8(x & 0xFF), at: 0)
+            x >>= 8
+        } while x > 0
         if b[0] & 0x80 != 0 { b.insert(0, at: 0) }
         return tlv(0x02, b)
     }
@@ -104,8 +110,10 @@ public struct DiffKeys: @unchecked Sendable {
     public static let shared = DiffKeys()
     // 0 root, 1 intermediate, 2 leaf, 3 second intermediate, 4 unrelated, 5 RSA-2048 CA,
     // 6 RSA-1024 (weak), 7 P-384 leaf key.
-    static let files = ["p256-root", "p256-intermediate", "p256-leaf", "chain-pathlen-i2", "chain-decoy",
-                        "rsa2048-intermediate", "rsa1024-leaf", "p384-leaf"]
+    static let files = [
+        "p256-root", "p256-intermediate", "p256-leaf", "chain-pathlen-i2", "chain-decoy",
+        "rsa2048-intermediate", "rsa1024-leaf", "p384-leaf",
+    ]
 
     init() {
         var out: [Key] = []
@@ -159,15 +167,22 @@ struct NameSpec: Equatable {
         D.seqOf(rdns.map { rdn in D.tlv(0x31, rdn.flatMap { D.seq(D.oid($0.oid), D.tlv($0.tag, $0.value)) }) })
     }
     static func simple(_ cn: String, org: String = "Sigil Diff") -> NameSpec {
-        NameSpec(rdns: [[Attr(oid: OID.organizationName, tag: 0x13, value: D.ascii(org))],
-                        [Attr(oid: OID.commonName, tag: 0x0C, value: D.ascii(cn))]])
+        NameSpec(rdns: [
+            [Attr(oid: OID.organizationName, tag: 0x13, value: D.ascii(org))],
+            [Attr(oid: OID.commonName, tag: 0x0C, value: D.ascii(cn))],
+        ])
     }
 }
 
-enum Digest: Int { case sha256 = 256, sha384 = 384, sha512 = 512, sha1 = 1 }
+enum Digest: Int {
+    case sha256 = 256
+    case sha384 = 384
+    case sha512 = 512
+    case sha1 = 1
+}
 
 struct CertSpec {
-    var version: [UInt8]? = [0xA0, 0x03, 0x02, 0x01, 0x02] // [0] EXPLICIT v3; nil = absent (v1)
+    var version: [UInt8]? = [0xA0, 0x03, 0x02, 0x01, 0x02]  // [0] EXPLICIT v3; nil = absent (v1)
     var serial: [UInt8]
     var subject: NameSpec
     /// nil: the issuer certificate's subject at build time.
@@ -194,11 +209,13 @@ struct CertSpec {
 /// A chain: certs[0] the root, then intermediates, the last the leaf; what is presented and
 /// what is trusted.
 public struct DiffChain {
-    static let time: Int64 = 1_893_456_000        // 2030-01-01T00:00:00Z
-    static let notBefore: Int64 = 1_735_689_600   // 2025-01-01
-    static let notAfter: Int64 = 2_019_686_400    // 2034-01-01
-    static let hosts = ["leaf.diff.sigil.test", "other.diff.sigil.test", "x.diff.sigil.test", "192.0.2.10",
-                        "LEAF.DIFF.SIGIL.TEST", "diff.sigil.test", "xn--bcher-kva.diff.sigil.test", "leaf.diff.sigil.test."]
+    static let time: Int64 = 1_893_456_000  // 2030-01-01T00:00:00Z
+    static let notBefore: Int64 = 1_735_689_600  // 2025-01-01
+    static let notAfter: Int64 = 2_019_686_400  // 2034-01-01
+    static let hosts = [
+        "leaf.diff.sigil.test", "other.diff.sigil.test", "x.diff.sigil.test", "192.0.2.10",
+        "LEAF.DIFF.SIGIL.TEST", "diff.sigil.test", "xn--bcher-kva.diff.sigil.test", "leaf.diff.sigil.test.",
+    ]
 
     var certs: [CertSpec]
     var host: String? = "leaf.diff.sigil.test"
@@ -211,17 +228,22 @@ public struct DiffChain {
 
     var leafIndex: Int { certs.count - 1 }
 
-    static let policyOID: [UInt8] = [0x67, 0x81, 0x0C, 0x01, 0x02, 0x01] // 2.23.140.1.2.1
+    static let policyOID: [UInt8] = [0x67, 0x81, 0x0C, 0x01, 0x02, 0x01]  // 2.23.140.1.2.1
 
     static func keyID(_ key: Int) -> [UInt8] {
         let k = DiffKeys.shared.keys
         return key < k.count ? k[key].keyID : [0x00]
     }
 
-    static func ski(_ key: Int) -> Ext { Ext(oid: OID.subjectKeyIdentifier, critical: false, value: D.octets(keyID(key))) }
-    static func aki(_ key: Int) -> Ext { Ext(oid: OID.authorityKeyIdentifier, critical: false, value: D.seq(D.tlv(0x80, keyID(key)))) }
+    static func ski(_ key: Int) -> Ext {
+        Ext(oid: OID.subjectKeyIdentifier, critical: false, value: D.octets(keyID(key)))
+    }
+    static func aki(_ key: Int) -> Ext {
+        Ext(oid: OID.authorityKeyIdentifier, critical: false, value: D.seq(D.tlv(0x80, keyID(key))))
+    }
     static func bc(ca: Bool, pathLen: Int? = nil) -> Ext {
-        Ext(oid: OID.basicConstraints, critical: true,
+        Ext(
+            oid: OID.basicConstraints, critical: true,
             value: D.seq(ca ? D.boolTrue : [], pathLen.map { D.int($0) } ?? []))
     }
     /// keyUsage bits: digitalSignature 0x80, keyEncipherment 0x20, keyCertSign 0x04, cRLSign 0x02.
@@ -230,7 +252,9 @@ public struct DiffChain {
         while unused < 7 && bits & (1 << unused) == 0 { unused += 1 }
         return Ext(oid: OID.keyUsage, critical: true, value: bits == 0 ? D.bits([]) : D.bits([bits], unused: unused))
     }
-    static func eku(_ oids: [[UInt8]]) -> Ext { Ext(oid: OID.extKeyUsage, critical: false, value: D.seqOf(oids.map(D.oid))) }
+    static func eku(_ oids: [[UInt8]]) -> Ext {
+        Ext(oid: OID.extKeyUsage, critical: false, value: D.seqOf(oids.map(D.oid)))
+    }
     static func san(_ names: [[UInt8]]) -> Ext { Ext(oid: OID.subjectAltName, critical: false, value: D.seqOf(names)) }
     static func dns(_ s: String) -> [UInt8] { D.tlv(0x82, D.ascii(s)) }
     static func policies(_ oids: [[UInt8]]) -> Ext {
@@ -239,15 +263,22 @@ public struct DiffChain {
 
     /// The baseline: both verifiers trust it.
     static func baseline() -> DiffChain {
-        let root = CertSpec(serial: D.int(0x1001), subject: .simple("Sigil Diff Root"), key: 0, issuerIndex: 0,
-                            extensions: [bc(ca: true), ku(0x06), ski(0)])
-        let int = CertSpec(serial: D.int(0x2002), subject: .simple("Sigil Diff Intermediate"), key: 1, issuerIndex: 0,
-                           extensions: [bc(ca: true, pathLen: 0), ku(0x06), ski(1), aki(0),
-                                        eku([OID.serverAuth, OID.clientAuth]), policies([policyOID])])
-        let leaf = CertSpec(serial: D.int(0x3003_0405), subject: .simple("leaf.diff.sigil.test"),
-                            key: 2, issuerIndex: 1,
-                            extensions: [bc(ca: false), ku(0x80), eku([OID.serverAuth]),
-                                         san([dns("leaf.diff.sigil.test")]), ski(2), aki(1), policies([policyOID])])
+        let root = CertSpec(
+            serial: D.int(0x1001), subject: .simple("Sigil Diff Root"), key: 0, issuerIndex: 0,
+            extensions: [bc(ca: true), ku(0x06), ski(0)])
+        let int = CertSpec(
+            serial: D.int(0x2002), subject: .simple("Sigil Diff Intermediate"), key: 1, issuerIndex: 0,
+            extensions: [
+                bc(ca: true, pathLen: 0), ku(0x06), ski(1), aki(0),
+                eku([OID.serverAuth, OID.clientAuth]), policies([policyOID]),
+            ])
+        let leaf = CertSpec(
+            serial: D.int(0x3003_0405), subject: .simple("leaf.diff.sigil.test"),
+            key: 2, issuerIndex: 1,
+            extensions: [
+                bc(ca: false), ku(0x80), eku([OID.serverAuth]),
+                san([dns("leaf.diff.sigil.test")]), ski(2), aki(1), policies([policyOID]),
+            ])
         return DiffChain(certs: [root, int, leaf], presented: [1])
     }
 
@@ -300,12 +331,14 @@ public struct DiffChain {
         var out: [[UInt8]] = []
         for i in certs.indices {
             let c = certs[i]
-            let issuerName = c.issuerOverride ?? (c.issuerIndex.map { certs[min($0, certs.count - 1)].subject } ?? .simple("Nobody"))
+            let issuerName =
+                c.issuerOverride ?? (c.issuerIndex.map { certs[min($0, certs.count - 1)].subject } ?? .simple("Nobody"))
             let t = tbs(i, issuerName: issuerName)
             var sig = [UInt8](repeating: 0, count: 1024)
             let n = t.withUnsafeBufferPointer { tb in
-                sigil_diff_sign(DiffKeys.shared.keys[signerKey(i)].handle, Int32(c.digest.rawValue),
-                                tb.baseAddress, tb.count, &sig, Int32(sig.count))
+                sigil_diff_sign(
+                    DiffKeys.shared.keys[signerKey(i)].handle, Int32(c.digest.rawValue),
+                    tb.baseAddress, tb.count, &sig, Int32(sig.count))
             }
             var s = n > 0 ? Array(sig[0..<Int(n)]) : [0x30, 0x00]
             if c.corruptSignature { s[s.count / 2] ^= 0x01 }

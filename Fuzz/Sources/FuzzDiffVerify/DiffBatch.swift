@@ -1,14 +1,21 @@
 // The batch driver behind `diffbatch` (see Sources/diffbatch/main.swift).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum DiffBatch {
     public static func main(_ args: [String]) {
-        var seed: UInt64 = 1, n = 1000, index: Int?, verbose = false, out: String?
+        var seed: UInt64 = 1
+        var n = 1000
+        var index: Int?
+        var verbose = false
+        var out: String?
         var i = 1
-        func value() -> String { i += 1; return i < args.count ? args[i] : "" }
+        func value() -> String {
+            i += 1
+            return i < args.count ? args[i] : ""
+        }
         while i < args.count {
             switch args[i] {
             case "--seed": seed = UInt64(value()) ?? 1
@@ -24,7 +31,9 @@ public enum DiffBatch {
         }
         let range = index.map { $0...$0 } ?? 0...(max(n, 1) - 1)
         var classes: [String: (count: Int, first: Int, rows: Set<String>, finding: Bool)] = [:]
-        var findings = 0, sTrust = 0, oTrust = 0
+        var findings = 0
+        var sTrust = 0
+        var oTrust = 0
         for k in range {
             var b = DiffBytes(seed: seed ^ (UInt64(k) &* 0x100_0000_01B3))
             let o = DiffVerify.evaluate(&b)
@@ -44,16 +53,23 @@ public enum DiffBatch {
             }
             if let out, o.isFinding || index != nil {
                 let dir = "\(out)/seed\(seed)-\(k)"
-                mkdir(out, 0o755); mkdir(dir, 0o755)
+                mkdir(out, 0o755)
+                mkdir(dir, 0o755)
                 write(dir + "/input.bin", b.consumed)
                 write(dir + "/leaf.der", o.ders[o.ders.count - 1])
                 for (j, p) in o.presented.enumerated() { write(dir + "/presented-\(j).der", p) }
                 for (j, a) in o.anchors.enumerated() { write(dir + "/anchor-\(j).der", a) }
-                write(dir + "/notes.txt", Array((o.classKey + "\nhost " + (o.host ?? "none") + "\n" + o.notes.joined(separator: "\n") + "\n").utf8))
+                write(
+                    dir + "/notes.txt",
+                    Array(
+                        (o.classKey + "\nhost " + (o.host ?? "none") + "\n" + o.notes.joined(separator: "\n") + "\n")
+                            .utf8))
             }
         }
         let total = range.count
-        print("diffbatch: seed \(seed), \(total) chains: Sigil trusts \(sTrust), OpenSSL trusts \(oTrust), findings \(findings)")
+        print(
+            "diffbatch: seed \(seed), \(total) chains: Sigil trusts \(sTrust), OpenSSL trusts \(oTrust), findings \(findings)"
+        )
         print("")
         print("| class | chains | % | explained by | first index |")
         print("|---|---|---|---|---|")

@@ -121,11 +121,15 @@ public enum DiffVerify {
         // (RFC 8446 §4.4.2.2) applies to non-CA leaves. OpenSSL's SSL-server purpose refuses.
         Row(id: "D7 CA as leaf, keyUsage", error: 26 /* INVALID_PURPOSE */) { c in
             guard let leaf = c.path.first, ((try? leaf.basicConstraints()) ?? nil)?.isCA == true,
-                  let ku = (try? leaf.keyUsage()) ?? nil else { return false }
+                let ku = (try? leaf.keyUsage()) ?? nil
+            else { return false }
             return ku.isDisjoint(with: [.digitalSignature, .keyEncipherment, .keyAgreement])
         },
-        Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in !c.undecodable.isEmpty },
-        Row(id: "D6 non-string attribute value", error: 2 /* UNABLE_TO_GET_ISSUER_CERT */) { c in !c.undecodable.isEmpty },
+        Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
+            !c.undecodable.isEmpty
+        },
+        Row(id: "D6 non-string attribute value", error: 2 /* UNABLE_TO_GET_ISSUER_CERT */) { c in !c.undecodable.isEmpty
+        },
     ]
 
     static let stringTags: Set<UInt8> = [0x0C, 0x12, 0x13, 0x14, 0x15, 0x16, 0x19, 0x1A, 0x1B, 0x1C, 0x1E]
@@ -138,16 +142,19 @@ public enum DiffVerify {
             var i = bytes.startIndex
             while i + 1 < bytes.endIndex {
                 let tag = bytes[i]
-                var len = Int(bytes[i + 1]), h = 2
+                var len = Int(bytes[i + 1])
+                var h = 2
                 if len & 0x80 != 0 {
                     let k = len & 0x7F
                     guard k <= 3, i + 2 + k <= bytes.endIndex else { return }
                     len = bytes[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
                     h = 2 + k
                 }
-                let start = i + h, end = min(start + len, bytes.endIndex)
-                if depth < 2 { walk(bytes[start..<end], depth: depth + 1) }
-                else if depth == 2 {
+                let start = i + h
+                let end = min(start + len, bytes.endIndex)
+                if depth < 2 {
+                    walk(bytes[start..<end], depth: depth + 1)
+                } else if depth == 2 {
                     // Inside AttributeTypeAndValue: skip the OID, look at the value's tag.
                     if tag != 0x06 && !stringTags.contains(tag) { found = true }
                 }
@@ -156,8 +163,13 @@ public enum DiffVerify {
         }
         let outer = ArraySlice(e)
         if outer.count >= 2 {
-            var len = Int(outer[1]), h = 2
-            if len & 0x80 != 0 { let k = len & 0x7F; len = outer[2..<(2 + k)].reduce(0) { $0 << 8 | Int($1) }; h = 2 + k }
+            var len = Int(outer[1])
+            var h = 2
+            if len & 0x80 != 0 {
+                let k = len & 0x7F
+                len = outer[2..<(2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                h = 2 + k
+            }
             walk(outer[h..<min(h + len, outer.count)], depth: 0)
         }
         return found
@@ -166,12 +178,13 @@ public enum DiffVerify {
     static func akiMismatch(_ c: Context) -> Bool {
         let path = c.path
         for i in path.indices.dropLast() {
-            let child = path[i], issuer = path[i + 1]
+            let child = path[i]
+            let issuer = path[i + 1]
             guard let aki = (try? child.authorityKeyIdentifier()) ?? nil else { continue }
             let ski = (try? issuer.subjectKeyIdentifier()) ?? nil
             if let kid = aki.keyIdentifier, let ski, kid != ski { return true }
             if let serial = aki.authorityCertSerialNumber, serial.bytes != issuer.serialNumber.bytes { return true }
-            if aki.authorityCertIssuer != nil { return true } // OpenSSL compares it with the issuer's issuer
+            if aki.authorityCertIssuer != nil { return true }  // OpenSSL compares it with the issuer's issuer
         }
         return false
     }
@@ -216,7 +229,8 @@ public enum DiffVerify {
         if let leaf = try? Certificate(der: leafDER) {
             let intermediates = presented.compactMap { try? Certificate(der: $0) }
             let options = VerificationOptions(kind: .server, time: Double(time), host: chain.host)
-            let result = ChainVerifier(anchors: store).verify(leaf: leaf, intermediates: intermediates, options: options)
+            let result = ChainVerifier(anchors: store).verify(
+                leaf: leaf, intermediates: intermediates, options: options)
             switch result {
             case .trusted(let path, _, _):
                 out.sigilTrusted = true
@@ -235,28 +249,36 @@ public enum DiffVerify {
         withPointers(all) { certs, lens in
             withPointers(anchors) { an, alens in
                 let isIP = chain.host.map { $0.contains(":") || $0.allSatisfy { "0123456789.".contains($0) } } ?? false
-                _ = sigil_diff_verify(certs, lens, Int32(all.count), an, alens, Int32(anchors.count),
-                                      chain.host, isIP ? 1 : 0, time, 1, &r)
+                _ = sigil_diff_verify(
+                    certs, lens, Int32(all.count), an, alens, Int32(anchors.count),
+                    chain.host, isIP ? 1 : 0, time, 1, &r)
             }
         }
         out.openSSLTrusted = r.trusted != 0
         if r.parsed == 0 {
             out.openSSLErrors = [-1]
         } else {
-            out.openSSLErrors = withUnsafeBytes(of: r.errors) { raw in Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count))) }
+            out.openSSLErrors = withUnsafeBytes(of: r.errors) { raw in
+                Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count)))
+            }
         }
 
         var undecodable: [[UInt8]] = []
-        for (i, d) in presented.enumerated() where i + 1 < 32 && r.undecodable_untrusted & (1 << UInt32(i + 1)) != 0 { undecodable.append(d) }
-        for (j, d) in anchors.enumerated() where j < 32 && r.undecodable_anchors & (1 << UInt32(j)) != 0 { undecodable.append(d) }
+        for (i, d) in presented.enumerated() where i + 1 < 32 && r.undecodable_untrusted & (1 << UInt32(i + 1)) != 0 {
+            undecodable.append(d)
+        }
+        for (j, d) in anchors.enumerated() where j < 32 && r.undecodable_anchors & (1 << UInt32(j)) != 0 {
+            undecodable.append(d)
+        }
         if out.sigilTrusted && out.sigilPath.contains(where: { undecodable.contains($0.der) }) {
             out.openSSLErrors.append(undecodableOnPath)
         }
         if out.sigilTrusted && !out.openSSLTrusted {
             var explained: [String] = []
             var all = true
-            let context = Context(path: out.sigilPath, host: out.host,
-                                  undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } })
+            let context = Context(
+                path: out.sigilPath, host: out.host,
+                undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } })
             for e in Set(out.openSSLErrors) {
                 if let row = documented.first(where: { $0.error == e && $0.holds(context) }) {
                     explained.append(row.id)
@@ -270,7 +292,9 @@ public enum DiffVerify {
         return out
     }
 
-    static func withPointers(_ items: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int>) -> Void) {
+    static func withPointers(
+        _ items: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int>) -> Void
+    ) {
         // Copy into one contiguous allocation so every pointer stays valid during the call.
         let total = items.reduce(0) { $0 + $1.count }
         let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
@@ -286,7 +310,10 @@ public enum DiffVerify {
             lens.append(it.count)
             off += it.count
         }
-        if ptrs.isEmpty { ptrs.append(nil); lens.append(0) }
+        if ptrs.isEmpty {
+            ptrs.append(nil)
+            lens.append(0)
+        }
         ptrs.withUnsafeBufferPointer { p in lens.withUnsafeBufferPointer { l in body(p.baseAddress!, l.baseAddress!) } }
     }
 
@@ -295,7 +322,9 @@ public enum DiffVerify {
         var b = DiffBytes(Array(data))
         let o = evaluate(&b)
         if o.isFinding {
-            fatalError("ORACLE: Sigil trusts a chain OpenSSL refuses for an undocumented reason: \(o.classKey); mutations: \(o.notes.joined(separator: "; "))")
+            fatalError(
+                "ORACLE: Sigil trusts a chain OpenSSL refuses for an undocumented reason: \(o.classKey); mutations: \(o.notes.joined(separator: "; "))"
+            )
         }
     }
 }

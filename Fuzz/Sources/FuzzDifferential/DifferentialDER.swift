@@ -17,15 +17,15 @@
 import SwiftASN1
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sigil's parse tree of one value.
 struct SigilNode {
     let value: DERValue
-    let depth: Int          // 1-based, as swift-asn1 counts
+    let depth: Int  // 1-based, as swift-asn1 counts
     var children: [SigilNode]
 }
 
@@ -44,8 +44,10 @@ public enum DifferenceClass: String, CaseIterable, Sendable {
     case unsignedZeroRepresentation = "INTEGER: unsigned zero is [] in swift-asn1, [0x00] in Sigil"
 }
 
-func diffCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-               file: StaticString = #fileID, line: UInt = #line) {
+func diffCheck(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition() { fatalError("differential finding: " + message(), file: file, line: line) }
 }
 
@@ -114,15 +116,18 @@ public enum DifferentialDER {
 
     static func compareTree(_ s: SigilNode, _ t: ASN1Node, _ array: [UInt8]) {
         let v = s.value
-        diffCheck(t.identifier.tagClass == tagClass(v.tag) && t.identifier.tagNumber == UInt(v.tag.number),
-                  "tag \(v.tag) at \(v.start) vs \(t.identifier)")
-        diffCheck(t.encodedBytes.startIndex == v.start && t.encodedBytes.endIndex == v.end,
-                  "extent of value at \(v.start): \(v.start)..<\(v.end) vs \(t.encodedBytes.indices)")
+        diffCheck(
+            t.identifier.tagClass == tagClass(v.tag) && t.identifier.tagNumber == UInt(v.tag.number),
+            "tag \(v.tag) at \(v.start) vs \(t.identifier)")
+        diffCheck(
+            t.encodedBytes.startIndex == v.start && t.encodedBytes.endIndex == v.end,
+            "extent of value at \(v.start): \(v.start)..<\(v.end) vs \(t.encodedBytes.indices)")
         switch t.content {
         case .primitive(let bytes):
             diffCheck(!v.tag.isConstructed, "value at \(v.start): primitive in swift-asn1 only")
-            diffCheck(bytes.startIndex == v.contentStart && bytes.endIndex == v.end,
-                      "content of value at \(v.start)")
+            diffCheck(
+                bytes.startIndex == v.contentStart && bytes.endIndex == v.end,
+                "content of value at \(v.start)")
             diffCheck(Array(bytes) == Array(v.content), "content bytes at \(v.start)")
         case .constructed(let collection):
             diffCheck(v.tag.isConstructed, "value at \(v.start): constructed in swift-asn1 only")
@@ -152,18 +157,23 @@ public enum DifferentialDER {
         // INTEGER (X.690 §8.3.2 minimality, identical rules).
         let s64 = try? v.decodeInt64()
         let t64 = try? Int64(derEncoded: node, withIdentifier: id)
-        diffCheck(s64 == t64, "Int64 \(content): Sigil \(String(describing: s64)), swift-asn1 \(String(describing: t64))")
+        diffCheck(
+            s64 == t64, "Int64 \(content): Sigil \(String(describing: s64)), swift-asn1 \(String(describing: t64))")
         let su = (try? v.decodeUnsignedIntegerBytes()).map { Array($0) }
         let tu = (try? ArraySlice<UInt8>(derEncoded: node, withIdentifier: id)).map { Array($0) }
         if su == [0x00] && tu == [] {
             if v.tag == .integer { note(.unsignedZeroRepresentation) }
         } else {
-            diffCheck(su == tu, "unsigned INTEGER \(content): Sigil \(String(describing: su)), swift-asn1 \(String(describing: tu))")
+            diffCheck(
+                su == tu,
+                "unsigned INTEGER \(content): Sigil \(String(describing: su)), swift-asn1 \(String(describing: tu))")
         }
         // Other widths: swift-asn1's UInt64 / Int8 against Sigil's magnitude / Int64.
         let tU64 = try? UInt64(derEncoded: node, withIdentifier: id)
         let sU64: UInt64? = su.flatMap { $0.count <= 8 ? $0.reduce(0) { $0 << 8 | UInt64($1) } : nil }
-        diffCheck(sU64 == tU64, "UInt64 \(content): Sigil \(String(describing: sU64)), swift-asn1 \(String(describing: tU64))")
+        diffCheck(
+            sU64 == tU64, "UInt64 \(content): Sigil \(String(describing: sU64)), swift-asn1 \(String(describing: tU64))"
+        )
         let t8 = try? Int8(derEncoded: node, withIdentifier: id)
         let s8: Int8? = s64.flatMap { Int8(exactly: $0) }
         diffCheck(s8 == t8, "Int8 \(content): Sigil \(String(describing: s8)), swift-asn1 \(String(describing: t8))")
@@ -176,7 +186,9 @@ public enum DifferentialDER {
         let tbs = try? ASN1BitString(derEncoded: node, withIdentifier: id)
         diffCheck((sbs == nil) == (tbs == nil), "BIT STRING \(content): Sigil \(sbs != nil), swift-asn1 \(tbs != nil)")
         if let sbs, let tbs {
-            diffCheck(sbs.unusedBits == tbs.paddingBits && Array(sbs.bytes) == Array(tbs.bytes), "BIT STRING \(content) value")
+            diffCheck(
+                sbs.unusedBits == tbs.paddingBits && Array(sbs.bytes) == Array(tbs.bytes), "BIT STRING \(content) value"
+            )
         }
 
         // OBJECT IDENTIFIER (X.690 §8.19): same acceptance (both bound arcs to 9 octets);
@@ -188,8 +200,9 @@ public enum DifferentialDER {
             let sd = objectIdentifierDottedString(soid)
             let comps = toid.oidComponents
             let x = comps[0] * 40 + comps[1]
-            let normalised = ([x < 40 ? 0 : x < 80 ? 1 : 2, x < 40 ? x : x < 80 ? x - 40 : x - 80]
-                              + comps.dropFirst(2)).map(String.init).joined(separator: ".")
+            let normalised =
+                ([x < 40 ? 0 : x < 80 ? 1 : 2, x < 40 ? x : x < 80 ? x - 40 : x - 80]
+                + comps.dropFirst(2)).map(String.init).joined(separator: ".")
             diffCheck(sd == normalised, "OID \(content): Sigil \(sd), swift-asn1 \(toid.description)")
             if sd != toid.description {
                 diffCheck(x >= 120, "OID \(content) renders differently with first subidentifier \(x)")
@@ -224,8 +237,9 @@ public enum DifferentialDER {
         switch (st, fields) {
         case (let s?, let f?):
             let c = DERTime.components(s)
-            diffCheck(!fraction && c.year == f.0 && c.month == f.1 && c.day == f.2 && c.hour == f.3
-                      && c.minute == f.4 && c.second == f.5, "time \(content): Sigil \(c), swift-asn1 \(f)")
+            diffCheck(
+                !fraction && c.year == f.0 && c.month == f.1 && c.day == f.2 && c.hour == f.3
+                    && c.minute == f.4 && c.second == f.5, "time \(content): Sigil \(c), swift-asn1 \(f)")
         case (nil, let f?):
             // RFC 5280 §4.1.2.5.2: GeneralizedTime "MUST NOT include fractional seconds".
             // Seconds 60/61: swift-asn1 admits leap seconds (its comment: "we allow leap
@@ -263,15 +277,19 @@ public enum DifferentialDER {
             // Known difference: Sigil tolerates '*' and '&' in PrintableString (real wildcard
             // CNs, as Go does); swift-asn1 follows X.680 Table 10 exactly.
             if tag == .printableString, theirs == nil, ours != nil,
-               content.contains(where: { $0 == 0x2A || $0 == 0x26 }),
-               content.allSatisfy({ DERString.isPrintable($0) }) {
+                content.contains(where: { $0 == 0x2A || $0 == 0x26 }),
+                content.allSatisfy({ DERString.isPrintable($0) })
+            {
                 continue
             }
-            diffCheck(ours == theirs, "\(tag) \(content): Sigil \(String(describing: ours)), swift-asn1 \(String(describing: theirs))")
+            diffCheck(
+                ours == theirs,
+                "\(tag) \(content): Sigil \(String(describing: ours)), swift-asn1 \(String(describing: theirs))")
         }
         // TeletexString: both take every octet.
-        diffCheck(sigil(.teletexString) != nil && (try? ASN1TeletexString(derEncoded: node, withIdentifier: id)) != nil,
-                  "TeletexString \(content) rejected")
+        diffCheck(
+            sigil(.teletexString) != nil && (try? ASN1TeletexString(derEncoded: node, withIdentifier: id)) != nil,
+            "TeletexString \(content) rejected")
         // UTF8String: swift-asn1 keeps the octets unchecked; Sigil validates (RFC 3629 §4, X.680
         // §41.16), cross-checked here against the standard library's validating decoder.
         let tu = try? ASN1UTF8String(derEncoded: node, withIdentifier: id)
@@ -286,8 +304,9 @@ public enum DifferentialDER {
         // UCS-2 without surrogates / UCS-4 scalars (X.680 §41.16, §41.17).
         diffCheck((try? ASN1BMPString(derEncoded: node, withIdentifier: id)) != nil, "BMPString rejected by swift-asn1")
         if sigil(.bmpString) == nil && v.tag == .bmpString { note(.bmpNotValidated) }
-        diffCheck((try? ASN1UniversalString(derEncoded: node, withIdentifier: id)) != nil,
-                  "UniversalString rejected by swift-asn1")
+        diffCheck(
+            (try? ASN1UniversalString(derEncoded: node, withIdentifier: id)) != nil,
+            "UniversalString rejected by swift-asn1")
         if sigil(.universalString) == nil && v.tag == .universalString { note(.universalNotValidated) }
     }
 
@@ -310,16 +329,18 @@ public enum DifferentialDER {
             // X.690 §8.1.2.4 allows tag numbers ≥ 31 in several identifier octets; X.509
             // (RFC 5280 §4.1) has none, so Sigil takes low tag numbers only,
             // as rustls-webpki and Go's cryptobyte do.
-            diffCheck(at != nil && at!.0.identifier.tagNumber >= 31,
-                      "Sigil: high tag number at \(e.offset), swift-asn1 disagrees")
+            diffCheck(
+                at != nil && at!.0.identifier.tagNumber >= 31,
+                "Sigil: high tag number at \(e.offset), swift-asn1 disagrees")
             note(.highTagNumber)
         case .nestingTooDeep:
             // X.690 sets no limit; Sigil bounds recursion at DERReader.maximumDepth (32
             // entered levels), swift-asn1 at 50 nodes. Exactly the first value Sigil refuses
             // to enter must be constructed and one level past the limit.
-            diffCheck(at != nil && at!.1 == DERReader.maximumDepth + 1
-                      && { if case .constructed = at!.0.content { return true } else { return false } }(),
-                      "Sigil: nestingTooDeep at \(e.offset), depth \(String(describing: at?.1)) in swift-asn1")
+            diffCheck(
+                at != nil && at!.1 == DERReader.maximumDepth + 1
+                    && { if case .constructed = at!.0.content { return true } else { return false } }(),
+                "Sigil: nestingTooDeep at \(e.offset), depth \(String(describing: at?.1)) in swift-asn1")
             note(.nestingDepth)
         default:
             diffCheck(false, "Sigil rejects (\(e)) what swift-asn1 accepts")

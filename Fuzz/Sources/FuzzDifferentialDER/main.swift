@@ -1,7 +1,7 @@
+import FuzzDifferential
 // libFuzzer entry point: Sigil's DER reader against apple/swift-asn1
 // (see FuzzDifferential/DifferentialDER.swift).
 import FuzzSupport
-import FuzzDifferential
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -11,5 +11,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 // Coverage builds (Fuzz/coverage.sh: -DSIGIL_FUZZ_STANDALONE -parse-as-library): a replay driver.
 #if SIGIL_FUZZ_STANDALONE
-@main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
+    @main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
 #endif

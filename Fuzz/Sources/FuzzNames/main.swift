@@ -9,5 +9,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 // Coverage builds (Fuzz/coverage.sh: -DSIGIL_FUZZ_STANDALONE -parse-as-library): a replay driver.
 #if SIGIL_FUZZ_STANDALONE
-@main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
+    @main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
 #endif

@@ -22,13 +22,16 @@ public enum CertificateWalk {
     public static func exercise(_ cert: Certificate) {
         // Re-parse of `der` gives the same fields (the parser is a pure function of the bytes).
         guard let again = try? Certificate(der: cert.der) else {
-            oracle(false, "re-parse of Certificate.der fails"); return
+            oracle(false, "re-parse of Certificate.der fails")
+            return
         }
         oracle(again == cert, "re-parse: der differs")
-        oracle(again.version == cert.version && again.notBefore == cert.notBefore && again.notAfter == cert.notAfter,
-               "re-parse: version/validity differ")
-        oracle(again.signatureAlgorithm == cert.signatureAlgorithm && again.publicKeyAlgorithm == cert.publicKeyAlgorithm,
-               "re-parse: algorithms differ")
+        oracle(
+            again.version == cert.version && again.notBefore == cert.notBefore && again.notAfter == cert.notAfter,
+            "re-parse: version/validity differ")
+        oracle(
+            again.signatureAlgorithm == cert.signatureAlgorithm && again.publicKeyAlgorithm == cert.publicKeyAlgorithm,
+            "re-parse: algorithms differ")
         oracle(again.serialNumberHex == cert.serialNumberHex, "re-parse: serial differs")
         oracle(again.subject.rfc4514String == cert.subject.rfc4514String, "re-parse: subject differs")
         oracle(again.extensionCount == cert.extensionCount, "re-parse: extension count differs")
@@ -57,7 +60,9 @@ public enum CertificateWalk {
         if let rsa = try? cert.rsaPublicKey() {
             _ = rsa.modulus.hex
             _ = rsa.exponent.hex
-            if case .rsa = cert.publicKeyAlgorithm { oracle(bits == rsa.bitCount, "publicKeyBitCount != RSA modulus bits") }
+            if case .rsa = cert.publicKeyAlgorithm {
+                oracle(bits == rsa.bitCount, "publicKeyBitCount != RSA modulus bits")
+            }
         }
         // SigilCrypto's key parser is stricter than SigilX509's view (size and exponent
         // limits): whatever it accepts, the certificate layer accepts with the same size.
@@ -77,8 +82,9 @@ public enum CertificateWalk {
         walkName(cert.issuer)
         oracle(cert.isSelfIssued == cert.issuer.matchesForChaining(cert.subject), "isSelfIssued")
         if cert.issuer.matchesForChaining(cert.subject) {
-            oracle(cert.issuer.chainingHashValue == cert.subject.chainingHashValue,
-                   "names that match for chaining hash differently")
+            oracle(
+                cert.issuer.chainingHashValue == cert.subject.chainingHashValue,
+                "names that match for chaining hash differently")
             oracle(cert.subject.matchesForChaining(cert.issuer), "matchesForChaining is not symmetric")
         }
 
@@ -100,7 +106,10 @@ public enum CertificateWalk {
 
         var decoderThrew = false
         func attempt<T>(_ body: () throws(DERError) -> T) -> T? {
-            do { return try body() } catch { decoderThrew = true; return nil }
+            do { return try body() } catch {
+                decoderThrew = true
+                return nil
+            }
         }
         _ = attempt { () throws(DERError) in try cert.basicConstraints() }
         if let ku = attempt({ () throws(DERError) in try cert.keyUsage() }) { _ = ku?.names }
@@ -109,8 +118,12 @@ public enum CertificateWalk {
             _ = eku.dotted
             _ = eku.contains(OID.serverAuth)
         }
-        if let san = attempt({ () throws(DERError) in try cert.subjectAlternativeNames() }), let san { walkGeneralNames(san) }
-        if let ian = attempt({ () throws(DERError) in try cert.issuerAlternativeNames() }), let ian { walkGeneralNames(ian) }
+        if let san = attempt({ () throws(DERError) in try cert.subjectAlternativeNames() }), let san {
+            walkGeneralNames(san)
+        }
+        if let ian = attempt({ () throws(DERError) in try cert.issuerAlternativeNames() }), let ian {
+            walkGeneralNames(ian)
+        }
         if let ski = attempt({ () throws(DERError) in try cert.subjectKeyIdentifier() }) { _ = ski?.hex }
         if let aki = attempt({ () throws(DERError) in try cert.authorityKeyIdentifier() }), let aki {
             _ = aki.keyIdentifier?.hex
@@ -139,10 +152,15 @@ public enum CertificateWalk {
         _ = attempt { () throws(DERError) in try cert.policyConstraints() }
         _ = attempt { () throws(DERError) in try cert.inhibitAnyPolicy() }
         if let aia = attempt({ () throws(DERError) in try cert.authorityInformationAccess() }), let aia {
-            for d in aia { _ = d.method.hex; walkGeneralName(d.location) }
+            for d in aia {
+                _ = d.method.hex
+                walkGeneralName(d.location)
+            }
         }
-        for dps in [attempt({ () throws(DERError) in try cert.crlDistributionPoints() }),
-                    attempt({ () throws(DERError) in try cert.freshestCRL() })] {
+        for dps in [
+            attempt({ () throws(DERError) in try cert.crlDistributionPoints() }),
+            attempt({ () throws(DERError) in try cert.freshestCRL() }),
+        ] {
             guard let dps = dps ?? nil else { continue }
             for dp in dps {
                 if let f = dp.fullName { walkGeneralNames(f) }
@@ -154,9 +172,15 @@ public enum CertificateWalk {
             oracle(sct.count >= 0 && sct.list.count >= 0, "SCT count")
         }
         let valid: Bool
-        do { try cert.validateExtensions(); valid = true } catch { valid = false }
+        do {
+            try cert.validateExtensions()
+            valid = true
+        } catch { valid = false }
         // validateExtensions decodes exactly the extensions the decoders do.
-        oracle(valid == !decoderThrew, "validateExtensions \(valid ? "accepts" : "rejects") but a decoder \(decoderThrew ? "throws" : "does not throw")")
+        oracle(
+            valid == !decoderThrew,
+            "validateExtensions \(valid ? "accepts" : "rejects") but a decoder \(decoderThrew ? "throws" : "does not throw")"
+        )
 
         // The reports (`sigil inspect`).
         let sha = Fingerprint.sha256Hex(cert.der)
@@ -169,8 +193,9 @@ public enum CertificateWalk {
         let json = report2.json(sha256: sha, spkiSha256: spki).serialized()
         oracle(json.first == "{" && json.last == "}", "JSON report is not an object")
         if valid {
-            oracle(report.problems.isEmpty && report2.problems.isEmpty,
-                   "report problems on a certificate whose extensions validate: \(report.problems + report2.problems)")
+            oracle(
+                report.problems.isEmpty && report2.problems.isEmpty,
+                "report problems on a certificate whose extensions validate: \(report.problems + report2.problems)")
         }
 
         // DER → PEM → DER.
@@ -233,7 +258,8 @@ public enum PEMWalk {
                 // DER → PEM → DER, each block alone and all of them as one bundle.
                 let pem = Array(PEM.encode(der).utf8)
                 guard let again = try? PEM.decodeBlocks(pem) else {
-                    oracle(false, "PEM.encode output (\(der.count) bytes of DER) does not decode"); return
+                    oracle(false, "PEM.encode output (\(der.count) bytes of DER) does not decode")
+                    return
                 }
                 oracle(again.certificates == [der] && again.skippedBlocks == 0, "PEM round trip differs")
                 oracle(Base64.decode(Base64.encode(der)) == der, "Base64 round trip differs")

@@ -15,8 +15,10 @@
 
 /// Traps with a message when an invariant fails: that is a finding.
 @inline(__always)
-func fuzzCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-               file: StaticString = #fileID, line: UInt = #line) {
+func fuzzCheck(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition() { fatalError("fuzz invariant broken: " + message(), file: file, line: line) }
 }
 
@@ -24,8 +26,9 @@ public enum DERWalk {
     /// Entry point: `bytes` as a sequence of top-level values, each walked to the bottom.
     public static func run(_ bytes: UnsafeRawBufferPointer) {
         var reader = DERReader(bytes)
-        fuzzCheck(reader.position == 0 && reader.end == bytes.count && reader.remaining == bytes.count,
-                  "fresh reader bounds")
+        fuzzCheck(
+            reader.position == 0 && reader.end == bytes.count && reader.remaining == bytes.count,
+            "fresh reader bounds")
         walkSequence(&reader, depth: 0)
     }
 
@@ -45,8 +48,10 @@ public enum DERWalk {
             let expected = referenceHeader(reader.input, before, reader.end)
             do {
                 let value = try reader.readAny()
-                fuzzCheck(expected != nil && expected!.contentStart == value.contentStart && expected!.end == value.end,
-                          "readAny accepted a header the reference parser \(expected == nil ? "rejects" : "reads differently")")
+                fuzzCheck(
+                    expected != nil && expected!.contentStart == value.contentStart && expected!.end == value.end,
+                    "readAny accepted a header the reference parser \(expected == nil ? "rejects" : "reads differently")"
+                )
                 fuzzCheck(value.start == before, "value.start \(value.start) != position \(before)")
                 fuzzCheck(value.tag == peeked, "readAny tag differs from peekTag")
                 fuzzCheck(reader.position == value.end, "cursor not at value end")
@@ -54,8 +59,9 @@ public enum DERWalk {
             } catch {
                 fuzzCheck(expected == nil, "readAny rejected (\(error)) a header the reference parser accepts")
                 fuzzCheck(reader.position == before, "a failed read moved the cursor")
-                fuzzCheck(error.offset >= before && error.offset <= reader.end,
-                          "error offset \(error.offset) outside [\(before), \(reader.end)]")
+                fuzzCheck(
+                    error.offset >= before && error.offset <= reader.end,
+                    "error offset \(error.offset) outside [\(before), \(reader.end)]")
                 checkReadErrorKind(error, at: before, reader: reader)
                 _ = error.description
                 // A reader that failed once stays failed at the same place.
@@ -89,11 +95,12 @@ public enum DERWalk {
     /// Strict DER header (X.690 §8.1.2–8.1.3, §10.1), written out plainly as the oracle for
     /// `readAny`: low tag numbers, not [UNIVERSAL 0], definite length in the fewest octets,
     /// at most 4 length octets, the value inside `end`. Nil when invalid.
-    static func referenceHeader(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> (contentStart: Int, end: Int)? {
+    static func referenceHeader(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> (contentStart: Int, end: Int)?
+    {
         guard end - start >= 2 else { return nil }
         let tag = b[start]
-        if tag & 0x1F == 0x1F { return nil }              // high-tag-number form
-        if tag == 0x00 || tag == 0x20 { return nil }       // [UNIVERSAL 0]: end-of-contents
+        if tag & 0x1F == 0x1F { return nil }  // high-tag-number form
+        if tag == 0x00 || tag == 0x20 { return nil }  // [UNIVERSAL 0]: end-of-contents
         let first = Int(b[start + 1])
         var p = start + 2
         var length = 0
@@ -101,10 +108,10 @@ public enum DERWalk {
             length = first
         } else {
             let count = first & 0x7F
-            if count == 0 || count > 4 || end - p < count { return nil }   // indefinite, too long, truncated
+            if count == 0 || count > 4 || end - p < count { return nil }  // indefinite, too long, truncated
             for i in 0..<count { length = length * 256 + Int(b[p + i]) }
             let fewest = length < 0x80 ? 0 : length < 0x100 ? 1 : length < 0x1_0000 ? 2 : length < 0x100_0000 ? 3 : 4
-            if count != fewest { return nil }                // not minimal (incl. long form for < 128)
+            if count != fewest { return nil }  // not minimal (incl. long form for < 128)
             p += count
         }
         if length > end - p { return nil }
@@ -154,8 +161,9 @@ public enum DERWalk {
                 fuzzCheck(depth + 1 <= DERReader.maximumDepth, "entered past the depth limit")
             } catch {
                 if depth + 1 > DERReader.maximumDepth {
-                    fuzzCheck(error.kind == .nestingTooDeep && error.offset == v.start,
-                              "expected nestingTooDeep at depth \(depth), got \(error)")
+                    fuzzCheck(
+                        error.kind == .nestingTooDeep && error.offset == v.start,
+                        "expected nestingTooDeep at depth \(depth), got \(error)")
                 } else {
                     fuzzCheck(error.kind == .trailingData, "enter failed with \(error)")
                     fuzzCheck(error.offset >= v.contentStart && error.offset < v.end, "trailingData offset")
@@ -183,8 +191,9 @@ public enum DERWalk {
     /// An accepted header must be exactly the canonical DER header for its tag and length
     /// (X.690 §8.1.3, §10.1): that is the whole of what "strict" means for the reader.
     static func checkHeader(_ v: DERValue) {
-        fuzzCheck(v.start >= 0 && v.start < v.contentStart && v.contentStart <= v.end && v.end <= v.input.count,
-                  "value offsets")
+        fuzzCheck(
+            v.start >= 0 && v.start < v.contentStart && v.contentStart <= v.end && v.end <= v.input.count,
+            "value offsets")
         fuzzCheck(v.contentCount == v.end - v.contentStart && v.content.count == v.contentCount, "content count")
         fuzzCheck(v.encoded.count == v.end - v.start, "encoded count")
         var header: [UInt8] = [v.tag.rawValue]
@@ -194,7 +203,10 @@ public enum DERWalk {
         } else {
             var octets: [UInt8] = []
             var m = n
-            while m > 0 { octets.insert(UInt8(m & 0xFF), at: 0); m >>= 8 }
+            while m > 0 {
+                octets.insert(UInt8(m & 0xFF), at: 0)
+                m >>= 8
+            }
             header.append(0x80 | UInt8(octets.count))
             header += octets
         }
@@ -220,8 +232,9 @@ public enum DERWalk {
             _ = try r.read(other)
             fuzzCheck(false, "read(other tag) succeeded")
         } catch {
-            fuzzCheck(error.kind == .unexpectedTag && error.offset == v.start && r.position == v.start,
-                      "read(other tag): \(error)")
+            fuzzCheck(
+                error.kind == .unexpectedTag && error.offset == v.start && r.position == v.start,
+                "read(other tag): \(error)")
         }
         do {
             let w = try r.read(v.tag)
@@ -234,14 +247,20 @@ public enum DERWalk {
             fuzzCheck(w?.end == v.end, "readOptional(tag) differs")
         } catch { fuzzCheck(false, "readOptional(tag) failed: \(error)") }
         var r3 = DERReader(input: v.input, from: v.start, to: v.end, depth: depth)
-        do { try r3.skip(); fuzzCheck(r3.isAtEnd, "skip") } catch { fuzzCheck(false, "skip failed: \(error)") }
+        do {
+            try r3.skip()
+            fuzzCheck(r3.isAtEnd, "skip")
+        } catch { fuzzCheck(false, "skip failed: \(error)") }
 
         // enter(tag) / enterOptional(tag), consuming everything inside.
         var r4 = DERReader(input: v.input, from: v.start, to: v.end, depth: depth)
         do {
             let count = try r4.enterOptional(v.tag) { (inner: inout DERReader) throws(DERError) -> Int in
                 var k = 0
-                while !inner.isAtEnd { try inner.skip(); k += 1 }
+                while !inner.isAtEnd {
+                    try inner.skip()
+                    k += 1
+                }
                 return k
             }
             fuzzCheck(count != nil && v.tag.isConstructed, "enterOptional on a primitive value")
@@ -269,8 +288,9 @@ public enum DERWalk {
                 let b = try t2.readBooleanDefaultFalse()
                 fuzzCheck(b && (try? v.decodeBoolean()) == true, "readBooleanDefaultFalse returned \(b)")
             } catch {
-                fuzzCheck(error.kind != .defaultValueEncoded || (try? v.decodeBoolean()) == false,
-                          "defaultValueEncoded for TRUE")
+                fuzzCheck(
+                    error.kind != .defaultValueEncoded || (try? v.decodeBoolean()) == false,
+                    "defaultValueEncoded for TRUE")
             }
         case .integer:
             let a = Result { () throws(DERError) in try t.readInt64() }
@@ -280,15 +300,17 @@ public enum DERWalk {
             fuzzCheck(b == Result { () throws(DERError) in try Array(v.decodeIntegerBytes()) }, "readIntegerBytes")
             var t3 = DERReader(input: v.input, from: v.start, to: v.end, depth: depth)
             let c = Result { () throws(DERError) in try Array(t3.readUnsignedIntegerBytes()) }
-            fuzzCheck(c == Result { () throws(DERError) in try Array(v.decodeUnsignedIntegerBytes()) },
-                      "readUnsignedIntegerBytes")
+            fuzzCheck(
+                c == Result { () throws(DERError) in try Array(v.decodeUnsignedIntegerBytes()) },
+                "readUnsignedIntegerBytes")
         case .bitString:
             let a = Result { () throws(DERError) in try t.readBitString().unusedBits }
             fuzzCheck(a == Result { () throws(DERError) in try v.decodeBitString().unusedBits }, "readBitString")
         case .objectIdentifier:
             let a = Result { () throws(DERError) in try Array(t.readObjectIdentifier()) }
-            fuzzCheck(a == Result { () throws(DERError) in try Array(v.decodeObjectIdentifier()) },
-                      "readObjectIdentifier")
+            fuzzCheck(
+                a == Result { () throws(DERError) in try Array(v.decodeObjectIdentifier()) },
+                "readObjectIdentifier")
         case .null:
             let a = Result { () throws(DERError) in try t.readNull() }.map { 0 }
             fuzzCheck(a == Result { () throws(DERError) in try v.decodeNull() }.map { 0 }, "readNull")
@@ -342,7 +364,8 @@ public enum DERWalk {
 
     /// INTEGER (X.690 §8.3): the oracle re-encodes the value minimally and compares.
     static func decodeIntegers(_ v: DERValue, content: [UInt8], primitive: Bool) {
-        let minimal = content.count == 1
+        let minimal =
+            content.count == 1
             || (content.count > 1 && !(content[0] == 0x00 && content[1] < 0x80)
                 && !(content[0] == 0xFF && content[1] >= 0x80))
         let bytes: [UInt8]
@@ -351,8 +374,9 @@ public enum DERWalk {
             fuzzCheck(primitive && minimal && bytes == content, "INTEGER \(content) accepted")
         } catch {
             fuzzCheck(!primitive || !minimal, "INTEGER \(content) rejected: \(error)")
-            fuzzCheck((try? v.decodeInt64()) == nil && (try? v.decodeUnsignedIntegerBytes()) == nil,
-                      "INTEGER variants accept what decodeIntegerBytes rejects")
+            fuzzCheck(
+                (try? v.decodeInt64()) == nil && (try? v.decodeUnsignedIntegerBytes()) == nil,
+                "INTEGER variants accept what decodeIntegerBytes rejects")
             return
         }
         do {
@@ -361,12 +385,14 @@ public enum DERWalk {
             fuzzCheck(minimalTwosComplement(i) == bytes, "Int64 \(i) does not re-encode to \(bytes)")
             _ = DERTime.rfc3339(i)  // arbitrary seconds must render without trapping
             let c = DERTime.components(i)
-            fuzzCheck(c.month >= 1 && c.month <= 12 && c.day >= 1 && c.day <= 31 && c.hour < 24
-                      && c.minute < 60 && c.second < 60 && c.hour >= 0 && c.minute >= 0 && c.second >= 0,
-                      "components(\(i)) out of range")
+            fuzzCheck(
+                c.month >= 1 && c.month <= 12 && c.day >= 1 && c.day <= 31 && c.hour < 24
+                    && c.minute < 60 && c.second < 60 && c.hour >= 0 && c.minute >= 0 && c.second >= 0,
+                "components(\(i)) out of range")
             if i.magnitude < (1 << 48) {
-                let back = DERTime.secondsSinceEpoch(year: c.year, month: c.month, day: c.day,
-                                                     hour: c.hour, minute: c.minute, second: c.second)
+                let back = DERTime.secondsSinceEpoch(
+                    year: c.year, month: c.month, day: c.day,
+                    hour: c.hour, minute: c.minute, second: c.second)
                 fuzzCheck(back == i, "components/secondsSinceEpoch round trip \(i) -> \(back)")
             }
         } catch {
@@ -402,9 +428,10 @@ public enum DERWalk {
         do {
             let bs = try v.decodeBitString()
             fuzzCheck(valid, "BIT STRING \(content) accepted")
-            fuzzCheck(bs.unusedBits == Int(content[0]) && bs.bytes.count == content.count - 1
-                      && bs.offset == v.contentStart + 1 && bs.bitCount >= 0
-                      && bs.bitCount == (content.count - 1) * 8 - Int(content[0]), "BIT STRING fields")
+            fuzzCheck(
+                bs.unusedBits == Int(content[0]) && bs.bytes.count == content.count - 1
+                    && bs.offset == v.contentStart + 1 && bs.bitCount >= 0
+                    && bs.bitCount == (content.count - 1) * 8 - Int(content[0]), "BIT STRING fields")
             let data = content.dropFirst()
             let limit = min(bs.bitCount, v.tag == .bitString ? 1024 : 64) + 9
             var i = -9
@@ -474,7 +501,8 @@ public enum DERWalk {
             let utc = v.tag == .utcTime
             let digits = utc ? 12 : 14
             if content.count == digits + 1, content[digits] == UInt8(ascii: "Z"),
-               content[0..<digits].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                content[0..<digits].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            {
                 func num(_ i: Int, _ n: Int) -> Int { content[i..<(i + n)].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
                 var year: Int
                 var k: Int
@@ -501,8 +529,9 @@ public enum DERWalk {
                 return
             }
             let c = DERTime.components(t)
-            fuzzCheck(c.year == e.0 && c.month == e.1 && c.day == e.2 && c.hour == e.3 && c.minute == e.4
-                      && c.second == e.5, "time \(content) decoded to \(c)")
+            fuzzCheck(
+                c.year == e.0 && c.month == e.1 && c.day == e.2 && c.hour == e.3 && c.minute == e.4
+                    && c.second == e.5, "time \(content) decoded to \(c)")
             func pad(_ x: Int, _ w: Int) -> String {
                 let s = String(x)
                 return String(repeating: "0", count: max(0, w - s.count)) + s
@@ -515,8 +544,10 @@ public enum DERWalk {
     }
 
     /// Every string type over every value's content, each against its own character set.
-    static let stringTags: [DERTag] = [.utf8String, .printableString, .ia5String, .visibleString,
-                                       .numericString, .bmpString, .universalString, .teletexString]
+    static let stringTags: [DERTag] = [
+        .utf8String, .printableString, .ia5String, .visibleString,
+        .numericString, .bmpString, .universalString, .teletexString,
+    ]
 
     static func decodeStrings(_ v: DERValue, content: [UInt8], primitive: Bool) {
         // Through the value's own tag.
@@ -552,8 +583,9 @@ public enum DERWalk {
                 if case .end = it.nextResult() {} else { fuzzCheck(false, "iterator does not stay at end") }
             } catch {
                 fuzzCheck(oracle == nil, "valid \(tag) \(content) rejected: \(error)")
-                fuzzCheck(error.kind == .invalidString && error.offset >= v.contentStart && error.offset < v.end,
-                          "\(tag) error \(error)")
+                fuzzCheck(
+                    error.kind == .invalidString && error.offset >= v.contentStart && error.offset < v.end,
+                    "\(tag) error \(error)")
                 _ = s.string  // decoding what it can of an invalid string must not trap either
             }
         }

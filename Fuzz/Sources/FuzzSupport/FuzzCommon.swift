@@ -2,20 +2,23 @@
 // SignatureWalk, VerifyWalk): input splitting, a tiny DER builder, the fixture set, and the
 // oracle trap. Symlinked into Tests/SigilTests so the regression replay runs the same code.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SigilDER
 @_spi(SigilInternal) import SigilTrust
 import SigilX509
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Traps with a message: a broken oracle is a finding (libFuzzer reports the crash and saves
 /// the input).
 @inline(never)
-func oracle(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-            file: StaticString = #fileID, line: UInt = #line) {
+func oracle(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition() {
         fatalError("ORACLE: \(message())", file: file, line: line)
     }
@@ -59,7 +62,8 @@ public struct FuzzChunks {
     public static func encode(_ chunks: [[UInt8]]) -> [UInt8] {
         var out: [UInt8] = []
         for c in chunks {
-            out.append(UInt8((c.count >> 8) & 0xFF)); out.append(UInt8(c.count & 0xFF))
+            out.append(UInt8((c.count >> 8) & 0xFF))
+            out.append(UInt8(c.count & 0xFF))
             out += c
         }
         return out
@@ -76,7 +80,10 @@ public enum DERBuild {
         } else {
             var len: [UInt8] = []
             var m = n
-            while m > 0 { len.insert(UInt8(m & 0xFF), at: 0); m >>= 8 }
+            while m > 0 {
+                len.insert(UInt8(m & 0xFF), at: 0)
+                m >>= 8
+            }
             out.append(0x80 | UInt8(len.count))
             out += len
         }
@@ -116,7 +123,8 @@ public struct FuzzFixtures: Sendable {
         if let dir = FuzzFixtures.certsDirectory() {
             for name in FuzzFiles.list(dir) where name.hasSuffix(".der") {
                 guard let data = FuzzFiles.read(dir + "/" + name),
-                      let c = try? Certificate(der: data) else { continue }
+                    let c = try? Certificate(der: data)
+                else { continue }
                 certs.append((name, c))
             }
         }
@@ -132,7 +140,8 @@ public struct FuzzFixtures: Sendable {
             for scenario in FuzzFiles.list(chains) {
                 for file in ["leaf.pem", "intermediates.pem", "anchors.pem"] {
                     guard let data = FuzzFiles.read(chains + "/" + scenario + "/" + file),
-                          let blocks = try? PEM.decodeBlocks(data) else { continue }
+                        let blocks = try? PEM.decodeBlocks(data)
+                    else { continue }
                     for der in blocks.certificates where !seen.contains(der) {
                         guard let c = try? Certificate(der: der) else { continue }
                         seen.insert(der)

@@ -2,10 +2,11 @@
 // each target's main.swift calls `FuzzStandalone.main`, which runs its LLVMFuzzerTestOneInput
 // on every file named on the command line (a directory: every file in it, not recursive).
 
-#if canImport(Glibc)
-import Glibc
-#endif
 @_spi(SigilInternal) import SigilTrust
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 public enum FuzzStandalone {
     public static func main(_ body: (UnsafePointer<UInt8>, Int) -> CInt) {

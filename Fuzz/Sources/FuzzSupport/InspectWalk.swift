@@ -14,7 +14,8 @@ public enum InspectWalk {
             precondition(strict == nil, "strict parser accepted what the lenient reader refused")
             return
         }
-        precondition((cert.strictCertificate == nil) == (strict == nil), "strictCertificate disagrees with the strict parser")
+        precondition(
+            (cert.strictCertificate == nil) == (strict == nil), "strictCertificate disagrees with the strict parser")
         if let strict { precondition(cert.strictCertificate! == strict) }
         var report = CertificateReport(cert, now: 1_767_225_600)
         _ = report.json(sha256: nil, spkiSha256: nil).serialized()

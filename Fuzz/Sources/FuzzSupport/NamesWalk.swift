@@ -32,15 +32,19 @@ public enum NamesWalk {
 
     /// The full TLVs of the elements of the SEQUENCE `der`.
     static func elements(_ der: [UInt8]) -> [[UInt8]] {
-        let ranges: [Range<Int>] = (try? der.withUnsafeBytes { (buf) throws(DERError) -> [Range<Int>] in
-            var r = DERReader(buf)
-            let v = try r.readAny()
-            return try DERReader.enter(v) { (inner) throws(DERError) -> [Range<Int>] in
-                var out: [Range<Int>] = []
-                while !inner.isAtEnd { let e = try inner.readAny(); out.append(e.start..<e.end) }
-                return out
-            }
-        }) ?? []
+        let ranges: [Range<Int>] =
+            (try? der.withUnsafeBytes { (buf) throws(DERError) -> [Range<Int>] in
+                var r = DERReader(buf)
+                let v = try r.readAny()
+                return try DERReader.enter(v) { (inner) throws(DERError) -> [Range<Int>] in
+                    var out: [Range<Int>] = []
+                    while !inner.isAtEnd {
+                        let e = try inner.readAny()
+                        out.append(e.start..<e.end)
+                    }
+                    return out
+                }
+            }) ?? []
         return ranges.map { Array(der[$0]) }
     }
 
@@ -62,7 +66,9 @@ public enum NamesWalk {
         if let last = elems.last, last.first == 0xA3 { elems.removeLast() }
         var exts: [UInt8] = []
         if let san { exts += DERBuild.extension(OID.subjectAltName, critical: false, value: san) }
-        if let nameConstraints { exts += DERBuild.extension(OID.nameConstraints, critical: critical, value: nameConstraints) }
+        if let nameConstraints {
+            exts += DERBuild.extension(OID.nameConstraints, critical: critical, value: nameConstraints)
+        }
         if !exts.isEmpty { elems.append(DERBuild.tlv(0xA3, DERBuild.tlv(0x30, exts))) }
         let tbs = DERBuild.tlv(0x30, elems.flatMap { $0 })
         return DERBuild.tlv(0x30, tbs + template.signatureAlgorithm + template.signatureValue)
@@ -86,7 +92,10 @@ public enum NamesWalk {
         if let id {
             // The canonical text of an identity parses back to the same identity.
             let again = ServerIdentity(id.description)
-            oracle(again == id, "ServerIdentity(\(host.debugDescription)).description \(id.description.debugDescription) re-parses to \(String(describing: again))")
+            oracle(
+                again == id,
+                "ServerIdentity(\(host.debugDescription)).description \(id.description.debugDescription) re-parses to \(String(describing: again))"
+            )
         }
         if let ip = IPAddress(host) {
             oracle(IPAddress(bytes: ip.bytes) == ip, "IPAddress(bytes:) of a parsed address differs")
@@ -95,10 +104,11 @@ public enum NamesWalk {
         if let ip = IPAddress(bytes: hostBytes) { _ = IPAddress(ip.description) }
         _ = DNSName(host)
 
-        let der = build(san: flags & 2 != 0 ? sanValue : nil,
-                        nameConstraints: flags & 4 != 0 ? ncValue : nil,
-                        critical: flags & 1 != 0,
-                        subject: flags & 8 != 0 ? subject : nil)
+        let der = build(
+            san: flags & 2 != 0 ? sanValue : nil,
+            nameConstraints: flags & 4 != 0 ? ncValue : nil,
+            critical: flags & 1 != 0,
+            subject: flags & 8 != 0 ? subject : nil)
         guard let cert = try? Certificate(der: der) else { return }
 
         // nil: malformed SAN extension; []: none.
@@ -110,15 +120,26 @@ public enum NamesWalk {
             let second = try? cert.matches(id)
             oracle(first == second, "matches is not deterministic")
             if first == true {
-                guard let sans else { oracle(false, "matches on a malformed SAN"); return }
+                guard let sans else {
+                    oracle(false, "matches on a malformed SAN")
+                    return
+                }
                 switch id {
                 case .dns:
                     // A DNS reference only ever matches a dNSName entry.
-                    oracle(sans.contains { if case .dnsName = $0 { return true }; return false },
-                           "DNS reference \(id) matches a certificate without a dNSName SAN")
+                    oracle(
+                        sans.contains {
+                            if case .dnsName = $0 { return true }
+                            return false
+                        },
+                        "DNS reference \(id) matches a certificate without a dNSName SAN")
                 case .ip(let ref):
-                    oracle(sans.contains { if case .ipAddress(let b) = $0 { return b == ref.bytes }; return false },
-                           "IP reference \(id) matches a certificate without that iPAddress SAN")
+                    oracle(
+                        sans.contains {
+                            if case .ipAddress(let b) = $0 { return b == ref.bytes }
+                            return false
+                        },
+                        "IP reference \(id) matches a certificate without that iPAddress SAN")
                 }
             }
             if first == false, let sans {
@@ -126,9 +147,12 @@ public enum NamesWalk {
                 case .dns(let ref):
                     // A presented dNSName equal (ASCII case-insensitively) to a plain LDH
                     // reference matches it.
-                    let plain = ref.bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E }
+                    let plain = ref.bytes.allSatisfy {
+                        ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E
+                    }
                     if plain {
-                        for case .dnsName(let p) in sans where p.bytes.lazy.map(lower).elementsEqual(ref.bytes.lazy.map(lower)) {
+                        for case .dnsName(let p) in sans
+                        where p.bytes.lazy.map(lower).elementsEqual(ref.bytes.lazy.map(lower)) {
                             oracle(false, "dNSName \(p.latin1String) does not match the equal reference \(ref)")
                         }
                     }
@@ -145,8 +169,12 @@ public enum NamesWalk {
         oracle(e1 == e2, "matchesEmail is not deterministic")
         if e1 == true {
             let want = Array(email.utf8).map(lower)
-            oracle(sans?.contains { if case .rfc822Name(let b) = $0 { return b.bytes.map(lower) == want }; return false } == true,
-                   "matchesEmail(\(email.debugDescription)) without an equal rfc822Name SAN")
+            oracle(
+                sans?.contains {
+                    if case .rfc822Name(let b) = $0 { return b.bytes.map(lower) == want }
+                    return false
+                } == true,
+                "matchesEmail(\(email.debugDescription)) without an equal rfc822Name SAN")
         }
         _ = try? commonNameIsConsistentWithSubjectAltName(cert)
 
@@ -156,8 +184,11 @@ public enum NamesWalk {
         let again = checkNameConstraints(nc, for: cert)
         oracle(full == again, "checkNameConstraints is not deterministic")
         let small = checkNameConstraints(nc, for: cert, budget: 8)
-        if small == .satisfied { oracle(full == .satisfied, "satisfied within 8 comparisons but not with the full budget: \(full)") }
-        if case .unsupported = small {} else {
+        if small == .satisfied {
+            oracle(full == .satisfied, "satisfied within 8 comparisons but not with the full budget: \(full)")
+        }
+        if case .unsupported = small {
+        } else {
             // A result reached within a small budget is the same with the full one.
             oracle(small == full, "budget 8 gives \(small), full budget gives \(full)")
         }

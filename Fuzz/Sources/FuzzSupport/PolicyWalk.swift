@@ -37,26 +37,36 @@ public enum PolicyWalk {
         while !input.isAtEnd && path.count < 8 {
             let values = (0..<4).map { _ in input.next() ?? [] }
             var cert = PolicyCertificate(isSelfIssued: path.count < 3 && (flags >> (4 + path.count)) & 1 != 0)
-            if !values[0].isEmpty, let cp = decode(values[0], { (v) throws(DERError) in try CertificatePolicies(extensionValue: v) }) {
+            if !values[0].isEmpty,
+                let cp = decode(values[0], { (v) throws(DERError) in try CertificatePolicies(extensionValue: v) })
+            {
                 var list: [ByteSpan] = []
                 for p in cp {
                     list.append(p.policyIdentifier)
-                    _ = p.qualifiers // materializes CPS and user notice texts
+                    _ = p.qualifiers  // materializes CPS and user notice texts
                     _ = p.policyIdentifierDotted
                 }
                 cert.policies = list
             }
-            if !values[1].isEmpty, let pm = decode(values[1], { (v) throws(DERError) in try PolicyMappings(extensionValue: v) }) {
+            if !values[1].isEmpty,
+                let pm = decode(values[1], { (v) throws(DERError) in try PolicyMappings(extensionValue: v) })
+            {
                 var list: [(issuer: ByteSpan, subject: ByteSpan)] = []
                 for m in pm { list.append((m.issuerDomainPolicy, m.subjectDomainPolicy)) }
                 cert.mappings = list
             }
-            if !values[2].isEmpty, let pc = decode(values[2], { (v) throws(DERError) in try PolicyConstraints(extensionValue: v) }) {
-                oracle(pc.requireExplicitPolicy != nil || pc.inhibitPolicyMapping != nil, "empty policyConstraints accepted")
+            if !values[2].isEmpty,
+                let pc = decode(values[2], { (v) throws(DERError) in try PolicyConstraints(extensionValue: v) })
+            {
+                oracle(
+                    pc.requireExplicitPolicy != nil || pc.inhibitPolicyMapping != nil,
+                    "empty policyConstraints accepted")
                 cert.requireExplicitPolicy = pc.requireExplicitPolicy
                 cert.inhibitPolicyMapping = pc.inhibitPolicyMapping
             }
-            if !values[3].isEmpty, let n = decode(values[3], { (v) throws(DERError) in try decodeInhibitAnyPolicy(extensionValue: v) }) {
+            if !values[3].isEmpty,
+                let n = decode(values[3], { (v) throws(DERError) in try decodeInhibitAnyPolicy(extensionValue: v) })
+            {
                 oracle(n >= 0, "negative SkipCerts")
                 cert.inhibitAnyPolicy = n
             }
@@ -86,7 +96,8 @@ public enum PolicyWalk {
         for set in [p.authoritiesConstrained, p.userConstrained] {
             oracle(Set(set).count == set.count, "duplicate policy in a result set")
         }
-        let auth = Set(p.authoritiesConstrained), user = Set(options.userInitialPolicySet)
+        let auth = Set(p.authoritiesConstrained)
+        let user = Set(options.userInitialPolicySet)
         for q in p.userConstrained {
             oracle(auth.contains(q) || user.contains(q), "user-constrained policy from nowhere")
         }
@@ -101,7 +112,9 @@ public enum PolicyWalk {
         do {
             return try body(span)
         } catch {
-            oracle(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside 0...\(bytes.count)")
+            oracle(
+                error.offset >= 0 && error.offset <= bytes.count,
+                "error offset \(error.offset) outside 0...\(bytes.count)")
             return nil
         }
     }

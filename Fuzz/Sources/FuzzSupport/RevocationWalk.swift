@@ -13,15 +13,22 @@ public enum CRLWalk {
 
     public static func run(_ bytes: [UInt8]) {
         guard let crl = try? CertificateList(der: bytes) else { return }
-        guard let again = try? CertificateList(der: crl.der) else { oracle(false, "re-parse of CertificateList.der fails"); return }
-        oracle(again.revokedCount == crl.revokedCount && again.thisUpdate == crl.thisUpdate && again.nextUpdate == crl.nextUpdate,
-               "re-parse: fields differ")
+        guard let again = try? CertificateList(der: crl.der) else {
+            oracle(false, "re-parse of CertificateList.der fails")
+            return
+        }
+        oracle(
+            again.revokedCount == crl.revokedCount && again.thisUpdate == crl.thisUpdate
+                && again.nextUpdate == crl.nextUpdate,
+            "re-parse: fields differ")
         _ = crl.issuer.rfc4514String
         _ = crl.tbsCertList.count
         _ = crl.signature.count
         _ = crl.facts.crlNumber?.hex
         _ = crl.isDelta
-        if let idp = crl.facts.issuingDistributionPoint, let names = idp.fullName { for n in names { _ = n.description } }
+        if let idp = crl.facts.issuingDistributionPoint, let names = idp.fullName {
+            for n in names { _ = n.description }
+        }
         for e in crl.extensions { _ = e.oidDotted }
         var count = 0
         for entry in crl.revokedCertificates {

@@ -29,8 +29,10 @@ import SigilTrust
 import SigilX509
 
 public enum SecurityPolicyWalk {
-    static let domains: [String?] = [nil, "leaf.rsa2048.sigil.test", "leaf.p256.sigil.test", "x.wild.p384.sigil.test",
-                                     "sigil.test", "rsa2048.sigil.test", "192.0.2.10", "example.com"]
+    static let domains: [String?] = [
+        nil, "leaf.rsa2048.sigil.test", "leaf.p256.sigil.test", "x.wild.p384.sigil.test",
+        "sigil.test", "rsa2048.sigil.test", "192.0.2.10", "example.com",
+    ]
     static let times: [Double] = [VerifyWalk.time, 1_735_689_600, 2_082_758_400, 1_500_000_000]
 
     public static func run(_ data: UnsafeRawBufferPointer) { run(Array(data)) }
@@ -47,8 +49,11 @@ public enum SecurityPolicyWalk {
             var out: [Certificate] = []
             for _ in 0..<n {
                 guard let chunk = input.next() else { break }
-                if chunk.count == 1 { out.append(fixtures[Int(chunk[0]) % fixtures.count]) }
-                else if let c = try? Certificate(der: chunk) { out.append(c) }
+                if chunk.count == 1 {
+                    out.append(fixtures[Int(chunk[0]) % fixtures.count])
+                } else if let c = try? Certificate(der: chunk) {
+                    out.append(c)
+                }
             }
             return out
         }
@@ -59,8 +64,9 @@ public enum SecurityPolicyWalk {
         }
 
         let modes: [PinningMode] = [.none, .certificate, .publicKey]
-        var policy = SecurityPolicy(pinningMode: modes[Int(config & 3) % 3], pinnedCertificates: certificates(4),
-                                    anchors: VerifyWalk.anchors)
+        var policy = SecurityPolicy(
+            pinningMode: modes[Int(config & 3) % 3], pinnedCertificates: certificates(4),
+            anchors: VerifyWalk.anchors)
         policy.allowInvalidCertificates = config & 0x04 != 0
         policy.validatesDomainName = config & 0x08 == 0
         policy.validatesCertificateChain = config & 0x10 != 0
@@ -86,8 +92,11 @@ public enum SecurityPolicyWalk {
         }
         var chain: [Certificate] = []
         while let chunk = input.next(), chain.count < 12 {
-            if chunk.count == 1 { chain.append(fixtures[Int(chunk[0]) % fixtures.count]) }
-            else if let c = try? Certificate(der: chunk) { chain.append(c) }
+            if chunk.count == 1 {
+                chain.append(fixtures[Int(chunk[0]) % fixtures.count])
+            } else if let c = try? Certificate(der: chunk) {
+                chain.append(c)
+            }
         }
 
         secTrust(chain: chain, domain: domain, time: time, config: config, pinned: policy.pinnedCertificates)
@@ -98,9 +107,12 @@ public enum SecurityPolicyWalk {
         _ = e.warnings
         _ = e.failures
         let again = policy.evaluate(serverChain: chain, domain: domain, at: time)
-        oracle(again.outcome == e.outcome && again.matchedIndexes == e.matchedIndexes, "evaluation is not deterministic")
-        oracle(e.isTrusted == (e.outcome == .trusted || e.outcome == .acceptedWithoutValidation || e.outcome == .pinMatched),
-               "isTrusted disagrees with the outcome \(e.outcome)")
+        oracle(
+            again.outcome == e.outcome && again.matchedIndexes == e.matchedIndexes, "evaluation is not deterministic")
+        oracle(
+            e.isTrusted
+                == (e.outcome == .trusted || e.outcome == .acceptedWithoutValidation || e.outcome == .pinMatched),
+            "isTrusted disagrees with the outcome \(e.outcome)")
 
         // Pins in force, from the contract: the most specific unexpired pin set for the domain,
         // else the global pins (public-key mode); the pinned certificates (certificate mode).
@@ -114,19 +126,35 @@ public enum SecurityPolicyWalk {
                 keyPins = Set(policy.globalKeyPins)
             }
         }
-        let hasPins = mode == .certificate ? !policy.pinnedCertificates.isEmpty : (mode == .publicKey && !keyPins.isEmpty)
+        let hasPins =
+            mode == .certificate ? !policy.pinnedCertificates.isEmpty : (mode == .publicKey && !keyPins.isEmpty)
 
-        if chain.isEmpty { oracle(e.outcome == .rejected(.emptyChain), "empty chain not refused: \(e.outcome)"); return }
-        if policy.validatesDomainName && domain == nil { oracle(!e.isTrusted, "validatesDomainName without a domain trusted") }
+        if chain.isEmpty {
+            oracle(e.outcome == .rejected(.emptyChain), "empty chain not refused: \(e.outcome)")
+            return
+        }
+        if policy.validatesDomainName && domain == nil {
+            oracle(!e.isTrusted, "validatesDomainName without a domain trusted")
+        }
 
         switch e.outcome {
         case .trusted:
-            oracle(mode == .none && !policy.allowInvalidCertificates, "trusted outside mode none / with invalid allowed")
-            guard case .trusted(let path, _, _)? = e.ordinaryResult else { oracle(false, "trusted without a trusted evaluation"); return }
-            oracle(path == e.matchedChain && e.matchedChainSource == .validatedPath, "trusted: matched chain is not the path")
+            oracle(
+                mode == .none && !policy.allowInvalidCertificates, "trusted outside mode none / with invalid allowed")
+            guard case .trusted(let path, _, _)? = e.ordinaryResult else {
+                oracle(false, "trusted without a trusted evaluation")
+                return
+            }
+            oracle(
+                path == e.matchedChain && e.matchedChainSource == .validatedPath,
+                "trusted: matched chain is not the path")
         case .acceptedWithoutValidation:
-            oracle(policy.allowInvalidCertificates && mode == .none, "accepted without validation but invalid certificates not allowed")
-            oracle(!(domain != nil && policy.validatesDomainName), "accepted without validation while a domain must be validated (clause 1)")
+            oracle(
+                policy.allowInvalidCertificates && mode == .none,
+                "accepted without validation but invalid certificates not allowed")
+            oracle(
+                !(domain != nil && policy.validatesDomainName),
+                "accepted without validation while a domain must be validated (clause 1)")
         case .pinMatched:
             oracle(mode != .none && hasPins, "pin matched with no pin in force")
             oracle(!e.matchedIndexes.isEmpty, "pin matched with no matched index")
@@ -140,16 +168,27 @@ public enum SecurityPolicyWalk {
                 }
             }
             if policy.validatesCertificateChain {
-                oracle(e.matchedIndexes.count == e.matchedChain.count, "validatesCertificateChain with an unpinned certificate")
+                oracle(
+                    e.matchedIndexes.count == e.matchedChain.count,
+                    "validatesCertificateChain with an unpinned certificate")
             }
             if mode == .certificate {
-                guard case .trusted(let path, _, _)? = e.pinnedResult else { oracle(false, "certificate mode without a trusted pinned evaluation"); return }
+                guard case .trusted(let path, _, _)? = e.pinnedResult else {
+                    oracle(false, "certificate mode without a trusted pinned evaluation")
+                    return
+                }
                 oracle(path == e.matchedChain, "certificate mode: matched chain is not the pinned path")
-                oracle(policy.pinnedCertificates.contains(path[path.count - 1]), "certificate mode: path does not end at a pinned certificate")
+                oracle(
+                    policy.pinnedCertificates.contains(path[path.count - 1]),
+                    "certificate mode: path does not end at a pinned certificate")
             }
             if !policy.allowInvalidCertificates {
-                oracle(e.ordinaryResult?.isTrusted == true, "pin matched on an untrusted chain with invalid certificates refused")
-                if mode == .publicKey { oracle(e.matchedChainSource == .validatedPath, "public-key mode matched the presented chain") }
+                oracle(
+                    e.ordinaryResult?.isTrusted == true,
+                    "pin matched on an untrusted chain with invalid certificates refused")
+                if mode == .publicKey {
+                    oracle(e.matchedChainSource == .validatedPath, "public-key mode matched the presented chain")
+                }
             }
         case .rejected:
             break
@@ -157,8 +196,9 @@ public enum SecurityPolicyWalk {
         // Fail closed: a verdict resting on an evaluation holds only fixture certificates.
         if e.isTrusted && e.matchedChainSource == .validatedPath {
             for (i, c) in e.matchedChain.enumerated() {
-                oracle(FuzzFixtures.shared.derSet.contains(c.der) || policy.pinnedCertificates.contains(c),
-                       "validated path holds a non-fixture certificate at \(i)")
+                oracle(
+                    FuzzFixtures.shared.derSet.contains(c.der) || policy.pinnedCertificates.contains(c),
+                    "validated path holds a non-fixture certificate at \(i)")
             }
         }
     }
@@ -173,25 +213,35 @@ public enum SecurityPolicyWalk {
         let all: [CertificateTrust.Policy] = [.ssl(host: domain), .sslClient, .basicX509]
         var policies: [CertificateTrust.Policy] = []
         for (i, p) in all.enumerated() where config & (0x20 << i) != 0 { policies.append(p) }
-        var trust = CertificateTrust(certificates: chain, policies: policies, time: time,
-                                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: VerifyWalk.anchors)
+        var trust = CertificateTrust(
+            certificates: chain, policies: policies, time: time,
+            signatureVerifier: SigilSignatureVerifier(), systemAnchors: VerifyWalk.anchors)
         trust.anchors = pinned
         trust.anchorsOnly = config & 0x80 == 0
         if config & 0x40 != 0, let d = domain { trust.overrideHost(d) }
         let e = trust.evaluate()
         _ = e.result.description
-        oracle(e.isTrusted == e.failures.isEmpty, "CertificateTrust: trusted \(e.isTrusted) with \(e.failures.count) failures")
+        oracle(
+            e.isTrusted == e.failures.isEmpty,
+            "CertificateTrust: trusted \(e.isTrusted) with \(e.failures.count) failures")
         if e.isTrusted {
             oracle(!chain.isEmpty && e.chain.first == chain[0], "CertificateTrust: chain does not start at the leaf")
             let anchors = trust.effectiveAnchors
-            oracle(e.chain.last.map { anchors.contains($0) } ?? false, "CertificateTrust: chain does not end at an effective anchor")
+            oracle(
+                e.chain.last.map { anchors.contains($0) } ?? false,
+                "CertificateTrust: chain does not end at an effective anchor")
             for c in e.chain {
-                oracle(FuzzFixtures.shared.derSet.contains(c.der) || pinned.contains(c), "CertificateTrust: non-fixture certificate trusted")
+                oracle(
+                    FuzzFixtures.shared.derSet.contains(c.der) || pinned.contains(c),
+                    "CertificateTrust: non-fixture certificate trusted")
             }
-            oracle((e.result == .unspecified) == (e.anchorSource == .system), "CertificateTrust: unspecified iff a system anchor")
+            oracle(
+                (e.result == .unspecified) == (e.anchorSource == .system),
+                "CertificateTrust: unspecified iff a system anchor")
         } else {
-            oracle(e.chain.isEmpty && e.result == TrustResultType.forFailures(e.failures) || chain.isEmpty,
-                   "CertificateTrust: untrusted result \(e.result) disagrees with its failures")
+            oracle(
+                e.chain.isEmpty && e.result == TrustResultType.forFailures(e.failures) || chain.isEmpty,
+                "CertificateTrust: untrusted result \(e.result) disagrees with its failures")
         }
     }
 
@@ -199,12 +249,20 @@ public enum SecurityPolicyWalk {
     /// requirement fails; a passed report has a validated chain of fixture certificates.
     static func ats(chain: [Certificate], host: String, time: Double) {
         let r = ATSReport.evaluate(presented: chain, host: host, anchors: VerifyWalk.anchors, at: time)
-        oracle(r.passed == r.requirements.allSatisfy { $0.status != .fail }, "ATS: passed disagrees with the requirements")
-        for q in r.requirements { for i in q.offending { oracle(i >= 0 && i < max(r.chain.count, 1), "ATS: offending index out of range") } }
+        oracle(
+            r.passed == r.requirements.allSatisfy { $0.status != .fail }, "ATS: passed disagrees with the requirements")
+        for q in r.requirements {
+            for i in q.offending { oracle(i >= 0 && i < max(r.chain.count, 1), "ATS: offending index out of range") }
+        }
         if r.passed {
             oracle(r.chainIsValidated && r.trust.isTrusted, "ATS: passed without a validated chain")
-            for c in r.chain { oracle(FuzzFixtures.shared.derSet.contains(c.der), "ATS: passed with a non-fixture certificate") }
+            for c in r.chain {
+                oracle(FuzzFixtures.shared.derSet.contains(c.der), "ATS: passed with a non-fixture certificate")
+            }
         }
-        for c in r.chain { _ = ATSReport.validityDays(c); _ = ATSReport.requiredSCTs(c) }
+        for c in r.chain {
+            _ = ATSReport.validityDays(c)
+            _ = ATSReport.requiredSCTs(c)
+        }
     }
 }

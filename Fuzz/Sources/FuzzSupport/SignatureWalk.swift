@@ -37,10 +37,12 @@ public enum SignatureWalk {
         for (name, c) in certs {
             for (_, i) in certs where c.issuer.matchesForChaining(i.subject) {
                 guard CertificateSignature.verify(c, issuer: i) == .verified else { continue }
-                out.append(Triple(name: name, tbs: c.tbsCertificate.array, signature: c.signature.array,
-                                  algorithm: c.signatureAlgorithm, algorithmDER: c.signatureAlgorithmIdentifier.array,
-                                  keyAlgorithm: i.publicKeyAlgorithm,
-                                  key: i.publicKeyBytes.array))
+                out.append(
+                    Triple(
+                        name: name, tbs: c.tbsCertificate.array, signature: c.signature.array,
+                        algorithm: c.signatureAlgorithm, algorithmDER: c.signatureAlgorithmIdentifier.array,
+                        keyAlgorithm: i.publicKeyAlgorithm,
+                        key: i.publicKeyBytes.array))
             }
         }
         if out.isEmpty { fatalError("SignatureWalk: no verifying fixture pair") }
@@ -50,8 +52,10 @@ public enum SignatureWalk {
     /// The key algorithms of mode 1: the fixtures' (RSA, PSS-restricted RSA, EC curves,
     /// EdDSA) and the other cases.
     static let keyAlgorithms: [PublicKeyAlgorithm] = {
-        var out: [PublicKeyAlgorithm] = [.rsa, .rsaPSS(nil), .ec(.p256), .ec(.p384), .ec(.p521), .ec(.other),
-                                         .ecExplicitParameters, .ed25519, .ed448, .unknown]
+        var out: [PublicKeyAlgorithm] = [
+            .rsa, .rsaPSS(nil), .ec(.p256), .ec(.p384), .ec(.p521), .ec(.other),
+            .ecExplicitParameters, .ed25519, .ed448, .unknown,
+        ]
         for (_, c) in FuzzFixtures.shared.certificates where !out.contains(c.publicKeyAlgorithm) {
             out.append(c.publicKeyAlgorithm)
         }
@@ -71,8 +75,10 @@ public enum SignatureWalk {
         if input.byte() & 1 == 0 { mutation(&input) } else { raw(&input) }
     }
 
-    static func verify(_ alg: SignatureAlgorithm, _ signed: [UInt8], _ sig: [UInt8], _ keyAlg: PublicKeyAlgorithm,
-                       _ key: [UInt8]) -> CertificateSignature.Outcome {
+    static func verify(
+        _ alg: SignatureAlgorithm, _ signed: [UInt8], _ sig: [UInt8], _ keyAlg: PublicKeyAlgorithm,
+        _ key: [UInt8]
+    ) -> CertificateSignature.Outcome {
         signed.withUnsafeBytes { m in
             sig.withUnsafeBytes { s in
                 key.withUnsafeBytes { k in
@@ -85,13 +91,19 @@ public enum SignatureWalk {
     static func mutation(_ input: inout FuzzChunks) {
         let t = triples[Int(input.byte()) % triples.count]
         let what = input.byte() % 4
-        var tbs = t.tbs, sig = t.signature, key = t.key, alg = t.algorithm
+        var tbs = t.tbs
+        var sig = t.signature
+        var key = t.key
+        var alg = t.algorithm
         do {
             var target = what == 0 ? tbs : what == 1 ? sig : what == 2 ? key : t.algorithmDER
             var edits = 0
             while !input.isAtEnd && edits < 64 {
                 edits += 1
-                let op = input.byte(), hi = input.byte(), lo = input.byte(), value = input.byte()
+                let op = input.byte()
+                let hi = input.byte()
+                let lo = input.byte()
+                let value = input.byte()
                 let offset = (Int(hi) << 8 | Int(lo))
                 switch op % 4 {
                 case 0: if !target.isEmpty { target[offset % target.count] = value }
@@ -116,8 +128,10 @@ public enum SignatureWalk {
         } else if outcome == .verified {
             // The only acceptable "verified" after a mutation: the key bytes changed but encode
             // the same key (an EC point in compressed form).
-            oracle(tbs == t.tbs && sig == t.signature && alg == t.algorithm && sameKey(t.keyAlgorithm, key, t.key),
-                   "mutated triple of \(t.name) verifies (mutated: \(["tbs", "signature", "key", "algorithm"][Int(what)]))")
+            oracle(
+                tbs == t.tbs && sig == t.signature && alg == t.algorithm && sameKey(t.keyAlgorithm, key, t.key),
+                "mutated triple of \(t.name) verifies (mutated: \(["tbs", "signature", "key", "algorithm"][Int(what)]))"
+            )
         }
     }
 
@@ -155,20 +169,23 @@ public enum SignatureWalk {
         let hashes: [HashAlgorithm] = [.sha1, .sha224, .sha256, .sha384, .sha512]
         let h = hashes[message.count % hashes.count]
         if let rsa = try? RSAPublicKey(pkcs1DER: key) {
-            oracle(rsa.bitCount >= RSAPublicKey.minimumModulusBits && rsa.bitCount <= RSAPublicKey.maximumModulusBits,
-                   "RSA key of \(rsa.bitCount) bits accepted")
+            oracle(
+                rsa.bitCount >= RSAPublicKey.minimumModulusBits && rsa.bitCount <= RSAPublicKey.maximumModulusBits,
+                "RSA key of \(rsa.bitCount) bits accepted")
             let rebuilt = try? RSAPublicKey(modulus: rsa.modulusBigEndian, exponent: rsa.exponentBigEndian)
             oracle(rebuilt == rsa, "RSA key rebuilt from its modulus and exponent differs")
             _ = try? rsa.verifyPKCS1v15(signature: sig, digest: message, hash: h)
-            _ = try? rsa.verifyPSS(signature: sig, digest: message, hash: h, mgf1Hash: .sha256,
-                                   saltLength: message.count % 70)
+            _ = try? rsa.verifyPSS(
+                signature: sig, digest: message, hash: h, mgf1Hash: .sha256,
+                saltLength: message.count % 70)
             _ = try? rsa.verifyPKCS1v15(signature: sig, message: message, hash: h)
         }
         for curve in ECCurve.allCases {
             guard let k = ecKey(curve, key) else { continue }
             let x963 = k.x963Representation
             oracle(x963.count == 1 + 2 * curve.coordinateByteCount && x963.first == 0x04, "x963Representation shape")
-            oracle(ecKey(curve, x963)?.x963Representation == x963, "EC key round trip through x963Representation differs")
+            oracle(
+                ecKey(curve, x963)?.x963Representation == x963, "EC key round trip through x963Representation differs")
             sig.withUnsafeBytes { s in
                 message.withUnsafeBytes { d in _ = try? k.verify(signatureDER: s, digest: d) }
             }

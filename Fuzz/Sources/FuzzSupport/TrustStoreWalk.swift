@@ -23,16 +23,19 @@
 //   certificate extension (case-insensitive) that hold one, in name order; every other such
 //   file is listed as skipped.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import Sigil
 @_spi(SigilInternal) import SigilTrust
 import SigilX509
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 public enum TrustStoreWalk {
-    static let names = ["9d66eef0.0", "9d66eef0.1", "ca.pem", "bundle.crt", "ROOT.CER", "leaf.der", "noext", ".hidden.pem",
-                        "a.pem.bak", "b.crt", "z.PEM", "3513523f.0"]
+    static let names = [
+        "9d66eef0.0", "9d66eef0.1", "ca.pem", "bundle.crt", "ROOT.CER", "leaf.der", "noext", ".hidden.pem",
+        "a.pem.bak", "b.crt", "z.PEM", "3513523f.0",
+    ]
 
     static let scratch: String = {
         var template = Array("/tmp/sigil-fuzz-truststore-XXXXXX".utf8CString)
@@ -111,8 +114,11 @@ public enum TrustStoreWalk {
         for a in store.anchors {
             oracle(all.contains(a.certificate), "an anchor is not a certificate of the input")
             oracle(store.contains(a.certificate), "contains() misses an anchor")
-            oracle(store.anchors(withSubject: a.certificate.subject).contains { store.anchors[$0].certificate == a.certificate },
-                   "anchors(withSubject:) misses an anchor")
+            oracle(
+                store.anchors(withSubject: a.certificate.subject).contains {
+                    store.anchors[$0].certificate == a.certificate
+                },
+                "anchors(withSubject:) misses an anchor")
         }
 
         // On disk.
@@ -120,14 +126,18 @@ public enum TrustStoreWalk {
         removeAll(dir)
         for f in files { write(dir + "/" + f.name, f.bytes) }
         if mode & 1 != 0, let f = files.first { symlink(dir + "/" + f.name, dir + "/link-" + f.name + ".pem") }
-        if mode & 2 != 0 { mkdir(dir + "/sub.pem", 0o755); write(dir + "/sub.pem/x.pem", files.first?.bytes ?? []) }
+        if mode & 2 != 0 {
+            mkdir(dir + "/sub.pem", 0o755)
+            write(dir + "/sub.pem/x.pem", files.first?.bytes ?? [])
+        }
 
         for f in files {
             let loaded = TrustStore.loading(file: dir + "/" + f.name)
             var direct = TrustStore()
             direct.add(contentsOf: f.bytes)
-            oracle(loaded?.anchors.map { $0.certificate } == direct.anchors.map { $0.certificate },
-                   "loading(file:) differs from add(contentsOf:) for \(f.name)")
+            oracle(
+                loaded?.anchors.map { $0.certificate } == direct.anchors.map { $0.certificate },
+                "loading(file:) differs from add(contentsOf:) for \(f.name)")
         }
 
         // SSL_CERT_FILE + SSL_CERT_DIR.
@@ -137,13 +147,19 @@ public enum TrustStoreWalk {
         for name in FuzzFiles.list(dir) {
             let path = dir + "/" + name
             var st = stat()
-            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let bytes = FuzzFiles.read(path) else { continue }
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let bytes = FuzzFiles.read(path) else {
+                continue
+            }
             expectedSystem += parsed(bytes)
         }
         var distinct: [Certificate] = []
         for c in expectedSystem where !distinct.contains(c) { distinct.append(c) }
-        oracle(system.count == distinct.count, "system(environment:) holds \(system.count) anchors, expected \(distinct.count)")
-        for a in system.anchors { oracle(a.source == .system && distinct.contains(a.certificate), "system store: unexpected anchor") }
+        oracle(
+            system.count == distinct.count,
+            "system(environment:) holds \(system.count) anchors, expected \(distinct.count)")
+        for a in system.anchors {
+            oracle(a.source == .system && distinct.contains(a.certificate), "system store: unexpected anchor")
+        }
 
         // The application's certificate files.
         if let loaded = CertificateFiles.load(directory: dir) {
@@ -151,17 +167,24 @@ public enum TrustStoreWalk {
             var skipped = 0
             for name in FuzzFiles.list(dir) {
                 guard let dot = name.lastIndex(of: "."),
-                      ["cer", "crt", "der", "pem"].contains(name[name.index(after: dot)...].lowercased()) else { continue }
+                    ["cer", "crt", "der", "pem"].contains(name[name.index(after: dot)...].lowercased())
+                else { continue }
                 let path = dir + "/" + name
                 var st = stat()
                 guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
                 let certs = FuzzFiles.read(path).map(allOrNothing) ?? []
                 if certs.isEmpty { skipped += 1 } else { expected += certs }
             }
-            oracle(loaded.certificates == expected, "CertificateFiles.load(directory:) gave \(loaded.certificates.count) certificates, expected \(expected.count)")
-            oracle(loaded.skipped.count == skipped, "CertificateFiles.load(directory:) skipped \(loaded.skipped.count) files, expected \(skipped)")
+            oracle(
+                loaded.certificates == expected,
+                "CertificateFiles.load(directory:) gave \(loaded.certificates.count) certificates, expected \(expected.count)"
+            )
+            oracle(
+                loaded.skipped.count == skipped,
+                "CertificateFiles.load(directory:) skipped \(loaded.skipped.count) files, expected \(skipped)")
             switch CertificateFiles.load(fileOrDirectory: dir) {
-            case .success(let l): oracle(l.certificates == expected && !expected.isEmpty, "load(fileOrDirectory:) differs")
+            case .success(let l):
+                oracle(l.certificates == expected && !expected.isEmpty, "load(fileOrDirectory:) differs")
             case .failure: oracle(expected.isEmpty, "load(fileOrDirectory:) failed on a directory with certificates")
             }
         } else {

@@ -19,8 +19,10 @@ import SigilX509
 public enum VerifyWalk {
     /// 2030-01-01T00:00:00Z: inside every fixture chain's validity (2025–2035).
     public static let time: Double = 1_893_456_000
-    static let hosts: [String?] = [nil, "leaf.rsa2048.sigil.test", "leaf.p256.sigil.test", "x.wild.p384.sigil.test",
-                                   "www.permitted.sigil.test", "192.0.2.10", "2001:db8::10", "example.com"]
+    static let hosts: [String?] = [
+        nil, "leaf.rsa2048.sigil.test", "leaf.p256.sigil.test", "x.wild.p384.sigil.test",
+        "www.permitted.sigil.test", "192.0.2.10", "2001:db8::10", "example.com",
+    ]
 
     final class CountingVerifier: CertificateSignatureVerifier, @unchecked Sendable {
         let inner = SigilSignatureVerifier()
@@ -54,21 +56,25 @@ public enum VerifyWalk {
         }
         guard let leaf = certs.first else { return }
         let kinds: [ValidationKind] = [.server, .client, .basic]
-        var opts = VerificationOptions(kind: kinds[Int(options & 3) % 3], time: time,
-                                       host: hosts[Int(options >> 2) % hosts.count])
+        var opts = VerificationOptions(
+            kind: kinds[Int(options & 3) % 3], time: time,
+            host: hosts[Int(options >> 2) % hosts.count])
         if options & 0x80 != 0 { opts.emails = ["leaf@rsa2048.sigil.test"] }
 
         let counter = CountingVerifier()
         let verifier = ChainVerifier(anchors: anchors, signatureVerifier: counter)
         let result = verifier.verify(leaf: leaf, intermediates: Array(certs.dropFirst()), options: opts)
-        oracle(counter.count <= ChainVerifier.maximumSignatureChecks,
-               "\(counter.count) signature checks, budget \(ChainVerifier.maximumSignatureChecks)")
+        oracle(
+            counter.count <= ChainVerifier.maximumSignatureChecks,
+            "\(counter.count) signature checks, budget \(ChainVerifier.maximumSignatureChecks)")
         switch result {
         case .trusted(let path, _, _):
             oracle(!path.isEmpty && path[0] == leaf, "trusted path does not start at the leaf")
             for (i, c) in path.enumerated() {
-                oracle(FuzzFixtures.shared.derSet.contains(c.der),
-                       "trusted path holds a non-fixture certificate at \(i) (\(c.der.count) bytes, subject \(c.subject.rfc4514String))")
+                oracle(
+                    FuzzFixtures.shared.derSet.contains(c.der),
+                    "trusted path holds a non-fixture certificate at \(i) (\(c.der.count) bytes, subject \(c.subject.rfc4514String))"
+                )
             }
             oracle(anchors.contains(path[path.count - 1]), "trusted path does not end at an anchor")
         case .untrusted(let failures):

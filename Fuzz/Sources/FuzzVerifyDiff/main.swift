@@ -1,6 +1,6 @@
+import FuzzDiffVerify
 // libFuzzer entry point: see FuzzDiffVerify/DiffVerify.swift.
 import FuzzSupport
-import FuzzDiffVerify
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -10,5 +10,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 // Coverage builds (Fuzz/coverage.sh: -DSIGIL_FUZZ_STANDALONE -parse-as-library): a replay driver.
 #if SIGIL_FUZZ_STANDALONE
-@main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
+    @main struct StandaloneReplay { static func main() { FuzzStandalone.main(fuzz) } }
 #endif

@@ -13,5 +13,5 @@ import FuzzDiffVerify
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { 0 }
 
 #if SIGIL_FUZZ_STANDALONE
-@main struct DiffBatchMain { static func main() { DiffBatch.main(CommandLine.arguments) } }
+    @main struct DiffBatchMain { static func main() { DiffBatch.main(CommandLine.arguments) } }
 #endif

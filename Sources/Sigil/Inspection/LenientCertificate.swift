@@ -116,7 +116,8 @@ public struct LenientCertificate: Sendable {
         // The strict parser accepted these bytes, so the lenient walk cannot fail on them; if it
         // ever did, the fields below come from the strict certificate anyway.
         let fields = (try? reader.readCertificate()) ?? Fields()
-        return LenientCertificate(der: der, strict: strict, strictError: strictError, fields: fields, warnings: reader.allWarnings())
+        return LenientCertificate(
+            der: der, strict: strict, strictError: strictError, fields: fields, warnings: reader.allWarnings())
     }
 
     init(der: [UInt8], strict: Certificate?, strictError: DERError?, fields: Fields, warnings: [InspectionWarning]) {
@@ -163,7 +164,9 @@ public struct LenientCertificate: Sendable {
             extensionCarrier = strict
             carrierMap = nil
             if strict == nil && !fields.extensions.isEmpty {
-                self.warnings.append(InspectionWarning(clause: "RFC 5280 §4.1", offset: 0, message: "extension values could not be decoded"))
+                self.warnings.append(
+                    InspectionWarning(
+                        clause: "RFC 5280 §4.1", offset: 0, message: "extension values could not be decoded"))
             }
         }
     }
@@ -218,7 +221,9 @@ extension LenientCertificate {
         func allWarnings() -> [InspectionWarning] {
             var w = ber.warnings.sorted { $0.offset < $1.offset }
             if ber.droppedWarnings > 0 {
-                w.append(InspectionWarning(clause: "X.690 §10", offset: 0, message: "\(ber.droppedWarnings) more warnings not shown"))
+                w.append(
+                    InspectionWarning(
+                        clause: "X.690 §10", offset: 0, message: "\(ber.droppedWarnings) more warnings not shown"))
             }
             return w
         }
@@ -240,16 +245,22 @@ extension LenientCertificate {
 
             // signatureAlgorithm (RFC 5280 §4.1.1.2) MUST equal the TBS signature field.
             let outer = c[1]
-            guard outer.tag == 0x30, let outerOID = algorithmOID(outer) else { throw DERError(.unexpectedTag, at: outer.start) }
+            guard outer.tag == 0x30, let outerOID = algorithmOID(outer) else {
+                throw DERError(.unexpectedTag, at: outer.start)
+            }
             f.outerAlgorithmOID = outerOID.dotted
             checkSignatureAlgorithm(outer, oid: outerOID.content, label: "signatureAlgorithm")
             let inner = f.tbsAlgorithmNode!
             if !bytes[outer.start..<outer.end].elementsEqual(bytes[inner.start..<inner.end]) {
                 if f.outerAlgorithmOID != f.tbsAlgorithmOID {
-                    warn("RFC 5280 §4.1.1.2", outer.start,
-                         "signatureAlgorithm \(f.outerAlgorithmOID) differs from the TBS signature field \(f.tbsAlgorithmOID)")
+                    warn(
+                        "RFC 5280 §4.1.1.2", outer.start,
+                        "signatureAlgorithm \(f.outerAlgorithmOID) differs from the TBS signature field \(f.tbsAlgorithmOID)"
+                    )
                 } else {
-                    warn("RFC 5280 §4.1.1.2", outer.start, "signatureAlgorithm is encoded differently from the TBS signature field")
+                    warn(
+                        "RFC 5280 §4.1.1.2", outer.start,
+                        "signatureAlgorithm is encoded differently from the TBS signature field")
                 }
             }
             f.signatureAlgorithmName = signatureAlgorithmName(outer, oid: outerOID.content)
@@ -258,7 +269,9 @@ extension LenientCertificate {
             if sig.tag != 0x03 {
                 warn("RFC 5280 §4.1.1.3", sig.start, "signatureValue is not a BIT STRING")
             } else if sig.contentCount == 0 || bytes[sig.contentStart] != 0 {
-                warn("RFC 5280 §4.1.1.3", sig.contentStart, "signatureValue has unused bits (signatures are whole octets)")
+                warn(
+                    "RFC 5280 §4.1.1.3", sig.contentStart,
+                    "signatureValue has unused bits (signatures are whole octets)")
             }
             return f
         }
@@ -276,7 +289,9 @@ extension LenientCertificate {
                     rawVersion = n
                     if n == 0 { warn("X.690 §11.5", v.start, "version v1 (the DEFAULT) encoded explicitly") }
                     if n < 0 || n > 2 {
-                        warn("RFC 5280 §4.1.2.1", v.children[0].contentStart, "unknown version \(n) (v\(n + 1)); read as v3")
+                        warn(
+                            "RFC 5280 §4.1.2.1", v.children[0].contentStart,
+                            "unknown version \(n) (v\(n + 1)); read as v3")
                     }
                 } else {
                     warn("RFC 5280 §4.1.2.1", v.start, "malformed version; read as v3")
@@ -285,7 +300,9 @@ extension LenientCertificate {
             }
             f.version = Int(clamping: rawVersion + 1)
 
-            guard i < t.count, t[i].tag == 0x02 else { throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd) }
+            guard i < t.count, t[i].tag == 0x02 else {
+                throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd)
+            }
             f.serialHex = readSerial(t[i])
             i += 1
 
@@ -297,12 +314,16 @@ extension LenientCertificate {
             checkSignatureAlgorithm(t[i], oid: sigOID.content, label: "signature")
             i += 1
 
-            guard i < t.count, t[i].tag == 0x30 else { throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd) }
+            guard i < t.count, t[i].tag == 0x30 else {
+                throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd)
+            }
             f.issuer = readName(t[i], label: "issuer")
             i += 1
 
             // Validity ::= SEQUENCE { notBefore Time, notAfter Time }
-            guard i < t.count, t[i].tag == 0x30 else { throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd) }
+            guard i < t.count, t[i].tag == 0x30 else {
+                throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd)
+            }
             let validity = t[i].children
             if validity.count == 2 {
                 f.notBefore = readTime(validity[0], label: "notBefore")
@@ -312,11 +333,15 @@ extension LenientCertificate {
             }
             i += 1
 
-            guard i < t.count, t[i].tag == 0x30 else { throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd) }
+            guard i < t.count, t[i].tag == 0x30 else {
+                throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd)
+            }
             f.subject = readName(t[i], label: "subject")
             i += 1
 
-            guard i < t.count, t[i].tag == 0x30 else { throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd) }
+            guard i < t.count, t[i].tag == 0x30 else {
+                throw DERError(.unexpectedTag, at: i < t.count ? t[i].start : tbs.contentEnd)
+            }
             f.spki = Array(bytes[t[i].start..<t[i].end])
             f.publicKey = readSubjectPublicKeyInfo(t[i])
             i += 1
@@ -331,7 +356,9 @@ extension LenientCertificate {
                     if f.version == 1 { warn("RFC 5280 §4.1.2.8", n.start, "unique identifier in a v1 certificate") }
                 case 0xA3 where !sawExtensions:
                     sawExtensions = true
-                    if f.version != 3 { warn("RFC 5280 §4.1.2.9", n.start, "extensions in a v\(f.version) certificate (v3 only)") }
+                    if f.version != 3 {
+                        warn("RFC 5280 §4.1.2.9", n.start, "extensions in a v\(f.version) certificate (v3 only)")
+                    }
                     readExtensions(n, &f)
                 default:
                     warn("RFC 5280 §4.1", n.start, "unexpected value in TBSCertificate (tag 0x\(hex2(n.tag)))")
@@ -349,7 +376,8 @@ extension LenientCertificate {
             if c.isEmpty {
                 warn("X.690 §8.3.1", n.contentStart, "empty INTEGER")
             } else if c.count > 1 {
-                let a = c[c.startIndex], b = c[c.startIndex + 1]
+                let a = c[c.startIndex]
+                let b = c[c.startIndex + 1]
                 if (a == 0 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) {
                     warn("X.690 §8.3.2", n.contentStart, "non-minimal INTEGER")
                 }
@@ -403,7 +431,9 @@ extension LenientCertificate {
         /// The OID of an `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`.
         mutating func algorithmOID(_ n: BERNode) -> (content: [UInt8], dotted: String)? {
             guard let o = n.children.first, o.tag == 0x06, o.contentCount > 0 else { return nil }
-            if n.children.count > 2 { warn("RFC 5280 §4.1.1.2", n.children[2].start, "AlgorithmIdentifier has extra values") }
+            if n.children.count > 2 {
+                warn("RFC 5280 §4.1.1.2", n.children[2].start, "AlgorithmIdentifier has extra values")
+            }
             let content = Array(ber.content(o))
             checkOID(o)
             return (content, content.withUnsafeBytes { objectIdentifierDottedString($0) })
@@ -413,31 +443,46 @@ extension LenientCertificate {
         mutating func checkOID(_ o: BERNode) {
             var atArcStart = true
             for i in o.contentStart..<o.contentEnd {
-                if atArcStart && bytes[i] == 0x80 { warn("X.690 §8.19.2", i, "OBJECT IDENTIFIER arc not minimally encoded"); return }
+                if atArcStart && bytes[i] == 0x80 {
+                    warn("X.690 §8.19.2", i, "OBJECT IDENTIFIER arc not minimally encoded")
+                    return
+                }
                 atArcStart = bytes[i] & 0x80 == 0
             }
             if !atArcStart { warn("X.690 §8.19.2", o.contentEnd - 1, "OBJECT IDENTIFIER ends inside an arc") }
         }
 
-        static let ecdsaOIDs: [[UInt8]] = [OID.ecdsaWithSHA1, OID.ecdsaWithSHA224, OID.ecdsaWithSHA256, OID.ecdsaWithSHA384, OID.ecdsaWithSHA512]
-        static let rsaPKCS1OIDs: [[UInt8]] = [OID.md2WithRSAEncryption, OID.md5WithRSAEncryption, OID.sha1WithRSAEncryption,
-                                              OID.sha224WithRSAEncryption, OID.sha256WithRSAEncryption,
-                                              OID.sha384WithRSAEncryption, OID.sha512WithRSAEncryption]
+        static let ecdsaOIDs: [[UInt8]] = [
+            OID.ecdsaWithSHA1, OID.ecdsaWithSHA224, OID.ecdsaWithSHA256, OID.ecdsaWithSHA384, OID.ecdsaWithSHA512,
+        ]
+        static let rsaPKCS1OIDs: [[UInt8]] = [
+            OID.md2WithRSAEncryption, OID.md5WithRSAEncryption, OID.sha1WithRSAEncryption,
+            OID.sha224WithRSAEncryption, OID.sha256WithRSAEncryption,
+            OID.sha384WithRSAEncryption, OID.sha512WithRSAEncryption,
+        ]
 
         /// The parameter rules of each signature algorithm (RFC 5758 §3.2, RFC 4055 §5, RFC 8410 §3).
         mutating func checkSignatureAlgorithm(_ n: BERNode, oid: [UInt8], label: String) {
             let params = n.children.count > 1 ? n.children[1] : nil
             if Reader.ecdsaOIDs.contains(oid) {
                 if let p = params {
-                    warn("RFC 5758 §3.2", p.start, p.tag == 0x05 ? "NULL parameters in the \(label) ECDSA algorithm (must be absent)"
-                                                                 : "parameters in the \(label) ECDSA algorithm (must be absent)")
+                    warn(
+                        "RFC 5758 §3.2", p.start,
+                        p.tag == 0x05
+                            ? "NULL parameters in the \(label) ECDSA algorithm (must be absent)"
+                            : "parameters in the \(label) ECDSA algorithm (must be absent)")
                 }
             } else if oid == OID.ed25519 || oid == OID.ed448 {
-                if let p = params { warn("RFC 8410 §3", p.start, "parameters in the \(label) EdDSA algorithm (must be absent)") }
+                if let p = params {
+                    warn("RFC 8410 §3", p.start, "parameters in the \(label) EdDSA algorithm (must be absent)")
+                }
             } else if Reader.rsaPKCS1OIDs.contains(oid) {
                 if let p = params {
-                    if p.tag != 0x05 { warn("RFC 4055 §5", p.start, "\(label) RSA PKCS#1 v1.5 parameters are not NULL") }
-                    else if p.contentCount != 0 { warn("X.690 §8.8.2", p.contentStart, "NULL with content") }
+                    if p.tag != 0x05 {
+                        warn("RFC 4055 §5", p.start, "\(label) RSA PKCS#1 v1.5 parameters are not NULL")
+                    } else if p.contentCount != 0 {
+                        warn("X.690 §8.8.2", p.contentStart, "NULL with content")
+                    }
                 } else {
                     warn("RFC 4055 §5", n.start, "\(label) RSA PKCS#1 v1.5 parameters absent (must be NULL; tolerated)")
                 }
@@ -482,7 +527,9 @@ extension LenientCertificate {
         /// Re-encodes the name in DER; string values outside their type's character set are
         /// warned about and carried as UTF8String (their text decoded as well as it can be).
         static let emptyName: DistinguishedName = {
-            guard let n = try? DistinguishedName(der: [0x30, 0x00]) else { preconditionFailure("the empty Name is valid DER") }
+            guard let n = try? DistinguishedName(der: [0x30, 0x00]) else {
+                preconditionFailure("the empty Name is valid DER")
+            }
             return n
         }()
 
@@ -503,12 +550,16 @@ extension LenientCertificate {
                     checkOID(atv.children[0])
                     let value = atv.children[1]
                     var out = DEROut.node(value)
-                    if DERString.isStringTag(DERTag(rawValue: value.tag)) || value.tag & 0xDF == 0x0C || isStringTag(value.tag & 0xDF) {
+                    if DERString.isStringTag(DERTag(rawValue: value.tag)) || value.tag & 0xDF == 0x0C
+                        || isStringTag(value.tag & 0xDF)
+                    {
                         if value.isConstructed {
                             warn("X.690 §10.2", value.start, "\(label): constructed string encoding")
                             out = .primitive(tag: 0x0C, content: Array(joinedContent(value).utf8), origin: value.start)
                         } else if let bad = invalidStringOffset(value) {
-                            warn("X.680 §41", bad, "\(label): \(stringTypeName(value.tag)) holds characters outside its type")
+                            warn(
+                                "X.680 §41", bad,
+                                "\(label): \(stringTypeName(value.tag)) holds characters outside its type")
                             out = .primitive(tag: 0x0C, content: Array(lossyText(value).utf8), origin: value.start)
                         }
                     }
@@ -543,9 +594,14 @@ extension LenientCertificate {
 
         func invalidStringOffset(_ v: BERNode) -> Int? {
             bytes.withUnsafeBytes { b -> Int? in
-                let s = DERString(tag: DERTag(rawValue: v.tag), bytes: UnsafeRawBufferPointer(rebasing: b[v.contentStart..<v.contentEnd]),
-                                  offset: v.contentStart)
-                do throws(DERError) { try s.validate(); return nil } catch { return error.offset }
+                let s = DERString(
+                    tag: DERTag(rawValue: v.tag),
+                    bytes: UnsafeRawBufferPointer(rebasing: b[v.contentStart..<v.contentEnd]),
+                    offset: v.contentStart)
+                do throws(DERError) {
+                    try s.validate()
+                    return nil
+                } catch { return error.offset }
             }
         }
 
@@ -567,7 +623,10 @@ extension LenientCertificate {
                 var s = String.UnicodeScalarView()
                 var i = c.startIndex
                 while i + 3 < c.endIndex {
-                    s.append(Unicode.Scalar(UInt32(c[i]) << 24 | UInt32(c[i + 1]) << 16 | UInt32(c[i + 2]) << 8 | UInt32(c[i + 3])) ?? "\u{FFFD}")
+                    s.append(
+                        Unicode.Scalar(
+                            UInt32(c[i]) << 24 | UInt32(c[i + 1]) << 16 | UInt32(c[i + 2]) << 8 | UInt32(c[i + 3]))
+                            ?? "\u{FFFD}")
                     i += 4
                 }
                 return String(s)
@@ -581,7 +640,15 @@ extension LenientCertificate {
         /// Content of a constructed (BER) string: its primitive pieces, as text.
         func joinedContent(_ v: BERNode) -> String {
             var out = ""
-            for c in v.children { out += c.isConstructed ? joinedContent(c) : lossyText(BERNode(tag: v.tag & 0xDF, start: c.start, contentStart: c.contentStart, contentEnd: c.contentEnd, end: c.end, children: [])) }
+            for c in v.children {
+                out +=
+                    c.isConstructed
+                    ? joinedContent(c)
+                    : lossyText(
+                        BERNode(
+                            tag: v.tag & 0xDF, start: c.start, contentStart: c.contentStart, contentEnd: c.contentEnd,
+                            end: c.end, children: []))
+            }
             return out
         }
 
@@ -614,7 +681,8 @@ extension LenientCertificate {
                 return nil
             }
             let year = utc ? (y >= 50 ? 1900 + y : 2000 + y) : y
-            var minute = 0, second = 0
+            var minute = 0
+            var second = 0
             if let m = digits(2) {
                 minute = m
                 if let s = digits(2) { second = s } else { canonical = false }
@@ -655,19 +723,22 @@ extension LenientCertificate {
                 return nil
             }
             if !canonical {
-                warn(utc ? "RFC 5280 §4.1.2.5.1" : "RFC 5280 §4.1.2.5.2", n.contentStart,
-                     "\(label) \(printable(c)) is not in the form \(utc ? "YYMMDDHHMMSSZ" : "YYYYMMDDHHMMSSZ")")
+                warn(
+                    utc ? "RFC 5280 §4.1.2.5.1" : "RFC 5280 §4.1.2.5.2", n.contentStart,
+                    "\(label) \(printable(c)) is not in the form \(utc ? "YYMMDDHHMMSSZ" : "YYYYMMDDHHMMSSZ")")
             }
             if !utc && year >= 1950 && year < 2050 {
                 warn("RFC 5280 §4.1.2.5", n.start, "\(label) is a GeneralizedTime before 2050 (must be UTCTime)")
             }
             guard month >= 1 && month <= 12, day >= 1, day <= DERTime.daysInMonth(year: year, month: month),
-                  hour < 24, minute < 60, second <= 60 else {
+                hour < 24, minute < 60, second <= 60
+            else {
                 warn("RFC 5280 §4.1.2.5", n.contentStart, "\(label) \(printable(c)) is not a real date and time")
                 return nil
             }
             if second == 60 { warn("RFC 5280 §4.1.2.5", n.contentStart, "\(label) has a leap second") }
-            return DERTime.secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            return DERTime.secondsSinceEpoch(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
                 - Int64(offsetSeconds)
         }
 
@@ -691,7 +762,9 @@ extension LenientCertificate {
             let keyNode = n.children[1]
             var key: (start: Int, end: Int)?
             if keyNode.tag == 0x03, keyNode.contentCount >= 1 {
-                if bytes[keyNode.contentStart] != 0 { warn("RFC 5280 §4.1.2.7", keyNode.contentStart, "subjectPublicKey has unused bits") }
+                if bytes[keyNode.contentStart] != 0 {
+                    warn("RFC 5280 §4.1.2.7", keyNode.contentStart, "subjectPublicKey has unused bits")
+                }
                 key = (keyNode.contentStart + 1, keyNode.contentEnd)
             } else {
                 warn("RFC 5280 §4.1.2.7", keyNode.start, "subjectPublicKey is not a BIT STRING")
@@ -700,12 +773,17 @@ extension LenientCertificate {
             case OID.rsaEncryption, OID.rsassaPSS:
                 k.algorithm = oid.content == OID.rsaEncryption ? "rsa" : "rsa-pss"
                 if oid.content == OID.rsaEncryption {
-                    if params == nil { warn("RFC 3279 §2.3.1", alg.start, "rsaEncryption parameters absent (must be NULL; tolerated)") }
-                    else if params!.tag != 0x05 { warn("RFC 3279 §2.3.1", params!.start, "rsaEncryption parameters are not NULL") }
+                    if params == nil {
+                        warn("RFC 3279 §2.3.1", alg.start, "rsaEncryption parameters absent (must be NULL; tolerated)")
+                    } else if params!.tag != 0x05 {
+                        warn("RFC 3279 §2.3.1", params!.start, "rsaEncryption parameters are not NULL")
+                    }
                 }
                 // RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER } (RFC 8017 A.1.1)
-                if let key, let rsa = try? ber.parse(at: key.start, limit: key.end), rsa.tag == 0x30, rsa.children.count == 2,
-                   rsa.children[0].tag == 0x02, rsa.children[1].tag == 0x02 {
+                if let key, let rsa = try? ber.parse(at: key.start, limit: key.end), rsa.tag == 0x30,
+                    rsa.children.count == 2,
+                    rsa.children[0].tag == 0x02, rsa.children[1].tag == 0x02
+                {
                     let (neg, modulus) = Reader.signMagnitude(integerContent(rsa.children[0]))
                     if neg { warn("RFC 8017 §A.1.1", rsa.children[0].contentStart, "negative RSA modulus") }
                     k.bits = Reader.bitLength(modulus)
@@ -747,17 +825,19 @@ extension LenientCertificate {
 
         /// Named curves other than the three Sigil verifies, with their sizes (SEC 2, RFC 5639).
         static let otherCurves: [([UInt8], Int)] = [
-            ([0x2B, 0x81, 0x04, 0x00, 0x0A], 256),                      // secp256k1
-            ([0x2B, 0x81, 0x04, 0x00, 0x21], 224),                      // secp224r1
-            ([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x01], 192),    // prime192v1
-            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07], 256), // brainpoolP256r1
-            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0B], 384), // brainpoolP384r1
-            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0D], 512), // brainpoolP512r1
+            ([0x2B, 0x81, 0x04, 0x00, 0x0A], 256),  // secp256k1
+            ([0x2B, 0x81, 0x04, 0x00, 0x21], 224),  // secp224r1
+            ([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x01], 192),  // prime192v1
+            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07], 256),  // brainpoolP256r1
+            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0B], 384),  // brainpoolP384r1
+            ([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0D], 512),  // brainpoolP512r1
         ]
 
         /// `ECParameters ::= CHOICE { namedCurve OID, implicitCurve NULL, specifiedCurve SpecifiedECDomain }`
         /// (RFC 5480 §2.1.1: only namedCurve in PKIX; SEC 1 §C.2 for the others).
-        mutating func readECParameters(_ params: BERNode?, alg: BERNode, key: (start: Int, end: Int)?, into k: inout PublicKeySummary) {
+        mutating func readECParameters(
+            _ params: BERNode?, alg: BERNode, key: (start: Int, end: Int)?, into k: inout PublicKeySummary
+        ) {
             guard let p = params else {
                 warn("RFC 5480 §2.1.1", alg.start, "id-ecPublicKey without parameters")
                 return
@@ -765,10 +845,16 @@ extension LenientCertificate {
             switch p.tag {
             case 0x06:
                 let c = Array(ber.content(p))
-                if c == OID.secp256r1 { k.curve = "P-256"; k.bits = 256 }
-                else if c == OID.secp384r1 { k.curve = "P-384"; k.bits = 384 }
-                else if c == OID.secp521r1 { k.curve = "P-521"; k.bits = 521 }
-                else {
+                if c == OID.secp256r1 {
+                    k.curve = "P-256"
+                    k.bits = 256
+                } else if c == OID.secp384r1 {
+                    k.curve = "P-384"
+                    k.bits = 384
+                } else if c == OID.secp521r1 {
+                    k.curve = "P-521"
+                    k.bits = 521
+                } else {
                     k.curve = c.withUnsafeBytes { objectIdentifierDottedString($0) }
                     k.bits = Reader.otherCurves.first { $0.0 == c }?.1
                     if k.bits == nil, let key, key.end - key.start > 1, bytes[key.start] == 4 {
@@ -779,7 +865,8 @@ extension LenientCertificate {
                 warn("RFC 5480 §2.1.1", p.start, "implicitCurve (NULL) EC parameters: the curve is not given")
             case 0x30:
                 k.explicitParameters = true
-                warn("RFC 5480 §2.1.1", p.start, "specifiedCurve (explicit) EC parameters (PKIX requires a named curve)")
+                warn(
+                    "RFC 5480 §2.1.1", p.start, "specifiedCurve (explicit) EC parameters (PKIX requires a named curve)")
                 // SpecifiedECDomain ::= SEQUENCE { version INTEGER, fieldID FieldID, curve Curve,
                 //   base ECPoint, order INTEGER, cofactor INTEGER OPTIONAL, ... }
                 // FieldID ::= SEQUENCE { fieldType OID, parameters ANY } (prime-p: INTEGER p;
@@ -799,11 +886,14 @@ extension LenientCertificate {
                         let b = Array(ber.content(s[2].children[1]).drop(while: { $0 == 0 }))
                         let base = Array(ber.content(s[3]))
                         let order = Reader.signMagnitude(integerContent(s[4])).magnitude
-                        let cofactor = s.count > 5 && s[5].tag == 0x02 ? Reader.signMagnitude(integerContent(s[5])).magnitude : [1]
-                        k.curve = Reader.namedCurve(prime: prime, a: a, b: b, base: base, order: order, cofactor: cofactor)
+                        let cofactor =
+                            s.count > 5 && s[5].tag == 0x02 ? Reader.signMagnitude(integerContent(s[5])).magnitude : [1]
+                        k.curve = Reader.namedCurve(
+                            prime: prime, a: a, b: b, base: base, order: order, cofactor: cofactor)
                     }
                 } else if fieldType == Reader.characteristicTwoField, fieldParams.tag == 0x30,
-                          let m = fieldParams.children.first, m.tag == 0x02 {
+                    let m = fieldParams.children.first, m.tag == 0x02
+                {
                     k.bits = smallInteger(m).map { Int($0) }
                 } else {
                     warn("SEC 1 §C.2", s[1].start, "unknown EC field type")
@@ -815,16 +905,22 @@ extension LenientCertificate {
 
         /// The NIST curve whose domain parameters (SEC 2 §2.4.2, §2.5.1, §2.6.1) are exactly
         /// these, else nil. The base point may be compressed (SEC 1 §2.3.3).
-        static func namedCurve(prime: [UInt8], a: [UInt8], b: [UInt8], base: [UInt8], order: [UInt8], cofactor: [UInt8]) -> String? {
+        static func namedCurve(prime: [UInt8], a: [UInt8], b: [UInt8], base: [UInt8], order: [UInt8], cofactor: [UInt8])
+            -> String?
+        {
             for curve in knownCurves {
                 let value = { (hex: String) -> [UInt8] in hexBytes(hex) }
                 guard prime == value(curve.p), a == value(curve.a), b == value(curve.b), order == value(curve.n),
-                      cofactor == [1] else { continue }
+                    cofactor == [1]
+                else { continue }
                 let size = (curve.bits + 7) / 8
-                let gx = value(curve.gx), gy = value(curve.gy)
+                let gx = value(curve.gx)
+                let gy = value(curve.gy)
                 func padded(_ v: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: size - v.count) + v }
                 if base.count == 1 + 2 * size, base[0] == 4 {
-                    if Array(base[1...size]) == padded(gx) && Array(base[(size + 1)...]) == padded(gy) { return curve.name }
+                    if Array(base[1...size]) == padded(gx) && Array(base[(size + 1)...]) == padded(gy) {
+                        return curve.name
+                    }
                 } else if base.count == 1 + size, base[0] == 2 || base[0] == 3 {
                     let odd = gy.last.map { $0 & 1 == 1 } ?? false
                     if Array(base[1...]) == padded(gx) && (base[0] == 3) == odd { return curve.name }
@@ -838,34 +934,44 @@ extension LenientCertificate {
             if digits.count % 2 == 1 { digits.insert(0, at: 0) }
             var out: [UInt8] = []
             var i = 0
-            while i < digits.count { out.append(digits[i] << 4 | digits[i + 1]); i += 2 }
+            while i < digits.count {
+                out.append(digits[i] << 4 | digits[i + 1])
+                i += 2
+            }
             return Array(out.drop(while: { $0 == 0 }))
         }
 
         /// SEC 2 domain parameters (values checked against `openssl ecparam -param_enc explicit`).
-        static let knownCurves: [(name: String, bits: Int, p: String, a: String, b: String, gx: String, gy: String, n: String)] = [
-            ("P-256", 256,
-             "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
-             "ffffffff00000001000000000000000000000000fffffffffffffffffffffffc",
-             "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
-             "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
-             "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
-             "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
-            ("P-384", 384,
-             "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
-             "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000fffffffc",
-             "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
-             "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
-             "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
-             "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973"),
-            ("P-521", 521,
-             "1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-             "1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc",
-             "51953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00",
-             "c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66",
-             "11839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650",
-             "1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409"),
-        ]
+        static let knownCurves:
+            [(name: String, bits: Int, p: String, a: String, b: String, gx: String, gy: String, n: String)] = [
+                (
+                    "P-256", 256,
+                    "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+                    "ffffffff00000001000000000000000000000000fffffffffffffffffffffffc",
+                    "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
+                    "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+                    "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
+                    "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"
+                ),
+                (
+                    "P-384", 384,
+                    "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
+                    "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000fffffffc",
+                    "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
+                    "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
+                    "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
+                    "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973"
+                ),
+                (
+                    "P-521", 521,
+                    "1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+                    "1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc",
+                    "51953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00",
+                    "c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66",
+                    "11839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650",
+                    "1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409"
+                ),
+            ]
 
         // MARK: Extensions (RFC 5280 §4.1.2.9, §4.2)
 
@@ -882,11 +988,15 @@ extension LenientCertificate {
             // about ten; the strict parser refuses more than 64).
             let limit = 1024
             if list.children.count > limit {
-                warn("RFC 5280 §4.1", list.children[limit].start, "\(list.children.count) extensions; only the first \(limit) are listed")
+                warn(
+                    "RFC 5280 §4.1", list.children[limit].start,
+                    "\(list.children.count) extensions; only the first \(limit) are listed")
             }
             for e in list.children.prefix(limit) {
                 let c = e.children
-                guard e.tag == 0x30, c.count >= 2, c.count <= 3, c[0].tag == 0x06, c[0].contentCount > 0, c[c.count - 1].tag == 0x04 else {
+                guard e.tag == 0x30, c.count >= 2, c.count <= 3, c[0].tag == 0x06, c[0].contentCount > 0,
+                    c[c.count - 1].tag == 0x04
+                else {
                     warn("RFC 5280 §4.1", e.start, "malformed Extension")
                     continue
                 }
@@ -900,8 +1010,13 @@ extension LenientCertificate {
                     } else {
                         let v = bytes[b.contentStart]
                         critical = v != 0
-                        if v == 0 { warn("X.690 §11.5", b.start, "extension \(dotted): critical FALSE (the DEFAULT) encoded explicitly") }
-                        else if v != 0xFF { warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF") }
+                        if v == 0 {
+                            warn(
+                                "X.690 §11.5", b.start,
+                                "extension \(dotted): critical FALSE (the DEFAULT) encoded explicitly")
+                        } else if v != 0xFF {
+                            warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF")
+                        }
                     }
                 }
                 f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: c[0].contentStart))
@@ -914,12 +1029,17 @@ extension LenientCertificate {
                     continue
                 }
                 seen.append(oid)
-                if badOID || carrierExtensions.count >= Certificate.maximumExtensionCount { repaired = true; continue }
+                if badOID || carrierExtensions.count >= Certificate.maximumExtensionCount {
+                    repaired = true
+                    continue
+                }
                 // The value: re-encoded in DER when it parses as BER, else copied as it is.
                 let octets = c[c.count - 1]
                 var value: DEROut = .raw(start: octets.contentStart, end: octets.contentEnd)
                 var probe = BERReader(bytes)
-                if let v = try? probe.parse(at: octets.contentStart, limit: octets.contentEnd), v.end == octets.contentEnd {
+                if let v = try? probe.parse(at: octets.contentStart, limit: octets.contentEnd),
+                    v.end == octets.contentEnd
+                {
                     var w = DERWriter(source: bytes)
                     w.write(.node(v))
                     if !w.out.elementsEqual(bytes[octets.contentStart..<octets.contentEnd]) {
@@ -939,27 +1059,43 @@ extension LenientCertificate {
             // The stand-in certificate that carries the extensions to the strict decoders:
             // placeholder version, serial, names, validity and key; an algorithm nothing
             // verifies (1.3.6.1.4.1.0.1, under the IANA-reserved enterprise number 0).
-            let placeholderAlg: DEROut = .primitive(tag: 0x30, content: [0x06, 0x08, 0x2B, 0x06, 0x01, 0x04, 0x01, 0x00, 0x01, 0x01], origin: 0)
+            let placeholderAlg: DEROut = .primitive(
+                tag: 0x30, content: [0x06, 0x08, 0x2B, 0x06, 0x01, 0x04, 0x01, 0x00, 0x01, 0x01], origin: 0)
             let time: [UInt8] = Array("700101000000Z".utf8)
             var tbs: [DEROut] = [
                 .primitive(tag: 0xA0, content: [0x02, 0x01, 0x02], origin: 0),
                 .primitive(tag: 0x02, content: [0x01], origin: 0),
                 placeholderAlg,
                 .primitive(tag: 0x30, content: [], origin: 0),
-                .constructed(tag: 0x30, children: [.primitive(tag: 0x17, content: time, origin: 0), .primitive(tag: 0x17, content: time, origin: 0)], origin: 0),
+                .constructed(
+                    tag: 0x30,
+                    children: [
+                        .primitive(tag: 0x17, content: time, origin: 0),
+                        .primitive(tag: 0x17, content: time, origin: 0),
+                    ], origin: 0),
                 .primitive(tag: 0x30, content: [], origin: 0),
-                .constructed(tag: 0x30, children: [.primitive(tag: 0x30, content: [0x06, 0x03] + OID.ed25519, origin: 0),
-                                                   .primitive(tag: 0x03, content: [UInt8](repeating: 0, count: 33), origin: 0)], origin: 0),
+                .constructed(
+                    tag: 0x30,
+                    children: [
+                        .primitive(tag: 0x30, content: [0x06, 0x03] + OID.ed25519, origin: 0),
+                        .primitive(tag: 0x03, content: [UInt8](repeating: 0, count: 33), origin: 0),
+                    ], origin: 0),
             ]
             if !carrierExtensions.isEmpty {
-                tbs.append(.constructed(tag: 0xA3, children: [.constructed(tag: 0x30, children: carrierExtensions, origin: list.start)], origin: n.start))
+                tbs.append(
+                    .constructed(
+                        tag: 0xA3, children: [.constructed(tag: 0x30, children: carrierExtensions, origin: list.start)],
+                        origin: n.start))
             }
             var w = DERWriter(source: bytes)
-            w.write(.constructed(tag: 0x30, children: [
-                .constructed(tag: 0x30, children: tbs, origin: 0),
-                placeholderAlg,
-                .primitive(tag: 0x03, content: [0x00], origin: 0),
-            ], origin: 0))
+            w.write(
+                .constructed(
+                    tag: 0x30,
+                    children: [
+                        .constructed(tag: 0x30, children: tbs, origin: 0),
+                        placeholderAlg,
+                        .primitive(tag: 0x03, content: [0x00], origin: 0),
+                    ], origin: 0))
             f.carrier = Carrier(bytes: w.out, map: w.map)
         }
     }

@@ -58,7 +58,10 @@ struct BERReader {
     mutating func warn(_ clause: String, _ offset: Int, _ message: String) {
         let w = InspectionWarning(clause: clause, offset: offset, message: message)
         if warnings.contains(w) { return }
-        if warnings.count >= BERReader.maximumWarnings { droppedWarnings += 1; return }
+        if warnings.count >= BERReader.maximumWarnings {
+            droppedWarnings += 1
+            return
+        }
         warnings.append(w)
     }
 
@@ -83,7 +86,9 @@ struct BERReader {
             while true {
                 guard limit - p >= 2 else { throw DERError(.truncated, at: p) }
                 if bytes[p] == 0 && bytes[p + 1] == 0 {
-                    return BERNode(tag: tag, start: position, contentStart: position + 2, contentEnd: p, end: p + 2, children: children)
+                    return BERNode(
+                        tag: tag, start: position, contentStart: position + 2, contentEnd: p, end: p + 2,
+                        children: children)
                 }
                 let child = try parse(at: p, limit: limit, depth: depth + 1)
                 children.append(child)
@@ -108,7 +113,8 @@ struct BERReader {
             p += n
         }
         guard length <= limit - p else { throw DERError(.truncated, at: position) }
-        var node = BERNode(tag: tag, start: position, contentStart: p, contentEnd: p + length, end: p + length, children: [])
+        var node = BERNode(
+            tag: tag, start: position, contentStart: p, contentEnd: p + length, end: p + length, children: [])
         if constructed {
             var q = p
             while q < node.contentEnd {
@@ -128,14 +134,26 @@ struct BERReader {
 /// Where re-encoded bytes came from: content octets map one to one, headers to the original
 /// header's first octet.
 struct OffsetMap {
-    struct Segment { var newStart: Int; var count: Int; var originalStart: Int; var linear: Bool }
+    struct Segment {
+        var newStart: Int
+        var count: Int
+        var originalStart: Int
+        var linear: Bool
+    }
     var segments: [Segment] = []
 
     func original(_ offset: Int) -> Int {
-        var lo = 0, hi = segments.count - 1, best = -1
+        var lo = 0
+        var hi = segments.count - 1
+        var best = -1
         while lo <= hi {
             let mid = (lo + hi) / 2
-            if segments[mid].newStart <= offset { best = mid; lo = mid + 1 } else { hi = mid - 1 }
+            if segments[mid].newStart <= offset {
+                best = mid
+                lo = mid + 1
+            } else {
+                hi = mid - 1
+            }
         }
         guard best >= 0 else { return offset }
         let s = segments[best]
@@ -167,8 +185,12 @@ struct DERWriter {
 
     static func headerCount(_ length: Int) -> Int {
         if length < 0x80 { return 2 }
-        var n = 0, l = length
-        while l > 0 { n += 1; l >>= 8 }
+        var n = 0
+        var l = length
+        while l > 0 {
+            n += 1
+            l >>= 8
+        }
         return 2 + n
     }
 
@@ -180,14 +202,17 @@ struct DERWriter {
         case 0x02:
             var from = n.contentStart
             while n.contentEnd - from > 1 {
-                let a = source[from], b = source[from + 1]
+                let a = source[from]
+                let b = source[from + 1]
                 guard (a == 0 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) else { break }
                 from += 1
             }
             if n.contentCount == 0 { return (from, [0]) }
             return (from, nil)
         case 0x01:
-            if n.contentCount == 1 && (source[n.contentStart] == 0 || source[n.contentStart] == 0xFF) { return (n.contentStart, nil) }
+            if n.contentCount == 1 && (source[n.contentStart] == 0 || source[n.contentStart] == 0xFF) {
+                return (n.contentStart, nil)
+            }
             let truth = source[n.contentStart..<n.contentEnd].contains { $0 != 0 }
             return (n.contentStart, [truth ? 0xFF : 0x00])
         default:
@@ -198,10 +223,14 @@ struct DERWriter {
     mutating func noteRepair(_ n: BERNode) {
         let (from, replacement) = canonical(n)
         if n.tag == 0x02 && (from != n.contentStart || replacement != nil) {
-            repairs.append(InspectionWarning(clause: "X.690 §8.3.2", offset: n.contentStart,
-                                             message: n.contentCount == 0 ? "empty INTEGER" : "non-minimal INTEGER"))
+            repairs.append(
+                InspectionWarning(
+                    clause: "X.690 §8.3.2", offset: n.contentStart,
+                    message: n.contentCount == 0 ? "empty INTEGER" : "non-minimal INTEGER"))
         } else if n.tag == 0x01 && replacement != nil {
-            repairs.append(InspectionWarning(clause: "X.690 §11.1", offset: n.contentStart, message: "BOOLEAN is not 0x00 or 0xFF"))
+            repairs.append(
+                InspectionWarning(clause: "X.690 §11.1", offset: n.contentStart, message: "BOOLEAN is not 0x00 or 0xFF")
+            )
         }
     }
 
@@ -227,14 +256,18 @@ struct DERWriter {
     }
 
     mutating func header(_ tag: UInt8, _ length: Int, origin: Int) {
-        map.segments.append(.init(newStart: out.count, count: DERWriter.headerCount(length), originalStart: origin, linear: false))
+        map.segments.append(
+            .init(newStart: out.count, count: DERWriter.headerCount(length), originalStart: origin, linear: false))
         out.append(tag)
         if length < 0x80 {
             out.append(UInt8(length))
         } else {
             var octets: [UInt8] = []
             var l = length
-            while l > 0 { octets.append(UInt8(l & 0xFF)); l >>= 8 }
+            while l > 0 {
+                octets.append(UInt8(l & 0xFF))
+                l >>= 8
+            }
             out.append(0x80 | UInt8(octets.count))
             out.append(contentsOf: octets.reversed())
         }
@@ -252,11 +285,15 @@ struct DERWriter {
                 let (from, replacement) = canonical(n)
                 if let replacement {
                     header(n.tag, replacement.count, origin: n.start)
-                    map.segments.append(.init(newStart: out.count, count: replacement.count, originalStart: n.contentStart, linear: false))
+                    map.segments.append(
+                        .init(
+                            newStart: out.count, count: replacement.count, originalStart: n.contentStart, linear: false)
+                    )
                     out.append(contentsOf: replacement)
                 } else {
                     header(n.tag, n.contentEnd - from, origin: n.start)
-                    map.segments.append(.init(newStart: out.count, count: n.contentEnd - from, originalStart: from, linear: true))
+                    map.segments.append(
+                        .init(newStart: out.count, count: n.contentEnd - from, originalStart: from, linear: true))
                     out.append(contentsOf: source[from..<n.contentEnd])
                 }
             }

@@ -54,9 +54,12 @@ public struct ATSReport: Sendable {
 
     // Dates of Apple's rules (UTC).
     static let july2019 = Double(DERTime.secondsSinceEpoch(year: 2019, month: 7, day: 1, hour: 0, minute: 0, second: 0))
-    static let september2020 = Double(DERTime.secondsSinceEpoch(year: 2020, month: 9, day: 1, hour: 0, minute: 0, second: 0))
-    static let october2018 = Double(DERTime.secondsSinceEpoch(year: 2018, month: 10, day: 15, hour: 0, minute: 0, second: 0))
-    static let april2021 = Double(DERTime.secondsSinceEpoch(year: 2021, month: 4, day: 21, hour: 0, minute: 0, second: 0))
+    static let september2020 = Double(
+        DERTime.secondsSinceEpoch(year: 2020, month: 9, day: 1, hour: 0, minute: 0, second: 0))
+    static let october2018 = Double(
+        DERTime.secondsSinceEpoch(year: 2018, month: 10, day: 15, hour: 0, minute: 0, second: 0))
+    static let april2021 = Double(
+        DERTime.secondsSinceEpoch(year: 2021, month: 4, day: 21, hour: 0, minute: 0, second: 0))
 
     /// Validity period in days as Apple and the CA/B Forum count it: notBefore through notAfter
     /// inclusive (RFC 5280 §4.1.2.5), a day being 86 400 s, any excess an additional day.
@@ -71,7 +74,8 @@ public struct ATSReport: Sendable {
             return validityDays(c) <= 180 ? 2 : 3
         }
         // Before 2021-04-21: < 15 months 2, 15–27 months 3, 27–39 months 4, > 39 months 5.
-        let a = DERTime.components(c.notBefore), b = DERTime.components(c.notAfter)
+        let a = DERTime.components(c.notBefore)
+        let b = DERTime.components(c.notAfter)
         var months = (b.year - a.year) * 12 + (b.month - a.month)
         if (b.day, b.hour, b.minute, b.second) < (a.day, a.hour, a.minute, a.second) { months -= 1 }
         let exact = (b.day, b.hour, b.minute, b.second) == (a.day, a.hour, a.minute, a.second)
@@ -85,17 +89,25 @@ public struct ATSReport: Sendable {
     }
 
     /// Judges `presented` (leaf first) for `host` at `time` against `anchors`.
-    public static func evaluate(presented: [Certificate], host: String, anchors: TrustStore, at time: Double,
-                                signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()) -> ATSReport {
+    public static func evaluate(
+        presented: [Certificate], host: String, anchors: TrustStore, at time: Double,
+        signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+    ) -> ATSReport {
         guard let leaf = presented.first else {
-            return ATSReport(host: host, time: time, chain: [], chainIsValidated: false,
-                             trust: .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate")]),
-                             requirements: [ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
-                                                           detail: "no certificate was given", offending: [])])
+            return ATSReport(
+                host: host, time: time, chain: [], chainIsValidated: false,
+                trust: .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate")]),
+                requirements: [
+                    ATSRequirement(
+                        id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
+                        detail: "no certificate was given", offending: [])
+                ])
         }
         // The one evaluator: `anchors` as the system's, the SSL policy for `host`.
-        let trust = CertificateTrust(certificates: presented, policies: [.ssl(host: host)], time: time,
-                                     signatureVerifier: signatureVerifier, systemAnchors: anchors).verify()
+        let trust = CertificateTrust(
+            certificates: presented, policies: [.ssl(host: host)], time: time,
+            signatureVerifier: signatureVerifier, systemAnchors: anchors
+        ).verify()
         var chain = presented
         var validated = false
         var anchorSource: AnchorSource?
@@ -105,19 +117,26 @@ public struct ATSReport: Sendable {
             anchorSource = source
         }
         func label(_ i: Int) -> String { "[\(i)] \(chain[i].subject.rfc4514String)" }
-        func list(_ idx: [Int], _ why: (Int) -> String) -> String { idx.map { "\(label($0)): \(why($0))" }.joined(separator: "; ") }
+        func list(_ idx: [Int], _ why: (Int) -> String) -> String {
+            idx.map { "\(label($0)): \(why($0))" }.joined(separator: "; ")
+        }
         var reqs: [ATSRequirement] = []
 
         // 1. Chain valid to a trusted root.
         switch trust {
         case .trusted(_, let source, _):
-            reqs.append(ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .pass,
-                                       detail: "trusted via a \(source == .system ? "system" : "custom") anchor: \(chain.last!.subject.rfc4514String)",
-                                       offending: []))
+            reqs.append(
+                ATSRequirement(
+                    id: "chain-trusted", title: "Chain valid to a trusted root", status: .pass,
+                    detail:
+                        "trusted via a \(source == .system ? "system" : "custom") anchor: \(chain.last!.subject.rfc4514String)",
+                    offending: []))
         case .untrusted(let failures):
             let idx = Array(Set(failures.map { $0.certificateIndex }.filter { $0 < chain.count })).sorted()
-            reqs.append(ATSRequirement(id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
-                                       detail: failures.map { $0.description }.joined(separator: "; "), offending: idx))
+            reqs.append(
+                ATSRequirement(
+                    id: "chain-trusted", title: "Chain valid to a trusted root", status: .fail,
+                    detail: failures.map { $0.description }.joined(separator: "; "), offending: idx))
         }
 
         // 2. SHA-2 signatures (SHA-256 or stronger; HT210176: SHA-1 no longer trusted; ATS:
@@ -137,11 +156,14 @@ public struct ATSReport: Sendable {
                 badHash.append(i)
             }
         }
-        reqs.append(ATSRequirement(id: "signature-hash", title: "Signatures use SHA-256 or stronger (no SHA-1, MD5)",
-                                   status: badHash.isEmpty ? .pass : .fail,
-                                   detail: badHash.isEmpty ? "every signature relied on uses the SHA-2 family (SHA-256/384/512)"
-                                                           : list(badHash) { chain[$0].signatureAlgorithm.name },
-                                   offending: badHash))
+        reqs.append(
+            ATSRequirement(
+                id: "signature-hash", title: "Signatures use SHA-256 or stronger (no SHA-1, MD5)",
+                status: badHash.isEmpty ? .pass : .fail,
+                detail: badHash.isEmpty
+                    ? "every signature relied on uses the SHA-2 family (SHA-256/384/512)"
+                    : list(badHash) { chain[$0].signatureAlgorithm.name },
+                offending: badHash))
 
         // 3. Key sizes on every certificate: RSA >= 2048 bits, EC >= 256 bits.
         var badKey: [Int] = []
@@ -150,17 +172,26 @@ public struct ATSReport: Sendable {
             switch c.publicKeyAlgorithm {
             case .rsa, .rsaPSS:
                 let bits = c.publicKeyBitCount ?? 0
-                if bits < 2048 { badKey.append(i); keyWhy[i] = "RSA \(bits) bits" }
+                if bits < 2048 {
+                    badKey.append(i)
+                    keyWhy[i] = "RSA \(bits) bits"
+                }
             case .ec(let curve):
-                if curve == .other || curve.bitCount < 256 { badKey.append(i); keyWhy[i] = "EC \(curve.name)" }
+                if curve == .other || curve.bitCount < 256 {
+                    badKey.append(i)
+                    keyWhy[i] = "EC \(curve.name)"
+                }
             default:
-                badKey.append(i); keyWhy[i] = "\(c.publicKeyAlgorithm.name) is not an ATS key type (RSA or EC)"
+                badKey.append(i)
+                keyWhy[i] = "\(c.publicKeyAlgorithm.name) is not an ATS key type (RSA or EC)"
             }
         }
-        reqs.append(ATSRequirement(id: "key-size", title: "Keys: RSA at least 2048 bits, EC at least 256 bits",
-                                   status: badKey.isEmpty ? .pass : .fail,
-                                   detail: badKey.isEmpty ? "every certificate's key is large enough" : list(badKey) { keyWhy[$0]! },
-                                   offending: badKey))
+        reqs.append(
+            ATSRequirement(
+                id: "key-size", title: "Keys: RSA at least 2048 bits, EC at least 256 bits",
+                status: badKey.isEmpty ? .pass : .fail,
+                detail: badKey.isEmpty ? "every certificate's key is large enough" : list(badKey) { keyWhy[$0]! },
+                offending: badKey))
 
         // 4. The host in the SubjectAltName (the Common Name is not used).
         let nameStatus: ATSRequirement.Status
@@ -168,35 +199,50 @@ public struct ATSReport: Sendable {
         if let id = ServerIdentity(host) {
             switch Result(catching: { () throws(DERError) -> Bool in try leaf.matches(id) }) {
             case .success(true):
-                nameStatus = .pass; nameDetail = "\(host) is in the subjectAltName"
+                nameStatus = .pass
+                nameDetail = "\(host) is in the subjectAltName"
             case .success(false):
                 nameStatus = .fail
-                nameDetail = ((try? leaf.subjectAlternativeNames()) ?? nil) == nil
+                nameDetail =
+                    ((try? leaf.subjectAlternativeNames()) ?? nil) == nil
                     ? "no subjectAltName extension (a name in the Common Name is not used)"
                     : "\(host) is not among the subjectAltName entries"
             case .failure(let e):
-                nameStatus = .fail; nameDetail = "malformed subjectAltName: \(e)"
+                nameStatus = .fail
+                nameDetail = "malformed subjectAltName: \(e)"
             }
         } else {
-            nameStatus = .fail; nameDetail = "\(host) is not a valid host name or IP address"
+            nameStatus = .fail
+            nameDetail = "\(host) is not a valid host name or IP address"
         }
-        reqs.append(ATSRequirement(id: "name-in-san", title: "Server name in the SubjectAltName (Common Name not used)",
-                                   status: nameStatus, detail: nameDetail, offending: nameStatus == .fail ? [0] : []))
+        reqs.append(
+            ATSRequirement(
+                id: "name-in-san", title: "Server name in the SubjectAltName (Common Name not used)",
+                status: nameStatus, detail: nameDetail, offending: nameStatus == .fail ? [0] : []))
 
         // 5. serverAuth extended key usage (HT210176: certificates issued from 2019-07-01).
         let eku = (try? leaf.extendedKeyUsage()) ?? nil
         let ekuStatus: ATSRequirement.Status
         let ekuDetail: String
         if let eku {
-            if eku.contains(OID.serverAuth) { ekuStatus = .pass; ekuDetail = "extendedKeyUsage contains id-kp-serverAuth" }
-            else { ekuStatus = .fail; ekuDetail = "extendedKeyUsage lacks id-kp-serverAuth" }
+            if eku.contains(OID.serverAuth) {
+                ekuStatus = .pass
+                ekuDetail = "extendedKeyUsage contains id-kp-serverAuth"
+            } else {
+                ekuStatus = .fail
+                ekuDetail = "extendedKeyUsage lacks id-kp-serverAuth"
+            }
         } else if Double(leaf.notBefore) >= july2019 {
-            ekuStatus = .fail; ekuDetail = "no extendedKeyUsage extension (required for certificates issued from 2019-07-01)"
+            ekuStatus = .fail
+            ekuDetail = "no extendedKeyUsage extension (required for certificates issued from 2019-07-01)"
         } else {
-            ekuStatus = .notApplicable; ekuDetail = "no extendedKeyUsage, allowed for certificates issued before 2019-07-01"
+            ekuStatus = .notApplicable
+            ekuDetail = "no extendedKeyUsage, allowed for certificates issued before 2019-07-01"
         }
-        reqs.append(ATSRequirement(id: "server-auth-eku", title: "Extended key usage serverAuth",
-                                   status: ekuStatus, detail: ekuDetail, offending: ekuStatus == .fail ? [0] : []))
+        reqs.append(
+            ATSRequirement(
+                id: "server-auth-eku", title: "Extended key usage serverAuth",
+                status: ekuStatus, detail: ekuDetail, offending: ekuStatus == .fail ? [0] : []))
 
         // 6. Validity period of the leaf.
         let days = validityDays(leaf)
@@ -205,47 +251,77 @@ public struct ATSReport: Sendable {
         let limit: Int?
         var limitWhy = ""
         if nb >= september2020 && !customRoot {
-            limit = 398; limitWhy = "issued from 2020-09-01 (HT211025)"
+            limit = 398
+            limitWhy = "issued from 2020-09-01 (HT211025)"
         } else if nb >= july2019 {
-            limit = 825; limitWhy = "issued from 2019-07-01 (HT210176)" + (nb >= september2020 ? "; the 398-day rule does not apply to a custom root" : "")
+            limit = 825
+            limitWhy =
+                "issued from 2019-07-01 (HT210176)"
+                + (nb >= september2020 ? "; the 398-day rule does not apply to a custom root" : "")
         } else {
             limit = nil
         }
         if let limit {
             let ok = days <= limit
-            reqs.append(ATSRequirement(id: "validity-period", title: "Validity at most 825 days (from 2019-07-01) / 398 days (from 2020-09-01)",
-                                       status: ok ? .pass : .fail,
-                                       detail: "\(days) days; at most \(limit) for a certificate \(limitWhy)", offending: ok ? [] : [0]))
+            reqs.append(
+                ATSRequirement(
+                    id: "validity-period",
+                    title: "Validity at most 825 days (from 2019-07-01) / 398 days (from 2020-09-01)",
+                    status: ok ? .pass : .fail,
+                    detail: "\(days) days; at most \(limit) for a certificate \(limitWhy)", offending: ok ? [] : [0]))
         } else {
-            reqs.append(ATSRequirement(id: "validity-period", title: "Validity at most 825 days (from 2019-07-01) / 398 days (from 2020-09-01)",
-                                       status: .notApplicable, detail: "\(days) days; issued before 2019-07-01", offending: []))
+            reqs.append(
+                ATSRequirement(
+                    id: "validity-period",
+                    title: "Validity at most 825 days (from 2019-07-01) / 398 days (from 2020-09-01)",
+                    status: .notApplicable, detail: "\(days) days; issued before 2019-07-01", offending: []))
         }
 
         // 7. Certificate Transparency: embedded SCT count.
         let scts = ((try? leaf.signedCertificateTimestamps()) ?? nil)?.count ?? 0
         if customRoot {
-            reqs.append(ATSRequirement(id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
-                                       status: .notApplicable, detail: "\(scts) embedded SCT(s); CT is required of publicly trusted certificates only, and this chain ends at a custom anchor", offending: []))
+            reqs.append(
+                ATSRequirement(
+                    id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
+                    status: .notApplicable,
+                    detail:
+                        "\(scts) embedded SCT(s); CT is required of publicly trusted certificates only, and this chain ends at a custom anchor",
+                    offending: []))
         } else if nb < october2018 {
-            reqs.append(ATSRequirement(id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
-                                       status: .notApplicable, detail: "\(scts) embedded SCT(s); issued before 2018-10-15", offending: []))
+            reqs.append(
+                ATSRequirement(
+                    id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
+                    status: .notApplicable, detail: "\(scts) embedded SCT(s); issued before 2018-10-15", offending: []))
         } else {
             let need = requiredSCTs(leaf)
             let ok = scts >= need
-            reqs.append(ATSRequirement(id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
-                                       status: ok ? .pass : .fail,
-                                       detail: "\(scts) embedded SCT(s), \(need) required for a \(days)-day certificate" +
-                                           " (counted only: log approval, distinct logs and SCT signatures are not checked; SCTs delivered in the TLS handshake or a stapled OCSP response need a connection)",
-                                       offending: ok ? [] : [0]))
+            reqs.append(
+                ATSRequirement(
+                    id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
+                    status: ok ? .pass : .fail,
+                    detail: "\(scts) embedded SCT(s), \(need) required for a \(days)-day certificate"
+                        + " (counted only: log approval, distinct logs and SCT signatures are not checked; SCTs delivered in the TLS handshake or a stapled OCSP response need a connection)",
+                    offending: ok ? [] : [0]))
         }
 
         // What only a connection shows.
-        reqs.append(ATSRequirement(id: "tls-version", title: "TLS 1.2 or later", status: .needsConnection,
-                                   detail: "negotiated in the handshake: check with a TLS client (e.g. nscurl --ats-diagnostics, openssl s_client)", offending: []))
-        reqs.append(ATSRequirement(id: "forward-secrecy", title: "Forward-secret cipher suites (ECDHE with AES-GCM/CBC, or TLS 1.3)", status: .needsConnection,
-                                   detail: "negotiated in the handshake: the certificate does not say which suites the server offers", offending: []))
-        reqs.append(ATSRequirement(id: "sct-delivery", title: "SCTs in the TLS extension or stapled OCSP", status: .needsConnection,
-                                   detail: "only embedded SCTs are in the certificate", offending: []))
-        return ATSReport(host: host, time: time, chain: chain, chainIsValidated: validated, trust: trust, requirements: reqs)
+        reqs.append(
+            ATSRequirement(
+                id: "tls-version", title: "TLS 1.2 or later", status: .needsConnection,
+                detail:
+                    "negotiated in the handshake: check with a TLS client (e.g. nscurl --ats-diagnostics, openssl s_client)",
+                offending: []))
+        reqs.append(
+            ATSRequirement(
+                id: "forward-secrecy", title: "Forward-secret cipher suites (ECDHE with AES-GCM/CBC, or TLS 1.3)",
+                status: .needsConnection,
+                detail: "negotiated in the handshake: the certificate does not say which suites the server offers",
+                offending: []))
+        reqs.append(
+            ATSRequirement(
+                id: "sct-delivery", title: "SCTs in the TLS extension or stapled OCSP", status: .needsConnection,
+                detail: "only embedded SCTs are in the certificate", offending: []))
+        return ATSReport(
+            host: host, time: time, chain: chain, chainIsValidated: validated, trust: trust, requirements: reqs)
     }
 }

@@ -21,8 +21,9 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         let utf8 = Array(text.utf8)
         guard utf8.count == 7 + 44, String(decoding: utf8[..<7], as: UTF8.self).lowercased() == "sha256/",
-              let digest = Base64.decode(utf8[7...]), digest.count == 32,
-              Base64.encode(digest) == Array(utf8[7...]) else { return nil }
+            let digest = Base64.decode(utf8[7...]), digest.count == 32,
+            Base64.encode(digest) == Array(utf8[7...])
+        else { return nil }
         sha256 = digest
     }
 
@@ -76,7 +77,8 @@ public struct PinSet: Sendable, Hashable {
     /// Does the set apply to `name`? Exactly its domain, or a subdomain when
     /// `includesSubdomains`.
     public func applies(to name: String) -> Bool {
-        let n = PinSet.normalized(name), d = PinSet.normalized(domain)
+        let n = PinSet.normalized(name)
+        let d = PinSet.normalized(domain)
         if d.isEmpty { return false }
         if n == d { return true }
         return includesSubdomains && n.hasSuffix("." + d)
@@ -97,7 +99,8 @@ public struct PinSet: Sendable, Hashable {
         let distinct = Set(pins)
         if distinct.count < pins.count { out.append("pin set for \(domain) lists a pin twice") }
         if distinct.count < 2 {
-            out.append("pin set for \(domain) has no backup pin: add the pin of a spare key kept offline (RFC 7469 §4.3)")
+            out.append(
+                "pin set for \(domain) has no backup pin: add the pin of a spare key kept offline (RFC 7469 §4.3)")
         } else if let chain = servedChain, !chain.isEmpty {
             let served = Set(chain.map { PublicKeyPin(certificate: $0) })
             if distinct.isSubset(of: served) {

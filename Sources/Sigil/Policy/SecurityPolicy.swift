@@ -174,7 +174,9 @@ public struct SecurityPolicy: Sendable {
     public func pinSet(for domain: String?) -> PinSet? {
         guard let domain else { return nil }
         let applicable = pinSets.filter { $0.applies(to: domain) }
-        if let exact = applicable.first(where: { PinSet.normalized($0.domain) == PinSet.normalized(domain) }) { return exact }
+        if let exact = applicable.first(where: { PinSet.normalized($0.domain) == PinSet.normalized(domain) }) {
+            return exact
+        }
         return applicable.max { $0.domain.count < $1.domain.count }
     }
 
@@ -183,17 +185,26 @@ public struct SecurityPolicy: Sendable {
     public func configurationWarnings(at time: Double) -> [String] {
         var out: [String] = []
         if allowInvalidCertificates {
-            out.append("allowInvalidCertificates is on: chains that fail evaluation are accepted" +
-                       (pinningMode == .publicKey ? " and, in public-key mode, nothing is evaluated: the domain, dates and signatures are not checked" : ""))
+            out.append(
+                "allowInvalidCertificates is on: chains that fail evaluation are accepted"
+                    + (pinningMode == .publicKey
+                        ? " and, in public-key mode, nothing is evaluated: the domain, dates and signatures are not checked"
+                        : ""))
         }
-        if !validatesDomainName { out.append("validatesDomainName is off: the server's name is not checked (basic X.509 policy)") }
+        if !validatesDomainName {
+            out.append("validatesDomainName is off: the server's name is not checked (basic X.509 policy)")
+        }
         if !validatesDomainName && pinningMode != .none {
             let cas = pinnedCertificates.filter { ((try? $0.basicConstraints()) ?? nil)?.isCA == true }
             if !cas.isEmpty && cas.count == pinnedCertificates.count && pinnedPublicKeys.isEmpty && pinSets.isEmpty {
-                out.append("only CA certificates are pinned and the domain is not checked: every certificate these CAs issued to anyone is accepted (pin the leaf or intermediate, or check the domain)")
+                out.append(
+                    "only CA certificates are pinned and the domain is not checked: every certificate these CAs issued to anyone is accepted (pin the leaf or intermediate, or check the domain)"
+                )
             }
         }
-        if pinningMode != .none && pinnedCertificates.isEmpty && (pinningMode == .certificate || (pinnedPublicKeys.isEmpty && pinSets.isEmpty)) {
+        if pinningMode != .none && pinnedCertificates.isEmpty
+            && (pinningMode == .certificate || (pinnedPublicKeys.isEmpty && pinSets.isEmpty))
+        {
             out.append("pinning mode \(pinningMode.rawValue) with nothing pinned: every chain is refused")
         }
         if pinningMode == .none && (!pinnedCertificates.isEmpty || !pinnedPublicKeys.isEmpty || !pinSets.isEmpty) {
@@ -233,12 +244,15 @@ public struct SecurityPolicy: Sendable {
     public func evaluate(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
         var warnings = configurationWarnings(at: time)
         let policy: CertificateTrust.Policy = validatesDomainName ? .ssl(host: domain) : .basicX509
-        func done(_ outcome: SecurityPolicyEvaluation.Outcome, _ message: String, ordinary: TrustResult? = nil,
-                  pinned: TrustResult? = nil, chain: [Certificate] = [], source: MatchedChain? = nil,
-                  matched: [Int] = []) -> SecurityPolicyEvaluation {
-            SecurityPolicyEvaluation(outcome: outcome, policy: policy, ordinaryResult: ordinary, pinnedResult: pinned,
-                                     matchedChain: chain, matchedChainSource: source, matchedIndexes: matched,
-                                     warnings: warnings, message: message)
+        func done(
+            _ outcome: SecurityPolicyEvaluation.Outcome, _ message: String, ordinary: TrustResult? = nil,
+            pinned: TrustResult? = nil, chain: [Certificate] = [], source: MatchedChain? = nil,
+            matched: [Int] = []
+        ) -> SecurityPolicyEvaluation {
+            SecurityPolicyEvaluation(
+                outcome: outcome, policy: policy, ordinaryResult: ordinary, pinnedResult: pinned,
+                matchedChain: chain, matchedChainSource: source, matchedIndexes: matched,
+                warnings: warnings, message: message)
         }
         guard !serverChain.isEmpty else { return done(.rejected(.emptyChain), "no certificate was presented") }
 
@@ -250,7 +264,9 @@ public struct SecurityPolicy: Sendable {
             if let set = pinSet(for: domain) {
                 if set.isExpired(at: time) {
                     mode = .none
-                    warnings.append("the pin set for \(set.domain) has expired: its pins are not enforced, ordinary evaluation only")
+                    warnings.append(
+                        "the pin set for \(set.domain) has expired: its pins are not enforced, ordinary evaluation only"
+                    )
                 } else {
                     keyPins = set.pins
                 }
@@ -262,8 +278,9 @@ public struct SecurityPolicy: Sendable {
 
         // Clause 1.
         if domain != nil && allowInvalidCertificates && validatesDomainName && (mode == .none || !hasPins) {
-            return done(.rejected(.domainValidationNeedsPinning),
-                        "to validate a domain while allowing invalid (e.g. self-signed) certificates you must pin")
+            return done(
+                .rejected(.domainValidationNeedsPinning),
+                "to validate a domain while allowing invalid (e.g. self-signed) certificates you must pin")
         }
         if validatesDomainName && domain == nil {
             return done(.rejected(.domainRequired), "validatesDomainName is on but no domain was given")
@@ -271,8 +288,9 @@ public struct SecurityPolicy: Sendable {
 
         // Clause 2: the ordinary evaluation, through the one evaluator (`CertificateTrust`):
         // `anchors` play the part of the system's, no caller anchors.
-        var trust = CertificateTrust(certificates: serverChain, policies: [policy], time: time,
-                                     signatureVerifier: signatureVerifier, systemAnchors: anchors)
+        var trust = CertificateTrust(
+            certificates: serverChain, policies: [policy], time: time,
+            signatureVerifier: signatureVerifier, systemAnchors: anchors)
         trust.algorithms = algorithms
         trust.requirements.certificatePolicies = certificatePolicies
         let ordinary = trust.verify()
@@ -283,20 +301,29 @@ public struct SecurityPolicy: Sendable {
         // Clause 3.
         if mode == .none {
             if allowInvalidCertificates {
-                return done(.acceptedWithoutValidation, "accepted without validation (allowInvalidCertificates)", ordinary: ordinary)
+                return done(
+                    .acceptedWithoutValidation, "accepted without validation (allowInvalidCertificates)",
+                    ordinary: ordinary)
             }
             if case .trusted(let path, _, _) = ordinary {
                 return done(.trusted, "trusted", ordinary: ordinary, chain: path, source: .validatedPath)
             }
-            return done(.rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"), ordinary: ordinary)
+            return done(
+                .rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"),
+                ordinary: ordinary)
         }
 
         // Clause 4.
         if !ordinary.isTrusted && !allowInvalidCertificates {
-            return done(.rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"), ordinary: ordinary)
+            return done(
+                .rejected(.untrusted), "not trusted: " + (ordinary.failures.first?.description ?? "unknown reason"),
+                ordinary: ordinary)
         }
         if !hasPins {
-            return done(.rejected(.noPins), "pinning mode \(pinningMode.rawValue) but nothing is pinned for \(domain ?? "this connection")", ordinary: ordinary)
+            return done(
+                .rejected(.noPins),
+                "pinning mode \(pinningMode.rawValue) but nothing is pinned for \(domain ?? "this connection")",
+                ordinary: ordinary)
         }
 
         if mode == .certificate {
@@ -307,23 +334,29 @@ public struct SecurityPolicy: Sendable {
             pinnedTrust.anchorsOnly = true
             let pinned = pinnedTrust.verify()
             guard case .trusted(let path, _, _) = pinned else {
-                return done(.rejected(.pinnedEvaluationFailed),
-                            "does not validate to a pinned certificate: " + (pinned.failures.first?.description ?? "unknown reason"),
-                            ordinary: ordinary, pinned: pinned)
+                return done(
+                    .rejected(.pinnedEvaluationFailed),
+                    "does not validate to a pinned certificate: "
+                        + (pinned.failures.first?.description ?? "unknown reason"),
+                    ordinary: ordinary, pinned: pinned)
             }
             let matched = path.indices.filter { pinnedCertificates.contains(path[$0]) }
             if matched.isEmpty {
-                return done(.rejected(.pinNotFound), "no pinned certificate in the validated path",
-                            ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath)
+                return done(
+                    .rejected(.pinNotFound), "no pinned certificate in the validated path",
+                    ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath)
             }
             if validatesCertificateChain && matched.count != path.count {
                 let first = path.indices.first { !matched.contains($0) }!
-                return done(.rejected(.chainNotFullyPinned),
-                            "certificate [\(first)] \(path[first].subject.rfc4514String) of the validated path is not pinned",
-                            ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
+                return done(
+                    .rejected(.chainNotFullyPinned),
+                    "certificate [\(first)] \(path[first].subject.rfc4514String) of the validated path is not pinned",
+                    ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
             }
-            return done(.pinMatched, "pinned certificate [\(matched[0])] \(path[matched[0]].subject.rfc4514String) in the validated path",
-                        ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
+            return done(
+                .pinMatched,
+                "pinned certificate [\(matched[0])] \(path[matched[0]].subject.rfc4514String) in the validated path",
+                ordinary: ordinary, pinned: pinned, chain: path, source: .validatedPath, matched: matched)
         }
 
         // Clause 6.
@@ -335,21 +368,27 @@ public struct SecurityPolicy: Sendable {
         } else {
             chain = serverChain
             source = .presented
-            warnings.append("public-key mode with allowInvalidCertificates: keys matched against the chain as presented, which was not validated (domain, dates and signatures unchecked)")
+            warnings.append(
+                "public-key mode with allowInvalidCertificates: keys matched against the chain as presented, which was not validated (domain, dates and signatures unchecked)"
+            )
         }
         let pins = Set(keyPins)
         let matched = chain.indices.filter { pins.contains(PublicKeyPin(certificate: chain[$0])) }
         let what = source == .validatedPath ? "validated path" : "presented chain"
         if matched.isEmpty {
-            return done(.rejected(.pinNotFound), "no key of the \(what) is pinned", ordinary: ordinary, chain: chain, source: source)
+            return done(
+                .rejected(.pinNotFound), "no key of the \(what) is pinned", ordinary: ordinary, chain: chain,
+                source: source)
         }
         if validatesCertificateChain && matched.count != chain.count {
             let first = chain.indices.first { !matched.contains($0) }!
-            return done(.rejected(.chainNotFullyPinned),
-                        "the key of certificate [\(first)] \(chain[first].subject.rfc4514String) of the \(what) is not pinned",
-                        ordinary: ordinary, chain: chain, source: source, matched: matched)
+            return done(
+                .rejected(.chainNotFullyPinned),
+                "the key of certificate [\(first)] \(chain[first].subject.rfc4514String) of the \(what) is not pinned",
+                ordinary: ordinary, chain: chain, source: source, matched: matched)
         }
-        return done(.pinMatched, "pinned key of [\(matched[0])] \(chain[matched[0]].subject.rfc4514String) in the \(what)",
-                    ordinary: ordinary, chain: chain, source: source, matched: matched)
+        return done(
+            .pinMatched, "pinned key of [\(matched[0])] \(chain[matched[0]].subject.rfc4514String) in the \(what)",
+            ordinary: ordinary, chain: chain, source: source, matched: matched)
     }
 }

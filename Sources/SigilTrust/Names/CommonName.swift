@@ -1,5 +1,5 @@
-import SigilX509
 import SigilDER
+import SigilX509
 
 /// CA/B Forum BR §7.1.4.3 (subject commonName, "deprecated"): for a publicly trusted TLS
 /// server certificate, a subject Common Name, if present, must be exactly one value that
@@ -17,13 +17,15 @@ public func commonNameIsConsistentWithSubjectAltName(_ cert: Certificate) throws
     var commonName: NameAttribute?
     for rdn in cert.subject {
         for atv in rdn where atv.type == OID.commonName {
-            if commonName != nil { return false } // "exactly one"
+            if commonName != nil { return false }  // "exactly one"
             commonName = atv
         }
     }
     guard let cn = commonName else { return true }
     // The value as it is encoded: only the ASCII-compatible string types can repeat an IA5 SAN.
-    guard cn.valueTag == .utf8String || cn.valueTag == .printableString || cn.valueTag == .ia5String else { return false }
+    guard cn.valueTag == .utf8String || cn.valueTag == .printableString || cn.valueTag == .ia5String else {
+        return false
+    }
     let text = cn.value.bytes
     guard let sans = try cert.subjectAlternativeNames() else { return false }
     for name in sans {

@@ -55,7 +55,8 @@ func asciiLower(_ c: UInt8) -> UInt8 {
 func asciiEqualIgnoringCase<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
 where A.Element == UInt8, B.Element == UInt8 {
     guard a.count == b.count else { return false }
-    var i = a.startIndex, j = b.startIndex
+    var i = a.startIndex
+    var j = b.startIndex
     while i != a.endIndex {
         if asciiLower(a[i]) != asciiLower(b[j]) { return false }
         i = a.index(after: i)
@@ -126,7 +127,9 @@ enum DNSSyntax {
                     // wildcards such as "f*.example.com" or "xn--*-x.example.com" are refused
                     // (RFC 6125 §6.4.3 items 1 and 3 leave them optional; CA/B Forum forbids).
                     allDigits = false
-                    if !(wildcard && isFirstLabel && i == labelStart && (i + 1 == name.endIndex || name[i + 1] == UInt8(ascii: "."))) {
+                    if !(wildcard && isFirstLabel && i == labelStart
+                        && (i + 1 == name.endIndex || name[i + 1] == UInt8(ascii: ".")))
+                    {
                         return .wildcard
                     }
                 default:
@@ -195,7 +198,13 @@ enum PublicSuffixes {
         ("mx", ["com", "edu", "gob", "net", "org"]),
         ("my", ["com", "edu", "gov", "mil", "name", "net", "org"]),
         ("ng", ["com", "edu", "gov", "mil", "name", "net", "org", "sch"]),
-        ("nz", ["ac", "co", "geek", "gen", "govt", "health", "iwi", "kiwi", "maori", "mil", "net", "org", "parliament", "school"]),
+        (
+            "nz",
+            [
+                "ac", "co", "geek", "gen", "govt", "health", "iwi", "kiwi", "maori", "mil", "net", "org", "parliament",
+                "school",
+            ]
+        ),
         ("ph", ["com", "edu", "gov", "mil", "net", "ngo", "org"]),
         ("pk", ["com", "edu", "fam", "gob", "gok", "gon", "gop", "gos", "gov", "net", "org", "web"]),
         ("pl", ["com", "edu", "gov", "net", "org"]),
@@ -203,7 +212,13 @@ enum PublicSuffixes {
         ("sa", ["com", "edu", "gov", "med", "net", "org", "pub", "sch"]),
         ("sg", ["com", "edu", "gov", "net", "org", "per"]),
         ("th", ["ac", "co", "go", "in", "mi", "net", "or"]),
-        ("tr", ["av", "bbs", "bel", "biz", "com", "dr", "edu", "gen", "gov", "info", "k12", "kep", "mil", "name", "net", "org", "pol", "tel", "tv", "web"]),
+        (
+            "tr",
+            [
+                "av", "bbs", "bel", "biz", "com", "dr", "edu", "gen", "gov", "info", "k12", "kep", "mil", "name", "net",
+                "org", "pol", "tel", "tv", "web",
+            ]
+        ),
         ("tw", ["club", "com", "ebiz", "edu", "game", "gov", "idv", "mil", "net", "org"]),
         ("ua", ["com", "edu", "gov", "in", "net", "org"]),
         ("uk", ["ac", "co", "gov", "ltd", "me", "net", "nhs", "org", "plc", "police", "sch"]),
@@ -212,10 +227,10 @@ enum PublicSuffixes {
     ]
 
     static func isForbiddenWildcardParent(_ parent: ArraySlice<UInt8>) -> Bool {
-        guard let dot = parent.firstIndex(of: UInt8(ascii: ".")) else { return true } // one label
+        guard let dot = parent.firstIndex(of: UInt8(ascii: ".")) else { return true }  // one label
         let first = parent[parent.startIndex..<dot]
         let rest = parent[(dot + 1)...]
-        if rest.contains(UInt8(ascii: ".")) { return false } // three labels or more
+        if rest.contains(UInt8(ascii: ".")) { return false }  // three labels or more
         for entry in secondLevel where asciiEqualIgnoringCase(entry.tld.utf8, rest) {
             for label in entry.labels where asciiEqualIgnoringCase(label.utf8, first) { return true }
         }

@@ -49,12 +49,16 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     static func parseIPv4(_ s: ArraySlice<UInt8>) -> [UInt8]? {
         var out = [UInt8]()
         out.reserveCapacity(4)
-        var value = 0, digits = 0, leadingZero = false
+        var value = 0
+        var digits = 0
+        var leadingZero = false
         for c in s {
             if c == UInt8(ascii: ".") {
                 guard digits > 0, out.count < 3 else { return nil }
                 out.append(UInt8(value))
-                value = 0; digits = 0; leadingZero = false
+                value = 0
+                digits = 0
+                leadingZero = false
             } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
                 // A part with a leading zero ("01") is refused: inet_aton reads it as octal.
                 if leadingZero { return nil }
@@ -75,7 +79,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     static func parseIPv6(_ s: ArraySlice<UInt8>) -> [UInt8]? {
         // At most 8 groups of 4 digits and 7 colons, or 6 groups and a dotted quad (45 chars).
         guard s.count >= 2, s.count <= 45 else { return nil }
-        var groups = [UInt16]()      // groups before "::" and, after it, in `tail`
+        var groups = [UInt16]()  // groups before "::" and, after it, in `tail`
         var tail = [UInt16]()
         groups.reserveCapacity(8)
         var sawDoubleColon = false
@@ -96,7 +100,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
             var isQuad = false
             while j < end && s[j] != colon {
                 guard let h = hexValue(s[j]) else {
-                    if s[j] == UInt8(ascii: ".") { isQuad = true; break }
+                    if s[j] == UInt8(ascii: ".") {
+                        isQuad = true
+                        break
+                    }
                     return nil
                 }
                 value = value << 4 | h
@@ -108,19 +115,26 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
                 guard let q = parseIPv4(s[i..<end]) else { return nil }
                 let count = groups.count + tail.count
                 guard count + 2 <= (sawDoubleColon ? 7 : 8) else { return nil }
-                let hi = UInt16(q[0]) << 8 | UInt16(q[1]), lo = UInt16(q[2]) << 8 | UInt16(q[3])
-                if sawDoubleColon { tail.append(hi); tail.append(lo) } else { groups.append(hi); groups.append(lo) }
+                let hi = UInt16(q[0]) << 8 | UInt16(q[1])
+                let lo = UInt16(q[2]) << 8 | UInt16(q[3])
+                if sawDoubleColon {
+                    tail.append(hi)
+                    tail.append(lo)
+                } else {
+                    groups.append(hi)
+                    groups.append(lo)
+                }
                 i = end
                 break
             }
-            guard j > i else { return nil } // empty group (":::" or trailing ":")
+            guard j > i else { return nil }  // empty group (":::" or trailing ":")
             if sawDoubleColon { tail.append(UInt16(value)) } else { groups.append(UInt16(value)) }
             if groups.count + tail.count > 8 { return nil }
             i = j
             if i == end { break }
             // s[i] is ":"; "::" marks the zero run (only once).
             i += 1
-            guard i < end else { return nil } // trailing single ":"
+            guard i < end else { return nil }  // trailing single ":"
             if s[i] == colon {
                 guard !sawDoubleColon else { return nil }
                 sawDoubleColon = true
@@ -139,7 +153,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         all.append(contentsOf: tail)
         var out = [UInt8]()
         out.reserveCapacity(16)
-        for g in all { out.append(UInt8(g >> 8)); out.append(UInt8(g & 0xFF)) }
+        for g in all {
+            out.append(UInt8(g >> 8))
+            out.append(UInt8(g & 0xFF))
+        }
         return out
     }
 

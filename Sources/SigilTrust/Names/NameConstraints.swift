@@ -1,5 +1,5 @@
-import SigilX509
 import SigilDER
+import SigilX509
 
 /// The verdict of one CA's name constraints on one certificate below it.
 public enum NameConstraintsResult: Sendable, Hashable {
@@ -248,7 +248,7 @@ struct ConstraintChecker {
         case (.directoryName(let n), .directoryName(let k)):
             return directoryNameOutcome(n, k, budget: &budget)
         case (.otherName, .otherName), (.x400Address, .x400Address), (.ediPartyName, .ediPartyName),
-             (.registeredID, .registeredID):
+            (.registeredID, .registeredID):
             return .unsupported
         default:
             return .otherType
@@ -277,7 +277,7 @@ func hostConstraintBase(_ k: ArraySlice<UInt8>) -> (base: ArraySlice<UInt8>, dot
 func dnsConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, excluded: Bool) -> ConstraintOutcome {
     let presented = DNSSyntax.classify(n)
     if case .invalid = presented { return .malformedName }
-    if k.isEmpty { return .within } // empty constraint: every name (NSS, Go, rustls-webpki)
+    if k.isEmpty { return .within }  // empty constraint: every name (NSS, Go, rustls-webpki)
     // RFC 5280 §4.2.1.10 defines dNSName constraints without a leading period (that form
     // belongs to URI and rfc822Name constraints). A CA relying on `.example.com` has an
     // ambiguous intent: fail closed, as x509-limbo rfc5280::nc::invalid-dnsname-leading-period
@@ -297,7 +297,8 @@ func dnsConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclud
             // Some match is excluded when the excluded name is exactly one label below
             // `parent` (excluded bar.example.com vs *.example.com: CVE-2025-61727).
             if isInSubtree(base, parent, strict: true),
-               let dot = base.firstIndex(of: UInt8(ascii: ".")), base.index(after: dot) == base.endIndex - parent.count {
+                let dot = base.firstIndex(of: UInt8(ascii: ".")), base.index(after: dot) == base.endIndex - parent.count
+            {
                 return .within
             }
         }
@@ -340,7 +341,8 @@ func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
     guard let colon = uri.firstIndex(of: UInt8(ascii: ":")), colon > uri.startIndex else { return nil }
     for (i, c) in uri[uri.startIndex..<colon].enumerated() {
         let alpha = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-        let other = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+")
+        let other =
+            (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "+")
             || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
         if !(alpha || (i > 0 && other)) { return nil }
     }
@@ -357,7 +359,7 @@ func uriHost(_ uri: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
     // Userinfo ("user@host") is refused: a certificate has no reason to carry it, and
     // readers disagree on where the host starts ("https://good.com@evil.com/").
     if authority.contains(UInt8(ascii: "@")) { return nil }
-    if authority.first == UInt8(ascii: "[") { return nil } // IP-literal
+    if authority.first == UInt8(ascii: "[") { return nil }  // IP-literal
     var host = authority
     if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
         host = authority[authority.startIndex..<portColon]
@@ -374,7 +376,8 @@ func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclude
     let half = k.count / 2
     guard k.count == 8 || k.count == 32 else { return .malformedConstraint }
     guard n.count == 4 || n.count == 16 else { return .malformedName }
-    let address = k.prefix(half), mask = k.suffix(half)
+    let address = k.prefix(half)
+    let mask = k.suffix(half)
     // The mask is contiguous ones then zeros, and the address has no bits outside it.
     var seenZero = false
     for (a, m) in zip(address, mask) {
@@ -411,7 +414,9 @@ func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclude
 /// §7.1 comparison via `matchesForChaining`).
 /// Charges `budget` one unit per 16 octets compared or copied (names can be large: a subject
 /// of thousands of RDNs, checked against thousands of directoryName constraints).
-func directoryNameOutcome(_ name: DistinguishedName, _ constraint: DistinguishedName, budget: inout Int) -> ConstraintOutcome {
+func directoryNameOutcome(_ name: DistinguishedName, _ constraint: DistinguishedName, budget: inout Int)
+    -> ConstraintOutcome
+{
     budget -= constraint.encoded.count / 16
     if budget < 0 { return .overBudget }
     var count = 0
@@ -419,7 +424,8 @@ func directoryNameOutcome(_ name: DistinguishedName, _ constraint: Distinguished
     if count == 0 { return .within }
     // The first `count` RDNs of `name`, re-wrapped as a Name, compared with the constraint.
     var it = name.makeIterator()
-    var start = -1, end = -1
+    var start = -1
+    var end = -1
     for _ in 0..<count {
         guard let rdn = it.next() else { return .outside }
         if start < 0 { start = rdn.encoded.start }
@@ -443,7 +449,10 @@ func appendDERLength(_ n: Int, to out: inout [UInt8]) {
     }
     var bytes: [UInt8] = []
     var v = n
-    while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+    while v > 0 {
+        bytes.insert(UInt8(v & 0xFF), at: 0)
+        v >>= 8
+    }
     out.append(0x80 | UInt8(bytes.count))
     out.append(contentsOf: bytes)
 }

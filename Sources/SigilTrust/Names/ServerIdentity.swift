@@ -1,5 +1,5 @@
-import SigilX509
 import SigilDER
+import SigilX509
 
 /// The identity a client expects a server to prove (RFC 6125 §6.2 "reference identifier"):
 /// the host name it resolved, or the IP address it connected to.
@@ -52,7 +52,8 @@ public enum ServerIdentity: Sendable, Hashable, CustomStringConvertible {
         if text.isEmpty { throw .empty }
         // Only text made of digits and dots (a dotted quad) or holding a colon or bracket (an
         // IPv6 literal) can be an address; a host name skips the IP parsers and their arrays.
-        let mayBeIP = text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+        let mayBeIP =
+            text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
             || text.utf8.contains(UInt8(ascii: ":")) || text.utf8.contains(UInt8(ascii: "["))
         if mayBeIP, let ip = IPAddress(text) { return .ip(ip) }
         // Brackets or a colon can only mean an IPv6 literal (a port is not part of a name).
@@ -108,7 +109,8 @@ extension Certificate {
         guard let sans = try cert.subjectAlternativeNames() else { return false }
         switch id {
         case .dns(let reference):
-            for case .dnsName(let presented) in sans where presentedDNSNameMatches(presented.bytes, reference.bytes[...]) {
+            for case .dnsName(let presented) in sans
+            where presentedDNSNameMatches(presented.bytes, reference.bytes[...]) {
                 return true
             }
         case .ip(let reference):
@@ -174,7 +176,7 @@ public func matchesEmail(_ cert: Certificate, _ email: String) throws(DERError) 
 
 /// Mailbox syntax shared by email matching and rfc822Name constraints.
 enum Mailbox {
-    static let maximumLocalLength = 64 // RFC 5321 §4.5.3.1.1
+    static let maximumLocalLength = 64  // RFC 5321 §4.5.3.1.1
 
     /// Splits `local@domain`, checking both parts (see `matchesEmail`); nil if malformed.
     static func split(_ s: ArraySlice<UInt8>) -> (local: ArraySlice<UInt8>, domain: ArraySlice<UInt8>)? {
@@ -188,7 +190,7 @@ enum Mailbox {
     /// RFC 5322 §3.2.3 dot-atom-text, at most 64 octets.
     static func isDotAtom(_ s: ArraySlice<UInt8>) -> Bool {
         guard !s.isEmpty, s.count <= maximumLocalLength else { return false }
-        var previousDot = true // no leading dot
+        var previousDot = true  // no leading dot
         for c in s {
             if c == UInt8(ascii: ".") {
                 if previousDot { return false }
@@ -198,13 +200,13 @@ enum Mailbox {
             previousDot = false
             switch c {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 continue
             default:
                 // atext specials: ! # $ % & ' * + - / = ? ^ _ ` { | } ~
                 if !"!#$%&'*+-/=?^_`{|}~".utf8.contains(c) { return false }
             }
         }
-        return !previousDot // no trailing dot
+        return !previousDot  // no trailing dot
     }
 }

@@ -26,7 +26,8 @@ public enum CertificateFiles {
         var out = Loaded()
         for name in FileInput.list(directory) {
             guard let dot = name.lastIndex(of: "."),
-                  extensions.contains(String(name[name.index(after: dot)...]).lowercased()) else { continue }
+                extensions.contains(String(name[name.index(after: dot)...]).lowercased())
+            else { continue }
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             guard FileInput.isRegularFile(path) else { continue }
             switch load(file: path) {
@@ -64,8 +65,12 @@ public enum CertificateFiles {
     /// caller to report). Fails when nothing can be read or no certificate was found.
     public static func load(fileOrDirectory path: String) -> Result<Loaded, LoadError> {
         if FileInput.isDirectory(path) {
-            guard let loaded = load(directory: path) else { return .failure(LoadError(message: "cannot read directory \(path)")) }
-            if loaded.certificates.isEmpty { return .failure(LoadError(message: "\(path): no .cer/.crt/.der/.pem certificate")) }
+            guard let loaded = load(directory: path) else {
+                return .failure(LoadError(message: "cannot read directory \(path)"))
+            }
+            if loaded.certificates.isEmpty {
+                return .failure(LoadError(message: "\(path): no .cer/.crt/.der/.pem certificate"))
+            }
             return .success(loaded)
         }
         return load(file: path).map { Loaded(certificates: $0, skipped: [], files: [path]) }

@@ -92,8 +92,10 @@ public struct CertificateTrust: Sendable {
 
     /// An evaluation of `certificates` (leaf first) under `policies` at `time`, with no
     /// caller anchors yet (so `systemAnchors` are used until `anchors` is set).
-    public init(certificates: [Certificate], policies: [Policy], time: Double,
-                signatureVerifier: any CertificateSignatureVerifier, systemAnchors: TrustStore) {
+    public init(
+        certificates: [Certificate], policies: [Policy], time: Double,
+        signatureVerifier: any CertificateSignatureVerifier, systemAnchors: TrustStore
+    ) {
         self.certificates = certificates
         self.policies = policies
         self.requirements = VerificationOptions(time: time)
@@ -106,10 +108,13 @@ public struct CertificateTrust: Sendable {
     /// `requirements.kind` names with `requirements.host` (`Policy(kind:host:)`), the time is
     /// `requirements.time`. For callers holding `VerificationOptions` (SigilNIO's `.chain`
     /// evaluator and mTLS verifier), so that they too reach the verdict through this evaluator.
-    public init(certificates: [Certificate], anchors: TrustStore, requirements: VerificationOptions,
-                signatureVerifier: any CertificateSignatureVerifier) {
-        self.init(certificates: certificates, policies: [Policy(kind: requirements.kind, host: requirements.host)],
-                  time: requirements.time, signatureVerifier: signatureVerifier, systemAnchors: anchors)
+    public init(
+        certificates: [Certificate], anchors: TrustStore, requirements: VerificationOptions,
+        signatureVerifier: any CertificateSignatureVerifier
+    ) {
+        self.init(
+            certificates: certificates, policies: [Policy(kind: requirements.kind, host: requirements.host)],
+            time: requirements.time, signatureVerifier: signatureVerifier, systemAnchors: anchors)
         self.requirements = requirements
     }
 
@@ -170,11 +175,13 @@ public struct CertificateTrust: Sendable {
         let r = verify()
         switch r {
         case .trusted(let path, let source, _):
-            return Evaluation(result: source == .system ? .unspecified : .proceed, chain: path,
-                              anchorSource: source, failures: [], trustResult: r)
+            return Evaluation(
+                result: source == .system ? .unspecified : .proceed, chain: path,
+                anchorSource: source, failures: [], trustResult: r)
         case .untrusted(let failures):
-            return Evaluation(result: .forFailures(failures), chain: [], anchorSource: nil,
-                              failures: failures, trustResult: r)
+            return Evaluation(
+                result: .forFailures(failures), chain: [], anchorSource: nil,
+                failures: failures, trustResult: r)
         }
     }
 

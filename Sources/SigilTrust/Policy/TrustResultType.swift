@@ -70,12 +70,12 @@ extension TrustFailureKind {
     public var isRecoverable: Bool {
         switch self {
         case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
-             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy,
-             .revocationUndetermined: // revocation information or soft fail may settle it
+            .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy,
+            .revocationUndetermined:  // revocation information or soft fail may settle it
             return true
         case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
-             .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,
-             .profileViolation, .budgetExhausted, .revoked: // the CA withdrew the certificate
+            .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,
+            .profileViolation, .budgetExhausted, .revoked:  // the CA withdrew the certificate
             return false
         }
     }

@@ -23,7 +23,9 @@ struct OCSPChecker {
     }
 
     /// One response's verdict on `c`: nil when it says nothing usable about it.
-    func status(of c: Certificate, issuer: Certificate, in response: OCSPResponse, notes: inout [String]) -> RevocationStatus? {
+    func status(of c: Certificate, issuer: Certificate, in response: OCSPResponse, notes: inout [String])
+        -> RevocationStatus?
+    {
         guard response.status == .successful, let basic = response.basic else {
             notes.append("an OCSP response has status \(response.status)")
             return nil
@@ -50,7 +52,9 @@ struct OCSPChecker {
                 return nil
             }
         } else if time - Double(single.thisUpdate) > Double(options.maximumOCSPAgeWithoutNextUpdate) {
-            notes.append("OCSP response without nextUpdate is older than \(options.maximumOCSPAgeWithoutNextUpdate) s (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))")
+            notes.append(
+                "OCSP response without nextUpdate is older than \(options.maximumOCSPAgeWithoutNextUpdate) s (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))"
+            )
             return nil
         }
         switch single.status {
@@ -66,8 +70,9 @@ struct OCSPChecker {
     /// issuerKeyHash over the issuer's subjectPublicKey bits, and the serial number.
     func matches(_ id: OCSPCertID, _ c: Certificate, _ issuer: Certificate) -> Bool {
         guard id.serialNumber == c.serialNumber,
-              let nameHash = verifier.digest(id.hashAlgorithm, of: c.issuer.encoded),
-              let keyHash = verifier.digest(id.hashAlgorithm, of: issuer.publicKeyBytes) else { return false }
+            let nameHash = verifier.digest(id.hashAlgorithm, of: c.issuer.encoded),
+            let keyHash = verifier.digest(id.hashAlgorithm, of: issuer.publicKeyBytes)
+        else { return false }
         return id.issuerNameHash == nameHash && id.issuerKeyHash == keyHash
     }
 
@@ -86,26 +91,44 @@ struct OCSPChecker {
         for s in candidates {
             if s != issuer {
                 // Delegated responder.
-                guard s.issuer.matchesForChaining(issuer.subject) else { why = "the responder certificate is not issued by the certificate's issuer"; continue }
+                guard s.issuer.matchesForChaining(issuer.subject) else {
+                    why = "the responder certificate is not issued by the certificate's issuer"
+                    continue
+                }
                 guard let eku = (try? s.extendedKeyUsage()) ?? nil, eku.contains(OID.ocspSigning) else {
                     why = "the responder certificate lacks id-kp-OCSPSigning (RFC 6960 §4.2.2.2)"
                     continue
                 }
-                if time < Double(s.notBefore) || time >= Double(s.notAfter) + 1 { why = "the responder certificate is not valid at the verification time"; continue }
-                if s.version != .v3 || ((try? s.validateExtensions()) == nil) { why = "the responder certificate is malformed"; continue }
-                if s.extensions.contains(where: { $0.critical && !Self.responderCritical.contains(where: $0.oid.matchesOID) }) {
+                if time < Double(s.notBefore) || time >= Double(s.notAfter) + 1 {
+                    why = "the responder certificate is not valid at the verification time"
+                    continue
+                }
+                if s.version != .v3 || ((try? s.validateExtensions()) == nil) {
+                    why = "the responder certificate is malformed"
+                    continue
+                }
+                if s.extensions.contains(where: {
+                    $0.critical && !Self.responderCritical.contains(where: $0.oid.matchesOID)
+                }) {
                     why = "the responder certificate has an unsupported critical extension"
                     continue
                 }
-                if let f = digestFailure(s.signatureAlgorithm) { why = "the responder certificate is signed with \(f)"; continue }
-                guard work.verify(s.tbsCertificate, signer: issuer, { verifier.verifySignature(of: s, issuer: issuer) }) == .valid else {
+                if let f = digestFailure(s.signatureAlgorithm) {
+                    why = "the responder certificate is signed with \(f)"
+                    continue
+                }
+                guard
+                    work.verify(s.tbsCertificate, signer: issuer, { verifier.verifySignature(of: s, issuer: issuer) })
+                        == .valid
+                else {
                     why = "the responder certificate's signature does not verify with the issuer's key"
                     continue
                 }
             }
             let verdict = work.verify(basic.tbsResponseData, signer: s) {
-                verifier.verifySignedData(algorithm: basic.signatureAlgorithm, signed: basic.tbsResponseData,
-                                          signature: basic.signature, signer: s)
+                verifier.verifySignedData(
+                    algorithm: basic.signatureAlgorithm, signed: basic.tbsResponseData,
+                    signature: basic.signature, signer: s)
             }
             if verdict == .valid { return nil }
             if verdict == nil { return "the verification budget is exhausted" }
@@ -140,13 +163,17 @@ extension OCSPResponse {
     /// responder), freshness, response status. Undetermined says why the response cannot be used.
     /// For a response stapled to a TLS handshake (RFC 6066 §8), `certificate` is the peer's
     /// leaf and `issuer` the next certificate of the *validated* path.
-    public func status(of certificate: Certificate, issuer: Certificate, at time: Double,
-                       verifier: any CertificateSignatureVerifier, algorithms: AlgorithmPolicy = .standard) -> RevocationStatus {
+    public func status(
+        of certificate: Certificate, issuer: Certificate, at time: Double,
+        verifier: any CertificateSignatureVerifier, algorithms: AlgorithmPolicy = .standard
+    ) -> RevocationStatus {
         var notes: [String] = []
-        let checker = OCSPChecker(options: RevocationOptions(ocspResponses: [self]), time: time, algorithms: algorithms,
-                                  verifier: verifier, work: RevocationWork())
+        let checker = OCSPChecker(
+            options: RevocationOptions(ocspResponses: [self]), time: time, algorithms: algorithms,
+            verifier: verifier, work: RevocationWork())
         if let s = checker.status(of: certificate, issuer: issuer, in: self, notes: &notes) { return s }
-        return .undetermined(notes.isEmpty ? "the OCSP response is not about this certificate" : notes.joined(separator: "; "))
+        return .undetermined(
+            notes.isEmpty ? "the OCSP response is not about this certificate" : notes.joined(separator: "; "))
     }
 }
 
@@ -156,13 +183,17 @@ extension ChainVerifier {
     /// nil (nothing stapled) or unparseable leaves the leaf undetermined, which fails under
     /// `.hardFail` and is reported under `.softFail`. Other revocation options already in
     /// `options.revocation` (CRLs) are kept; the scope is the leaf unless CRLs were given.
-    public func verify(leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
-                       stapledOCSPResponse: [UInt8]?, policy: RevocationOptions.Policy) -> TrustResult {
+    public func verify(
+        leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
+        stapledOCSPResponse: [UInt8]?, policy: RevocationOptions.Policy
+    ) -> TrustResult {
         var o = options
         var r = o.revocation ?? RevocationOptions(policy: policy)
         r.policy = policy
         if r.crls.isEmpty { r.scope = .leafOnly }
-        if let bytes = stapledOCSPResponse, let response = try? OCSPResponse(der: bytes) { r.ocspResponses.append(response) }
+        if let bytes = stapledOCSPResponse, let response = try? OCSPResponse(der: bytes) {
+            r.ocspResponses.append(response)
+        }
         o.revocation = r
         return verify(leaf: leaf, intermediates: intermediates, options: o)
     }

@@ -32,17 +32,23 @@ struct RevocationChecker {
         return out
     }
 
-    func status(of c: Certificate, issuer: Certificate, path: [Certificate], index: Int) -> CertificateRevocationStatus {
+    func status(of c: Certificate, issuer: Certificate, path: [Certificate], index: Int) -> CertificateRevocationStatus
+    {
         var notes: [String] = []
         let ocsp = OCSPChecker(options: options, time: time, algorithms: algorithms, verifier: verifier, work: work)
             .status(of: c, issuer: issuer, notes: &notes)
         let crl = crlStatus(of: c, issuer: issuer, notes: &notes)
-        if let crl, case .revoked = crl { return CertificateRevocationStatus(certificateIndex: index, status: crl, source: .crl) }
-        if let ocsp, case .revoked = ocsp { return CertificateRevocationStatus(certificateIndex: index, status: ocsp, source: .ocsp) }
+        if let crl, case .revoked = crl {
+            return CertificateRevocationStatus(certificateIndex: index, status: crl, source: .crl)
+        }
+        if let ocsp, case .revoked = ocsp {
+            return CertificateRevocationStatus(certificateIndex: index, status: ocsp, source: .ocsp)
+        }
         if crl == .good { return CertificateRevocationStatus(certificateIndex: index, status: .good, source: .crl) }
         if ocsp == .good { return CertificateRevocationStatus(certificateIndex: index, status: .good, source: .ocsp) }
         if notes.isEmpty { notes.append("no CRL or OCSP response covers it") }
-        return CertificateRevocationStatus(certificateIndex: index, status: .undetermined(notes.joined(separator: "; ")), source: nil)
+        return CertificateRevocationStatus(
+            certificateIndex: index, status: .undetermined(notes.joined(separator: "; ")), source: nil)
     }
 
     // MARK: CRLs (§6.3.3)
@@ -67,7 +73,9 @@ struct RevocationChecker {
             if interim & ~reasonsMask == 0 { continue }
             // (c), (i): a matching delta CRL is searched first.
             var found: RevokedCertificate?
-            if options.useDeltaCRLs, let delta = delta(for: crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) {
+            if options.useDeltaCRLs,
+                let delta = delta(for: crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes)
+            {
                 found = entry(in: delta, for: c)
             }
             // (j): then the complete CRL.
@@ -80,8 +88,11 @@ struct RevocationChecker {
             reasonsMask |= interim
             if reasonsMask == RevocationChecker.allReasons { return .good }
         }
-        if !anyInScope { notes.append("no CRL in scope (issuer \(c.issuer.rfc4514String))") }
-        else if reasonsMask != 0 && reasonsMask != RevocationChecker.allReasons { notes.append("the usable CRLs cover only some revocation reasons") }
+        if !anyInScope {
+            notes.append("no CRL in scope (issuer \(c.issuer.rfc4514String))")
+        } else if reasonsMask != 0 && reasonsMask != RevocationChecker.allReasons {
+            notes.append("the usable CRLs cover only some revocation reasons")
+        }
         return nil
     }
 
@@ -92,13 +103,16 @@ struct RevocationChecker {
 
     /// §6.3.3 (b): is `crl` the one for `c`? nil when out of scope (a note says why when it is
     /// from the right issuer but still does not apply).
-    func scope(of crl: CertificateList, for c: Certificate, isCA: Bool, points: [DistributionPoint], notes: inout [String]) -> Scope? {
+    func scope(
+        of crl: CertificateList, for c: Certificate, isCA: Bool, points: [DistributionPoint], notes: inout [String]
+    ) -> Scope? {
         let idp = crl.facts.issuingDistributionPoint
         var scope = Scope(indirect: false, point: nil)
         if crl.issuer.matchesForChaining(c.issuer) {
             // (b)(1): a direct CRL.
         } else if idp?.indirectCRL == true,
-                  let p = points.first(where: { p in p.crlIssuer.map { names($0, contain: crl.issuer) } ?? false }) {
+            let p = points.first(where: { p in p.crlIssuer.map { names($0, contain: crl.issuer) } ?? false })
+        {
             // (b)(1): the certificate's distribution point names this CRL issuer, and the CRL
             // says it is indirect.
             scope = Scope(indirect: true, point: p)
@@ -183,12 +197,23 @@ struct RevocationChecker {
         let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
         var why = "no certificate of \(crl.issuer.rfc4514String) verifies its signature"
         func tryCandidate(_ s: Certificate) -> Bool {
-            if let aki = crl.facts.authorityKeyIdentifier, let ski = (try? s.subjectKeyIdentifier()) ?? nil, aki != ski { return false }
+            if let aki = crl.facts.authorityKeyIdentifier, let ski = (try? s.subjectKeyIdentifier()) ?? nil, aki != ski
+            {
+                return false
+            }
             if let ku = (try? s.keyUsage()) ?? nil, !ku.contains(.cRLSign) {
                 why = "its issuer \(s.subject.rfc4514String) lacks the cRLSign key usage (RFC 5280 §6.3.3 (f))"
                 return false
             }
-            guard let verdict = work.verify(crl.tbsCertList, signer: s, { verifier.verifySignedData(algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature, signer: s) }) else {
+            guard
+                let verdict = work.verify(
+                    crl.tbsCertList, signer: s,
+                    {
+                        verifier.verifySignedData(
+                            algorithm: crl.signatureAlgorithm, signed: crl.tbsCertList, signature: crl.signature,
+                            signer: s)
+                    })
+            else {
                 why = "the verification budget is exhausted"
                 return false
             }
@@ -203,7 +228,8 @@ struct RevocationChecker {
         // A separate CRL signer: same name, another key; it must validate to the same anchor.
         var tried = 0
         var seen: [Certificate] = directIssuer.map { [$0] } ?? []
-        for s in certificates + [anchor.certificate] where s.subject.matchesForChaining(crl.issuer) && !seen.contains(s) {
+        for s in certificates + [anchor.certificate] where s.subject.matchesForChaining(crl.issuer) && !seen.contains(s)
+        {
             seen.append(s)
             tried += 1
             if tried > RevocationOptions.maximumCRLSignerCandidates { break }
@@ -215,8 +241,11 @@ struct RevocationChecker {
             o.algorithms = algorithms
             // The signer's own path is validated by §6.1; its revocation is not checked (no
             // recursion): a limitation shared with OpenSSL's default.
-            guard let result = work.validateSigner(ChainVerifier(anchors: store, signatureVerifier: verifier),
-                                                   leaf: s, intermediates: certificates, options: o) else {
+            guard
+                let result = work.validateSigner(
+                    ChainVerifier(anchors: store, signatureVerifier: verifier),
+                    leaf: s, intermediates: certificates, options: o)
+            else {
                 why = "the verification budget is exhausted"
                 break
             }
@@ -234,13 +263,15 @@ struct RevocationChecker {
         var best: CertificateList?
         for d in options.crls where d.isDelta {
             guard d.issuer.matchesForChaining(complete.issuer),
-                  d.facts.issuingDistributionPointEncoding == complete.facts.issuingDistributionPointEncoding,
-                  d.facts.authorityKeyIdentifier == complete.facts.authorityKeyIdentifier,
-                  let dn = d.facts.crlNumber, let db = d.facts.deltaBaseCRLNumber,
-                  compareNumbers(db, base) <= 0, compareNumbers(dn, base) > 0 else { continue }
+                d.facts.issuingDistributionPointEncoding == complete.facts.issuingDistributionPointEncoding,
+                d.facts.authorityKeyIdentifier == complete.facts.authorityKeyIdentifier,
+                let dn = d.facts.crlNumber, let db = d.facts.deltaBaseCRLNumber,
+                compareNumbers(db, base) <= 0, compareNumbers(dn, base) > 0
+            else { continue }
             if let b = best, let bn = b.facts.crlNumber, compareNumbers(bn, dn) >= 0 { continue }
             guard usable(d, notes: &notes),
-                  signerValid(d, directIssuer: directIssuer, notes: &notes) else { continue }
+                signerValid(d, directIssuer: directIssuer, notes: &notes)
+            else { continue }
             best = d
         }
         return best
@@ -248,7 +279,8 @@ struct RevocationChecker {
 
     /// INTEGER content octets of non-negative numbers, compared numerically.
     func compareNumbers(_ a: ByteSpan, _ b: ByteSpan) -> Int {
-        let x = Array(a.bytes.drop { $0 == 0 }), y = Array(b.bytes.drop { $0 == 0 })
+        let x = Array(a.bytes.drop { $0 == 0 })
+        let y = Array(b.bytes.drop { $0 == 0 })
         if x.count != y.count { return x.count < y.count ? -1 : 1 }
         for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
         return 0
@@ -282,8 +314,8 @@ struct RevocationChecker {
         switch (a, b) {
         case (.directoryName(let x), .directoryName(let y)): return x.matchesForChaining(y)
         case (.uri(let x), .uri(let y)), (.dnsName(let x), .dnsName(let y)), (.rfc822Name(let x), .rfc822Name(let y)),
-             (.ipAddress(let x), .ipAddress(let y)), (.registeredID(let x), .registeredID(let y)),
-             (.x400Address(let x), .x400Address(let y)), (.ediPartyName(let x), .ediPartyName(let y)):
+            (.ipAddress(let x), .ipAddress(let y)), (.registeredID(let x), .registeredID(let y)),
+            (.x400Address(let x), .x400Address(let y)), (.ediPartyName(let x), .ediPartyName(let y)):
             return x == y
         case (.otherName(let t1, let v1), .otherName(let t2, let v2)): return t1 == t2 && v1 == v2
         default: return false
@@ -340,8 +372,10 @@ final class RevocationWork {
 
     /// Validates a separate CRL signer's own path (a verification of its own), charged to
     /// `budget`; nil (and `exhausted` set) when the budget ran out before or during it.
-    func validateSigner(_ verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate],
-                        options: VerificationOptions) -> TrustResult? {
+    func validateSigner(
+        _ verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate],
+        options: VerificationOptions
+    ) -> TrustResult? {
         if exhausted || budget.signatureChecks <= 0 {
             exhausted = true
             return nil
@@ -363,17 +397,23 @@ final class RevocationWork {
 
 extension RevocationChecker {
     /// The failures the statuses mean under the policy: revoked always, undetermined under hard fail.
-    static func failures(_ statuses: [CertificateRevocationStatus], policy: RevocationOptions.Policy) -> [TrustFailure] {
+    static func failures(_ statuses: [CertificateRevocationStatus], policy: RevocationOptions.Policy) -> [TrustFailure]
+    {
         var out: [TrustFailure] = []
         for s in statuses {
             switch s.status {
             case .good: break
             case .revoked(let reason, let date):
-                out.append(TrustFailure(.revoked, at: s.certificateIndex,
-                                        "revoked (\(reason.name)) on \(DERTime.rfc3339(date)) according to \(s.source == .ocsp ? "an OCSP response" : "a CRL")"))
+                out.append(
+                    TrustFailure(
+                        .revoked, at: s.certificateIndex,
+                        "revoked (\(reason.name)) on \(DERTime.rfc3339(date)) according to \(s.source == .ocsp ? "an OCSP response" : "a CRL")"
+                    ))
             case .undetermined(let why):
                 if policy == .hardFail {
-                    out.append(TrustFailure(.revocationUndetermined, at: s.certificateIndex, "revocation status undetermined: \(why)"))
+                    out.append(
+                        TrustFailure(
+                            .revocationUndetermined, at: s.certificateIndex, "revocation status undetermined: \(why)"))
                 }
             }
         }
