@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (if needed) and runs diffbatch: Sigil vs OpenSSL on N seeded mutated chains.
-# Usage: Fuzz/diffbatch.sh [--seed S] [-n N] [--index I] [--verbose] [--out DIR]
+# Usage: Fuzz/diffbatch.sh [--seed S] [-n N] [--index I] [--verbose] [--out DIR] [--input FUZZ-INPUT]
 # The standalone build (no libFuzzer, no ASan; release) lives in Fuzz/.build-standalone and is
 # shared with coverage.sh's replay drivers (FUZZ_NO_BUILD=1 skips the build).
 set -uo pipefail

@@ -95,8 +95,9 @@ struct Session {
     /// revocation statuses (Revocation/), each set by its check of the path checked last.
     var details = TrustDetails()
     /// Revocation signature verdicts shared by the candidate paths (the work itself is charged
-    /// to `budget`).
-    let revocationWork = RevocationWork()
+    /// to `budget`). Made on first use: a verification without revocation checking allocates
+    /// nothing for it.
+    lazy var revocationWork = RevocationWork()
 
     static let leafNode = -1
 
@@ -450,19 +451,20 @@ extension Session {
     mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
         guard let r = options.revocation else { return nil }
         let certs = path.map(certificate) + [certificate(anchor)]
+        let work = revocationWork
         let checker = RevocationChecker(
             options: r, time: options.time, algorithms: options.algorithms,
             verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
-            anchor: verifier.anchors.anchors[anchor], work: revocationWork)
+            anchor: verifier.anchors.anchors[anchor], work: work)
         // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
         // to the verification's one budget; running out fails closed even under soft fail (a
         // peer must not be able to skip revocation by exhausting the budget first).
-        revocationWork.budget = budget
-        revocationWork.exhausted = false
+        work.budget = budget
+        work.exhausted = false
         let statuses = checker.check(path: certs)
-        budget = revocationWork.budget
+        budget = work.budget
         details.revocation = statuses
-        if revocationWork.exhausted {
+        if work.exhausted {
             budgetHit = true
             return TrustFailure(.budgetExhausted, at: 0, "revocation checking ran out of the verification budget")
         }

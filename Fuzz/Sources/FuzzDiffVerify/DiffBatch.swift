@@ -11,6 +11,7 @@ public enum DiffBatch {
         var index: Int?
         var verbose = false
         var out: String?
+        var input: [UInt8]?
         var i = 1
         func value() -> String {
             i += 1
@@ -23,19 +24,22 @@ public enum DiffBatch {
             case "--index": index = Int(value())
             case "--verbose", "-v": verbose = true
             case "--out": out = value()
+            case "--input": input = readFile(value())
             default:
-                print("usage: diffbatch [--seed S] [-n N] [--index I] [--verbose] [--out DIR]")
+                print("usage: diffbatch [--seed S] [-n N] [--index I] [--verbose] [--out DIR] [--input FUZZ-INPUT]")
                 exit(2)
             }
             i += 1
         }
+        if input != nil { index = 0 }
         let range = index.map { $0...$0 } ?? 0...(max(n, 1) - 1)
         var classes: [String: (count: Int, first: Int, rows: Set<String>, finding: Bool)] = [:]
         var findings = 0
         var sTrust = 0
         var oTrust = 0
         for k in range {
-            var b = DiffBytes(seed: seed ^ (UInt64(k) &* 0x100_0000_01B3))
+            // --input: one FuzzVerifyDiff input (e.g. a libFuzzer artifact) instead of a seeded chain.
+            var b = input.map { DiffBytes($0) } ?? DiffBytes(seed: seed ^ (UInt64(k) &* 0x100_0000_01B3))
             let o = DiffVerify.evaluate(&b)
             if o.sigilTrusted { sTrust += 1 }
             if o.openSSLTrusted { oTrust += 1 }
@@ -80,6 +84,22 @@ public enum DiffBatch {
             print("| \(key) | \(e.count) | \(p) | \(rows) | \(e.first) |")
         }
         exit(findings > 0 ? 1 : 0)
+    }
+
+    static func readFile(_ path: String) -> [UInt8] {
+        guard let f = fopen(path, "rb") else {
+            print("diffbatch: cannot read \(path)")
+            exit(2)
+        }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 4096, f) }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
     }
 
     static func write(_ path: String, _ bytes: [UInt8]) {

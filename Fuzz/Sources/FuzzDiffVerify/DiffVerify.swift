@@ -105,8 +105,9 @@ public enum DiffVerify {
         // RFC 5280 §4.1.2.4: AttributeTypeAndValue ::= SEQUENCE { type, value ANY DEFINED BY
         // type }. Sigil's Name parser takes any value (strings are validated; others are
         // compared as bytes and printed as "#hex", RFC 4514 §2.4); names are matched, never
-        // interpreted. OpenSSL's d2i_X509 refuses a value outside its string CHOICE, so the
-        // whole certificate is dropped. Only when every such certificate has such a value.
+        // interpreted. OpenSSL's d2i_X509 refuses a value outside its string CHOICE
+        // (`stringTags`), so the whole certificate is dropped. Only when every such certificate
+        // has such a value.
         Row(id: "D6 non-string attribute value", error: undecodableOnPath) { c in
             c.undecodable.allSatisfy { der in
                 guard let cert = c.path.first(where: { $0.der == der }) else { return true }
@@ -132,7 +133,13 @@ public enum DiffVerify {
         },
     ]
 
-    static let stringTags: Set<UInt8> = [0x0C, 0x12, 0x13, 0x14, 0x15, 0x16, 0x19, 0x1A, 0x1B, 0x1C, 0x1E]
+    /// The value tags OpenSSL's X509_NAME decoder takes (its `B_ASN1_PRINTABLE` CHOICE: UTF8String,
+    /// NumericString, PrintableString, T61String, IA5String, UniversalString, BMPString, BIT STRING,
+    /// SEQUENCE). Sigil also takes VideotexString, GraphicString, VisibleString and GeneralString
+    /// (string types of X.520; RFC 5280 §4.1.2.4 `AttributeValue ::= ANY`) and anything else as
+    /// bytes, so a certificate carrying one of them is dropped by OpenSSL only (found by the CI
+    /// fuzz run: a root whose issuer CN became a VideotexString).
+    static let stringTags: Set<UInt8> = [0x03, 0x0C, 0x12, 0x13, 0x14, 0x16, 0x1C, 0x1E, 0x30]
 
     static func hasNonStringValue(_ name: DistinguishedName) -> Bool {
         // RDNSequence → SET → SEQUENCE { OID, value }: walk the encoding directly.
