@@ -124,8 +124,12 @@ public struct DERString {
     public struct ScalarIterator: IteratorProtocol {
         /// One decoding step: a scalar, the end, or the offset of malformed content.
         public enum Step {
+            /// The next Unicode scalar of the string.
             case scalar(Unicode.Scalar)
+            /// The string's content is exhausted.
             case end
+            /// The content is malformed for the string type at this offset within it (never produced
+            /// for a string the reader has validated).
             case error(Int)
         }
         @usableFromInline let tag: DERTag

@@ -20,9 +20,11 @@ public struct Certificate: Sendable {
 
     /// The certificate's version (RFC 5280 §4.1.2.1); the raw value is the version number, not the encoded integer.
     public enum Version: UInt8, Sendable, Hashable {
-        /// v1 (version field absent), v2 (encoded 1) and v3 (encoded 2).
+        /// v1: the version field is absent (encoded 0 when present, which DER forbids).
         case v1 = 1
+        /// v2: encoded as 1 (issuer/subject unique identifiers allowed, no extensions).
         case v2 = 2
+        /// v3: encoded as 2 (extensions allowed).
         case v3 = 3
     }
 

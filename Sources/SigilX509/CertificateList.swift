@@ -520,16 +520,23 @@ extension CertificateList: Equatable, Hashable {
 
 /// `CRLReason ::= ENUMERATED` (RFC 5280 §5.3.1; 7 is not used).
 public enum CRLReason: Int64, Sendable, Hashable, CaseIterable {
-    /// Reason codes 0–4 of §5.3.1, under their ASN.1 names.
+    /// Reason code 0: no reason given.
     case unspecified = 0
+    /// Reason code 1: the subject's private key was compromised.
     case keyCompromise = 1
+    /// Reason code 2: the issuing CA's key was compromised.
     case cACompromise = 2
+    /// Reason code 3: the subject's name or other information changed.
     case affiliationChanged = 3
+    /// Reason code 4: the certificate was replaced.
     case superseded = 4
-    /// Reason codes 5, 6, 8 and 9 (7 is not assigned).
+    /// Reason code 5: the certificate is no longer needed.
     case cessationOfOperation = 5
+    /// Reason code 6: the certificate is on hold (may be released by removeFromCRL in a delta CRL).
     case certificateHold = 6
+    /// Reason code 8: only in delta CRLs — the entry is no longer revoked (§5.2.4).
     case removeFromCRL = 8
+    /// Reason code 9: a privilege granted to the subject was withdrawn.
     case privilegeWithdrawn = 9
     /// Reason code 10: the attribute authority was compromised.
     case aACompromise = 10

@@ -22,13 +22,17 @@ public struct OCSPResponse: Sendable {
 
     /// `OCSPResponseStatus ::= ENUMERATED` (§4.2.1; 4 is not used).
     public enum Status: Int64, Sendable, Hashable {
-        /// The six assigned values: only `successful` carries a response; the others are the
-        /// responder's error statuses.
+        /// 0: the response carries responseBytes (the only status that does).
         case successful = 0
+        /// 1: the request did not conform to the OCSP syntax.
         case malformedRequest = 1
+        /// 2: the responder reached an inconsistent internal state.
         case internalError = 2
+        /// 3: the responder cannot answer now; try again later.
         case tryLater = 3
+        /// 5: the request must be signed.
         case sigRequired = 5
+        /// 6: the client is not authorized to make this query.
         case unauthorized = 6
     }
 
