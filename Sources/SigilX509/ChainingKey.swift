@@ -2,12 +2,11 @@ import SigilDER
 
 extension DistinguishedName {
     /// A hash consistent with `matchesForChaining` (RFC 5280 §7.1: names that match have equal
-    /// keys), for indexing anchors by subject. The same normalization as `chainingHash(into:)`
-    /// (RFC 4518 insignificant spaces simplified to U+0020, ASCII case folding, any string
-    /// type) but fed to the hasher as bytes: each normalized string value as UTF-8, written
-    /// straight from the encoding when it is ASCII (the usual case), through the scalar
-    /// iterator otherwise. Not interchangeable with `chainingHashValue` (different streams);
-    /// one index must use one of them throughout. No allocation.
+    /// keys), for indexing anchors and pool certificates by subject; `chainingHash(into:)` and
+    /// `chainingHashValue` are views of it. Normalization: RFC 4518 insignificant spaces
+    /// simplified to U+0020, ASCII case folding, any string type, fed to the hasher as bytes:
+    /// each normalized string value as UTF-8, written straight from the encoding when it is
+    /// ASCII (the usual case), through the scalar iterator otherwise. No allocation.
     @_spi(SigilInternal) public var chainingKey: Int {
         var hasher = Hasher()
         var out = ChunkedBytes()

@@ -302,30 +302,12 @@ func headerEnd(_ span: ByteSpan) -> Int {
 
 extension DistinguishedName {
     /// A hash consistent with `matchesForChaining` (names that match hash equally), used to
-    /// index candidate issuers by subject. No allocation.
+    /// index candidate issuers by subject: feeds `chainingKey` (ChainingKey.swift, the one
+    /// implementation of the RFC 5280 §7.1 normalised hash) to `hasher`. No allocation.
     public func chainingHash(into hasher: inout Hasher) {
-        for rdn in self {
-            hasher.combine(0xA5 as UInt8)
-            for atv in rdn {
-                hasher.combine(0x5A as UInt8)
-                for b in atv.type.bytes { hasher.combine(b) }
-                if DERString.isStringTag(atv.valueTag) {
-                    atv.value.withUnsafeBytes { x in
-                        var it = NormalizedScalars(
-                            DERString(tag: atv.valueTag, bytes: x, offset: 0).makeScalarIterator())
-                        while let c = it.next() { hasher.combine(c.value) }
-                    }
-                } else {
-                    for b in atv.encodedValue.bytes { hasher.combine(b) }
-                }
-            }
-        }
+        hasher.combine(chainingKey)
     }
 
-    /// `chainingHash(into:)` as a value.
-    public var chainingHashValue: Int {
-        var h = Hasher()
-        chainingHash(into: &h)
-        return h.finalize()
-    }
+    /// A hash consistent with `matchesForChaining` as a value (equal to `chainingKey`).
+    public var chainingHashValue: Int { chainingKey }
 }
