@@ -18,8 +18,10 @@
  *    below 2p); any inputs below 2^256 give a congruent result below 2^256. The kernel only
  *    ever feeds values below p (the caller reduces Q and the table of G).
  * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; formulas from the
- * Explicit-Formulas Database: dbl-2001-b (a = -3, 4M + 4S with Z3 = 2YZ), add-2007-bl with Z2^2, Z2^3 cached
- * (the table of Q), madd-2007-bl (affine table of G). The exceptional cases (an input at
+ * Explicit-Formulas Database, chosen for the fewest additions (at this speed of the products an
+ * addition or subtraction costs about a fifth of a product): dbl-2001-b (a = -3, 4M + 4S) with
+ * its result scaled by 1/2 (8 additions instead of 14), add-1998-cmo-2 with Z2^2, Z2^3 cached
+ * (the table of Q), madd-2004-hmv (affine table of G). The exceptional cases (an input at
  * infinity, P + P, P + (-P)) are detected and handled: a verifier sees attacker-chosen keys
  * and signatures, so the two halves of the sum may collide on purpose.
  */
@@ -194,7 +196,25 @@ typedef struct { fe x, y, z; } jac;
 /* A table entry of Q: Jacobian point with Z^2 and Z^3 cached. */
 typedef struct { fe x, y, z, zz, zzz; } qentry;
 
-/* r = 2a (dbl-2001-b, a = -3). r may alias a. Doubling infinity (Z = 0) gives Z = 0. */
+/* r = a / 2 mod p (input in [0, p)): add p when odd, then shift the 257-bit sum right. */
+INL void fhalf(fe *r, const fe *a) {
+    limb mask = 0 - (a->v[0] & 1), c, s0, s1, s2, s3;
+    s0 = addc(a->v[0], P0 & mask, 0, &c);
+    s1 = addc(a->v[1], P1 & mask, c, &c);
+    s2 = addc(a->v[2], 0, c, &c);
+    s3 = addc(a->v[3], P3 & mask, c, &c);
+    r->v[0] = (s0 >> 1) | (s1 << 63);
+    r->v[1] = (s1 >> 1) | (s2 << 63);
+    r->v[2] = (s2 >> 1) | (s3 << 63);
+    r->v[3] = (s3 >> 1) | (c << 63);
+}
+
+/* r = 2a. r may alias a. Doubling infinity (Z = 0) gives Z = 0.
+   dbl-2001-b (a = -3): delta = Z^2, gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
+   X3 = alpha^2 - 8 beta, Y3 = alpha (4 beta - X3) - 8 gamma^2, Z3 = 2 Y Z; returned as the same
+   point scaled by 1/2 ((X, Y, Z) ~ (X/4, Y/8, Z/2) in Jacobian coordinates):
+   alpha' = alpha / 2, X3' = alpha'^2 - 2 beta, Y3' = alpha' (beta - X3') - gamma^2, Z3' = Y Z.
+   4M + 4S and 8 additions/subtractions/halvings instead of 14. */
 INL void pdbl(jac *r, const jac *a, const int mx) {
     fe delta, gamma, beta, alpha, t, u;
     fsqr(&delta, &a->z, mx);
@@ -202,127 +222,110 @@ INL void pdbl(jac *r, const jac *a, const int mx) {
     fmul(&beta, &a->x, &gamma, mx);
     fsub(&t, &a->x, &delta);
     fadd(&u, &a->x, &delta);
+    fmul(&r->z, &a->y, &a->z, mx);     /* Z3' = Y Z (a->y, a->z dead from here) */
     fmul(&alpha, &t, &u, mx);
-    fadd(&t, &alpha, &alpha);
-    fadd(&alpha, &t, &alpha);          /* alpha = 3 (X - delta)(X + delta) */
-    fmul(&t, &a->y, &a->z, mx);
-    fadd(&r->z, &t, &t);               /* Z3 = 2 Y Z (a->y, a->z now dead): the EFD's
-                                          (Y + Z)^2 - gamma - delta trades this M for an S and
-                                          3 additions, slower here (the product is inlined) */
-    fadd(&u, &beta, &beta);
-    fadd(&u, &u, &u);                  /* 4 beta */
+    fhalf(&t, &alpha);
+    fadd(&alpha, &alpha, &t);          /* alpha' = 3 (X - delta)(X + delta) / 2 */
     fsqr(&t, &alpha, mx);
-    fsub(&t, &t, &u);
-    fsub(&r->x, &t, &u);               /* X3 = alpha^2 - 8 beta */
-    fsub(&u, &u, &r->x);
-    fmul(&u, &u, &alpha, mx);          /* alpha (4 beta - X3) */
+    fsub(&t, &t, &beta);
+    fsub(&r->x, &t, &beta);            /* X3' = alpha'^2 - 2 beta */
+    fsub(&u, &beta, &r->x);
+    fmul(&u, &u, &alpha, mx);
     fsqr(&gamma, &gamma, mx);
-    fadd(&gamma, &gamma, &gamma);
-    fadd(&gamma, &gamma, &gamma);
-    fadd(&gamma, &gamma, &gamma);      /* 8 gamma^2 */
-    fsub(&r->y, &u, &gamma);           /* Y3 */
+    fsub(&r->y, &u, &gamma);           /* Y3' = alpha' (beta - X3') - gamma^2 */
 }
 
+/* The doubling inside the additions' exceptional branches (P + P) and for 2Q: out of line, so
+   that the hot loop holds one copy of each formula (the whole loop fits the instruction cache). */
+__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, const int mx) { pdbl(r, a, mx); }
+
 /* r = a + b, b a Q-table entry (never infinity) with y replaced by `by` (b's y or its
-   negation). add-2007-bl with Z2^2, Z2^3 cached. r may alias a. */
+   negation). add-1998-cmo-2 with Z2^2, Z2^3 cached: 11M + 3S and 7 additions/subtractions.
+   r may alias a. */
 INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
         return;
     }
-    fe z1z1, u1, h, s1, rr, i, j;
+    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
     fsqr(&z1z1, &a->z, mx);
-    fmul(&s1, &b->zzz, &a->y, mx);     /* S1 = Y1 Z2^3 */
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
-    fmul(&h, &b->x, &z1z1, mx);        /* U2 */
-    fmul(&rr, &a->z, &z1z1, mx);
-    fmul(&rr, &rr, by, mx);            /* S2 = Y2 Z1^3 */
-    fsub(&h, &h, &u1);                 /* H = U2 - U1 */
-    fsub(&rr, &rr, &s1);               /* S2 - S1 */
+    fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
+    fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
+    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&s2, by, &t, mx);             /* S2 = Y2 Z1^3 */
+    fsub(&h, &u2, &u1);                /* H = U2 - U1 */
+    fsub(&rr, &s2, &s1);               /* R = S2 - S1 */
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl(r, a, mx);            /* same point */
+            pdbl_rare(r, a, mx);       /* same point */
         } else {
             r->z = (fe){{0, 0, 0, 0}}; /* a = -b: infinity */
         }
         return;
     }
-    fadd(&rr, &rr, &rr);               /* r = 2 (S2 - S1) */
-    fadd(&i, &h, &h);
-    fsqr(&i, &i, mx);                  /* I = (2H)^2 */
-    fmul(&j, &h, &i, mx);              /* J = H I */
-    fmul(&i, &u1, &i, mx);             /* V = U1 I */
-    fadd(&u1, &a->z, &b->z);
-    fsqr(&u1, &u1, mx);
-    fsub(&u1, &u1, &z1z1);
-    fsub(&u1, &u1, &b->zz);
-    fmul(&r->z, &u1, &h, mx);          /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H */
-    fsqr(&z1z1, &rr, mx);
-    fsub(&z1z1, &z1z1, &j);
-    fsub(&z1z1, &z1z1, &i);
-    fsub(&r->x, &z1z1, &i);            /* X3 = r^2 - J - 2V */
-    fsub(&i, &i, &r->x);
-    fmul(&i, &rr, &i, mx);
-    fmul(&s1, &s1, &j, mx);
-    fadd(&s1, &s1, &s1);
-    fsub(&r->y, &i, &s1);              /* Y3 = r (V - X3) - 2 S1 J */
+    fmul(&t, &a->z, &h, mx);
+    fmul(&r->z, &t, &b->z, mx);        /* Z3 = Z1 Z2 H */
+    fsqr(&hh, &h, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
+    fsqr(&t, &rr, mx);
+    fsub(&t, &t, &hhh);
+    fsub(&t, &t, &v);
+    fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
+    fsub(&v, &v, &r->x);
+    fmul(&v, &rr, &v, mx);
+    fmul(&t, &s1, &hhh, mx);
+    fsub(&r->y, &v, &t);               /* Y3 = R (V - X3) - S1 H^3 */
 }
 
-/* r = a + (qx, qy), an affine point (never infinity). madd-2007-bl. r may alias a. */
+/* r = a + (qx, qy), an affine point (never infinity). madd-2004-hmv: 8M + 3S and 7
+   additions/subtractions. r may alias a. */
 INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         r->z = (fe){{ONE[0], ONE[1], ONE[2], ONE[3]}};
         return;
     }
-    fe z1z1, h, rr, hh, i, j, v, t;
+    fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
     fsqr(&z1z1, &a->z, mx);
-    fmul(&h, qx, &z1z1, mx);           /* U2 */
-    fmul(&rr, &a->z, &z1z1, mx);
-    fmul(&rr, &rr, qy, mx);            /* S2 */
-    fsub(&h, &h, &a->x);               /* H = U2 - X1 */
-    fsub(&rr, &rr, &a->y);             /* S2 - Y1 */
+    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&h, qx, &z1z1, mx);           /* U2 = X2 Z1^2 */
+    fmul(&rr, qy, &t, mx);             /* S2 = Y2 Z1^3 */
+    fsub(&h, &h, &x1);                 /* H = U2 - X1 */
+    fsub(&rr, &rr, &y1);               /* R = S2 - Y1 */
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl(r, a, mx);
+            pdbl_rare(r, a, mx);
         } else {
             r->z = (fe){{0, 0, 0, 0}};
         }
         return;
     }
-    fadd(&rr, &rr, &rr);
+    fmul(&r->z, &a->z, &h, mx);        /* Z3 = Z1 H */
     fsqr(&hh, &h, mx);
-    fadd(&i, &hh, &hh);
-    fadd(&i, &i, &i);                  /* I = 4 HH */
-    fmul(&j, &h, &i, mx);              /* J = H I */
-    fmul(&v, &a->x, &i, mx);           /* V = X1 I */
-    fadd(&t, &a->z, &h);
-    fsqr(&t, &t, mx);
-    fsub(&t, &t, &z1z1);
-    fsub(&r->z, &t, &hh);              /* Z3 = (Z1 + H)^2 - Z1Z1 - HH (a->z dead from here) */
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &x1, &hh, mx);            /* V = X1 H^2 */
     fsqr(&t, &rr, mx);
-    fsub(&t, &t, &j);
+    fsub(&t, &t, &hhh);
     fsub(&t, &t, &v);
-    fsub(&t, &t, &v);                  /* X3, kept in t until X1 is dead */
-    fmul(&j, &j, &a->y, mx);
-    fadd(&j, &j, &j);                  /* 2 Y1 J */
-    fsub(&v, &v, &t);
+    fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
+    fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
-    fsub(&r->y, &v, &j);               /* Y3 = r (V - X3) - 2 Y1 J */
-    r->x = t;
+    fmul(&t, &y1, &hhh, mx);
+    fsub(&r->y, &v, &t);               /* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 #define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
 
-INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
-                   const signed char *d2, size_t len2, const limb q[8], const int mx) {
-    qentry tab[QTABLE];
+/* Builds the table of Q (out of line: runs once per verification). */
+__attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8], const int mx) {
     jac acc, twice;
     for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
     tab[0].zz = tab[0].z;
     tab[0].zzz = tab[0].z;
     acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
-    pdbl(&twice, &acc, mx);
+    pdbl_rare(&twice, &acc, mx);
     /* 2Q as a table entry (its Z^2, Z^3 cached) to build 3Q, 5Q, ... by additions. Q has
        prime order n, so no multiple below 16 is infinity or equal to another. */
     qentry two;
@@ -335,22 +338,31 @@ INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb 
         fsqr(&tab[k].zz, &acc.z, mx);
         fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
     }
-    /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. */
+}
+
+INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
+                   const signed char *d2, size_t len2, const limb q[8], const int mx) {
+    qentry tab[QTABLE];
+    jac acc;
+    q_table(tab, q, mx);
+    /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. One call
+       site per formula keeps the loop small. */
     acc.z = (fe){{0, 0, 0, 0}};
     int started = 0;
     size_t len = len1 > len2 ? len1 : len2;
+    const fe zero = {{0, 0, 0, 0}};
     for (size_t i = len; i-- > 0;) {
         if (started) pdbl(&acc, &acc, mx);
         int a = i < len2 ? d2[i] : 0;
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
+            fe ny;
+            const fe *y = &e->y;
             if (a < 0) {
-                fe ny, zero = {{0, 0, 0, 0}};
                 fsub(&ny, &zero, &e->y);
-                padd(&acc, &acc, e, &ny, mx);
-            } else {
-                padd(&acc, &acc, e, &e->y, mx);
+                y = &ny;
             }
+            padd(&acc, &acc, e, y, mx);
             started = 1;
         }
         int b = i < len1 ? d1[i] : 0;
@@ -358,10 +370,7 @@ INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb 
             const limb *g = gtable + 8 * ((b < 0 ? -b : b) >> 1);
             fe gx, gy;
             for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
-            if (b < 0) {
-                fe zero = {{0, 0, 0, 0}};
-                fsub(&gy, &zero, &gy);
-            }
+            if (b < 0) fsub(&gy, &zero, &gy);
             pmadd(&acc, &acc, &gx, &gy, mx);
             started = 1;
         }
