@@ -21,9 +21,10 @@
  * Explicit-Formulas Database, chosen for the fewest additions (at this speed of the products an
  * addition or subtraction costs about a fifth of a product): dbl-2001-b (a = -3, 4M + 4S) with
  * its result scaled by 1/2 (8 additions instead of 14), add-1998-cmo-2 with Z2^2, Z2^3 cached
- * (the table of Q), madd-2004-hmv (affine table of G). The exceptional cases (an input at
- * infinity, P + P, P + (-P)) are detected and handled: a verifier sees attacker-chosen keys
- * and signatures, so the two halves of the sum may collide on purpose.
+ * (the table of Q), madd-2004-hmv (the static affine table of G, p256_gtable.h). The
+ * exceptional cases (an input at infinity, P + P, P + (-P)) are detected and handled: a
+ * verifier sees attacker-chosen keys and signatures, so the two halves of the sum may collide
+ * on purpose.
  */
 #include "CSigilBignum.h"
 
@@ -340,10 +341,37 @@ __attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8
     }
 }
 
-INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
-                   const signed char *d2, size_t len2, const limb q[8], const int mx) {
+#include "p256_gtable.h"
+
+/* Width-w NAF of the scalar k < 2^256 (HMV algorithm 3.35, computed by reading windows of bits in
+   place with a carry, as libsecp256k1 does, instead of shifting the whole number once per bit):
+   digits 0 or odd with |d| < 2^(w-1), least significant first, at most one non-zero digit in any
+   w consecutive ones; k < 2^256 needs at most 257 digits, no carry is left. Returns the number of
+   digits up to the last non-zero one (0 for k = 0). Variable time (public scalars). */
+static size_t wnaf(short out[257], const limb k[4], int w) {
+    for (int i = 0; i < 257; i++) out[i] = 0;
+    int carry = 0, pos = 0, last = -1;
+    while (pos < 257) {
+        int li = pos >> 6, off = pos & 63;
+        limb v = li < 4 ? k[li] >> off : 0;
+        if ((int)(v & 1) == carry) { pos++; continue; }
+        int now = 257 - pos < w ? 257 - pos : w;
+        if (off + now > 64 && li + 1 < 4) v |= k[li + 1] << (64 - off);
+        int word = (int)(v & ((1UL << now) - 1)) + carry;
+        carry = (word >> (w - 1)) & 1;
+        word -= carry << w;
+        out[pos] = (short)word;
+        last = pos;
+        pos += now;
+    }
+    return (size_t)(last + 1);
+}
+
+INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb q[8], const int mx) {
     qentry tab[QTABLE];
     jac acc;
+    short d1[257], d2[257];
+    size_t len1 = wnaf(d1, u1, P256_GWINDOW), len2 = wnaf(d2, u2, 5);
     q_table(tab, q, mx);
     /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. One call
        site per formula keeps the loop small. */
@@ -353,7 +381,7 @@ INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb 
     const fe zero = {{0, 0, 0, 0}};
     for (size_t i = len; i-- > 0;) {
         if (started) pdbl(&acc, &acc, mx);
-        int a = i < len2 ? d2[i] : 0;
+        int a = d2[i];
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
             fe ny;
@@ -365,9 +393,9 @@ INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb 
             padd(&acc, &acc, e, y, mx);
             started = 1;
         }
-        int b = i < len1 ? d1[i] : 0;
+        int b = d1[i];
         if (b != 0) {
-            const limb *g = gtable + 8 * ((b < 0 ? -b : b) >> 1);
+            const limb *g = P256_GTABLE[(b < 0 ? -b : b) >> 1];
             fe gx, gy;
             for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
             if (b < 0) fsub(&gy, &zero, &gy);
@@ -381,25 +409,34 @@ INL int mul_public(limb out[12], const signed char *d1, size_t len1, const limb 
 
 #if P256_HAVE_MULX
 __attribute__((target("bmi2,adx"), noinline))
-static int mul_public_mulx(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
-                           const signed char *d2, size_t len2, const limb q[8]) {
-    return mul_public(out, d1, len1, gtable, d2, len2, q, 1);
+static int mul_public_mulx(limb out[12], const limb u1[4], const limb u2[4], const limb q[8]) {
+    return mul_public(out, u1, u2, q, 1);
 }
 #endif
 
 __attribute__((noinline))
-static int mul_public_portable(limb out[12], const signed char *d1, size_t len1, const limb *gtable,
-                               const signed char *d2, size_t len2, const limb q[8]) {
-    return mul_public(out, d1, len1, gtable, d2, len2, q, 0);
+static int mul_public_portable(limb out[12], const limb u1[4], const limb u2[4], const limb q[8]) {
+    return mul_public(out, u1, u2, q, 0);
 }
 
-int csigil_p256_mul_public(csigil_limb out[12], const signed char *d1, size_t len1, const csigil_limb *gtable,
-                           const signed char *d2, size_t len2, const csigil_limb q[8], int use_mulx) {
+int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
+                           const csigil_limb q[8], int use_mulx) {
 #if P256_HAVE_MULX
-    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, d1, len1, gtable, d2, len2, q);
+    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, u1, u2, q);
 #endif
     (void)use_mulx;
-    return mul_public_portable(out, d1, len1, gtable, d2, len2, q);
+    return mul_public_portable(out, u1, u2, q);
+}
+
+const csigil_limb *csigil_p256_gtable(size_t *count, int *window) {
+    *count = sizeof P256_GTABLE / sizeof P256_GTABLE[0];
+    *window = P256_GWINDOW;
+    return &P256_GTABLE[0][0];
+}
+
+size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w) {
+    if (w < 2 || w > 15) return 0;
+    return wnaf(out, k, w);
 }
 
 /* Single field operations, for the tests (not on the hot path). */
@@ -432,7 +469,8 @@ void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], cons
         fsqr(&z, &x, 0);
         break;
     case 2: fadd(&z, &x, &y); break;
-    default: fsub(&z, &x, &y); break;
+    case 3: fsub(&z, &x, &y); break;
+    default: fhalf(&z, &x); break;
     }
     for (int k = 0; k < 4; k++) r[k] = z.v[k];
 }
