@@ -25,8 +25,8 @@ void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
    R = u1·G + u2·Q for scalars u1, u2 < 2^256 (4 little-endian limbs) and q = the affine public
    key (x then y, Montgomery form with R = 2^256, reduced below p): interleaved width-10 wNAF of
    u1 over the static table of G (p256_gtable.h) and width-5 wNAF of u2. Writes R as Jacobian
-   X, Y, Z (Montgomery form, below p) to out and returns 1, or returns 0 when R is the point at
-   infinity. use_mulx = 0 forces the portable products (tests); otherwise MULX/ADX are used when
+   X, Y, Z (Montgomery form, lazily reduced: below 2^256, not necessarily below p) to out and
+   returns 1, or returns 0 when R is the point at infinity. use_mulx = 0 forces the portable products (tests); otherwise MULX/ADX are used when
    the CPU has them. */
 int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
                            const csigil_limb q[8], int use_mulx);
@@ -37,9 +37,9 @@ int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const c
 const csigil_limb *csigil_p256_gtable(size_t *count, int *window);
 size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
 
-/* One P-256 field operation on Montgomery-form values below p, for tests: op 0 r = a·b·R^-1,
-   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p), results below p. (Products of inputs in
-   [p, 2^256) give congruent results below 2^256.) use_mulx as above. */
+/* One P-256 field operation on Montgomery-form values below 2^256, for tests: op 0 r = a·b·R^-1,
+   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p); results congruent and below
+   2^256, not necessarily below p (the kernel's lazy reduction). use_mulx as above. */
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx);
 
 #endif
