@@ -102,3 +102,83 @@ public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt
     }
     return s
 }
+
+/// One element's TLV in a list being iterated: its identifier octet and absolute offsets.
+@usableFromInline
+struct ElementTLV {
+    @usableFromInline let tag: UInt8
+    @usableFromInline let start: Int
+    @usableFromInline let contentStart: Int
+    @usableFromInline let end: Int
+
+    @inlinable
+    init(tag: UInt8, start: Int, contentStart: Int, end: Int) {
+        self.tag = tag
+        self.start = start
+        self.contentStart = contentStart
+        self.end = end
+    }
+}
+
+/// A position in a validated list (the content span of a SEQUENCE OF): the concrete cursor
+/// the list iterators (`GeneralNames`, `AccessDescriptions`, `ObjectIdentifierList`,
+/// `GeneralSubtrees`) step with. Everything is inlinable so that an iterator's `next()` is
+/// compiled into the caller's loop: no stored closure, no generic element type, no indirect
+/// return. Each step reads the element's header with the strict reader (bounds-checked), so
+/// even a span that was somehow not validated cannot lead outside its bytes; a malformed
+/// element ends the iteration.
+@usableFromInline
+struct ListCursor {
+    @usableFromInline let storage: [UInt8]
+    @usableFromInline var position: Int
+    @usableFromInline let end: Int
+
+    @inlinable
+    init(_ list: ByteSpan) {
+        storage = list.storage
+        position = list.start
+        end = list.end
+    }
+
+    /// The next element's TLV, or nil at the end (or at a malformed element, which validated
+    /// lists never have: the rest is then skipped).
+    @inlinable @inline(__always)
+    mutating func next() -> ElementTLV? {
+        let p = position
+        let e = end
+        guard p < e else { return nil }
+        let tlv: ElementTLV? = storage.withUnsafeBytes { b in
+            var r = DERReader(input: b, from: p, to: e)
+            guard let v = try? r.readAny() else { return nil }
+            return ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end)
+        }
+        position = tlv?.end ?? e
+        return tlv
+    }
+}
+
+extension ListCursor {
+    /// The first TLV inside the constructed element `e` (strict reader, bounds-checked).
+    @inlinable @inline(__always)
+    static func first(in e: ElementTLV, storage: [UInt8]) -> ElementTLV? {
+        storage.withUnsafeBytes { b in
+            var r = DERReader(input: b, from: e.contentStart, to: e.end)
+            guard let v = try? r.readAny() else { return nil }
+            return ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end)
+        }
+    }
+
+    /// The two TLVs that make up the constructed element `e`, which must hold exactly them
+    /// (strict reader, bounds-checked).
+    @inlinable @inline(__always)
+    static func pair(in e: ElementTLV, storage: [UInt8]) -> (ElementTLV, ElementTLV)? {
+        storage.withUnsafeBytes { b in
+            var r = DERReader(input: b, from: e.contentStart, to: e.end)
+            guard let v = try? r.readAny(), let w = try? r.readAny(), r.isAtEnd else { return nil }
+            return (
+                ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end),
+                ElementTLV(tag: w.tag.rawValue, start: w.start, contentStart: w.contentStart, end: w.end)
+            )
+        }
+    }
+}
