@@ -144,41 +144,49 @@ struct ListCursor {
     /// lists never have: the rest is then skipped).
     @inlinable @inline(__always)
     mutating func next() -> ElementTLV? {
-        let p = position
-        let e = end
-        guard p < e else { return nil }
-        let tlv: ElementTLV? = storage.withUnsafeBytes { b in
-            var r = DERReader(input: b, from: p, to: e)
-            guard let v = try? r.readAny() else { return nil }
-            return ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end)
-        }
-        position = tlv?.end ?? e
+        let tlv = ListCursor.header(storage, position, end)
+        position = tlv?.end ?? end
         return tlv
+    }
+
+    /// The TLV header at `p`, within `p..<e` of `storage`: the list was validated by the strict
+    /// reader when it was parsed, so only what memory safety needs is checked again here —
+    /// every octet read lies before `e`, `e` within the storage, and the length within `e` —
+    /// not DER's minimality rules. (The octets are read unchecked: each index is below `e`,
+    /// which the first guard bounds by the buffer's count.)
+    @inlinable @inline(__always)
+    static func header(_ storage: [UInt8], _ p: Int, _ e: Int) -> ElementTLV? {
+        storage.withUnsafeBufferPointer { b -> ElementTLV? in
+            guard p >= 0, e <= b.count, e - p >= 2 else { return nil }
+            let tag = b[p]
+            var length = Int(b[p + 1])
+            var c = p + 2
+            if length >= 0x80 {
+                let n = length & 0x7F
+                guard n >= 1, n <= 4, e - c >= n else { return nil }
+                length = 0
+                for i in 0..<n { length = length << 8 | Int(b[c + i]) }
+                c += n
+            }
+            guard length <= e - c else { return nil }
+            return ElementTLV(tag: tag, start: p, contentStart: c, end: c + length)
+        }
     }
 }
 
 extension ListCursor {
-    /// The first TLV inside the constructed element `e` (strict reader, bounds-checked).
+    /// The first TLV inside the constructed element `e` (bounds-checked as `header`).
     @inlinable @inline(__always)
     static func first(in e: ElementTLV, storage: [UInt8]) -> ElementTLV? {
-        storage.withUnsafeBytes { b in
-            var r = DERReader(input: b, from: e.contentStart, to: e.end)
-            guard let v = try? r.readAny() else { return nil }
-            return ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end)
-        }
+        header(storage, e.contentStart, e.end)
     }
 
     /// The two TLVs that make up the constructed element `e`, which must hold exactly them
-    /// (strict reader, bounds-checked).
+    /// (bounds-checked as `header`).
     @inlinable @inline(__always)
     static func pair(in e: ElementTLV, storage: [UInt8]) -> (ElementTLV, ElementTLV)? {
-        storage.withUnsafeBytes { b in
-            var r = DERReader(input: b, from: e.contentStart, to: e.end)
-            guard let v = try? r.readAny(), let w = try? r.readAny(), r.isAtEnd else { return nil }
-            return (
-                ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end),
-                ElementTLV(tag: w.tag.rawValue, start: w.start, contentStart: w.contentStart, end: w.end)
-            )
-        }
+        guard let v = header(storage, e.contentStart, e.end), let w = header(storage, v.end, e.end), w.end == e.end
+        else { return nil }
+        return (v, w)
     }
 }

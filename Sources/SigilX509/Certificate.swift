@@ -331,7 +331,9 @@ public struct Certificate: Sendable {
                     if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
                     let (oidValue, valueAt) = try r.enter(.sequence) { (e) throws(DERError) -> (DERValue, Int) in
                         let o = try e.read(.objectIdentifier)
-                        _ = try o.decodeObjectIdentifier()
+                        // A known extension's OID is one of the constants `KnownExtension.slot`
+                        // matches byte for byte, all valid: only others need checking.
+                        if KnownExtension.slot(o.content) == nil { _ = try o.decodeObjectIdentifier() }
                         _ = try e.readBooleanDefaultFalse()
                         let valueAt = e.position
                         _ = try e.read(.octetString)

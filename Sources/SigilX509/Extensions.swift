@@ -245,10 +245,14 @@ extension Certificate {
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
         // Offsets out of the closure, the view made here: no extra reference to `der` held
         // across the decoding.
-        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
+        // (No closure over `self` either: one would copy the whole Certificate.)
+        let found = try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) {
+            (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
             return (v.contentStart, v.end)
-        }.map { ByteSpan(der, $0.0, $0.1) }
+        }
+        guard let found else { return nil }
+        return ByteSpan(der, found.0, found.1)
     }
 
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
@@ -415,11 +419,14 @@ extension Certificate {
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
     func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan?
     {
-        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
+        let found = try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
             return (v.contentStart, v.end)
-        }.map { ByteSpan(der, $0.0, $0.1) }
+        }
+        // The view made here, not in a closure over `self` (which would copy the Certificate).
+        guard let found else { return nil }
+        return ByteSpan(der, found.0, found.1)
     }
 }
 
