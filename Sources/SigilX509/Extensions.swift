@@ -932,29 +932,12 @@ public struct DistributionPoints: Sequence, Sendable {
 }
 
 extension Certificate {
-    /// Decodes every extension Sigil knows and walks every decoded list, failing on the first
-    /// malformed one. The trust layer calls this so that a certificate with any malformed
-    /// known extension is rejected whether or not a check needs that extension (as
-    /// rustls-webpki does by decoding them while parsing). Allocates nothing.
+    /// Decodes every extension Sigil knows, strictly, failing on the first malformed one (each
+    /// list's elements are validated while it is decoded). The trust layer calls this so that a
+    /// certificate with any malformed known extension is rejected whether or not a check needs
+    /// that extension (as rustls-webpki does by decoding them while parsing). Allocates nothing.
+    /// (`trustExtensions()` in TrustExtensions.swift is the one implementation.)
     public func validateExtensions() throws(DERError) {
-        _ = try basicConstraints()
-        _ = try keyUsage()
-        if let eku = try extendedKeyUsage() { for _ in eku {} }
-        if let san = try subjectAlternativeNames() { for _ in san {} }
-        if let ian = try issuerAlternativeNames() { for _ in ian {} }
-        _ = try subjectKeyIdentifier()
-        _ = try authorityKeyIdentifier()
-        if let nc = try nameConstraints() {
-            if let p = nc.permitted { for _ in p {} }
-            if let e = nc.excluded { for _ in e {} }
-        }
-        if let cp = try certificatePolicies() { for _ in cp {} }
-        if let pm = try policyMappings() { for _ in pm {} }
-        _ = try policyConstraints()
-        _ = try inhibitAnyPolicy()
-        if let aia = try authorityInformationAccess() { for _ in aia {} }
-        if let dp = try crlDistributionPoints() { for _ in dp {} }
-        if let f = try freshestCRL() { for _ in f {} }
-        _ = try signedCertificateTimestamps()
+        _ = try trustExtensions()
     }
 }
