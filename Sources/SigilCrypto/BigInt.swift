@@ -110,8 +110,10 @@ struct MontgomeryModulus: Sendable, Hashable {
     }
 
     /// Limbs of each of the two scratch areas `modPow` needs (kept apart so that each stays
-    /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli).
-    static func scratchCount(_ n: Int) -> Int { 2 * n }
+    /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli; above 1 KiB
+    /// `withUnsafeTemporaryAllocation` allocates on the heap). n + 8 covers the IFMA kernel's
+    /// second division for tiny moduli (n < 8; RSA keys have n ≥ 16).
+    static func scratchCount(_ n: Int) -> Int { max(2 * n, n + 8) }
 
     /// r = REDC(t) = t · R^-1 mod m, fully reduced. `t` (2n limbs) is destroyed; `r` must not
     /// overlap `t`. Precondition: t < m·R (true for products of reduced values).
@@ -137,18 +139,25 @@ struct MontgomeryModulus: Sendable, Hashable {
         case gmp
         /// CSigilBignum's MULX/ADX kernels (x86-64 with BMI2 and ADX only).
         case mulx
+        /// CSigilBignum's AVX-512 IFMA exponentiation in radix 2^52 (rsa_ifma.c; x86-64 with
+        /// AVX512F + AVX512-IFMA, moduli up to 64 limbs — larger ones run `mulx` or `gmp`).
+        case ifma
 
         /// Whether this CPU can run the kernel.
         var isAvailable: Bool {
             switch self {
             case .gmp: return true
             case .mulx: return csigil_bignum_mulx_supported() != 0
+            case .ifma: return csigil_bignum_ifma_supported() != 0
             }
         }
 
-        /// The fastest kernel this CPU can run (the CPU check is cached on the C side).
+        /// The fastest kernel this CPU can run (the CPU checks are cached on the C side).
         @inline(__always)
-        static var preferred: Kernel { csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp }
+        static var preferred: Kernel {
+            if csigil_bignum_ifma_supported() != 0 { return .ifma }
+            return csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp
+        }
     }
 
     /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
@@ -165,7 +174,7 @@ struct MontgomeryModulus: Sendable, Hashable {
             } else {
                 csigil_mont_mul_mulx(r, a, b, m, count, negInverse, t)
             }
-        case .gmp:
+        case .gmp, .ifma:  // (modPow never passes .ifma)
             if a == b {
                 __gmpn_sqr(t, a, count)
             } else {
@@ -202,6 +211,39 @@ struct MontgomeryModulus: Sendable, Hashable {
         storage.withUnsafeBufferPointer { sb in
             let m = sb.baseAddress!
             let e = m + n
+            if kernel == .ifma {
+                let v = csigil_rsa_ifma_vectors(n)
+                if v != 0 {
+                    // The IFMA kernel's R is 2^(416·v) (v vectors of eight 52-bit digits), so
+                    // x·R mod m is found in two divisions that fit the 2n-limb scratch areas:
+                    // x·2^(64n) mod m as below, then that times 2^extra, extra = 416v − 64n
+                    // (2...417 bits). Each remainder is left over its numerator in t (GMP allows
+                    // it); the quotients (n + 1, then at most 8 limbs) go to `work`.
+                    t.initialize(repeating: 0, count: n)
+                    (t + n).update(from: x, count: n)
+                    __gmpn_tdiv_qr(work, t, 0, t, 2 * n, m, n)
+                    let extra = 416 * v - limbBits * n
+                    let limbShift = extra / limbBits
+                    let bitShift = extra % limbBits
+                    if bitShift == 0 {
+                        var i = n
+                        while i > 0 {  // top down: the regions overlap
+                            i -= 1
+                            t[limbShift + i] = t[i]
+                        }
+                        t[limbShift + n] = 0
+                    } else {
+                        // mpn_lshift allows rp ≥ up overlaps.
+                        t[limbShift + n] = __gmpn_lshift(t + limbShift, t, n, UInt32(bitShift))
+                    }
+                    t.update(repeating: 0, count: limbShift)
+                    __gmpn_tdiv_qr(work, t, 0, t, limbShift + n + 1, m, n)
+                    csigil_rsa_modexp_ifma(out, x, t, m, n, e, exponentCount)
+                    return
+                }
+            }
+            // Moduli too large for the IFMA kernel run the next fastest.
+            let kernel = kernel != .ifma ? kernel : (Kernel.mulx.isAvailable ? .mulx : .gmp)
             // x·R mod m: the remainder of x·2^(64n) (t = 0^n | x) by m, left in t's low n limbs
             // (GMP allows the remainder over the numerator); the n + 1 quotient limbs go to
             // `work`, which is free until xm is set.
