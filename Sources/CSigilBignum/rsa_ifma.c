@@ -51,7 +51,7 @@ int csigil_bignum_ifma_supported(void) {
     return v;
 }
 
-#define IFMA __attribute__((target("avx512f,avx512ifma,bmi2")))
+#define IFMA __attribute__((target("avx512f,avx512ifma,avx512vl,bmi2")))
 #define INLINE __attribute__((always_inline)) static inline
 #define MASK52 0xFFFFFFFFFFFFFULL
 #define MAXV 10
@@ -123,36 +123,71 @@ IFMA INLINE void normalize(__m512i *r, const int V) {
 
 /* out = AMM(a, b) = a·b·R^-1 (mod m), R = 2^(52·8V), below 2m when a, b < 2m and 4m < R; all
  * operands normalised radix-2^52 digit vectors of 8V digits (out may alias a or b). k0 =
- * −m^-1 mod 2^52. */
+ * −m^-1 mod 2^52.
+ *
+ * Step i takes T = acc0 + Σ_{j≥1} lane_j·2^(52j) to (T + a·b_i + m·y)/2^52. The vector part of
+ * the new T is shift(R) + HQ, HQ = lo(a_{j+1}·b_i) + hi(a_j·b_i) + lo(m_{j+1}·y) + hi(m_j·y) at
+ * lane j ("lo"/"hi": bits 0–51 / 52–103 of a 52×52-bit product; shifted copies a_{j+1}, m_{j+1} of
+ * a and m make the low halves land one lane down, so R is shifted once per step and the
+ * recurrence through R is one shift and one add). The scalar side keeps lanes 0 and 1 of T
+ * exactly, so the next y never waits for the vector unit:
+ *   c = acc0 + lo(a_0·b_i);  y = c·k0 mod 2^52  (so c + lo(m_0·y) ≡ 0 mod 2^52);
+ *   carry = (acc0 + a_0·b_i + m_0·y) >> 52 = hi(a_0·b_i) + (c >> 52) + [c mod 2^52 ≠ 0] + hi(m_0·y);
+ *   new acc0  = carry + lane_1 + lo(a_1·b_i) + lo(m_1·y);
+ *   new lane_1 = lane 2 of R before the step (read from the vector, which had a whole step to
+ *                produce it) + lo(a_2·b_i) + hi(a_1·b_i) + lo(m_2·y) + hi(m_1·y).
+ * The y-independent terms (from a and b) are computed for all i up front with the vector unit
+ * (L0, K, J). hi(m_j·y) = the high 64 bits of (m_j·2^12)·y (m_j < 2^52). The vector's lanes
+ * 1, 2, ... are exact; its lane 0 lacks the carry out of lane 0 and is never read: lane 0 lives in
+ * acc0, written back at the end. */
 IFMA INLINE void amm(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
                      const int V) {
-    __m512i A[MAXV], M[MAXV], R[MAXV];
+    __m512i A[MAXV], As[MAXV], M[MAXV], Ms[MAXV], R[MAXV];
     const __m512i zero = _mm512_setzero_si512();
     for (int k = 0; k < V; k++) {
         A[k] = _mm512_loadu_si512((const void *)(a + 8 * k));
         M[k] = _mm512_loadu_si512((const void *)(m + 8 * k));
         R[k] = zero;
     }
-    const uint64_t a0 = a[0], m0 = m[0];
-    uint64_t acc0 = 0;
-    #pragma clang loop unroll_count(2)
+    for (int k = 0; k < V; k++) {
+        As[k] = _mm512_alignr_epi64(k + 1 < V ? A[k + 1] : zero, A[k], 1);
+        Ms[k] = _mm512_alignr_epi64(k + 1 < V ? M[k + 1] : zero, M[k], 1);
+    }
+    /* The scalar side's y-independent terms, for every b_i at once: L0 = lo(a_0·b_i),
+       K = hi(a_0·b_i) + lo(a_1·b_i), J = hi(a_1·b_i) + lo(a_2·b_i). */
+    uint64_t L0[8 * MAXV], K[8 * MAXV], J[8 * MAXV];
+    {
+        const __m512i a0v = _mm512_set1_epi64((long long)a[0]), a1v = _mm512_set1_epi64((long long)a[1]),
+                      a2v = _mm512_set1_epi64((long long)a[2]);
+        for (int k = 0; k < V; k++) {
+            const __m512i bv = _mm512_loadu_si512((const void *)(b + 8 * k));
+            _mm512_storeu_si512((void *)(L0 + 8 * k), _mm512_madd52lo_epu64(zero, a0v, bv));
+            _mm512_storeu_si512((void *)(K + 8 * k),
+                                _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, a1v, bv), a0v, bv));
+            _mm512_storeu_si512((void *)(J + 8 * k),
+                                _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, a2v, bv), a1v, bv));
+        }
+    }
+    const uint64_t m0s = m[0] << 12, m1 = m[1], m1s = m[1] << 12, m2 = m[2];
+    uint64_t acc0 = 0, lane1 = 0;
     for (int i = 0; i < 8 * V; i++) {
         const uint64_t bi = b[i];
-        unsigned __int128 t = (unsigned __int128)a0 * bi + acc0;
-        const uint64_t y = ((uint64_t)t * k0) & MASK52;
-        t += (unsigned __int128)m0 * y; /* ≡ 0 mod 2^52 */
-        const uint64_t carry = (uint64_t)(t >> 52);
+        /* lane 2 of R before the step: with this step's J + lo(m_2·y) + hi(m_1·y) it is lane 1
+           of T after the step. */
+        const __m512i S0 = _mm512_alignr_epi64(V > 1 ? R[1] : zero, R[0], 1);
+        const uint64_t r2 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(S0), 1);
+        const uint64_t c = acc0 + L0[i];
+        const uint64_t y = (c * k0) & MASK52;
+        acc0 = (c >> 52) + ((c & MASK52) != 0) + (uint64_t)(((unsigned __int128)m0s * y) >> 64) + K[i] + lane1 +
+               ((m1 * y) & MASK52);
+        lane1 = r2 + J[i] + ((m2 * y) & MASK52) + (uint64_t)(((unsigned __int128)m1s * y) >> 64);
         const __m512i B = _mm512_set1_epi64((long long)bi), Y = _mm512_set1_epi64((long long)y);
         for (int k = 0; k < V; k++) {
-            R[k] = _mm512_madd52lo_epu64(R[k], A[k], B);
-            R[k] = _mm512_madd52lo_epu64(R[k], M[k], Y);
-        }
-        for (int k = 0; k < V - 1; k++) R[k] = _mm512_alignr_epi64(R[k + 1], R[k], 1);
-        R[V - 1] = _mm512_alignr_epi64(zero, R[V - 1], 1);
-        acc0 = carry + (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(R[0]));
-        for (int k = 0; k < V; k++) {
-            R[k] = _mm512_madd52hi_epu64(R[k], A[k], B);
-            R[k] = _mm512_madd52hi_epu64(R[k], M[k], Y);
+            __m512i hq = _mm512_madd52lo_epu64(zero, As[k], B);
+            hq = _mm512_madd52hi_epu64(hq, A[k], B);
+            hq = _mm512_madd52lo_epu64(hq, Ms[k], Y);
+            hq = _mm512_madd52hi_epu64(hq, M[k], Y);
+            R[k] = _mm512_add_epi64(_mm512_alignr_epi64(k + 1 < V ? R[k + 1] : zero, R[k], 1), hq);
         }
     }
     R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)acc0);
