@@ -94,7 +94,7 @@ enum MontgomeryKernel: Sendable, CaseIterable {
 /// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
 ///
 /// No R² mod m is kept: entering Montgomery form (x·R mod m) is one division per
-/// exponentiation instead of a division at set-up plus a Montgomery multiplication by R² per
+/// exponentiation (two for the IFMA kernel, whose R is 2^(416v)) instead of a division at set-up plus a Montgomery multiplication by R² per
 /// exponentiation. Keys are usually parsed for one verification (a certificate's issuer key), so
 /// this saves the set-up division and costs about as much as the multiplication it replaces.
 struct MontgomeryView {

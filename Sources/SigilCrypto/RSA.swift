@@ -1,7 +1,10 @@
 // RSA signature verification (RFC 8017): RSASSA-PKCS1-v1_5 (§8.2.2) and RSASSA-PSS (§8.1.2).
-// Public-key operations only; the modular exponentiation runs through `MontgomeryModulus`
-// (BigInt.swift): CSigilBignum's MULX/ADX Montgomery kernels where the CPU has them, else GMP's
-// mpn layer, with all per-call memory in temporary (stack) allocations.
+// Public-key operations only; the modular exponentiation runs through `MontgomeryView`
+// (BigInt.swift): CSigilBignum's AVX-512 IFMA exponentiation (rsa_ifma.c, moduli up to 4096
+// bits) where the CPU has it, else its MULX/ADX Montgomery kernels, else GMP's mpn layer, with
+// all per-call memory in temporary (stack) allocations. `CertificateSignature` prepares the
+// issuer's key in temporary memory too (`RSAPublicKey.withVerifyingKey(pkcs1DER:_:)`), so a
+// certificate signature check allocates nothing up to 4096-bit keys.
 
 import SigilDER
 
