@@ -549,6 +549,7 @@ void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], cons
     mx = use_mulx && csigil_bignum_mulx_supported();
 #endif
     (void)use_mulx;
+    (void)mx;
     switch (op) {
     case 0:
 #if P256_HAVE_MULX
