@@ -86,12 +86,20 @@ struct CertificateFacts: Sendable {
         | TrustExtensions.Bit.authorityInfoAccess | TrustExtensions.Bit.cRLDistributionPoints
 
     init(_ c: Certificate) {
+        var unused: GeneralNames?
+        self.init(c, subjectAltNames: &unused)
+    }
+
+    /// The facts of `c`, with its decoded subjectAltName in `subjectAltNames` (the leaf's is
+    /// walked by the name checks; kept out of the block, which anchors carry too).
+    init(_ c: Certificate, subjectAltNames: inout GeneralNames?) {
         // One strict decoding of every known extension (`trustExtensions()` is what
         // `validateExtensions()` runs), keeping what the checks read.
         guard let x = try? c.trustExtensions() else {
             self.init(malformed: c)
             return
         }
+        subjectAltNames = x.subjectAltNames
         var f: Flags = []
         // RFC 5280 §7.1 on the raw encodings (same rules as `isSelfIssued`, without the
         // iterators: issuer and subject usually differ, so the comparison runs to the end).
@@ -145,7 +153,7 @@ struct CertificateFacts: Sendable {
         }
         if critical & CertificateFacts.mustBeNonCriticalBits != 0 { f.insert(.criticalMustBeNonCritical) }
         if x.hasPolicyConstraints || x.hasPolicyMappings { f.insert(.hasPolicyConstraintsOrMappings) }
-        if let cp = x.certificatePolicies, !CertificateFacts.policiesAreSimple(cp) { f.insert(.complexPolicies) }
+        if let cp = x.certificatePolicies, !cp.policiesAreDistinct(atMost: 16) { f.insert(.complexPolicies) }
         self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
     }
 
@@ -228,7 +236,7 @@ struct CertificateFacts: Sendable {
         if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil {
             f.insert(.hasPolicyConstraintsOrMappings)
         }
-        if let cp = (try? c.certificatePolicies()) ?? nil, !CertificateFacts.policiesAreSimple(cp) {
+        if let cp = (try? c.certificatePolicies()) ?? nil, !cp.policiesAreDistinct(atMost: 16) {
             f.insert(.complexPolicies)
         }
         self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
@@ -242,21 +250,6 @@ struct CertificateFacts: Sendable {
         return der.withUnsafeBytes { p in
             n == 0 || memcmpEqual(p.baseAddress! + Int(a.start), p.baseAddress! + Int(b.start), n)
         }
-    }
-
-    /// At most 16 policies and none twice (RFC 5280 §4.2.1.4), compared pairwise without
-    /// allocating: policy processing of a path made of such certificates (and without
-    /// policyConstraints, policyMappings or initial-explicit-policy) cannot refuse it.
-    static func policiesAreSimple(_ cp: CertificatePolicies) -> Bool {
-        var seen = 0
-        var it = cp.makeIterator()
-        while let p = it.next() {
-            seen += 1
-            if seen > 16 { return false }
-            var other = cp.makeIterator()
-            for _ in 1..<seen where other.next()?.policyIdentifier == p.policyIdentifier { return false }
-        }
-        return true
     }
 
     func has(_ flag: Flags) -> Bool { flags.contains(flag) }

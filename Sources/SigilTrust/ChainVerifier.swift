@@ -67,6 +67,9 @@ struct Session {
     var poolFacts = SmallCache<CertificateFacts>()
     /// The leaf's facts (computed once, when the session starts).
     var leafFacts: CertificateFacts
+    /// The leaf's subjectAltName, as decoded for its facts (walked again by the name checks
+    /// only, not decoded again).
+    let leafSubjectAltNames: GeneralNames?
     /// Set by `policyFailure` when the accepted path's policy sets are computed on access.
     var policiesDeferred = false
 
@@ -106,7 +109,9 @@ struct Session {
         self.leaf = leaf
         self.options = options
         self.budget = verifier.budget
-        self.leafFacts = CertificateFacts(leaf)
+        var sans: GeneralNames?
+        self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans)
+        self.leafSubjectAltNames = sans
         // No per-certificate work here: duplicates, copies of the leaf and of anchors are
         // filtered when a lookup finds them (CandidatePool.swift).
         self.pool = CandidatePool(intermediates, leaf: leaf)
@@ -131,7 +136,7 @@ struct Session {
     // MARK: run
 
     mutating func run() -> TrustResult {
-        var failures = Checks.leafFailures(leaf, leafFacts, options: options)
+        var failures = Checks.leafFailures(leaf, leafFacts, subjectAltNames: leafSubjectAltNames, options: options)
         // The leaf's own key is never used by path validation: check that it decodes (an EC
         // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
         // refuses with "EE certificate key too weak").

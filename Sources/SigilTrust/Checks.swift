@@ -243,7 +243,10 @@ enum Checks {
     }
 
     /// Checks of the end-entity certificate that do not depend on the path.
-    static func leafFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions) -> [TrustFailure] {
+    /// `subjectAltNames` is `c`'s decoded subjectAltName when the caller has it (nil: decoded here).
+    static func leafFailures(
+        _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions
+    ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         if let f = within(c, options.time) { out.append(f) }
         out += commonFailures(c, f, isAnchor: false, options: options)
@@ -326,7 +329,8 @@ enum Checks {
             // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
             // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
             if let kf = keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
-            out += subjectNameFailures(c, f, options: options, hostMatched: &hostMatched)
+            out += subjectNameFailures(
+                c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
         }
         out += NameChecks.identityFailures(c, options: options, hostMatched: hostMatched)
         return out
@@ -337,7 +341,8 @@ enum Checks {
     /// `options.host` (RFC 6125 §6.4, as `Certificate.matches`) and sets `hostMatched`, so the
     /// names are decoded and classified once.
     static func subjectNameFailures(
-        _ c: Certificate, _ f: CertificateFacts, options: VerificationOptions, hostMatched: inout Bool?
+        _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions,
+        hostMatched: inout Bool?
     ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         let hasSAN = f.has(.hasSubjectAltName)
@@ -359,7 +364,7 @@ enum Checks {
                     .profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
         }
         guard options.kind == .server else { return out }
-        guard hasSAN, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
+        guard hasSAN, let sans = subjectAltNames ?? ((try? c.subjectAlternativeNames()) ?? nil) else {
             out.append(
                 TrustFailure(
                     .nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
