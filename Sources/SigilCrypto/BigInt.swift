@@ -59,23 +59,48 @@ func limbsToBigEndian(_ limbs: UnsafePointer<UInt>, _ count: Int, _ out: UnsafeM
     return true
 }
 
-/// An odd modulus prepared for Montgomery multiplication, with the fixed exponent it is used
-/// with (RSA's public exponent), so that x^e mod m is one call.
+/// The Montgomery multiplication kernels `modPow` can run on.
+@usableFromInline
+enum MontgomeryKernel: Sendable, CaseIterable {
+    /// GMP's `mpn` multiplication / squaring, then `redc` (GMP's `addmul_1` rows).
+    case gmp
+    /// CSigilBignum's MULX/ADX kernels (x86-64 with BMI2 and ADX only).
+    case mulx
+    /// CSigilBignum's AVX-512 IFMA exponentiation in radix 2^52 (rsa_ifma.c; x86-64 with
+    /// AVX512F + AVX512-IFMA, moduli up to 64 limbs — larger ones run `mulx` or `gmp`).
+    case ifma
+
+    /// Whether this CPU can run the kernel.
+    var isAvailable: Bool {
+        switch self {
+        case .gmp: return true
+        case .mulx: return csigil_bignum_mulx_supported() != 0
+        case .ifma: return csigil_bignum_ifma_supported() != 0
+        }
+    }
+
+    /// The fastest kernel this CPU can run (the CPU checks are cached on the C side).
+    @inline(__always)
+    static var preferred: MontgomeryKernel {
+        if csigil_bignum_ifma_supported() != 0 { return .ifma }
+        return csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp
+    }
+}
+
+/// An odd modulus and the fixed exponent it is used with (RSA's public exponent), over memory
+/// the caller owns and keeps alive while the view is used, so that x^e mod m is one call.
 ///
 /// Montgomery 1985; the REDC loop is the word-by-word form (Koç, Acar & Kaliski 1996, "SOS"),
 /// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
 ///
-/// Everything lives in one array (`storage` = m | e), so a key costs one allocation.
-///
 /// No R² mod m is kept: entering Montgomery form (x·R mod m) is one division per
-/// exponentiation instead of a division at set-up plus a Montgomery multiplication by R² per
+/// exponentiation (two for the IFMA kernel, whose R is 2^(416v)) instead of a division at set-up plus a Montgomery multiplication by R² per
 /// exponentiation. Keys are usually parsed for one verification (a certificate's issuer key), so
 /// this saves the set-up division and costs about as much as the multiplication it replaces.
-@usableFromInline
-struct MontgomeryModulus: Sendable, Hashable {
-    /// m (n limbs, top limb non-zero) | e (`exponentCount` limbs, top
-    /// limb non-zero); all little-endian.
-    let storage: [UInt]
+struct MontgomeryView {
+    /// m (n limbs, top limb non-zero) | e (`exponentCount` limbs, top limb non-zero); all
+    /// little-endian.
+    let limbs: UnsafePointer<UInt>
     /// n, the modulus size in limbs.
     let count: Int
     /// Limbs of e.
@@ -83,35 +108,36 @@ struct MontgomeryModulus: Sendable, Hashable {
     /// -m^-1 mod 2^64.
     let negInverse: UInt
 
-    /// `modulus` and `exponent`: big-endian bytes without leading zeros. Returns nil when the
-    /// modulus is even or empty, or the exponent is empty (the caller checks e's other rules).
-    init?(bigEndian modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer) {
+    /// The limb counts (n, of e) for `modulus` and `exponent`, big-endian bytes without leading
+    /// zeros; nil when the modulus is even or empty, or the exponent is empty (the caller checks
+    /// e's other rules).
+    @inline(__always)
+    static func limbCounts(modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer) -> (Int, Int)? {
         guard let last = modulus.last, last & 1 == 1, modulus[0] != 0, exponent.count > 0 else { return nil }
-        let n = (modulus.count + 7) / 8
-        let el = (exponent.count + 7) / 8
-        var inverse: UInt = 0
-        storage = [UInt](unsafeUninitializedCapacity: n + el) { buf, initialized in
-            let m = buf.baseAddress!
-            limbsFromBigEndian(modulus, m, n)
-            limbsFromBigEndian(exponent, m + n, el)
+        return ((modulus.count + 7) / 8, (exponent.count + 7) / 8)
+    }
 
-            // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number
-            // of correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96.
-            let m0 = m[0]
-            var inv = m0
-            for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
-            inverse = 0 &- inv
-
-            initialized = n + el
-        }
-        count = n
-        exponentCount = el
-        negInverse = inverse
+    /// Writes m | e (n + el limbs, counts from `limbCounts`) at `out`; returns -m^-1 mod 2^64.
+    @inline(__always)
+    static func load(
+        modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt>,
+        _ n: Int, _ el: Int
+    ) -> UInt {
+        limbsFromBigEndian(modulus, out, n)
+        limbsFromBigEndian(exponent, out + n, el)
+        // Newton–Hensel iteration for m0^-1 mod 2^64: x ← x(2 − m0·x) doubles the number
+        // of correct low bits; m0·m0 ≡ 1 (mod 8) gives 3 to start, so 5 steps reach 96.
+        let m0 = out[0]
+        var inv = m0
+        for _ in 0..<5 { inv = inv &* (2 &- m0 &* inv) }
+        return 0 &- inv
     }
 
     /// Limbs of each of the two scratch areas `modPow` needs (kept apart so that each stays
-    /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli).
-    static func scratchCount(_ n: Int) -> Int { 2 * n }
+    /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli; above 1 KiB
+    /// `withUnsafeTemporaryAllocation` allocates on the heap). n + 8 covers the IFMA kernel's
+    /// second division for tiny moduli (n < 8; RSA keys have n ≥ 16).
+    static func scratchCount(_ n: Int) -> Int { max(2 * n, n + 8) }
 
     /// r = REDC(t) = t · R^-1 mod m, fully reduced. `t` (2n limbs) is destroyed; `r` must not
     /// overlap `t`. Precondition: t < m·R (true for products of reduced values).
@@ -130,33 +156,12 @@ struct MontgomeryModulus: Sendable, Hashable {
         }
     }
 
-    /// The Montgomery multiplication kernels `modPow` can run on.
-    @usableFromInline
-    enum Kernel: Sendable, CaseIterable {
-        /// GMP's `mpn` multiplication / squaring, then `redc` (GMP's `addmul_1` rows).
-        case gmp
-        /// CSigilBignum's MULX/ADX kernels (x86-64 with BMI2 and ADX only).
-        case mulx
-
-        /// Whether this CPU can run the kernel.
-        var isAvailable: Bool {
-            switch self {
-            case .gmp: return true
-            case .mulx: return csigil_bignum_mulx_supported() != 0
-            }
-        }
-
-        /// The fastest kernel this CPU can run (the CPU check is cached on the C side).
-        @inline(__always)
-        static var preferred: Kernel { csigil_bignum_mulx_supported() != 0 ? .mulx : .gmp }
-    }
-
     /// r = a · b · R^-1 mod m (a == b uses the squaring routine). `t`: 2n limbs of scratch
     /// (the double-length product, then REDC's working space).
     @inline(__always)
     func mul(
         _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
-        _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel
+        _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: MontgomeryKernel
     ) {
         switch kernel {
         case .mulx:
@@ -165,7 +170,7 @@ struct MontgomeryModulus: Sendable, Hashable {
             } else {
                 csigil_mont_mul_mulx(r, a, b, m, count, negInverse, t)
             }
-        case .gmp:
+        case .gmp, .ifma:  // (modPow never passes .ifma)
             if a == b {
                 __gmpn_sqr(t, a, count)
             } else {
@@ -176,9 +181,7 @@ struct MontgomeryModulus: Sendable, Hashable {
     }
 
     /// Whether the n-limb value at `x` is below m.
-    func isReduced(_ x: UnsafePointer<UInt>) -> Bool {
-        storage.withUnsafeBufferPointer { limbsCompare(x, $0.baseAddress!, count) < 0 }
-    }
+    func isReduced(_ x: UnsafePointer<UInt>) -> Bool { limbsCompare(x, limbs, count) < 0 }
 
     /// out = x^e mod m for x < m (n limbs), e the stored exponent, which must be odd and ≥ 3.
     /// Left-to-right square-and-multiply in Montgomery form; public exponents only, so no
@@ -194,14 +197,47 @@ struct MontgomeryModulus: Sendable, Hashable {
     func modPow(
         _ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
         product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
-        kernel: Kernel = .preferred
+        kernel: MontgomeryKernel = .preferred
     ) {
         let n = count
         let xm = work  // n: x·R mod m
         let acc = work + n  // n
-        storage.withUnsafeBufferPointer { sb in
-            let m = sb.baseAddress!
+        do {
+            let m = limbs
             let e = m + n
+            if kernel == .ifma {
+                let v = csigil_rsa_ifma_vectors(n)
+                if v != 0 {
+                    // The IFMA kernel's R is 2^(416·v) (v vectors of eight 52-bit digits), so
+                    // x·R mod m is found in two divisions that fit the 2n-limb scratch areas:
+                    // x·2^(64n) mod m as below, then that times 2^extra, extra = 416v − 64n
+                    // (2...417 bits). Each remainder is left over its numerator in t (GMP allows
+                    // it); the quotients (n + 1, then at most 8 limbs) go to `work`.
+                    t.initialize(repeating: 0, count: n)
+                    (t + n).update(from: x, count: n)
+                    __gmpn_tdiv_qr(work, t, 0, t, 2 * n, m, n)
+                    let extra = 416 * v - limbBits * n
+                    let limbShift = extra / limbBits
+                    let bitShift = extra % limbBits
+                    if bitShift == 0 {
+                        var i = n
+                        while i > 0 {  // top down: the regions overlap
+                            i -= 1
+                            t[limbShift + i] = t[i]
+                        }
+                        t[limbShift + n] = 0
+                    } else {
+                        // mpn_lshift allows rp ≥ up overlaps.
+                        t[limbShift + n] = __gmpn_lshift(t + limbShift, t, n, UInt32(bitShift))
+                    }
+                    t.update(repeating: 0, count: limbShift)
+                    __gmpn_tdiv_qr(work, t, 0, t, limbShift + n + 1, m, n)
+                    csigil_rsa_modexp_ifma(out, x, t, m, n, e, exponentCount)
+                    return
+                }
+            }
+            // Moduli too large for the IFMA kernel run the next fastest.
+            let kernel = kernel != .ifma ? kernel : (MontgomeryKernel.mulx.isAvailable ? .mulx : .gmp)
             // x·R mod m: the remainder of x·2^(64n) (t = 0^n | x) by m, left in t's low n limbs
             // (GMP allows the remainder over the numerator); the n + 1 quotient limbs go to
             // `work`, which is free until xm is set.
@@ -230,6 +266,78 @@ struct MontgomeryModulus: Sendable, Hashable {
             mul(acc, acc, acc, t, m, kernel)
             mul(out, acc, x, t, m, kernel)
         }
+    }
+
+}
+
+/// An odd modulus prepared for Montgomery multiplication, with the fixed exponent it is used
+/// with (RSA's public exponent), so that x^e mod m is one call. The arithmetic lives in
+/// `MontgomeryView`, which works on caller-owned memory; this type owns that memory.
+///
+/// Everything lives in one array (`storage` = m | e), so a key costs one allocation.
+/// (`RSAPublicKey.withVerifyingKey(pkcs1DER:_:)` prepares a view in temporary memory instead:
+/// no allocation per verification.)
+@usableFromInline
+struct MontgomeryModulus: Sendable, Hashable {
+    /// m (n limbs, top limb non-zero) | e (`exponentCount` limbs, top
+    /// limb non-zero); all little-endian.
+    let storage: [UInt]
+    /// n, the modulus size in limbs.
+    let count: Int
+    /// Limbs of e.
+    let exponentCount: Int
+    /// -m^-1 mod 2^64.
+    let negInverse: UInt
+
+    /// `modulus` and `exponent`: big-endian bytes without leading zeros. Returns nil when the
+    /// modulus is even or empty, or the exponent is empty (the caller checks e's other rules).
+    init?(bigEndian modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer) {
+        guard let (n, el) = MontgomeryView.limbCounts(modulus: modulus, exponent: exponent) else { return nil }
+        var inverse: UInt = 0
+        storage = [UInt](unsafeUninitializedCapacity: n + el) { buf, initialized in
+            inverse = MontgomeryView.load(modulus: modulus, exponent: exponent, into: buf.baseAddress!, n, el)
+            initialized = n + el
+        }
+        count = n
+        exponentCount = el
+        negInverse = inverse
+    }
+
+    /// Calls `body` with a view of this modulus (valid only inside `body`).
+    @inline(__always)
+    func withView<R>(_ body: (MontgomeryView) -> R) -> R {
+        storage.withUnsafeBufferPointer { sb in
+            body(
+                MontgomeryView(
+                    limbs: sb.baseAddress!, count: count, exponentCount: exponentCount, negInverse: negInverse))
+        }
+    }
+
+    /// Limbs of each of the two scratch areas `modPow` needs (see `MontgomeryView.scratchCount`).
+    static func scratchCount(_ n: Int) -> Int { MontgomeryView.scratchCount(n) }
+
+    /// The Montgomery multiplication kernels `modPow` can run on.
+    @usableFromInline typealias Kernel = MontgomeryKernel
+
+    /// r = a · b · R^-1 mod m (see `MontgomeryView.mul`).
+    @inline(__always)
+    func mul(
+        _ r: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>, _ b: UnsafePointer<UInt>,
+        _ t: UnsafeMutablePointer<UInt>, _ m: UnsafePointer<UInt>, _ kernel: Kernel
+    ) {
+        MontgomeryView(limbs: m, count: count, exponentCount: 0, negInverse: negInverse).mul(r, a, b, t, m, kernel)
+    }
+
+    /// Whether the n-limb value at `x` is below m.
+    func isReduced(_ x: UnsafePointer<UInt>) -> Bool { withView { $0.isReduced(x) } }
+
+    /// out = x^e mod m (see `MontgomeryView.modPow`).
+    func modPow(
+        _ x: UnsafePointer<UInt>, _ out: UnsafeMutablePointer<UInt>,
+        product t: UnsafeMutablePointer<UInt>, work: UnsafeMutablePointer<UInt>,
+        kernel: Kernel = .preferred
+    ) {
+        withView { $0.modPow(x, out, product: t, work: work, kernel: kernel) }
     }
 
     /// m as big-endian bytes without leading zeros.

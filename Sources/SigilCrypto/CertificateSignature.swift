@@ -43,8 +43,12 @@ public enum CertificateSignature {
             switch (algorithm, keyAlgorithm) {
             case (.rsaPKCS1(let d), .rsa):
                 guard let h = hash(d) else { return .unsupportedAlgorithm }
-                let k = try rsaKey(key)
-                try k.verifyPKCS1v15(signature: signature, message: signed, hash: h)
+                let digest = h.hash(signed)
+                try digest.withUnsafeBytes { (dg) throws(CryptoError) in
+                    try withRSAKey(key) { (k) throws(CryptoError) in
+                        try k.verifyPKCS1v15(signature: signature, digest: dg, hash: h)
+                    }
+                }
             case (.rsaPSS(let p), .rsa), (.rsaPSS(let p), .rsaPSS(nil)):
                 try verifyPSS(p, signed: signed, signature: signature, key: key)
             case (.rsaPSS(let p), .rsaPSS(let restriction?)):
@@ -85,8 +89,20 @@ public enum CertificateSignature {
         }
     }
 
-    static func rsaKey(_ key: UnsafeRawBufferPointer) throws(CryptoError) -> RSAPublicKey {
-        do { return try RSAPublicKey(pkcs1DER: key) } catch { throw .malformedKey }
+    /// The issuer's RSA key, prepared in temporary memory for this one verification (no heap
+    /// allocation); every key error is `.malformedKey`.
+    static func withRSAKey(
+        _ key: UnsafeRawBufferPointer, _ body: (RSAVerifyingKey) throws(CryptoError) -> Void
+    ) throws(CryptoError) {
+        var failure: CryptoError? = nil
+        do {
+            try RSAPublicKey.withVerifyingKey(pkcs1DER: key) { (k) throws(CryptoError) in
+                do throws(CryptoError) { try body(k) } catch { failure = error }
+            }
+        } catch {
+            throw .malformedKey
+        }
+        if let failure { throw failure }
     }
 
     static func verifyPSS(
@@ -94,10 +110,11 @@ public enum CertificateSignature {
         key: UnsafeRawBufferPointer
     ) throws(CryptoError) {
         guard let h = hash(p.hash), let m = hash(p.mgf1Hash) else { throw .unsupportedAlgorithm }
-        let k = try rsaKey(key)
         let digest = h.hash(signed)
         try digest.withUnsafeBytes { (dg) throws(CryptoError) in
-            try k.verifyPSS(signature: signature, digest: dg, hash: h, mgf1Hash: m, saltLength: p.saltLength)
+            try withRSAKey(key) { (k) throws(CryptoError) in
+                try k.verifyPSS(signature: signature, digest: dg, hash: h, mgf1Hash: m, saltLength: p.saltLength)
+            }
         }
     }
 

@@ -1,7 +1,10 @@
 // RSA signature verification (RFC 8017): RSASSA-PKCS1-v1_5 (§8.2.2) and RSASSA-PSS (§8.1.2).
-// Public-key operations only; the modular exponentiation runs through `MontgomeryModulus`
-// (BigInt.swift): CSigilBignum's MULX/ADX Montgomery kernels where the CPU has them, else GMP's
-// mpn layer, with all per-call memory in temporary (stack) allocations.
+// Public-key operations only; the modular exponentiation runs through `MontgomeryView`
+// (BigInt.swift): CSigilBignum's AVX-512 IFMA exponentiation (rsa_ifma.c, moduli up to 4096
+// bits) where the CPU has it, else its MULX/ADX Montgomery kernels, else GMP's mpn layer, with
+// all per-call memory in temporary (stack) allocations. `CertificateSignature` prepares the
+// issuer's key in temporary memory too (`RSAPublicKey.withVerifyingKey(pkcs1DER:_:)`), so a
+// certificate signature check allocates nothing up to 4096-bit keys.
 
 import SigilDER
 
@@ -47,21 +50,28 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// (This is the content of the BIT STRING of an X.509 rsaEncryption SubjectPublicKeyInfo.)
     /// Strict DER; trailing bytes after the SEQUENCE are rejected.
     public init(pkcs1DER der: UnsafeRawBufferPointer) throws(CryptoError) {
+        let parts = try RSAPublicKey.pkcs1Components(der)
+        try self.init(modulus: parts.0, exponent: parts.1)
+    }
+
+    /// The modulus and exponent contents (views into `der`) of a PKCS#1 `RSAPublicKey`.
+    static func pkcs1Components(
+        _ der: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer) {
         // A 16384-bit key encodes in about 2.1 KB; refuse anything much larger before parsing.
         guard der.count <= 4096 else { throw .malformedKey }
         var reader = DERReader(der)
-        let parts: (UnsafeRawBufferPointer, UnsafeRawBufferPointer)
         do {
-            parts = try reader.enter(.sequence) { (inner: inout DERReader) throws(DERError) in
+            let parts = try reader.enter(.sequence) { (inner: inout DERReader) throws(DERError) in
                 let n = try inner.readUnsignedIntegerBytes()
                 let e = try inner.readUnsignedIntegerBytes()
                 return (n, e)
             }
             try reader.finish()
+            return parts
         } catch {
             throw .malformedKey
         }
-        try self.init(modulus: parts.0, exponent: parts.1)
     }
 
     /// From a PKCS#1 `RSAPublicKey` DER encoding.
@@ -76,6 +86,16 @@ public struct RSAPublicKey: Sendable, Hashable {
     public init(modulus nBytes: UnsafeRawBufferPointer, exponent eBytes: UnsafeRawBufferPointer) throws(CryptoError) {
         let n = RSAPublicKey.stripLeadingZeros(nBytes)
         let e = RSAPublicKey.stripLeadingZeros(eBytes)
+        let bits = try RSAPublicKey.checkedModulusBits(n, e)
+        guard let m = MontgomeryModulus(bigEndian: n, exponent: e) else { throw .malformedKey }  // even n
+        self.modulus = m
+        self.bitCount = bits
+    }
+
+    /// The key rules of the type's documentation except n's parity (which `MontgomeryView`
+    /// checks), on n and e without leading zeros; returns the modulus size in bits.
+    static func checkedModulusBits(_ n: UnsafeRawBufferPointer, _ e: UnsafeRawBufferPointer) throws(CryptoError) -> Int
+    {
         // Size checks first, so a huge input costs nothing more than this scan.
         guard n.count >= 1, n.count <= RSAPublicKey.maximumModulusBits / 8 else { throw .malformedKey }
         let bits = n.count * 8 - n[0].leadingZeroBitCount
@@ -103,9 +123,40 @@ public struct RSAPublicKey: Sendable, Hashable {
             }
             guard less else { throw .malformedKey }
         }
-        guard let m = MontgomeryModulus(bigEndian: n, exponent: e) else { throw .malformedKey }  // even n
-        self.modulus = m
-        self.bitCount = bits
+        return bits
+    }
+
+    /// Parses the PKCS#1 `RSAPublicKey` `der` under the same rules as `init(pkcs1DER:)` and calls
+    /// `body` with the key prepared in temporary memory (on the stack up to 8192-bit moduli):
+    /// what a one-off verification needs, without the heap allocation of an `RSAPublicKey`.
+    /// The key is valid only inside `body`.
+    static func withVerifyingKey<R>(
+        pkcs1DER der: UnsafeRawBufferPointer,
+        _ body: (RSAVerifyingKey) throws(CryptoError) -> R
+    ) throws(CryptoError) -> R {
+        let parts = try pkcs1Components(der)
+        let n = stripLeadingZeros(parts.0)
+        let e = stripLeadingZeros(parts.1)
+        let bits = try checkedModulusBits(n, e)
+        guard let (nl, el) = MontgomeryView.limbCounts(modulus: n, exponent: e) else { throw .malformedKey }
+        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: nl + el) { (buf) throws(CryptoError) -> R in
+            let limbs = buf.baseAddress!
+            let inverse = MontgomeryView.load(modulus: n, exponent: e, into: limbs, nl, el)
+            let view = MontgomeryView(limbs: limbs, count: nl, exponentCount: el, negInverse: inverse)
+            return try body(RSAVerifyingKey(modulus: view, bitCount: bits))
+        }
+    }
+
+    /// Calls `body` with this key as an `RSAVerifyingKey` (valid only inside `body`).
+    @inline(__always)
+    func withVerifyingKey<R>(_ body: (RSAVerifyingKey) throws(CryptoError) -> R) throws(CryptoError) -> R {
+        let bits = bitCount
+        let result: Result<R, CryptoError> = modulus.withView { view in
+            do throws(CryptoError) { return .success(try body(RSAVerifyingKey(modulus: view, bitCount: bits))) } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// From the modulus and exponent as unsigned big-endian bytes (leading zeros allowed).
@@ -124,42 +175,6 @@ public struct RSAPublicKey: Sendable, Hashable {
         var i = 0
         while i < b.count && b[i] == 0 { i += 1 }
         return UnsafeRawBufferPointer(rebasing: b[i...])
-    }
-
-    // MARK: RSAVP1
-
-    /// RSAVP1 (RFC 8017 §5.2.2) followed by I2OSP into `k` bytes: calls `body` with
-    /// EM = (s^e mod n) as k big-endian bytes. Throws `.malformedSignature` when the signature is
-    /// not k bytes long (§8.2.2 step 1, §8.1.2 step 1) or its value is not below n (§5.2.2
-    /// step 1, "signature representative out of range").
-    @inline(__always)
-    func withRecoveredMessage<R>(
-        _ signature: UnsafeRawBufferPointer,
-        _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R
-    ) throws(CryptoError) -> R {
-        let k = modulusByteCount
-        guard signature.count == k else { throw .malformedSignature }
-        let n = modulus.count
-        let areaCount = MontgomeryModulus.scratchCount(n)  // 2n limbs
-        // Three areas of 2n limbs: s and the result, the product buffer, modPow's work area.
-        // Up to 4096-bit moduli each is at most 1 KiB, which `withUnsafeTemporaryAllocation`
-        // places on the stack: no heap allocation per verification.
-        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { (sr) throws(CryptoError) -> R in
-            let s = sr.baseAddress!
-            let r = s + n
-            limbsFromBigEndian(signature, s, n)
-            guard modulus.isReduced(s) else { throw .malformedSignature }
-            withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { product in
-                withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { work in
-                    modulus.modPow(s, r, product: product.baseAddress!, work: work.baseAddress!)
-                }
-            }
-            // I2OSP(r, k) over s, which is no longer needed: k ≤ 8n bytes fit its n limbs and do
-            // not reach r (the next n limbs); r < n < 256^k, so it always fits in k bytes.
-            let em = UnsafeMutableRawPointer(s)
-            _ = limbsToBigEndian(r, n, em, k)
-            return try body(UnsafeRawBufferPointer(start: em, count: k))
-        }
     }
 
     // MARK: PKCS #1 v1.5
@@ -209,26 +224,9 @@ public struct RSAPublicKey: Sendable, Hashable {
         signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
         hash: HashAlgorithm
     ) throws(CryptoError) {
-        let hLen = hash.digestCount
-        guard digest.count == hLen else { throw .badSignature }
-        let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
-        let k = modulusByteCount
-        let tLen = prefix.count + hLen
-        // §9.2 step 3: "intended encoded message length too short" (cannot happen for ≥ 1024 bits).
-        guard k >= tLen + 11 else { throw .badSignature }
-        let matches = try withRecoveredMessage(signature) { (em) throws(CryptoError) -> Bool in
-            // Compare field by field against the expected encoding, without materialising it.
-            guard em[0] == 0x00, em[1] == 0x01 else { return false }
-            let psEnd = k - tLen - 1  // index of the 0x00 separator
-            var diff: UInt8 = 0
-            for i in 2..<psEnd { diff |= em[i] ^ 0xFF }
-            diff |= em[psEnd]
-            for i in 0..<prefix.count { diff |= em[psEnd + 1 + i] ^ prefix[i] }
-            let dStart = psEnd + 1 + prefix.count
-            for i in 0..<hLen { diff |= em[dStart + i] ^ digest[i] }
-            return diff == 0
+        try withVerifyingKey { (key) throws(CryptoError) in
+            try key.verifyPKCS1v15(signature: signature, digest: digest, hash: hash)
         }
-        guard matches else { throw .badSignature }
     }
 
     /// RSASSA-PKCS1-v1_5-VERIFY over a message (hashed here with `hash`).
@@ -274,24 +272,10 @@ public struct RSAPublicKey: Sendable, Hashable {
         signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
         hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?
     ) throws(CryptoError) {
-        let hLen = hash.digestCount
-        guard digest.count == hLen else { throw .badSignature }
-        if let s = saltLength, s < 0 { throw .unsupportedAlgorithm }
-        let k = modulusByteCount
-        // §8.1.2 step 2c: EM = I2OSP(m, emLen), emLen = ⌈(modBits − 1)/8⌉. When modBits − 1 is a
-        // multiple of 8, emLen = k − 1 and the first byte of the k-byte value must be zero.
-        let emBits = bitCount - 1
-        let emLen = (emBits + 7) / 8
-        let ok = try withRecoveredMessage(signature) { (full) throws(CryptoError) -> Bool in
-            if emLen < k {
-                if full[0] != 0 { return false }  // I2OSP "integer too large" → invalid
-            }
-            let em = UnsafeRawBufferPointer(rebasing: full[(k - emLen)...])
-            return RSAPublicKey.emsaPSSVerify(
-                mHash: digest, em: em, emBits: emBits, hash: hash,
-                mgf1Hash: mgf1Hash, saltLength: saltLength)
+        try withVerifyingKey { (key) throws(CryptoError) in
+            try key.verifyPSS(
+                signature: signature, digest: digest, hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength)
         }
-        guard ok else { throw .badSignature }
     }
 
     /// RSASSA-PSS-VERIFY over a message (hashed here with `hash`).
@@ -406,5 +390,108 @@ public struct RSAPublicKey: Sendable, Hashable {
             }
         }
         return try result.get()
+    }
+}
+
+/// An RSA public key prepared for verification over memory someone else owns (an
+/// `RSAPublicKey`'s storage, or the temporary memory of `RSAPublicKey.withVerifyingKey(pkcs1DER:_:)`);
+/// valid only inside the closure that received it. Holds the verification algorithms; see
+/// `RSAPublicKey` for their documentation.
+struct RSAVerifyingKey {
+    /// n and e.
+    let modulus: MontgomeryView
+    /// Size of the modulus in bits.
+    let bitCount: Int
+    /// k, the modulus length in bytes.
+    var modulusByteCount: Int { (bitCount + 7) / 8 }
+
+    // MARK: RSAVP1
+
+    /// RSAVP1 (RFC 8017 §5.2.2) followed by I2OSP into `k` bytes: calls `body` with
+    /// EM = (s^e mod n) as k big-endian bytes. Throws `.malformedSignature` when the signature is
+    /// not k bytes long (§8.2.2 step 1, §8.1.2 step 1) or its value is not below n (§5.2.2
+    /// step 1, "signature representative out of range").
+    @inline(__always)
+    func withRecoveredMessage<R>(
+        _ signature: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R
+    ) throws(CryptoError) -> R {
+        let k = modulusByteCount
+        guard signature.count == k else { throw .malformedSignature }
+        let n = modulus.count
+        let areaCount = MontgomeryModulus.scratchCount(n)  // 2n limbs
+        // Three areas of 2n limbs: s and the result, the product buffer, modPow's work area.
+        // Up to 4096-bit moduli each is at most 1 KiB, which `withUnsafeTemporaryAllocation`
+        // places on the stack: no heap allocation per verification.
+        return try withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { (sr) throws(CryptoError) -> R in
+            let s = sr.baseAddress!
+            let r = s + n
+            limbsFromBigEndian(signature, s, n)
+            guard modulus.isReduced(s) else { throw .malformedSignature }
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { product in
+                withUnsafeTemporaryAllocation(of: UInt.self, capacity: areaCount) { work in
+                    modulus.modPow(s, r, product: product.baseAddress!, work: work.baseAddress!)
+                }
+            }
+            // I2OSP(r, k) over s, which is no longer needed: k ≤ 8n bytes fit its n limbs and do
+            // not reach r (the next n limbs); r < n < 256^k, so it always fits in k bytes.
+            let em = UnsafeMutableRawPointer(s)
+            _ = limbsToBigEndian(r, n, em, k)
+            return try body(UnsafeRawBufferPointer(start: em, count: k))
+        }
+    }
+
+    /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) given the message digest; see
+    /// `RSAPublicKey.verifyPKCS1v15(signature:digest:hash:)`.
+    func verifyPKCS1v15(
+        signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
+        hash: HashAlgorithm
+    ) throws(CryptoError) {
+        let hLen = hash.digestCount
+        guard digest.count == hLen else { throw .badSignature }
+        let prefix = RSAPublicKey.digestInfoPrefixes[Int(hash.rawValue)]
+        let k = modulusByteCount
+        let tLen = prefix.count + hLen
+        // §9.2 step 3: "intended encoded message length too short" (cannot happen for ≥ 1024 bits).
+        guard k >= tLen + 11 else { throw .badSignature }
+        let matches = try withRecoveredMessage(signature) { (em) throws(CryptoError) -> Bool in
+            // Compare field by field against the expected encoding, without materialising it.
+            guard em[0] == 0x00, em[1] == 0x01 else { return false }
+            let psEnd = k - tLen - 1  // index of the 0x00 separator
+            var diff: UInt8 = 0
+            for i in 2..<psEnd { diff |= em[i] ^ 0xFF }
+            diff |= em[psEnd]
+            for i in 0..<prefix.count { diff |= em[psEnd + 1 + i] ^ prefix[i] }
+            let dStart = psEnd + 1 + prefix.count
+            for i in 0..<hLen { diff |= em[dStart + i] ^ digest[i] }
+            return diff == 0
+        }
+        guard matches else { throw .badSignature }
+    }
+
+    /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) given the message digest; see
+    /// `RSAPublicKey.verifyPSS(signature:digest:hash:mgf1Hash:saltLength:)`.
+    func verifyPSS(
+        signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer,
+        hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int?
+    ) throws(CryptoError) {
+        let hLen = hash.digestCount
+        guard digest.count == hLen else { throw .badSignature }
+        if let s = saltLength, s < 0 { throw .unsupportedAlgorithm }
+        let k = modulusByteCount
+        // §8.1.2 step 2c: EM = I2OSP(m, emLen), emLen = ⌈(modBits − 1)/8⌉. When modBits − 1 is a
+        // multiple of 8, emLen = k − 1 and the first byte of the k-byte value must be zero.
+        let emBits = bitCount - 1
+        let emLen = (emBits + 7) / 8
+        let ok = try withRecoveredMessage(signature) { (full) throws(CryptoError) -> Bool in
+            if emLen < k {
+                if full[0] != 0 { return false }  // I2OSP "integer too large" → invalid
+            }
+            let em = UnsafeRawBufferPointer(rebasing: full[(k - emLen)...])
+            return RSAPublicKey.emsaPSSVerify(
+                mHash: digest, em: em, emBits: emBits, hash: hash,
+                mgf1Hash: mgf1Hash, saltLength: saltLength)
+        }
+        guard ok else { throw .badSignature }
     }
 }

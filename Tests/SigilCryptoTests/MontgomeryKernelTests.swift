@@ -99,3 +99,73 @@ final class MontgomeryKernelTests: XCTestCase {
         }
     }
 }
+
+/// The AVX-512 IFMA exponentiation (CSigilBignum/rsa_ifma.c) against GMP's `mpn` path, whole
+/// exponentiations on every modulus size the kernel takes (1...64 limbs) and just above (65, 80:
+/// the fallback), with the extreme shapes: m = 2^k − 1 (every limb all ones), m = 2^(k−1) + 1,
+/// a short top limb; x = 0, 1, 2, m − 1 and random; e = 3, 65537, a 64-bit and a 128-bit odd e.
+final class IFMAKernelTests: XCTestCase {
+    func testIFMAAgreesWithGMP() throws {
+        guard MontgomeryModulus.Kernel.ifma.isAvailable else {
+            print("SKIPPED testIFMAAgreesWithGMP: no AVX-512 IFMA on this CPU")
+            return
+        }
+        var rng = MontgomeryKernelTests.SplitMix(s: 0x1F3A_52)
+        func randomBytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
+        for n in Array(1...66) + [80] {
+            for trial in 0..<8 {
+                var mBytes = randomBytes(8 * n)
+                if trial == 0 { mBytes = [UInt8](repeating: 0xFF, count: 8 * n) }  // 2^k − 1
+                if trial == 1 { for i in 1..<mBytes.count { mBytes[i] = 0 } }  // 2^(k−1) + 1
+                if trial == 2 { mBytes[0] = 1 } else { mBytes[0] |= 0x80 }  // short top limb
+                mBytes[mBytes.count - 1] |= 1
+                var e: [UInt8] = [1, 0, 1]
+                if trial % 4 == 1 { e = [3] }
+                if trial % 4 == 2 {
+                    e = randomBytes(8)
+                    e[0] |= 0x80
+                    e[7] |= 1
+                }
+                if trial % 4 == 3 {
+                    e = randomBytes(16)
+                    e[0] |= 0x80
+                    e[15] |= 1
+                }
+                let mod = try XCTUnwrap(
+                    mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) }
+                    })
+                let m = Array(mod.storage[0..<n])
+                var xs: [[UInt]] = [[UInt](repeating: 0, count: n), [1] + [UInt](repeating: 0, count: n - 1)]
+                xs.append([2] + [UInt](repeating: 0, count: n - 1))
+                var mMinus1 = m
+                mMinus1[0] -= 1  // m is odd
+                xs.append(mMinus1)
+                for _ in 0..<2 {
+                    var v = (0..<n).map { _ in rng.next() }
+                    v[n - 1] = v[n - 1] % m[n - 1]
+                    xs.append(v)
+                }
+                for x in xs {
+                    func run(_ kernel: MontgomeryModulus.Kernel) -> [UInt] {
+                        var r = [UInt](repeating: 0xAAAA, count: n)
+                        var t = [UInt](repeating: 0x5555, count: MontgomeryModulus.scratchCount(n))
+                        var w = [UInt](repeating: 0x5555, count: MontgomeryModulus.scratchCount(n))
+                        x.withUnsafeBufferPointer { xp in
+                            r.withUnsafeMutableBufferPointer { rp in
+                                t.withUnsafeMutableBufferPointer { tp in
+                                    w.withUnsafeMutableBufferPointer { wp in
+                                        mod.modPow(
+                                            xp.baseAddress!, rp.baseAddress!, product: tp.baseAddress!,
+                                            work: wp.baseAddress!, kernel: kernel)
+                                    }
+                                }
+                            }
+                        }
+                        return r
+                    }
+                    XCTAssertEqual(run(.ifma), run(.gmp), "n=\(n) trial=\(trial) x=\(x.prefix(2))")
+                }
+            }
+        }
+    }
+}
