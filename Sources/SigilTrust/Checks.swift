@@ -69,11 +69,12 @@ enum Checks {
         // RFC 5280 §4.2.1.1: every certificate except a self-signed one carries an AKI with a
         // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
         // equal to its SKI.
-        if f.isSelfIssued {
+        // (Whether the certificate is self-issued is worked out only where it decides.)
+        if isAnchor {
             // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
             // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
             // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
-            if isAnchor, f.has(.hasAuthorityKeyID) {
+            if f.has(.hasAuthorityKeyID), f.isSelfIssued(c) {
                 if !f.has(.hasAuthorityKeyIDKeyID) || f.has(.authorityKeyIDHasIssuer) {
                     out.append(
                         TrustFailure(
@@ -86,7 +87,7 @@ enum Checks {
                             "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
                 }
             }
-        } else if !isAnchor && !f.has(.hasAuthorityKeyIDKeyID) {
+        } else if !f.has(.hasAuthorityKeyIDKeyID) && !f.isSelfIssued(c) {
             // Not for anchors: a configured anchor stands for its name and key (RFC 5280
             // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
             // anchor without AKI).
@@ -207,7 +208,7 @@ enum Checks {
             // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
             // self-signed root must not carry one at all (BR §7.1.2.1.2).
             if f.has(.hasExtKeyUsage) {
-                if f.isSelfIssued && isAnchor {
+                if isAnchor && f.isSelfIssued(c) {
                     failures.append(
                         TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
