@@ -60,9 +60,12 @@ struct CertificateFacts: Sendable {
         /// certificatePolicies holds more than 16 policies or one twice (§4.2.1.4): policy
         /// processing must run (see `Session.policyProcessingCannotFail`).
         static let complexPolicies = Flags(rawValue: 1 << 27)
+        /// `selfIssued` is not worked out yet (leaf and pool certificates: it is needed only by
+        /// some checks, see `isSelfIssued(_:)`); never set for anchors.
+        static let selfIssuedUnknown = Flags(rawValue: 1 << 28)
     }
 
-    let flags: Flags
+    private(set) var flags: Flags
     /// keyUsage bits (meaningful with `.hasKeyUsage`).
     let keyUsage: KeyUsage
     /// pathLenConstraint, or -1 when absent.
@@ -85,17 +88,30 @@ struct CertificateFacts: Sendable {
         TrustExtensions.Bit.authorityKeyIdentifier | TrustExtensions.Bit.subjectKeyIdentifier
         | TrustExtensions.Bit.authorityInfoAccess | TrustExtensions.Bit.cRLDistributionPoints
 
+    /// The facts of `c`, everything worked out (anchors: computed once with the store).
     init(_ c: Certificate) {
+        var unused: GeneralNames?
+        self.init(c, subjectAltNames: &unused, lazySelfIssued: false)
+    }
+
+    /// The facts of `c`, with its decoded subjectAltName in `subjectAltNames` (the leaf's is
+    /// walked by the name checks; kept out of the block, which anchors carry too). With
+    /// `lazySelfIssued`, whether `c` is self-issued is left for `isSelfIssued(_:)` to work out
+    /// when a check needs it (`selfIssuedUnknown`).
+    init(_ c: Certificate, subjectAltNames: inout GeneralNames?, lazySelfIssued: Bool) {
         // One strict decoding of every known extension (`trustExtensions()` is what
         // `validateExtensions()` runs), keeping what the checks read.
         guard let x = try? c.trustExtensions() else {
             self.init(malformed: c)
             return
         }
+        subjectAltNames = x.subjectAltNames
         var f: Flags = []
-        // RFC 5280 §7.1 on the raw encodings (same rules as `isSelfIssued`, without the
-        // iterators: issuer and subject usually differ, so the comparison runs to the end).
-        if c.issuer.matchesForChainingRaw(c.subject) { f.insert(.selfIssued) }
+        if lazySelfIssued {
+            f.insert(.selfIssuedUnknown)
+        } else if CertificateFacts.selfIssued(c) {
+            f.insert(.selfIssued)
+        }
         var pathLength: Int16 = -1
         if let bc = x.basicConstraints {
             f.insert(.hasBasicConstraints)
@@ -145,7 +161,7 @@ struct CertificateFacts: Sendable {
         }
         if critical & CertificateFacts.mustBeNonCriticalBits != 0 { f.insert(.criticalMustBeNonCritical) }
         if x.hasPolicyConstraints || x.hasPolicyMappings { f.insert(.hasPolicyConstraintsOrMappings) }
-        if let cp = x.certificatePolicies, !CertificateFacts.policiesAreSimple(cp) { f.insert(.complexPolicies) }
+        if let cp = x.certificatePolicies, !cp.policiesAreDistinct(atMost: 16) { f.insert(.complexPolicies) }
         self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
     }
 
@@ -170,7 +186,7 @@ struct CertificateFacts: Sendable {
     /// time, so that the other failures reported with it stay meaningful.
     private init(malformed c: Certificate) {
         var f: Flags = [.malformedExtensions]
-        if c.issuer.matchesForChainingRaw(c.subject) { f.insert(.selfIssued) }
+        if CertificateFacts.selfIssued(c) { f.insert(.selfIssued) }
         var pathLength: Int16 = -1
         if let bc = (try? c.basicConstraints()) ?? nil {
             f.insert(.hasBasicConstraints)
@@ -228,7 +244,7 @@ struct CertificateFacts: Sendable {
         if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil {
             f.insert(.hasPolicyConstraintsOrMappings)
         }
-        if let cp = (try? c.certificatePolicies()) ?? nil, !CertificateFacts.policiesAreSimple(cp) {
+        if let cp = (try? c.certificatePolicies()) ?? nil, !cp.policiesAreDistinct(atMost: 16) {
             f.insert(.complexPolicies)
         }
         self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
@@ -244,23 +260,25 @@ struct CertificateFacts: Sendable {
         }
     }
 
-    /// At most 16 policies and none twice (RFC 5280 §4.2.1.4), compared pairwise without
-    /// allocating: policy processing of a path made of such certificates (and without
-    /// policyConstraints, policyMappings or initial-explicit-policy) cannot refuse it.
-    static func policiesAreSimple(_ cp: CertificatePolicies) -> Bool {
-        var seen = 0
-        var it = cp.makeIterator()
-        while let p = it.next() {
-            seen += 1
-            if seen > 16 { return false }
-            var other = cp.makeIterator()
-            for _ in 1..<seen where other.next()?.policyIdentifier == p.policyIdentifier { return false }
-        }
-        return true
+    func has(_ flag: Flags) -> Bool { flags.contains(flag) }
+    /// Issuer and subject of `c` (the certificate these facts are of) match under RFC 5280
+    /// §7.1 (§6.1: "self-issued"): read from the block, or worked out now when it was left
+    /// (`selfIssuedUnknown`; `Session.isSelfIssued(_:)` stores the answer).
+    func isSelfIssued(_ c: Certificate) -> Bool {
+        if flags.contains(.selfIssuedUnknown) { return CertificateFacts.selfIssued(c) }
+        return flags.contains(.selfIssued)
     }
 
-    func has(_ flag: Flags) -> Bool { flags.contains(flag) }
-    var isSelfIssued: Bool { flags.contains(.selfIssued) }
+    /// Works out `selfIssued` if it was left.
+    mutating func resolveSelfIssued(_ c: Certificate) {
+        guard flags.contains(.selfIssuedUnknown) else { return }
+        flags.remove(.selfIssuedUnknown)
+        if CertificateFacts.selfIssued(c) { flags.insert(.selfIssued) }
+    }
+
+    /// RFC 5280 §7.1 on the raw encodings (same rules as `Certificate.isSelfIssued`, without
+    /// the iterators: issuer and subject usually differ, so the comparison runs to the end).
+    static func selfIssued(_ c: Certificate) -> Bool { c.issuer.matchesForChainingRaw(c.subject) }
     var isCA: Bool { flags.contains(.isCA) }
     var publicKeyBitCount: Int? { publicKeyBits == 0 ? nil : Int(publicKeyBits) }
     var basicConstraintsPathLength: Int? { pathLength >= 0 ? Int(pathLength) : nil }

@@ -67,6 +67,9 @@ struct Session {
     var poolFacts = SmallCache<CertificateFacts>()
     /// The leaf's facts (computed once, when the session starts).
     var leafFacts: CertificateFacts
+    /// The leaf's subjectAltName, as decoded for its facts (walked again by the name checks
+    /// only, not decoded again).
+    let leafSubjectAltNames: GeneralNames?
     /// Set by `policyFailure` when the accepted path's policy sets are computed on access.
     var policiesDeferred = false
 
@@ -76,9 +79,24 @@ struct Session {
         if node == Session.leafNode { return leafFacts }
         if node < anchorCount { return verifier.anchors.anchors[node].facts }
         if let f = poolFacts[node] { return f }
-        let f = CertificateFacts(certificate(node))
+        var unused: GeneralNames?
+        let f = CertificateFacts(certificate(node), subjectAltNames: &unused, lazySelfIssued: true)
         poolFacts[node] = f
         return f
+    }
+
+    /// Whether `node`'s certificate is self-issued (RFC 5280 §6.1), worked out on first use and
+    /// kept in its fact block (a function of the certificate's bytes alone, like the rest).
+    mutating func isSelfIssued(_ node: Int) -> Bool {
+        var f = facts(node)
+        if !f.has(.selfIssuedUnknown) { return f.has(.selfIssued) }
+        f.resolveSelfIssued(certificate(node))
+        if node == Session.leafNode {
+            leafFacts = f
+        } else if !isAnchor(node) {
+            poolFacts[node] = f
+        }
+        return f.has(.selfIssued)
     }
 
     static func signatureKey(child: Int, parent: Int) -> Int {
@@ -106,7 +124,9 @@ struct Session {
         self.leaf = leaf
         self.options = options
         self.budget = verifier.budget
-        self.leafFacts = CertificateFacts(leaf)
+        var sans: GeneralNames?
+        self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans, lazySelfIssued: true)
+        self.leafSubjectAltNames = sans
         // No per-certificate work here: duplicates, copies of the leaf and of anchors are
         // filtered when a lookup finds them (CandidatePool.swift).
         self.pool = CandidatePool(intermediates, leaf: leaf)
@@ -131,7 +151,7 @@ struct Session {
     // MARK: run
 
     mutating func run() -> TrustResult {
-        var failures = Checks.leafFailures(leaf, leafFacts, options: options)
+        var failures = Checks.leafFailures(leaf, leafFacts, subjectAltNames: leafSubjectAltNames, options: options)
         // The leaf's own key is never used by path validation: check that it decodes (an EC
         // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
         // refuses with "EE certificate key too weak").
@@ -198,7 +218,7 @@ struct Session {
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
             if tried == 0 && !budgetHit {
-                let selfIssued = facts(childNode).isSelfIssued
+                let selfIssued = isSelfIssued(childNode)
                 note(
                     TrustFailure(
                         selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
@@ -340,19 +360,33 @@ struct Session {
             caCheckCache[node] = .some(f)
             if let f { return TrustFailure(f.kind, at: depth, f.message) }
         }
-        // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)).
-        var below = 0
-        for n in path.dropFirst() where !facts(n).isSelfIssued { below += 1 }
-        if let p = candFacts.basicConstraintsPathLength, below > p {
-            return TrustFailure(
-                .pathLengthExceeded, at: depth,
-                "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
+        // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)),
+        // counted only when the limit could be reached: there are at most `path.count - 1`.
+        let upperBound = path.count - 1
+        var counted: Int? = nil
+        if let p = candFacts.basicConstraintsPathLength, upperBound > p {
+            var below = 0
+            for n in path.dropFirst() where !isSelfIssued(n) { below += 1 }
+            counted = below
+            if below > p {
+                return TrustFailure(
+                    .pathLengthExceeded, at: depth,
+                    "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
+            }
         }
         if !isAnchor(node) {
             let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
-            let intermediates = below + (candFacts.isSelfIssued ? 0 : 1)
-            if intermediates > max {
-                return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
+            if upperBound + 1 > max {
+                var below = 0
+                if let c = counted {
+                    below = c
+                } else {
+                    for n in path.dropFirst() where !isSelfIssued(n) { below += 1 }
+                }
+                let intermediates = below + (isSelfIssued(node) ? 0 : 1)
+                if intermediates > max {
+                    return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
+                }
             }
         }
         // The child's signature, made with this candidate's key.

@@ -69,11 +69,12 @@ enum Checks {
         // RFC 5280 §4.2.1.1: every certificate except a self-signed one carries an AKI with a
         // keyIdentifier. BR §7.1.2.1.3: a root's AKI, if present, has only a keyIdentifier,
         // equal to its SKI.
-        if f.isSelfIssued {
+        // (Whether the certificate is self-issued is worked out only where it decides.)
+        if isAnchor {
             // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
             // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
             // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
-            if isAnchor, f.has(.hasAuthorityKeyID) {
+            if f.has(.hasAuthorityKeyID), f.isSelfIssued(c) {
                 if !f.has(.hasAuthorityKeyIDKeyID) || f.has(.authorityKeyIDHasIssuer) {
                     out.append(
                         TrustFailure(
@@ -86,7 +87,7 @@ enum Checks {
                             "root authorityKeyIdentifier differs from its subjectKeyIdentifier (BR §7.1.2.1.3)"))
                 }
             }
-        } else if !isAnchor && !f.has(.hasAuthorityKeyIDKeyID) {
+        } else if !f.has(.hasAuthorityKeyIDKeyID) && !f.isSelfIssued(c) {
             // Not for anchors: a configured anchor stands for its name and key (RFC 5280
             // §6.1.1 (d)), however it was issued (limbo cve::cve-2024-0567 trusts a cross-signed
             // anchor without AKI).
@@ -207,7 +208,7 @@ enum Checks {
             // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
             // self-signed root must not carry one at all (BR §7.1.2.1.2).
             if f.has(.hasExtKeyUsage) {
-                if f.isSelfIssued && isAnchor {
+                if isAnchor && f.isSelfIssued(c) {
                     failures.append(
                         TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
@@ -243,7 +244,10 @@ enum Checks {
     }
 
     /// Checks of the end-entity certificate that do not depend on the path.
-    static func leafFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions) -> [TrustFailure] {
+    /// `subjectAltNames` is `c`'s decoded subjectAltName when the caller has it (nil: decoded here).
+    static func leafFailures(
+        _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions
+    ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         if let f = within(c, options.time) { out.append(f) }
         out += commonFailures(c, f, isAnchor: false, options: options)
@@ -326,7 +330,8 @@ enum Checks {
             // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
             // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
             if let kf = keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
-            out += subjectNameFailures(c, f, options: options, hostMatched: &hostMatched)
+            out += subjectNameFailures(
+                c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
         }
         out += NameChecks.identityFailures(c, options: options, hostMatched: hostMatched)
         return out
@@ -337,7 +342,8 @@ enum Checks {
     /// `options.host` (RFC 6125 §6.4, as `Certificate.matches`) and sets `hostMatched`, so the
     /// names are decoded and classified once.
     static func subjectNameFailures(
-        _ c: Certificate, _ f: CertificateFacts, options: VerificationOptions, hostMatched: inout Bool?
+        _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions,
+        hostMatched: inout Bool?
     ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         let hasSAN = f.has(.hasSubjectAltName)
@@ -359,7 +365,7 @@ enum Checks {
                     .profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
         }
         guard options.kind == .server else { return out }
-        guard hasSAN, let sans = (try? c.subjectAlternativeNames()) ?? nil else {
+        guard hasSAN, let sans = subjectAltNames ?? ((try? c.subjectAlternativeNames()) ?? nil) else {
             out.append(
                 TrustFailure(
                     .nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))

@@ -11,6 +11,8 @@
     public var keyUsage: KeyUsage?
     /// extKeyUsage (§4.2.1.12), when present.
     public var extendedKeyUsage: ObjectIdentifierList?
+    /// subjectAltName (§4.2.1.6), when present.
+    public var subjectAltNames: GeneralNames?
     /// Offsets in `der` of the subjectKeyIdentifier octets (§4.2.1.2), when present.
     public var subjectKeyIdentifier: (start: Int, end: Int)?
     /// authorityKeyIdentifier (§4.2.1.1) is present.
@@ -70,7 +72,7 @@ extension Certificate {
         x.basicConstraints = try basicConstraints()
         x.keyUsage = try keyUsage()
         x.extendedKeyUsage = try extendedKeyUsage()
-        _ = try subjectAlternativeNames()
+        x.subjectAltNames = try subjectAlternativeNames()
         _ = try issuerAlternativeNames()
         if let ski = try subjectKeyIdentifier() { x.subjectKeyIdentifier = (ski.start, ski.end) }
         if let aki = try authorityKeyIdentifier() {
@@ -113,5 +115,37 @@ extension Certificate {
         x.critical = summary.1
         x.unknownCritical = summary.2
         return x
+    }
+}
+
+extension CertificatePolicies {
+    /// True when the list holds at most `limit` policies (at most 64) and no policy OID twice
+    /// (RFC 5280 §4.2.1.4: "a certificate policy OID MUST NOT appear more than once"),
+    /// compared pairwise on the raw encodings, on the stack. Sigil-internal.
+    @_spi(SigilInternal) public func policiesAreDistinct(atMost limit: Int) -> Bool {
+        let limit = Swift.min(limit, 64)
+        let start = list.start
+        let end = list.end
+        return list.storage.withUnsafeBytes { b in
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: limit) { seen in
+                var count = 0
+                var r = DERReader(input: b, from: start, to: end)
+                while !r.isAtEnd {
+                    // Validated when the extension was decoded: any error ends the answer "no".
+                    guard let info = try? r.read(.sequence) else { return false }
+                    var p = DERReader(input: b, from: info.contentStart, to: info.end)
+                    guard let oid = try? p.read(.objectIdentifier) else { return false }
+                    if count == limit { return false }
+                    let o = oid.content
+                    for k in 0..<count {
+                        let (s, e) = seen[k]
+                        if derBytesEqual(UnsafeRawBufferPointer(rebasing: b[s..<e]), o) { return false }
+                    }
+                    seen[count] = (oid.contentStart, oid.end)
+                    count += 1
+                }
+                return true
+            }
+        }
     }
 }

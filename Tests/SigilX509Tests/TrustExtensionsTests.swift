@@ -1,6 +1,6 @@
 import Foundation
-@_spi(SigilInternal) import SigilX509
 import SigilTestSupport
+@_spi(SigilInternal) import SigilX509
 import XCTest
 
 /// `Certificate.trustExtensions()` (the one strict decoding the trust layer keeps): which known
@@ -85,6 +85,47 @@ final class TrustExtensionsTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 50)
         XCTAssertGreaterThan(sawCritical, 10)
-        print("TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
+        print(
+            "TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
+    }
+
+    /// `policiesAreDistinct(atMost:)` (the raw walk path validation uses) agrees with counting
+    /// the policies through the public iterator, on every fixture certificate and on lists
+    /// built to break each rule (a duplicate OID, 17 policies).
+    func testPolicyDistinctnessAgreesWithTheIterator() throws {
+        func check(_ cp: CertificatePolicies, _ what: String) {
+            let oids = cp.map { Array($0.policyIdentifier.bytes) }
+            let expected = oids.count <= 16 && Set(oids).count == oids.count
+            XCTAssertEqual(cp.policiesAreDistinct(atMost: 16), expected, what)
+        }
+        var seen = 0
+        let root = TestSupport.fixtures
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        while let f = walker?.nextObject() as? String {
+            guard f.hasSuffix(".der") || f.hasSuffix(".pem") else { continue }
+            guard let certs = try? Certificate.all(from: TestSupport.read(root.path + "/" + f)) else { continue }
+            for c in certs {
+                guard let cp = (try? c.certificatePolicies()) ?? nil else { continue }
+                check(cp, f)
+                seen += 1
+            }
+        }
+        XCTAssertGreaterThan(seen, 10)
+        // certificatePolicies values by hand (X.690): policies 2.23.140.1.2.<n>.
+        func value(_ arcs: [UInt8]) -> [UInt8] {
+            let infos = arcs.flatMap { n -> [UInt8] in
+                let oid: [UInt8] = [0x06, 0x06, 0x67, 0x81, 0x0C, 0x01, 0x02, n]
+                return [0x30, UInt8(oid.count)] + oid
+            }
+            let length: [UInt8] = infos.count < 0x80 ? [UInt8(infos.count)] : [0x81, UInt8(infos.count)]
+            return [0x30] + length + infos
+        }
+        for (arcs, expected) in [
+            ([1, 2, 3], true), ([1, 2, 1], false), (Array(1...16), true), (Array(1...17), false), ([7], true),
+        ] as [([UInt8], Bool)] {
+            let cp = try CertificatePolicies(extensionValue: ByteSpan(unvalidated: value(arcs)))
+            XCTAssertEqual(cp.policiesAreDistinct(atMost: 16), expected, "\(arcs)")
+            check(cp, "\(arcs)")
+        }
     }
 }
