@@ -13,10 +13,11 @@ int csigil_bignum_ifma_supported(void);
 size_t csigil_rsa_ifma_vectors(size_t n);
 
 /* out = x^e mod m, fully reduced (n limbs). m odd, n limbs with csigil_rsa_ifma_vectors(n) != 0;
-   x < m; xr = x·2^(416·V) mod m with V = csigil_rsa_ifma_vectors(n); e (elen limbs, top limb
-   non-zero) odd and >= 3. Variable time (public exponents only). out may alias x or xr.
-   Precondition: csigil_bignum_ifma_supported() != 0. */
-void csigil_rsa_modexp_ifma(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr,
-                            const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen);
+   x < m; rr = R² mod m with R = 2^(416·V), V = csigil_rsa_ifma_vectors(n) (a constant of the
+   modulus, which a caller can keep per key: x·R mod m is then one Montgomery multiplication);
+   e (elen limbs, top limb non-zero) odd and >= 3. Variable time (public exponents only). out may
+   alias x or rr. Precondition: csigil_bignum_ifma_supported() != 0. */
+void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csigil_limb *rr,
+                               const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen);
 
 #endif
