@@ -43,15 +43,19 @@ final class ECCurveData: @unchecked Sendable {
     /// square (used to decompress points, SEC 1 §2.3.4).
     let sqrtExponent: UnsafeMutablePointer<UInt>
     /// Affine odd multiples G, 3G, ..., (2^(w-1) - 1)G for the wNAF of u1, `gTableCount`
-    /// entries of x||y (2 * limbs each).
-    let gTable: UnsafeMutablePointer<UInt>
+    /// entries of x||y (2 * limbs each); nil for P-256, whose C kernel has a static table of
+    /// its own (CSigilBignum/p256_gtable.h).
+    let gTable: UnsafeMutablePointer<UInt>!
 
     /// Window width of the base-point wNAF: 64 precomputed points; wider windows shorten the
     /// additions only a little more (1/(w+1) of the bits) while the table grows 2x per step.
     static let gWindow = 8  // at most 8: wNAF digits are stored as Int8
     static let gTableCount = 1 << (gWindow - 2)
 
-    init<R: ECFieldImpl>(_ reduction: R.Type, orderBits: Int, p: [UInt], n: [UInt], b: [UInt], gx: [UInt], gy: [UInt]) {
+    init<R: ECFieldImpl>(
+        _ reduction: R.Type, orderBits: Int, p: [UInt], n: [UInt], b: [UInt], gx: [UInt], gy: [UInt],
+        buildTable: Bool = true
+    ) {
         let l = R.limbCount
         self.orderBits = orderBits
         func constant(_ v: [UInt]) -> UnsafeMutablePointer<UInt> {
@@ -80,10 +84,13 @@ final class ECCurveData: @unchecked Sendable {
         for i in 0..<l {
             sqrtExponent[i] = (sqrtExponent[i] >> 2) | (i + 1 < l ? sqrtExponent[i + 1] << 62 : 0)
         }
+        guard buildTable else {
+            self.gTable = nil
+            return
+        }
         self.gTable = UnsafeMutablePointer<UInt>.allocate(capacity: ECCurveData.gTableCount * 2 * l)
         ecBuildAffineOddMultiples(R.self, p: self.p, x: gx, y: gy, count: ECCurveData.gTableCount, into: gTable)
-        // Fully reduced below p (a lazily reduced field leaves values below 2^(64 l)): the P-256
-        // C kernel negates y as p - y.
+        // Fully reduced below p (a lazily reduced field leaves values below 2^(64 l)).
         withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * l + 2) { t in
             let f = ECFieldOps<R>(p: self.p, scratch: t.baseAddress!)
             for k in 0..<2 * ECCurveData.gTableCount { f.canonicalize(gTable + l * k) }
@@ -99,7 +106,8 @@ let p256CurveData = ECCurveData(
     n: [0xf3b9_cac2_fc63_2551, 0xbce6_faad_a717_9e84, 0xffff_ffff_ffff_ffff, 0xffff_ffff_0000_0000],
     b: [0x3bce_3c3e_27d2_604b, 0x651d_06b0_cc53_b0f6, 0xb3eb_bd55_7698_86bc, 0x5ac6_35d8_aa3a_93e7],
     gx: [0xf4a1_3945_d898_c296, 0x7703_7d81_2deb_33a0, 0xf8bc_e6e5_63a4_40f2, 0x6b17_d1f2_e12c_4247],
-    gy: [0xcbb6_4068_37bf_51f5, 0x2bce_3357_6b31_5ece, 0x8ee7_eb4a_7c0f_9e16, 0x4fe3_42e2_fe1a_7f9b])
+    gy: [0xcbb6_4068_37bf_51f5, 0x2bce_3357_6b31_5ece, 0x8ee7_eb4a_7c0f_9e16, 0x4fe3_42e2_fe1a_7f9b],
+    buildTable: false)
 
 let p384CurveData = ECCurveData(
     P384Reduction.self, orderBits: 384,

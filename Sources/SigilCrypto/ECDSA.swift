@@ -300,25 +300,26 @@ func ecdsaVerify<R: ECFieldImpl>(
         __gmpn_tdiv_qr(quot, u2, 0, prod, 2 * n, c.n, n)
 
         // Step 6: R = u1 G + u2 Q by interleaved wNAF (Shamir's trick, one shared chain of
-        // doublings; HMV algorithm 3.51): G from the precomputed affine table (w = 8, mixed
-        // additions), Q from 8 Jacobian odd multiples computed per verification (w = 5).
+        // doublings; HMV algorithm 3.51): G from a precomputed affine table (mixed additions),
+        // Q from 8 Jacobian odd multiples computed per verification (w = 5).
         let arith = ECArith<R>(p: c.p, scratch: base)
-        let d1 = digitBase
-        let d2 = d1 + digitsCapacity
-        let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
-        let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
         if R.self == P256Field.self {
             // P-256: the C kernel (CSigilBignum/p256.c: MULX/ADX products when the CPU has
-            // them; the same algorithm and G table as ecInterleavedMul). It wants Q in
-            // Montgomery form reduced below p; the table of G is kept reduced (ECCurveData).
+            // them; width-10 wNAF of u1 over its static table of G, p256_gtable.h). It wants Q
+            // in Montgomery form reduced below p.
             arith.f.encode(qTable, q)
             arith.f.encode(qTable + n, q + n)
             arith.f.canonicalize(qTable)
             arith.f.canonicalize(qTable + n)
-            let finite = csigil_p256_mul_public(acc, d1, len1, c.gTable, d2, len2, qTable, p256UseMulx ? 1 : 0)
+            let finite = csigil_p256_mul_public(acc, u1, u2, qTable, p256UseMulx ? 1 : 0)
             // Step 7: R at infinity rejects.
             if finite == 0 { return .invalid }
         } else {
+            // w = 8 for G (the table of ECCurveData), 5 for Q.
+            let d1 = digitBase
+            let d2 = d1 + digitsCapacity
+            let len1 = ecWNAF(u1, n, bits: c.orderBits, window: ECCurveData.gWindow, into: d1)
+            let len2 = ecWNAF(u2, n, bits: c.orderBits, window: qWindow, into: d2)
             ecInterleavedMul(arith, c, acc: acc, qTable: qTable, q: q, d1: d1, len1: len1, d2: d2, len2: len2)
             // Step 7: R at infinity rejects.
             if arith.isInfinity(acc) { return .invalid }

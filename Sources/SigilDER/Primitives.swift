@@ -118,6 +118,29 @@ extension DERValue {
     public func decodeObjectIdentifier() throws(DERError) -> UnsafeRawBufferPointer {
         try requirePrimitive()
         guard contentCount > 0 else { throw DERError(.invalidObjectIdentifier, at: contentStart) }
+        // Fast path: when no octet has bit 8 set, every arc is a single octet, so none starts
+        // with 0x80 and the last octet ends an arc: valid. (Most OIDs in certificates — name
+        // attributes, id-ce and id-pkix extensions, key purposes — are of this form.) Eight
+        // octets at a time from 8 octets on (the last word overlapping the one before), else
+        // an OR over the octets; anything else takes the octet-by-octet check, which reports
+        // the first offending offset.
+        let n = contentCount
+        var any: UInt64 = 0
+        if n >= 8 {
+            var k = contentStart
+            while end &- k > 8 {
+                any |= _input.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                k &+= 8
+            }
+            any |= _input.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+        } else {
+            var k = contentStart
+            while k < end {
+                any |= UInt64(_input[k])
+                k &+= 1
+            }
+        }
+        if any & 0x8080_8080_8080_8080 == 0 { return content }
         // `run` counts the octets of the current arc read so far (0 at an arc's start).
         var run = 0
         var i = contentStart

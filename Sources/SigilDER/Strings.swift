@@ -76,6 +76,15 @@ public struct DERString {
             {
                 start += 8
             }
+            // The tail (fewer than eight octets, when every word before was clean) as one word
+            // overlapping the last one checked; otherwise the octet loop finds the offender.
+            if start == bytes.count
+                || (start >= 8 && bytes.count - start < 8
+                    && bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+                        & 0x8080_8080_8080_8080 == 0)
+            {
+                return
+            }
             for i in start..<bytes.count where bytes[i] >= 0x80 { throw DERError(.invalidString, at: offset + i) }
         case .visibleString:
             for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] > 0x7E {

@@ -7,32 +7,31 @@ import SigilDER
 /// Nothing is done per certificate when the verification starts. Candidates are found in two
 /// passes of the same depth-first search (`Session.buildPath`):
 ///
-/// 1. **Raw pass**: a pool certificate is a candidate issuer of a child when its subject
-///    encoding is byte-identical to the child's issuer encoding (the RFC 5280 §7.1 comparison
-///    is then true without normalising anything). The first lookup records one 64-bit
-///    fingerprint per certificate (subject length and last 8 octets: no hashing, one array);
-///    each lookup scans those and confirms a hit by comparing the bytes. The usual chain, whose
-///    CAs write their names the same way each time, is found here.
+/// 1. **Raw pass**: an anchor or a pool certificate is a candidate issuer of a child when its
+///    subject encoding is byte-identical to the child's issuer encoding (the RFC 5280 §7.1
+///    comparison is then true without normalising anything). Anchors are found through the
+///    store's fingerprint index (`TrustStore.bySubjectBytes`: a binary search, built with the
+///    store). A pool of up to `directScanLimit` certificates is scanned comparing the encodings
+///    directly; a larger one records one 64-bit fingerprint per certificate on the first lookup
+///    (subject length and last 8 octets: no hashing, one array), and each lookup scans those
+///    and confirms a hit by comparing the bytes. The usual chain, whose CAs write their names
+///    the same way each time, is found here without normalising or hashing any name.
 /// 2. **§7.1 pass**, only when the raw pass found no path and the budget is not spent: the
-///    whole search again with every pool certificate whose subject matches the issuer under
-///    RFC 5280 §7.1 (`DistinguishedName.matchesForChaining`), through an index of
-///    `chainingKey` built once. Every candidate of pass 1 is a candidate again (CA checks
-///    and signature verdicts are cached by the session), so the search is exactly as complete
-///    as a §7.1 search from the start, within the one `VerificationBudget`. Across passes a
-///    byte-identical path may be found before a §7.1-only one that would have been preferred
-///    — both are validated in full.
-///
-/// Anchors are looked up with §7.1 matching in both passes, through the store's index (built
-/// once with the store; a raw-bytes scan of the anchors was measured at 1.3 µs less per
-/// verification but one allocation and ~2 KiB of store memory more, so it was not kept).
+///    whole search again with every anchor (through the store's `chainingKey` index) and every
+///    pool certificate (through an index of `chainingKey` built once) whose subject matches the
+///    issuer under RFC 5280 §7.1 (`DistinguishedName.matchesForChaining`). Every candidate of
+///    pass 1 is a candidate again (CA checks and signature verdicts are cached by the session),
+///    so the search is exactly as complete as a §7.1 search from the start, within the one
+///    `VerificationBudget`. Across passes a byte-identical path may be found before a
+///    §7.1-only one that would have been preferred — both are validated in full.
 ///
 /// Filters, as the eager index had them: a copy of the leaf is never a candidate; of identical
 /// certificates (same DER) only the first is; a pool certificate identical to an anchor that
 /// matches is left out (it is considered as that anchor only).
 ///
 /// Why hostile input cannot confuse the fingerprints: a fingerprint is only a filter, every hit
-/// is confirmed by comparing the full encodings, and a certificate missed by pass 1 (whatever
-/// its bytes) is found by pass 2 before the verifier reports failure.
+/// is confirmed by comparing the full encodings, and a certificate or anchor missed by pass 1
+/// (whatever its bytes) is found by pass 2 before the verifier reports failure.
 struct CandidatePool {
     /// The intermediates as handed over (not copied). Node `anchorCount + j` is `certificates[j]`.
     let certificates: [Certificate]
@@ -60,9 +59,8 @@ struct CandidatePool {
     var count: Int { certificates.count }
     subscript(j: Int) -> Certificate { certificates[j] }
 
-    /// True when a second, §7.1 pass can find candidates the first could not (anchors are
-    /// matched under §7.1 in both passes).
-    var canWiden: Bool { !normalised && !certificates.isEmpty }
+    /// True when a second, §7.1 pass can find candidates the first could not.
+    var canWiden: Bool { !normalised }
 
     /// Switches to RFC 5280 §7.1 matching (pass 2).
     mutating func widen() {
@@ -70,28 +68,41 @@ struct CandidatePool {
         memo = [:]
     }
 
-    /// Indexes into `certificates` of the candidate issuers for `issuer`, in pool order, with
-    /// the filters above. `anchorMatches` are the anchors matching `issuer` (indexes into
+    /// Appends to `list` the nodes (`anchorCount + j` for `certificates[j]`) of the candidate
+    /// issuers for `issuer`, in pool order, with the filters above. The anchors matching
+    /// `issuer` under this pass's rule are `list[0..<anchorMatches]` (indexes into
     /// `anchors.anchors`).
-    mutating func candidates(for issuer: DistinguishedName, anchorMatches: [Int], anchors: TrustStore) -> [Int] {
-        if certificates.isEmpty { return [] }
-        if !memo.isEmpty, let m = memo[issuer.encoded] { return m }
-        var out: [Int] = []
+    mutating func appendCandidates(
+        for issuer: DistinguishedName, to list: inout CandidateList, anchorMatches: Int, anchors: TrustStore
+    ) {
+        if certificates.isEmpty { return }
+        let anchorCount = anchors.anchors.count
+        if !memo.isEmpty, let m = memo[issuer.encoded] {
+            for j in m { list.append(anchorCount + j) }
+            return
+        }
+        let first = list.count
         var seen: Set<Certificate>? = nil
-        func consider(_ j: Int) {
+        func consider(_ j: Int, _ list: inout CandidateList) {
             let c = certificates[j]
             if c == leaf { return }
-            // A certificate identical to a matching anchor is that anchor (an identical one
-            // matches `issuer` too, so it is among `anchorMatches`).
-            if anchorMatches.contains(where: { anchors.anchors[$0].certificate == c }) { return }
-            // Duplicates share their subject, so an earlier copy is in `out` already.
-            if out.count < CandidatePool.linearDedupLimit {
-                if out.contains(where: { certificates[$0] == c }) { return }
+            // A certificate identical to an anchor matching `issuer` is that anchor: an identical
+            // one has the same subject, so it matches `issuer` under this pass's rule too
+            // (byte-identical in pass 1, §7.1 in pass 2) and is among `anchorMatches`.
+            for k in 0..<anchorMatches where anchors.anchors[list[k]].certificate == c { return }
+            // Duplicates share their subject, so an earlier copy is in the list already.
+            let kept = list.count - first
+            if kept < CandidatePool.linearDedupLimit {
+                for k in first..<list.count where certificates[list[k] - anchorCount] == c { return }
             } else {
-                if seen == nil { seen = Set(out.map { certificates[$0] }) }
+                if seen == nil {
+                    var s = Set<Certificate>()
+                    for k in first..<list.count { s.insert(certificates[list[k] - anchorCount]) }
+                    seen = s
+                }
                 if !seen!.insert(c).inserted { return }
             }
-            out.append(j)
+            list.append(anchorCount + j)
         }
         if normalised {
             if bySubject.isEmpty {
@@ -99,7 +110,14 @@ struct CandidatePool {
                 for (j, c) in certificates.enumerated() { bySubject[c.subject.chainingKey, default: []].append(j) }
             }
             for j in bySubject[issuer.chainingKey] ?? [] where certificates[j].subject.matchesForChaining(issuer) {
-                consider(j)
+                consider(j, &list)
+            }
+        } else if certificates.count <= CandidatePool.directScanLimit {
+            // A few certificates (the usual peer chain): compare the encodings directly, without
+            // building the fingerprint array.
+            let target = issuer.encoded
+            for j in certificates.indices where CandidatePool.sameBytes(certificates[j].subject.encoded, target) {
+                consider(j, &list)
             }
         } else {
             if fingerprints.isEmpty {
@@ -109,12 +127,19 @@ struct CandidatePool {
             let target = issuer.encoded
             let f = CandidatePool.fingerprint(target)
             for j in fingerprints.indices where fingerprints[j] == f {
-                if CandidatePool.sameBytes(certificates[j].subject.encoded, target) { consider(j) }
+                if CandidatePool.sameBytes(certificates[j].subject.encoded, target) { consider(j, &list) }
             }
         }
-        if out.count >= CandidatePool.memoThreshold { memo[issuer.encoded] = out }
-        return out
+        if list.count - first >= CandidatePool.memoThreshold {
+            var m: [Int] = []
+            m.reserveCapacity(list.count - first)
+            for k in first..<list.count { m.append(list[k] - anchorCount) }
+            memo[issuer.encoded] = m
+        }
     }
+
+    /// Pools this small are searched by comparing subject encodings directly in pass 1.
+    static let directScanLimit = 8
 
     /// Length and the last 8 octets of an encoding (the end of a name is its most specific
     /// RDN, usually the CN): a filter, never a verdict.

@@ -48,6 +48,18 @@ struct CertificateFacts: Sendable {
         static let subjectAltNameCritical = Flags(rawValue: 1 << 21)
         /// The subjectKeyIdentifier decodes (its octets are at `subjectKeyID`).
         static let decodedSubjectKeyID = Flags(rawValue: 1 << 22)
+        /// extKeyUsage lists id-kp-serverAuth (meaningful with `.hasExtKeyUsage`).
+        static let ekuServerAuth = Flags(rawValue: 1 << 23)
+        /// extKeyUsage lists id-kp-clientAuth.
+        static let ekuClientAuth = Flags(rawValue: 1 << 24)
+        /// extKeyUsage lists anyExtendedKeyUsage.
+        static let ekuAny = Flags(rawValue: 1 << 25)
+        /// policyConstraints or policyMappings is present (RFC 5280 §6.1 processing can refuse
+        /// a path through this certificate).
+        static let hasPolicyConstraintsOrMappings = Flags(rawValue: 1 << 26)
+        /// certificatePolicies holds more than 16 policies or one twice (§4.2.1.4): policy
+        /// processing must run (see `Session.policyProcessingCannotFail`).
+        static let complexPolicies = Flags(rawValue: 1 << 27)
     }
 
     let flags: Flags
@@ -55,16 +67,109 @@ struct CertificateFacts: Sendable {
     let keyUsage: KeyUsage
     /// pathLenConstraint, or -1 when absent.
     let pathLength: Int16
+    /// `publicKeyBitCount`, or 0 when nil (for RSA it decodes the key: done once here).
+    let publicKeyBits: UInt16
     /// Offsets in `der` of the subjectKeyIdentifier's octets (equal when absent).
     let subjectKeyID: (start: UInt32, end: UInt32)
     /// Offsets in `der` of the authorityKeyIdentifier's keyIdentifier octets (equal when absent).
     let authorityKeyID: (start: UInt32, end: UInt32)
 
+    /// Extension OIDs, as `TrustExtensions.Bit`s, that `Checks.understoodCritical` lists.
+    static let understoodCriticalBits: UInt32 =
+        TrustExtensions.Bit.basicConstraints | TrustExtensions.Bit.keyUsage | TrustExtensions.Bit.extKeyUsage
+        | TrustExtensions.Bit.subjectAltName | TrustExtensions.Bit.nameConstraints
+        | TrustExtensions.Bit.certificatePolicies | TrustExtensions.Bit.policyMappings
+        | TrustExtensions.Bit.policyConstraints | TrustExtensions.Bit.inhibitAnyPolicy
+    /// Extension OIDs, as `TrustExtensions.Bit`s, that `Checks.mustBeNonCritical` lists.
+    static let mustBeNonCriticalBits: UInt32 =
+        TrustExtensions.Bit.authorityKeyIdentifier | TrustExtensions.Bit.subjectKeyIdentifier
+        | TrustExtensions.Bit.authorityInfoAccess | TrustExtensions.Bit.cRLDistributionPoints
+
     init(_ c: Certificate) {
+        // One strict decoding of every known extension (`trustExtensions()` is what
+        // `validateExtensions()` runs), keeping what the checks read.
+        guard let x = try? c.trustExtensions() else {
+            self.init(malformed: c)
+            return
+        }
         var f: Flags = []
-        do { try c.validateExtensions() } catch { f.insert(.malformedExtensions) }
         // RFC 5280 §7.1 on the raw encodings (same rules as `isSelfIssued`, without the
         // iterators: issuer and subject usually differ, so the comparison runs to the end).
+        if c.issuer.matchesForChainingRaw(c.subject) { f.insert(.selfIssued) }
+        var pathLength: Int16 = -1
+        if let bc = x.basicConstraints {
+            f.insert(.hasBasicConstraints)
+            if bc.isCA { f.insert(.isCA) }
+            if let p = bc.pathLength { pathLength = Int16(p) }  // 0...255 (the decoder refuses others)
+        }
+        var keyUsage: KeyUsage = []
+        if let ku = x.keyUsage {
+            f.insert(.hasKeyUsage)
+            keyUsage = ku
+        }
+        if let eku = x.extendedKeyUsage {
+            f.insert(.hasExtKeyUsage)
+            if eku.contains(OID.serverAuth) { f.insert(.ekuServerAuth) }
+            if eku.contains(OID.clientAuth) { f.insert(.ekuClientAuth) }
+            if eku.contains(OID.anyExtendedKeyUsage) { f.insert(.ekuAny) }
+        }
+        if x.hasNameConstraints { f.insert(.hasNameConstraints) }
+        var ski = (start: UInt32(0), end: UInt32(0))
+        if let s = x.subjectKeyIdentifier {
+            f.insert(.decodedSubjectKeyID)
+            ski = (UInt32(truncatingIfNeeded: s.start), UInt32(truncatingIfNeeded: s.end))
+        }
+        var akid = (start: UInt32(0), end: UInt32(0))
+        if x.hasAuthorityKeyIdentifier {
+            f.insert(.hasAuthorityKeyID)
+            if x.authorityKeyIdentifierHasIssuer { f.insert(.authorityKeyIDHasIssuer) }
+            if let k = x.authorityKeyIdentifierKeyID {
+                f.insert(.hasAuthorityKeyIDKeyID)
+                akid = (UInt32(truncatingIfNeeded: k.start), UInt32(truncatingIfNeeded: k.end))
+                if f.contains(.decodedSubjectKeyID), !CertificateFacts.sameBytes(c.der, ski, akid) {
+                    f.insert(.keyIDsDiffer)
+                }
+            }
+        }
+        // Criticality (RFC 5280 §4.2), from the same decoding.
+        let present = x.present
+        let critical = x.critical
+        if critical & TrustExtensions.Bit.basicConstraints != 0 { f.insert(.basicConstraintsCritical) }
+        if critical & TrustExtensions.Bit.extKeyUsage != 0 { f.insert(.extKeyUsageCritical) }
+        if present & TrustExtensions.Bit.subjectAltName != 0 { f.insert(.hasSubjectAltName) }
+        if critical & TrustExtensions.Bit.subjectAltName != 0 { f.insert(.subjectAltNameCritical) }
+        if present & TrustExtensions.Bit.subjectKeyIdentifier != 0 { f.insert(.hasSubjectKeyID) }
+        if present & ~critical & TrustExtensions.Bit.policyConstraints != 0 { f.insert(.nonCriticalPolicyConstraints) }
+        if x.unknownCritical || critical & ~CertificateFacts.understoodCriticalBits != 0 {
+            f.insert(.unsupportedCritical)
+        }
+        if critical & CertificateFacts.mustBeNonCriticalBits != 0 { f.insert(.criticalMustBeNonCritical) }
+        if x.hasPolicyConstraints || x.hasPolicyMappings { f.insert(.hasPolicyConstraintsOrMappings) }
+        if let cp = x.certificatePolicies, !CertificateFacts.policiesAreSimple(cp) { f.insert(.complexPolicies) }
+        self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
+    }
+
+    private init(
+        _ c: Certificate, flags: Flags, keyUsage: KeyUsage, pathLength: Int16,
+        ski: (start: UInt32, end: UInt32), akid: (start: UInt32, end: UInt32)
+    ) {
+        var f = flags
+        if c.serialNumber.bytes.allSatisfy({ $0 == 0 }) { f.insert(.zeroSerial) }
+        if c.issuer.isEmpty { f.insert(.emptyIssuer) }
+        if c.subject.isEmpty { f.insert(.emptySubject) }
+        self.flags = f
+        self.keyUsage = keyUsage
+        self.pathLength = pathLength
+        self.publicKeyBits = UInt16(clamping: c.publicKeyBitCount ?? 0)
+        self.subjectKeyID = ski
+        self.authorityKeyID = akid
+    }
+
+    /// The facts of a certificate whose extensions do not all decode: refused wherever it
+    /// appears (`malformedExtensions`); the rest is best effort, decoded one extension at a
+    /// time, so that the other failures reported with it stay meaningful.
+    private init(malformed c: Certificate) {
+        var f: Flags = [.malformedExtensions]
         if c.issuer.matchesForChainingRaw(c.subject) { f.insert(.selfIssued) }
         var pathLength: Int16 = -1
         if let bc = (try? c.basicConstraints()) ?? nil {
@@ -77,7 +182,12 @@ struct CertificateFacts: Sendable {
             f.insert(.hasKeyUsage)
             keyUsage = ku
         }
-        if (try? c.extendedKeyUsage()) ?? nil != nil { f.insert(.hasExtKeyUsage) }
+        if let eku = (try? c.extendedKeyUsage()) ?? nil {
+            f.insert(.hasExtKeyUsage)
+            if eku.contains(OID.serverAuth) { f.insert(.ekuServerAuth) }
+            if eku.contains(OID.clientAuth) { f.insert(.ekuClientAuth) }
+            if eku.contains(OID.anyExtendedKeyUsage) { f.insert(.ekuAny) }
+        }
         if (try? c.nameConstraints()) ?? nil != nil { f.insert(.hasNameConstraints) }
         var ski = (start: UInt32(0), end: UInt32(0))
         if let s = (try? c.subjectKeyIdentifier()) ?? nil {
@@ -85,21 +195,17 @@ struct CertificateFacts: Sendable {
             ski = (UInt32(truncatingIfNeeded: s.start), UInt32(truncatingIfNeeded: s.end))
         }
         var akid = (start: UInt32(0), end: UInt32(0))
-        let aki = (try? c.authorityKeyIdentifier()) ?? nil
-        if let aki {
+        if let aki = (try? c.authorityKeyIdentifier()) ?? nil {
             f.insert(.hasAuthorityKeyID)
             if aki.authorityCertIssuer != nil { f.insert(.authorityKeyIDHasIssuer) }
             if let k = aki.keyIdentifier {
                 f.insert(.hasAuthorityKeyIDKeyID)
                 akid = (UInt32(truncatingIfNeeded: k.start), UInt32(truncatingIfNeeded: k.end))
-                if f.contains(.decodedSubjectKeyID),
-                    !c.der[Int(ski.start)..<Int(ski.end)].elementsEqual(c.der[Int(akid.start)..<Int(akid.end)])
-                {
+                if f.contains(.decodedSubjectKeyID), !CertificateFacts.sameBytes(c.der, ski, akid) {
                     f.insert(.keyIDsDiffer)
                 }
             }
         }
-        // One pass over the extension list for criticality (RFC 5280 §4.2).
         for e in c.extensions {
             if e.oid == OID.basicConstraints {
                 if e.critical { f.insert(.basicConstraintsCritical) }
@@ -117,19 +223,46 @@ struct CertificateFacts: Sendable {
             if !Checks.understoodCritical.contains(where: { e.oid == $0 }) { f.insert(.unsupportedCritical) }
             if Checks.mustBeNonCritical.contains(where: { e.oid == $0.0 }) { f.insert(.criticalMustBeNonCritical) }
         }
-        if c.serialNumber.bytes.allSatisfy({ $0 == 0 }) { f.insert(.zeroSerial) }
-        if c.issuer.isEmpty { f.insert(.emptyIssuer) }
-        if c.subject.isEmpty { f.insert(.emptySubject) }
-        self.flags = f
-        self.keyUsage = keyUsage
-        self.pathLength = pathLength
-        self.subjectKeyID = ski
-        self.authorityKeyID = akid
+        // Policy facts as for a well-formed certificate: by presence, and the policies that
+        // decode (a path holding this certificate is refused whatever policy processing says).
+        if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil {
+            f.insert(.hasPolicyConstraintsOrMappings)
+        }
+        if let cp = (try? c.certificatePolicies()) ?? nil, !CertificateFacts.policiesAreSimple(cp) {
+            f.insert(.complexPolicies)
+        }
+        self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
+    }
+
+    /// Byte equality of two ranges of `der`.
+    static func sameBytes(_ der: [UInt8], _ a: (start: UInt32, end: UInt32), _ b: (start: UInt32, end: UInt32)) -> Bool
+    {
+        let n = Int(a.end) - Int(a.start)
+        guard n == Int(b.end) - Int(b.start) else { return false }
+        return der.withUnsafeBytes { p in
+            n == 0 || memcmpEqual(p.baseAddress! + Int(a.start), p.baseAddress! + Int(b.start), n)
+        }
+    }
+
+    /// At most 16 policies and none twice (RFC 5280 §4.2.1.4), compared pairwise without
+    /// allocating: policy processing of a path made of such certificates (and without
+    /// policyConstraints, policyMappings or initial-explicit-policy) cannot refuse it.
+    static func policiesAreSimple(_ cp: CertificatePolicies) -> Bool {
+        var seen = 0
+        var it = cp.makeIterator()
+        while let p = it.next() {
+            seen += 1
+            if seen > 16 { return false }
+            var other = cp.makeIterator()
+            for _ in 1..<seen where other.next()?.policyIdentifier == p.policyIdentifier { return false }
+        }
+        return true
     }
 
     func has(_ flag: Flags) -> Bool { flags.contains(flag) }
     var isSelfIssued: Bool { flags.contains(.selfIssued) }
     var isCA: Bool { flags.contains(.isCA) }
+    var publicKeyBitCount: Int? { publicKeyBits == 0 ? nil : Int(publicKeyBits) }
     var basicConstraintsPathLength: Int? { pathLength >= 0 ? Int(pathLength) : nil }
     var keyUsageIfPresent: KeyUsage? { flags.contains(.hasKeyUsage) ? keyUsage : nil }
 
@@ -142,8 +275,32 @@ struct CertificateFacts: Sendable {
         guard child.flags.contains(.hasAuthorityKeyIDKeyID), candidate.flags.contains(.decodedSubjectKeyID) else {
             return nil
         }
-        let a = childCert.der[Int(child.authorityKeyID.start)..<Int(child.authorityKeyID.end)]
-        let b = candCert.der[Int(candidate.subjectKeyID.start)..<Int(candidate.subjectKeyID.end)]
-        return a.elementsEqual(b)
+        let a = child.authorityKeyID
+        let b = candidate.subjectKeyID
+        let n = Int(a.end) - Int(a.start)
+        guard n == Int(b.end) - Int(b.start) else { return false }
+        if n == 0 { return true }
+        return childCert.der.withUnsafeBytes { x in
+            candCert.der.withUnsafeBytes { y in
+                memcmpEqual(x.baseAddress! + Int(a.start), y.baseAddress! + Int(b.start), n)
+            }
+        }
     }
+}
+
+/// Equality of `n` octets at `a` and `b` (n > 0), 8 at a time.
+@inline(__always)
+func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            return false
+        }
+        i += 8
+    }
+    while i < n {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
 }

@@ -191,7 +191,9 @@ struct Session {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
         let depth = path.count  // index the issuer would have
-        let candidates = order(candidateIssuers(of: child), for: childNode)
+        var candidates = CandidateList()
+        collectCandidateIssuers(of: child, into: &candidates)
+        order(&candidates, for: childNode)
         var tried = 0
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
@@ -205,7 +207,8 @@ struct Session {
                             : "no certificate found for issuer \(child.issuer.rfc4514String)"))
             }
         }
-        for node in candidates {
+        for k in 0..<candidates.count {
+            let node = candidates[k]
             if !budget.spendCandidateVisit() || budget.signatureChecks <= 0 {
                 budgetHit = true
                 return nil
@@ -263,35 +266,64 @@ struct Session {
         return nil
     }
 
-    /// Anchors whose subject matches the child's issuer (RFC 5280 §7.1), then pool certificates
-    /// whose subject does: byte-identical in the first pass, §7.1 in the second (CandidatePool.swift).
-    mutating func candidateIssuers(of child: Certificate) -> [Int] {
-        var out = verifier.anchors.anchors(withSubject: child.issuer)
-        for j in pool.candidates(for: child.issuer, anchorMatches: out, anchors: verifier.anchors) {
-            out.append(anchorCount + j)
+    /// Anchors whose subject matches the child's issuer, then pool certificates whose subject
+    /// does: byte-identical in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
+    mutating func collectCandidateIssuers(of child: Certificate, into list: inout CandidateList) {
+        let issuer = child.issuer
+        if pool.normalised {
+            verifier.anchors.appendAnchors(withSubject: issuer, to: &list)
+        } else {
+            verifier.anchors.appendAnchors(withSubjectBytes: issuer.encoded, to: &list)
         }
-        return out
+        pool.appendCandidates(for: issuer, to: &list, anchorMatches: list.count, anchors: verifier.anchors)
     }
 
     /// Anchors first; within each group, candidates whose SKI equals the child's AKI keyIdentifier
     /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
-    mutating func order(_ nodes: [Int], for childNode: Int) -> [Int] {
-        if nodes.count < 2 { return nodes }
+    /// Stable: equal scores keep the lookup order.
+    mutating func order(_ list: inout CandidateList, for childNode: Int) {
+        let n = list.count
+        if n < 2 { return }
         let child = certificate(childNode)
         let childFacts = facts(childNode)
-        var scored: [(Int, Int, Int)] = []
-        scored.reserveCapacity(nodes.count)
-        for (offset, n) in nodes.enumerated() {
-            var s = isAnchor(n) ? 0 : 10
-            switch CertificateFacts.keyIDsMatch(child: childFacts, child, candidate: facts(n), certificate(n)) {
+        func score(_ node: Int) -> Int {
+            var s = isAnchor(node) ? 0 : 10
+            switch CertificateFacts.keyIDsMatch(child: childFacts, child, candidate: facts(node), certificate(node)) {
             case true?: break
             case false?: s += 2
             case nil: s += 1
             }
-            scored.append((s, offset, n))
+            return s
+        }
+        if n <= CandidateList.inlineCapacity {
+            // Insertion sort on (score, position), scores worked out once.
+            var scores: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &scores) { sc in
+                for i in 0..<n { sc.storeBytes(of: score(list[i]), toByteOffset: i * 8, as: Int.self) }
+                for i in 1..<n {
+                    let node = list[i]
+                    let s = sc.load(fromByteOffset: i * 8, as: Int.self)
+                    var j = i
+                    while j > 0 && sc.load(fromByteOffset: (j - 1) * 8, as: Int.self) > s {
+                        list[j] = list[j - 1]
+                        sc.storeBytes(
+                            of: sc.load(fromByteOffset: (j - 1) * 8, as: Int.self), toByteOffset: j * 8, as: Int.self)
+                        j -= 1
+                    }
+                    list[j] = node
+                    sc.storeBytes(of: s, toByteOffset: j * 8, as: Int.self)
+                }
+            }
+            return
+        }
+        var scored: [(Int, Int, Int)] = []
+        scored.reserveCapacity(n)
+        for offset in 0..<n {
+            let node = list[offset]
+            scored.append((score(node), offset, node))
         }
         scored.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        return scored.map { $0.2 }
+        for i in 0..<n { list[i] = scored[i].2 }
     }
 
     // MARK: candidate checks

@@ -109,10 +109,10 @@ enum Checks {
 
     /// Key acceptability (BR §6.1.5, §7.1.3.1): RSA ≥ minimum and a multiple of 8 bits, EC on an
     /// allowed named curve.
-    static func keyFailure(_ c: Certificate, policy: AlgorithmPolicy) -> TrustFailure? {
+    static func keyFailure(_ c: Certificate, _ f: CertificateFacts, policy: AlgorithmPolicy) -> TrustFailure? {
         switch c.publicKeyAlgorithm {
         case .rsa, .rsaPSS:
-            guard let bits = c.publicKeyBitCount else {
+            guard let bits = f.publicKeyBitCount else {
                 return TrustFailure(.malformedCertificate, at: 0, "RSA key is malformed")
             }
             if bits < policy.minimumRSABits {
@@ -206,34 +206,38 @@ enum Checks {
             }
             // EKU in issuers (as rustls-webpki): when present it must list the purpose. A
             // self-signed root must not carry one at all (BR §7.1.2.1.2).
-            if f.has(.hasExtKeyUsage), let eku = (try? c.extendedKeyUsage()) ?? nil {
+            if f.has(.hasExtKeyUsage) {
                 if f.isSelfIssued && isAnchor {
                     failures.append(
                         TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
                 }
-                forEachMissingEKU(eku, options) { required in
+                forEachMissingEKU(c, f, options) { required in
                     failures.append(
                         TrustFailure(
                             .extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
                 }
             }
         }
-        if let f = keyFailure(c, policy: options.algorithms) { failures.append(f) }
+        if let kf = keyFailure(c, f, policy: options.algorithms) { failures.append(kf) }
         return failures.max { $0.kind < $1.kind }
     }
 
     /// Calls `body` with each required purpose (`VerificationOptions.requiredEKUs`, else the
     /// kind's) that `eku` does not list. Allocates nothing.
+    /// `c`'s extKeyUsage is present (`f.has(.hasExtKeyUsage)`); the kinds' purposes are read
+    /// from the fact block, caller-required ones from the extension.
     static func forEachMissingEKU(
-        _ eku: ObjectIdentifierList, _ options: VerificationOptions, _ body: ([UInt8]) -> Void
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ body: ([UInt8]) -> Void
     ) {
         if !options.requiredEKUs.isEmpty {
-            for r in options.requiredEKUs where !eku.contains(r) { body(r) }
+            // Present but not decoding (a malformed certificate): lists nothing.
+            let eku = (try? c.extendedKeyUsage()) ?? nil
+            for r in options.requiredEKUs where eku?.contains(r) != true { body(r) }
             return
         }
         switch options.kind {
-        case .server: if !eku.contains(OID.serverAuth) { body(OID.serverAuth) }
-        case .client: if !eku.contains(OID.clientAuth) { body(OID.clientAuth) }
+        case .server: if !f.has(.ekuServerAuth) { body(OID.serverAuth) }
+        case .client: if !f.has(.ekuClientAuth) { body(OID.clientAuth) }
         case .basic: break
         }
     }
@@ -277,6 +281,8 @@ enum Checks {
                     "keyUsage does not allow \(KeyUsage(rawValue: options.requiredKeyUsage.rawValue & ~ku.rawValue).names.joined(separator: ", "))"
                 ))
         }
+        // The host's match, when the one walk over the subjectAltName below works it out.
+        var hostMatched: Bool?
         // §4.2.1.10: name constraints only in CA certificates.
         // (Past the malformed check, each extension is present exactly when it decodes.)
         if f.has(.hasNameConstraints) {
@@ -285,9 +291,8 @@ enum Checks {
                     .profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
         }
         // EKU (§4.2.1.12): absent means any purpose under RFC 5280; the BR profile requires it.
-        let eku = f.has(.hasExtKeyUsage) ? (try? c.extendedKeyUsage()) ?? nil : nil
-        if let eku {
-            forEachMissingEKU(eku, options) { r in
+        if f.has(.hasExtKeyUsage) {
+            forEachMissingEKU(c, f, options) { r in
                 out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
             }
         }
@@ -310,7 +315,7 @@ enum Checks {
                 if f.has(.extKeyUsageCritical) {
                     out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)"))
                 }
-                if eku?.contains(OID.anyExtendedKeyUsage) == true {
+                if f.has(.ekuAny) {
                     out.append(
                         TrustFailure(
                             .extendedKeyUsage, at: 0,
@@ -320,18 +325,20 @@ enum Checks {
             // An absent extKeyUsage means any purpose (RFC 5280 §4.2.1.12), as Go and OpenSSL
             // read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers (limbo
             // rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
-            if let f = keyFailure(c, policy: options.algorithms) { out.append(f) }
-            out += subjectNameFailures(c, f, options: options)
+            if let kf = keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
+            out += subjectNameFailures(c, f, options: options, hostMatched: &hostMatched)
         }
-        out += NameChecks.identityFailures(c, options: options)
+        out += NameChecks.identityFailures(c, options: options, hostMatched: hostMatched)
         return out
     }
 
     /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR
-    /// §7.1.4.3, §7.1.2.7.12).
-    static func subjectNameFailures(_ c: Certificate, _ f: CertificateFacts, options: VerificationOptions)
-        -> [TrustFailure]
-    {
+    /// §7.1.4.3, §7.1.2.7.12). The server kind's walk over the subjectAltName also matches
+    /// `options.host` (RFC 6125 §6.4, as `Certificate.matches`) and sets `hostMatched`, so the
+    /// names are decoded and classified once.
+    static func subjectNameFailures(
+        _ c: Certificate, _ f: CertificateFacts, options: VerificationOptions, hostMatched: inout Bool?
+    ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         let hasSAN = f.has(.hasSubjectAltName)
         let sanCritical = f.has(.subjectAltNameCritical)
@@ -358,12 +365,32 @@ enum Checks {
                     .nameMismatch, at: 0, "subjectAltName is missing (BR §7.1.2.7.12; Common Name is not used)"))
             return out
         }
-        for case .dnsName(let name) in sans where !NameChecks.isValidPresentedDNSName(name.bytes) {
-            out.append(
-                TrustFailure(
-                    .profileViolation, at: 0,
-                    "subjectAltName dNSName \"\(name.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"))
+        var reference: ServerIdentity?
+        if case .success(let id)? = options.hostIdentity { reference = id }
+        var matched = false
+        for name in sans {
+            switch name {
+            case .dnsName(let presented):
+                let bytes = presented.bytes
+                let kind = DNSSyntax.classify(bytes)
+                if case .invalid = kind {
+                    out.append(
+                        TrustFailure(
+                            .profileViolation, at: 0,
+                            "subjectAltName dNSName \"\(presented.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"
+                        ))
+                    continue
+                }
+                if !matched, case .dns(let r)? = reference, presentedDNSNameMatches(kind, bytes, r.bytes[...]) {
+                    matched = true
+                }
+            case .ipAddress(let presented):
+                if !matched, case .ip(let r)? = reference, presented == r.bytes { matched = true }
+            default:
+                break
+            }
         }
+        if reference != nil { hostMatched = matched }
         // The subject Common Name is never used for identity (no CN fallback), and BR §7.1.4.3
         // (CN repeats a SAN entry) is a CA issuance rule that Sigil, like rustls-webpki, Go and
         // browsers, does not enforce; see Conformance/limbo-exceptions.json.

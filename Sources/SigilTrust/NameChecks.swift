@@ -26,15 +26,19 @@ enum NameChecks {
         }
     }
 
-    /// Host / IP / e-mail identity checks of the leaf.
-    static func identityFailures(_ c: Certificate, options: VerificationOptions) -> [TrustFailure] {
+    /// Host / IP / e-mail identity checks of the leaf. `hostMatched` is the outcome of
+    /// `c.matches(host)` when the caller has it already (`Checks.subjectNameFailures` works it
+    /// out in its walk over the subjectAltName), else nil.
+    static func identityFailures(_ c: Certificate, options: VerificationOptions, hostMatched: Bool? = nil)
+        -> [TrustFailure]
+    {
         var out: [TrustFailure] = []
-        if let host = options.host {
+        if let host = options.host, let parsed = options.hostIdentity {
             // RFC 6125 §6.4 / BR: subjectAltName only, no Common Name fallback.
-            guard let id = ServerIdentity(host) else {
+            guard case .success(let id) = parsed else {
                 return [TrustFailure(.nameMismatch, at: 0, "\"\(host)\" is not a valid host name or IP address")]
             }
-            if (try? c.matches(id)) != true {
+            if (hostMatched ?? ((try? c.matches(id)) == true)) != true {
                 out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for \(id)"))
             }
         }

@@ -65,22 +65,11 @@ extension Session {
     /// (§6.1.4 (a)), and certificatePolicies lists of at most 16 entries without duplicates
     /// (§4.2.1.4; compared pairwise, allocation-free). The other failure, the work budget, cannot
     /// be reached by such a path (linear work on at most 16 policies per certificate).
-    func policyProcessingCannotFail(_ path: PathNodes) -> Bool {
+    mutating func policyProcessingCannotFail(_ path: PathNodes) -> Bool {
         if options.certificatePolicies.initialExplicitPolicy { return false }
-        for node in path {
-            let c = certificate(node)
-            if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil { return false }
-            guard let cp = (try? c.certificatePolicies()) ?? nil else { continue }
-            var seen = 0
-            var it = cp.makeIterator()
-            while let p = it.next() {
-                seen += 1
-                if seen > 16 { return false }
-                var other = cp.makeIterator()
-                for _ in 1..<seen {
-                    if other.next()?.policyIdentifier == p.policyIdentifier { return false }
-                }
-            }
+        // Read from each certificate's fact block (worked out with its one decoding).
+        for node in path where facts(node).has(.hasPolicyConstraintsOrMappings) || facts(node).has(.complexPolicies) {
+            return false
         }
         return true
     }

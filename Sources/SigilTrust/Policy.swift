@@ -80,7 +80,20 @@ public struct VerificationOptions: Sendable {
     /// a certificate is valid while notBefore ≤ time ≤ notAfter (RFC 5280 §4.1.2.5).
     public var time: Double
     /// DNS name or IP address the server must be valid for (server kind); nil = not checked.
-    public var host: String?
+    public var host: String? {
+        get { hostText }
+        set {
+            hostText = newValue
+            hostIdentity = newValue.map { h in
+                Result { () throws(ServerIdentity.ParseError) in try ServerIdentity.parse(h) }
+            }
+        }
+    }
+    private var hostText: String?
+    /// `host` parsed (RFC 6125 §6.2 reference identity), once, when it is set: a verification
+    /// reads it instead of parsing the text again. Always the parse of the current `host` (set
+    /// only by its setter), so it cannot disagree with it.
+    private(set) var hostIdentity: Result<ServerIdentity, ServerIdentity.ParseError>?
     /// E-mail addresses the client certificate must be valid for (client kind).
     public var emails: [String] = []
     /// Extended key usages required of the leaf, as OID content octets (e.g. `OID.serverAuth`;
@@ -108,6 +121,8 @@ public struct VerificationOptions: Sendable {
     public init(kind: ValidationKind = .server, time: Double, host: String? = nil) {
         self.kind = kind
         self.time = time
+        self.hostText = nil
+        self.hostIdentity = nil
         self.host = host
     }
 }

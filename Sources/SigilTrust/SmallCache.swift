@@ -94,3 +94,49 @@ struct PathNodes: RandomAccessCollection {
         count -= 1
     }
 }
+
+/// The candidate issuers of one certificate (nodes, in the order they are tried): the first
+/// eight inline, further ones in an array made on first overflow, so that looking up the usual
+/// one or two candidates allocates nothing.
+struct CandidateList {
+    private var inline: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var overflow: [Int] = []
+    private(set) var count = 0
+    static let inlineCapacity = 8
+
+    init() {}
+
+    subscript(i: Int) -> Int {
+        get {
+            precondition(i >= 0 && i < count)
+            if i >= CandidateList.inlineCapacity { return overflow[i - CandidateList.inlineCapacity] }
+            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: i * MemoryLayout<Int>.stride, as: Int.self) }
+        }
+        set {
+            precondition(i >= 0 && i < count)
+            if i >= CandidateList.inlineCapacity {
+                overflow[i - CandidateList.inlineCapacity] = newValue
+                return
+            }
+            withUnsafeMutableBytes(of: &inline) {
+                $0.storeBytes(of: newValue, toByteOffset: i * MemoryLayout<Int>.stride, as: Int.self)
+            }
+        }
+    }
+
+    mutating func append(_ node: Int) {
+        if count >= CandidateList.inlineCapacity {
+            overflow.append(node)
+            count += 1
+            return
+        }
+        count += 1
+        self[count - 1] = node
+    }
+
+    /// True when `node` is in the first `prefix` entries.
+    func contains(_ node: Int, inFirst prefix: Int) -> Bool {
+        for i in 0..<min(prefix, count) where self[i] == node { return true }
+        return false
+    }
+}

@@ -40,6 +40,17 @@ public struct TrustStore: Sendable {
     /// Entries that could not be parsed while loading (skipped, never fatal).
     public private(set) var skippedCount = 0
     var bySubject: [Int: [Int]] = [:]
+    /// Every anchor by the raw bytes of its subject: (`CandidatePool.fingerprint` of the
+    /// encoding, anchor index), sorted by fingerprint, then by index. For the lookups that need
+    /// byte-identical subjects only (the first pass of path building, `index(of:)`): a binary
+    /// search and a byte comparison, no normalising or hashing of the name. 16 bytes an anchor.
+    /// A fingerprint is only a filter: every hit is confirmed by comparing the encodings.
+    var bySubjectBytes: [SubjectBytesEntry] = []
+
+    struct SubjectBytesEntry {
+        let fingerprint: UInt64
+        let anchor: Int
+    }
 
     /// An empty store.
     public init() {}
@@ -62,7 +73,46 @@ public struct TrustStore: Sendable {
             return
         }
         bySubject[key, default: []].append(anchors.count)
+        let f = CandidatePool.fingerprint(anchor.certificate.subject.encoded)
+        // After every entry with the same fingerprint: equal fingerprints stay in anchor order.
+        var lo = 0
+        var hi = bySubjectBytes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if bySubjectBytes[mid].fingerprint <= f { lo = mid + 1 } else { hi = mid }
+        }
+        bySubjectBytes.insert(SubjectBytesEntry(fingerprint: f, anchor: anchors.count), at: lo)
         anchors.append(anchor)
+    }
+
+    /// Index in `bySubjectBytes` of the first entry with fingerprint `f` (or where it would be).
+    func firstSubjectBytesEntry(_ f: UInt64) -> Int {
+        var lo = 0
+        var hi = bySubjectBytes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if bySubjectBytes[mid].fingerprint < f { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Appends to `list` the anchors whose subject encoding is byte-identical to `name` (for
+    /// which RFC 5280 §7.1 matching holds without normalising anything), in the order added.
+    func appendAnchors(withSubjectBytes name: ByteSpan, to list: inout CandidateList) {
+        let f = CandidatePool.fingerprint(name)
+        var i = firstSubjectBytesEntry(f)
+        while i < bySubjectBytes.count && bySubjectBytes[i].fingerprint == f {
+            let a = bySubjectBytes[i].anchor
+            if CandidatePool.sameBytes(anchors[a].certificate.subject.encoded, name) { list.append(a) }
+            i += 1
+        }
+    }
+
+    /// Appends to `list` the anchors whose subject matches `name` under RFC 5280 §7.1
+    /// (`matchesForChaining`), in the order added.
+    func appendAnchors(withSubject name: DistinguishedName, to list: inout CandidateList) {
+        guard let bucket = bySubject[name.chainingKey] else { return }
+        for a in bucket where anchors[a].certificate.subject.matchesForChaining(name) { list.append(a) }
     }
 
     /// Adds `certificate` as an anchor from `source`.
@@ -94,6 +144,7 @@ public struct TrustStore: Sendable {
         // anchors array's growth slack, which with each anchor's fact block would otherwise
         // cost more than the facts themselves (memory goal: ≤ 1.2× the bundle's DER size).
         if added > 0 && anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
+        if added > 0 && bySubjectBytes.capacity > bySubjectBytes.count { bySubjectBytes = bySubjectBytes.map { $0 } }
         return added
     }
 
@@ -120,9 +171,16 @@ public struct TrustStore: Sendable {
 
     /// The index in `anchors` of `certificate` itself (same encoding), without allocating.
     func index(of certificate: Certificate) -> Int? {
-        guard let list = bySubject[certificate.subject.chainingKey] else { return nil }
-        // Identical encodings have identical subjects: the subject bucket holds it if any does.
-        return list.first { anchors[$0].certificate == certificate }
+        // Identical encodings have byte-identical subjects: the entries with that subject's
+        // fingerprint hold it if any anchor is that certificate.
+        let f = CandidatePool.fingerprint(certificate.subject.encoded)
+        var i = firstSubjectBytesEntry(f)
+        while i < bySubjectBytes.count && bySubjectBytes[i].fingerprint == f {
+            let a = bySubjectBytes[i].anchor
+            if anchors[a].certificate == certificate { return a }
+            i += 1
+        }
+        return nil
     }
 }
 

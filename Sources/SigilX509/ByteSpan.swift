@@ -102,3 +102,91 @@ public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt
     }
     return s
 }
+
+/// One element's TLV in a list being iterated: its identifier octet and absolute offsets.
+@usableFromInline
+struct ElementTLV {
+    @usableFromInline let tag: UInt8
+    @usableFromInline let start: Int
+    @usableFromInline let contentStart: Int
+    @usableFromInline let end: Int
+
+    @inlinable
+    init(tag: UInt8, start: Int, contentStart: Int, end: Int) {
+        self.tag = tag
+        self.start = start
+        self.contentStart = contentStart
+        self.end = end
+    }
+}
+
+/// A position in a validated list (the content span of a SEQUENCE OF): the concrete cursor
+/// the list iterators (`GeneralNames`, `AccessDescriptions`, `ObjectIdentifierList`,
+/// `GeneralSubtrees`) step with. Everything is inlinable so that an iterator's `next()` is
+/// compiled into the caller's loop: no stored closure, no generic element type, no indirect
+/// return. Each step reads the element's header with the strict reader (bounds-checked), so
+/// even a span that was somehow not validated cannot lead outside its bytes; a malformed
+/// element ends the iteration.
+@usableFromInline
+struct ListCursor {
+    @usableFromInline let storage: [UInt8]
+    @usableFromInline var position: Int
+    @usableFromInline let end: Int
+
+    @inlinable
+    init(_ list: ByteSpan) {
+        storage = list.storage
+        position = list.start
+        end = list.end
+    }
+
+    /// The next element's TLV, or nil at the end (or at a malformed element, which validated
+    /// lists never have: the rest is then skipped).
+    @inlinable @inline(__always)
+    mutating func next() -> ElementTLV? {
+        let tlv = ListCursor.header(storage, position, end)
+        position = tlv?.end ?? end
+        return tlv
+    }
+
+    /// The TLV header at `p`, within `p..<e` of `storage`: the list was validated by the strict
+    /// reader when it was parsed, so only what memory safety needs is checked again here —
+    /// every octet read lies before `e`, `e` within the storage, and the length within `e` —
+    /// not DER's minimality rules. (The octets are read unchecked: each index is below `e`,
+    /// which the first guard bounds by the buffer's count.)
+    @inlinable @inline(__always)
+    static func header(_ storage: [UInt8], _ p: Int, _ e: Int) -> ElementTLV? {
+        storage.withUnsafeBufferPointer { b -> ElementTLV? in
+            guard p >= 0, e <= b.count, e - p >= 2 else { return nil }
+            let tag = b[p]
+            var length = Int(b[p + 1])
+            var c = p + 2
+            if length >= 0x80 {
+                let n = length & 0x7F
+                guard n >= 1, n <= 4, e - c >= n else { return nil }
+                length = 0
+                for i in 0..<n { length = length << 8 | Int(b[c + i]) }
+                c += n
+            }
+            guard length <= e - c else { return nil }
+            return ElementTLV(tag: tag, start: p, contentStart: c, end: c + length)
+        }
+    }
+}
+
+extension ListCursor {
+    /// The first TLV inside the constructed element `e` (bounds-checked as `header`).
+    @inlinable @inline(__always)
+    static func first(in e: ElementTLV, storage: [UInt8]) -> ElementTLV? {
+        header(storage, e.contentStart, e.end)
+    }
+
+    /// The two TLVs that make up the constructed element `e`, which must hold exactly them
+    /// (bounds-checked as `header`).
+    @inlinable @inline(__always)
+    static func pair(in e: ElementTLV, storage: [UInt8]) -> (ElementTLV, ElementTLV)? {
+        guard let v = header(storage, e.contentStart, e.end), let w = header(storage, v.end, e.end), w.end == e.end
+        else { return nil }
+        return (v, w)
+    }
+}

@@ -66,7 +66,30 @@ public struct Certificate: Sendable {
         /// (Four 64-bit words holding sixteen 16-bit slots: no SIMD type here, whose 16/32-byte
         /// alignment broke optimised code moving `Certificate` values around.)
         var knownExtensions: ExtensionSlots
+        /// For each indexed extension, where its extnValue OCTET STRING TLV starts, counted
+        /// from the start of its Extension TLV (at most 20 octets: a header of at most 5, a known
+        /// OID of at most 12, the critical BOOLEAN 3). Accessors read just that TLV.
+        var knownValueDeltas: ExtensionValueDeltas
         var unindexed: Bool
+    }
+
+    /// Sixteen 8-bit slots packed in two words.
+    @usableFromInline struct ExtensionValueDeltas: Sendable {
+        @usableFromInline var words: (UInt64, UInt64) = (0, 0)
+        @inlinable init() {}
+
+        @inlinable subscript(_ i: Int) -> UInt8 {
+            get {
+                let w = i >> 3 == 0 ? words.0 : words.1
+                return UInt8(truncatingIfNeeded: w >> UInt64((i & 7) * 8))
+            }
+            set {
+                let shift = UInt64((i & 7) * 8)
+                let mask = ~(UInt64(0xFF) << shift)
+                let v = UInt64(newValue) << shift
+                if i >> 3 == 0 { words.0 = words.0 & mask | v } else { words.1 = words.1 & mask | v }
+            }
+        }
     }
 
     /// Sixteen 16-bit slots packed in four words (8-byte alignment like the rest of the struct).
@@ -238,7 +261,8 @@ public struct Certificate: Sendable {
             subject: Span(subject.start, subject.end), spki: Span(spkiValue.start, spkiValue.end),
             spkiAlgorithm: spkiAlgSpan, publicKey: keySpan, issuerUID: .empty, subjectUID: .empty,
             extensions: .empty, signature: .empty, hasIssuerUID: false, hasSubjectUID: false,
-            extensionCount: 0, knownExtensions: ExtensionSlots(), unindexed: false)
+            extensionCount: 0, knownExtensions: ExtensionSlots(), knownValueDeltas: ExtensionValueDeltas(),
+            unindexed: false)
 
         // §4.1.2.8: unique identifiers MUST NOT appear in v1 certificates.
         if let u = try t.readOptional(.contextPrimitive(1)) {
@@ -263,6 +287,7 @@ public struct Certificate: Sendable {
             }
             spans.extensions = span
             spans.knownExtensions = index.slots
+            spans.knownValueDeltas = index.valueDeltas
             spans.unindexed = index.unindexed
             let count = index.count
             spans.extensionCount = UInt8(count)
@@ -276,6 +301,7 @@ public struct Certificate: Sendable {
     struct ExtensionIndex {
         var count = 0
         var slots = ExtensionSlots()
+        var valueDeltas = ExtensionValueDeltas()
         var unindexed = false
     }
 
@@ -293,25 +319,35 @@ public struct Certificate: Sendable {
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) {
             (unknown) throws(DERError) in
             var unknownCount = 0
+            // Known extensions seen so far, one bit per slot: duplicates are found here, not
+            // through `slots`, which stay 0 for an extension beyond the 16-bit offsets (a
+            // duplicate of one there must still be refused).
+            var seen: UInt16 = 0
             try DERReader.enter(list) { (r) throws(DERError) in
                 if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
                 while !r.isAtEnd {
                     let extStart = r.position
                     index.count += 1
                     if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
-                    let oidValue = try r.enter(.sequence) { (e) throws(DERError) -> DERValue in
+                    let (oidValue, valueAt) = try r.enter(.sequence) { (e) throws(DERError) -> (DERValue, Int) in
                         let o = try e.read(.objectIdentifier)
-                        _ = try o.decodeObjectIdentifier()
+                        // A known extension's OID is one of the constants `KnownExtension.slot`
+                        // matches byte for byte, all valid: only others need checking.
+                        if KnownExtension.slot(o.content) == nil { _ = try o.decodeObjectIdentifier() }
                         _ = try e.readBooleanDefaultFalse()
+                        let valueAt = e.position
                         _ = try e.read(.octetString)
-                        return o
+                        return (o, valueAt)
                     }
                     let oid = oidValue.content
                     if let slot = KnownExtension.slot(oid) {
-                        if index.slots[slot] != 0 { throw DERError(.duplicateExtension, at: extStart) }
+                        if seen & (1 << UInt16(slot)) != 0 { throw DERError(.duplicateExtension, at: extStart) }
+                        seen |= 1 << UInt16(slot)
                         let relative = extStart - list.contentStart + 1
-                        if relative <= Int(UInt16.max) {
+                        let delta = valueAt - extStart
+                        if relative <= Int(UInt16.max) && delta <= Int(UInt8.max) {
                             index.slots[slot] = UInt16(relative)
+                            index.valueDeltas[slot] = UInt8(delta)
                         } else {
                             index.unindexed = true
                         }

@@ -152,14 +152,8 @@ extension DistinguishedName {
                 if p == nil { return true }
             }
         }
-        var i = NormalizedScalars(DERString(tag: a.tag, bytes: ca, offset: 0).makeScalarIterator())
-        var j = NormalizedScalars(DERString(tag: b.tag, bytes: cb, offset: 0).makeScalarIterator())
-        while true {
-            let p = i.next()
-            let q = j.next()
-            if p != q { return false }
-            if p == nil { return true }
-        }
+        return NormalizedScalars.equal(
+            DERString(tag: a.tag, bytes: ca, offset: 0), DERString(tag: b.tag, bytes: cb, offset: 0))
     }
 
     /// Every byte below 0x80 in a type whose such bytes are the scalars of the same value.

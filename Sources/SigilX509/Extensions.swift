@@ -103,23 +103,28 @@ extension Certificate {
         return nil
     }
 
-    /// `extensionValueRange` for the extension in index slot `slot` (see `KnownExtension`).
+    /// `extensionValueRange` for the extension in index slot `slot` (see `KnownExtension`):
+    /// only the extnValue OCTET STRING header is read again (with the strict reader), where
+    /// the index says it starts.
     @inline(__always)
     func knownExtensionValueRange(_ slot: Int) -> (start: Int, end: Int)? {
         if spans.unindexed { return extensionValueRange(KnownExtension.oid(slot)) }
-        let relative = Int(spans.knownExtensions[slot])
-        if relative == 0 { return nil }
-        let at = Int(spans.extensions.start) + relative - 1
+        guard let at = knownExtensionValueAt(slot) else { return nil }
         let end = Int(spans.extensions.end)
-        return try? withStorage(der) { (b) throws(DERError) -> (start: Int, end: Int) in
+        return der.withUnsafeBytes { b -> (start: Int, end: Int)? in
             var r = DERReader(input: b, from: at, to: end)
-            let ext = try r.read(.sequence)
-            var x = DERReader(input: b, from: ext.contentStart, to: ext.end)
-            _ = try x.read(.objectIdentifier)
-            _ = try x.readOptional(.boolean)
-            let v = try x.read(.octetString)
+            guard let v = try? r.read(.octetString) else { return nil }
             return (v.contentStart, v.end)
         }
+    }
+
+    /// Where the extnValue OCTET STRING TLV of the extension in slot `slot` starts (indexed
+    /// lists only), nil when the extension is absent.
+    @inline(__always)
+    func knownExtensionValueAt(_ slot: Int) -> Int? {
+        let relative = Int(spans.knownExtensions[slot])
+        if relative == 0 { return nil }
+        return Int(spans.extensions.start) + relative - 1 + Int(spans.knownValueDeltas[slot])
     }
 
     /// Decodes the value of the extension `oid` with `body`, which must consume it all.
@@ -130,11 +135,28 @@ extension Certificate {
         return try decodeExtensionValue(range, body)
     }
 
-    /// `decodeExtension` for the extension in index slot `slot`.
+    /// `decodeExtension` for the extension in index slot `slot`: one entry into the storage,
+    /// which reads the extnValue header where the index says and decodes the value.
     @inline(__always)
     func decodeKnownExtension<T>(_ slot: Int, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        guard let range = knownExtensionValueRange(slot) else { return nil }
-        return try decodeExtensionValue(range, body)
+        if spans.unindexed {
+            guard let range = extensionValueRange(KnownExtension.oid(slot)) else { return nil }
+            return try decodeExtensionValue(range, body)
+        }
+        guard let at = knownExtensionValueAt(slot) else { return nil }
+        let end = Int(spans.extensions.end)
+        do {
+            return try withStorage(der) { (buf) throws(DERError) -> T in
+                var h = DERReader(input: buf, from: at, to: end)
+                let value = try h.read(.octetString)
+                var r = DERReader(input: buf, from: value.contentStart, to: value.end)
+                let v = try body(&r)
+                try r.finish()
+                return v
+            }
+        } catch {
+            throw DERError(.invalidExtension, at: error.offset)
+        }
     }
 
     @inline(__always)
@@ -223,10 +245,14 @@ extension Certificate {
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
         // Offsets out of the closure, the view made here: no extra reference to `der` held
         // across the decoding.
-        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
+        // (No closure over `self` either: one would copy the whole Certificate.)
+        let found = try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) {
+            (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
             return (v.contentStart, v.end)
-        }.map { ByteSpan(der, $0.0, $0.1) }
+        }
+        guard let found else { return nil }
+        return ByteSpan(der, found.0, found.1)
     }
 
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
@@ -258,11 +284,13 @@ extension Certificate {
             }
         }
         guard let found else { return nil }
-        var aki = AuthorityKeyIdentifier()
-        if let k = found.key { aki.keyIdentifier = ByteSpan(der, k.0, k.1) }
-        if let n = found.issuer { aki.authorityCertIssuer = GeneralNames(list: ByteSpan(der, n.0, n.1)) }
-        if let sn = found.serial { aki.authorityCertSerialNumber = ByteSpan(der, sn.0, sn.1) }
-        return aki
+        // Built in one step from one copy of the storage reference (no intermediate values to
+        // copy and destroy).
+        let storage = der
+        return AuthorityKeyIdentifier(
+            keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
+            authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
+            authorityCertSerialNumber: found.serial.map { ByteSpan(storage, $0.0, $0.1) })
     }
 
     // MARK: nameConstraints (§4.2.1.10)
@@ -391,11 +419,14 @@ extension Certificate {
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
     func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan?
     {
-        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
+        let found = try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
             return (v.contentStart, v.end)
-        }.map { ByteSpan(der, $0.0, $0.1) }
+        }
+        // The view made here, not in a closure over `self` (which would copy the Certificate).
+        guard let found else { return nil }
+        return ByteSpan(der, found.0, found.1)
     }
 }
 
@@ -506,11 +537,25 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
 
 /// A validated `SEQUENCE OF OBJECT IDENTIFIER` (e.g. extKeyUsage), iterated as OID content spans.
 public struct ObjectIdentifierList: Sequence, Sendable {
-    let list: ByteSpan
+    @usableFromInline let list: ByteSpan
+
+    @inlinable init(list: ByteSpan) { self.list = list }
 
     /// The OIDs in encoding order, as content-octet spans.
-    public func makeIterator() -> SpanListIterator<ByteSpan> {
-        SpanListIterator(list) { (storage, v) throws(DERError) -> ByteSpan in ByteSpan(storage, v.contentStart, v.end) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(cursor: ListCursor(list)) }
+
+    /// Walks the OIDs of a validated list; no allocation (`next()` inlinable).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var cursor: ListCursor
+
+        @inlinable init(cursor: ListCursor) { self.cursor = cursor }
+
+        /// The next OID's content octets; nil at the end.
+        @inlinable
+        public mutating func next() -> ByteSpan? {
+            guard let e = cursor.next() else { return nil }
+            return ByteSpan(cursor.storage, e.contentStart, e.end)
+        }
     }
 
     /// True when the list holds `oid`.
@@ -558,16 +603,29 @@ public struct NameConstraints: Sendable {
 /// `GeneralSubtrees ::= SEQUENCE SIZE (1..MAX) OF GeneralSubtree`, iterated as the subtree
 /// bases (minimum/maximum were checked absent).
 public struct GeneralSubtrees: Sequence, Sendable {
-    let list: ByteSpan
+    @usableFromInline let list: ByteSpan
+
+    @inlinable init(list: ByteSpan) { self.list = list }
 
     /// The subtree bases, in encoding order (iPAddress bases are address and mask, 8 or 32
     /// octets).
-    public func makeIterator() -> SpanListIterator<GeneralName> {
-        SpanListIterator(list) { (storage, v) throws(DERError) -> GeneralName in
+    @inlinable public func makeIterator() -> Iterator { Iterator(cursor: ListCursor(list)) }
+
+    /// Walks the subtree bases of a validated list; no allocation (`next()` inlinable).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var cursor: ListCursor
+
+        @inlinable init(cursor: ListCursor) { self.cursor = cursor }
+
+        /// The next subtree's base; nil at the end.
+        @inlinable
+        public mutating func next() -> GeneralName? {
             // GeneralSubtree ::= SEQUENCE { base GeneralName, ... } (validated in nameConstraints()).
-            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
-            var s = DERReader(input: v.input, from: v.contentStart, to: v.end)
-            return try GeneralName.decodeValidated(try s.readAny(), storage: storage)
+            while let e = cursor.next() {
+                guard e.tag == 0x30, let base = ListCursor.first(in: e, storage: cursor.storage) else { continue }
+                if let name = GeneralName.decodeValidated(base, storage: cursor.storage) { return name }
+            }
+            return nil
         }
     }
 }
@@ -770,20 +828,31 @@ public struct PolicyConstraints: Sendable, Hashable {
 /// The authorityInfoAccess extension (§4.2.2.1), validated, iterated as (accessMethod,
 /// accessLocation) pairs, e.g. id-ad-caIssuers or id-ad-ocsp with a URI.
 public struct AccessDescriptions: Sequence, Sendable {
-    let list: ByteSpan
+    @usableFromInline let list: ByteSpan
+
+    @inlinable init(list: ByteSpan) { self.list = list }
 
     /// (accessMethod OID content, accessLocation) pairs.
-    public func makeIterator() -> SpanListIterator<(method: ByteSpan, location: GeneralName)> {
-        // Validated element by element in authorityInformationAccess().
-        SpanListIterator(list) { (storage, v) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
-            if v.tag != .sequence { throw DERError(.unexpectedTag, at: v.start) }
-            return try DERReader.enter(v) { (a) throws(DERError) -> (method: ByteSpan, location: GeneralName) in
-                let m = try a.read(.objectIdentifier)
-                return (
-                    ByteSpan(storage, m.contentStart, m.end),
-                    try GeneralName.decodeValidated(try a.readAny(), storage: storage)
-                )
+    @inlinable public func makeIterator() -> Iterator { Iterator(cursor: ListCursor(list)) }
+
+    /// Walks the access descriptions of a validated list (validated element by element in
+    /// `authorityInformationAccess()`); no allocation (`next()` inlinable).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var cursor: ListCursor
+
+        @inlinable init(cursor: ListCursor) { self.cursor = cursor }
+
+        /// The next (accessMethod, accessLocation) pair; nil at the end.
+        @inlinable
+        public mutating func next() -> (method: ByteSpan, location: GeneralName)? {
+            while let e = cursor.next() {
+                // AccessDescription ::= SEQUENCE { accessMethod OID, accessLocation GeneralName }
+                guard e.tag == 0x30, let pair = ListCursor.pair(in: e, storage: cursor.storage), pair.0.tag == 0x06,
+                    let location = GeneralName.decodeValidated(pair.1, storage: cursor.storage)
+                else { continue }
+                return (ByteSpan(cursor.storage, pair.0.contentStart, pair.0.end), location)
             }
+            return nil
         }
     }
 }
@@ -863,29 +932,12 @@ public struct DistributionPoints: Sequence, Sendable {
 }
 
 extension Certificate {
-    /// Decodes every extension Sigil knows and walks every decoded list, failing on the first
-    /// malformed one. The trust layer calls this so that a certificate with any malformed
-    /// known extension is rejected whether or not a check needs that extension (as
-    /// rustls-webpki does by decoding them while parsing). Allocates nothing.
+    /// Decodes every extension Sigil knows, strictly, failing on the first malformed one (each
+    /// list's elements are validated while it is decoded). The trust layer calls this so that a
+    /// certificate with any malformed known extension is rejected whether or not a check needs
+    /// that extension (as rustls-webpki does by decoding them while parsing). Allocates nothing.
+    /// (`trustExtensions()` in TrustExtensions.swift is the one implementation.)
     public func validateExtensions() throws(DERError) {
-        _ = try basicConstraints()
-        _ = try keyUsage()
-        if let eku = try extendedKeyUsage() { for _ in eku {} }
-        if let san = try subjectAlternativeNames() { for _ in san {} }
-        if let ian = try issuerAlternativeNames() { for _ in ian {} }
-        _ = try subjectKeyIdentifier()
-        _ = try authorityKeyIdentifier()
-        if let nc = try nameConstraints() {
-            if let p = nc.permitted { for _ in p {} }
-            if let e = nc.excluded { for _ in e {} }
-        }
-        if let cp = try certificatePolicies() { for _ in cp {} }
-        if let pm = try policyMappings() { for _ in pm {} }
-        _ = try policyConstraints()
-        _ = try inhibitAnyPolicy()
-        if let aia = try authorityInformationAccess() { for _ in aia {} }
-        if let dp = try crlDistributionPoints() { for _ in dp {} }
-        if let f = try freshestCRL() { for _ in f {} }
-        _ = try signedCertificateTimestamps()
+        _ = try trustExtensions()
     }
 }

@@ -111,45 +111,75 @@ extension ByteSpan {
 /// points): iteration therefore reads each name's TLV structure (bounds-checked) without
 /// repeating the string, name and length checks (`GeneralName.decodeValidated`).
 public struct GeneralNames: Sequence, Sendable {
-    let list: ByteSpan
+    @usableFromInline let list: ByteSpan
+
+    @inlinable init(list: ByteSpan) { self.list = list }
 
     /// The names, in encoding order.
-    public func makeIterator() -> SpanListIterator<GeneralName> {
-        SpanListIterator(list) { (storage, v) throws(DERError) -> GeneralName in
-            try GeneralName.decodeValidated(v, storage: storage)
+    @inlinable public func makeIterator() -> Iterator { Iterator(cursor: ListCursor(list)) }
+
+    /// Walks the names of a validated list; no allocation. `next()` is inlinable, so a loop
+    /// over the names compiles to a header read and a switch on the tag per name.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var cursor: ListCursor
+
+        @inlinable init(cursor: ListCursor) { self.cursor = cursor }
+
+        /// The next name; nil at the end.
+        @inlinable
+        public mutating func next() -> GeneralName? {
+            while let e = cursor.next() {
+                if let name = GeneralName.decodeValidated(e, storage: cursor.storage) { return name }
+            }
+            return nil
         }
     }
 }
 
 extension GeneralName {
-    /// Decodes a GeneralName TLV that `parse` already validated (see `GeneralNames`): the tag
-    /// picks the case and the views are made; nested TLVs are read with the strict reader (so
-    /// a span that was not validated still cannot lead outside its bytes), but IA5 contents,
-    /// directory names and address lengths are not checked again.
-    @usableFromInline
-    static func decodeValidated(_ v: DERValue, storage: [UInt8]) throws(DERError) -> GeneralName {
-        @inline(__always) func span(_ a: Int, _ b: Int) -> ByteSpan { ByteSpan(storage, a, b) }
-        switch v.tag.rawValue {
-        case 0x82: return .dnsName(span(v.contentStart, v.end))
-        case 0x87: return .ipAddress(span(v.contentStart, v.end))
-        case 0x86: return .uri(span(v.contentStart, v.end))
-        case 0x81: return .rfc822Name(span(v.contentStart, v.end))
-        case 0xA4:
-            return try DERReader.enter(v) { (d) throws(DERError) -> GeneralName in
-                let name = try d.read(.sequence)
-                return .directoryName(DistinguishedName(encoded: span(name.start, name.end)))
-            }
-        case 0xA0:
-            return try DERReader.enter(v) { (o) throws(DERError) -> GeneralName in
-                let type = try o.read(.objectIdentifier)
-                let inner = try o.read(.contextConstructed(0))
-                return .otherName(typeID: span(type.contentStart, type.end), value: span(inner.contentStart, inner.end))
-            }
-        case 0x88: return .registeredID(span(v.contentStart, v.end))
-        case 0xA3: return .x400Address(span(v.contentStart, v.end))
-        case 0xA5: return .ediPartyName(span(v.contentStart, v.end))
-        default: throw DERError(.unexpectedTag, at: v.start)
+    /// Decodes a GeneralName TLV that `check` already validated (see `GeneralNames`): the tag
+    /// picks the case and the views are made; IA5 contents, directory names and address lengths
+    /// are not checked again. Nil for a tag no GeneralName has (never, in a validated list).
+    @inlinable @inline(__always)
+    static func decodeValidated(_ e: ElementTLV, storage: [UInt8]) -> GeneralName? {
+        let content = ByteSpan(storage, e.contentStart, e.end)
+        switch e.tag {
+        case 0x82: return .dnsName(content)
+        case 0x87: return .ipAddress(content)
+        case 0x86: return .uri(content)
+        case 0x81: return .rfc822Name(content)
+        case 0x88: return .registeredID(content)
+        case 0xA3: return .x400Address(content)
+        case 0xA5: return .ediPartyName(content)
+        case 0xA0, 0xA4: return decodeValidatedConstructed(e, storage: storage)
+        default: return nil
         }
+    }
+
+    /// directoryName [4] and otherName [0]: their inner TLVs are read with the strict reader
+    /// (so a span that was not validated still cannot lead outside its bytes).
+    @usableFromInline
+    static func decodeValidatedConstructed(_ e: ElementTLV, storage: [UInt8]) -> GeneralName? {
+        try? withStorage(storage) { (b) throws(DERError) -> GeneralName in
+            var r = DERReader(input: b, from: e.contentStart, to: e.end)
+            if e.tag == 0xA4 {
+                let name = try r.read(.sequence)
+                return .directoryName(DistinguishedName(encoded: ByteSpan(storage, name.start, name.end)))
+            }
+            let type = try r.read(.objectIdentifier)
+            let inner = try r.read(.contextConstructed(0))
+            return .otherName(
+                typeID: ByteSpan(storage, type.contentStart, type.end),
+                value: ByteSpan(storage, inner.contentStart, inner.end))
+        }
+    }
+
+    /// `decodeValidated` for a TLV read by a `DERReader` over `storage`; `.unexpectedTag` for a
+    /// tag no GeneralName has.
+    static func decodeValidated(_ v: DERValue, storage: [UInt8]) throws(DERError) -> GeneralName {
+        let e = ElementTLV(tag: v.tag.rawValue, start: v.start, contentStart: v.contentStart, end: v.end)
+        guard let name = decodeValidated(e, storage: storage) else { throw DERError(.unexpectedTag, at: v.start) }
+        return name
     }
 }
 

@@ -203,14 +203,8 @@ public struct NameAttribute: Sendable {
         if !sa || !sb { return encodedValue == other.encodedValue }
         return value.withUnsafeBytes { x in
             other.value.withUnsafeBytes { y in
-                var i = NormalizedScalars(DERString(tag: valueTag, bytes: x, offset: 0).makeScalarIterator())
-                var j = NormalizedScalars(DERString(tag: other.valueTag, bytes: y, offset: 0).makeScalarIterator())
-                while true {
-                    let p = i.next()
-                    let q = j.next()
-                    if p != q { return false }
-                    if p == nil { return true }
-                }
+                NormalizedScalars.equal(
+                    DERString(tag: valueTag, bytes: x, offset: 0), DERString(tag: other.valueTag, bytes: y, offset: 0))
             }
         }
     }
@@ -224,6 +218,18 @@ struct NormalizedScalars: IteratorProtocol {
     var lookahead: Unicode.Scalar?
 
     init(_ base: DERString.ScalarIterator) { self.base = base }
+
+    /// Whether two strings have the same scalars after this normalisation (RFC 5280 §7.1).
+    static func equal(_ a: DERString, _ b: DERString) -> Bool {
+        var i = NormalizedScalars(a.makeScalarIterator())
+        var j = NormalizedScalars(b.makeScalarIterator())
+        while true {
+            let p = i.next()
+            let q = j.next()
+            if p != q { return false }
+            if p == nil { return true }
+        }
+    }
 
     mutating func next() -> Unicode.Scalar? {
         if let l = lookahead {

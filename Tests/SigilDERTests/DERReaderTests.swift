@@ -210,6 +210,72 @@ final class DERReaderTests: XCTestCase {
         }
     }
 
+    /// The OID rules (X.690 §8.19.2: each arc's octets minimal, i.e. not starting with 0x80,
+    /// and the last octet of each arc with bit 8 clear; Sigil's bound: at most nine octets per
+    /// arc) checked arc by arc here, independently of the reader, over every content of one to
+    /// three octets drawn from values at the rule boundaries and over long pseudo-random ones
+    /// (the reader has a bit-mask fast path up to 64 octets and an octet loop beyond): the
+    /// reader accepts exactly what the rules accept, and reports the first offending octet.
+    func testObjectIdentifierRulesAgainstArcByArcReference() {
+        // nil when valid, else the offset (in the content) of the first octet breaking a rule.
+        func reference(_ c: [UInt8]) -> Int? {
+            if c.isEmpty { return 0 }
+            var arcStart = 0
+            for (i, b) in c.enumerated() {
+                if i == arcStart && b == 0x80 { return i }
+                if i - arcStart + 1 > 9 { return i }
+                if b < 0x80 { arcStart = i + 1 }
+            }
+            return arcStart == c.count ? nil : c.count - 1
+        }
+        func check(_ c: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+            var der: [UInt8] = [0x06]
+            if c.count < 0x80 { der.append(UInt8(c.count)) } else { der += [0x81, UInt8(c.count)] }
+            let header = der.count
+            der += c
+            let got: Int? = der.withUnsafeBytes { buf in
+                var r = DERReader(buf)
+                do throws(DERError) {
+                    _ = try r.readObjectIdentifier()
+                    return nil
+                } catch {
+                    XCTAssertEqual(error.kind, .invalidObjectIdentifier, "\(c)", file: file, line: line)
+                    return error.offset - header
+                }
+            }
+            XCTAssertEqual(got, reference(c), "\(c)", file: file, line: line)
+        }
+        let alphabet: [UInt8] = [0x00, 0x01, 0x2A, 0x7F, 0x80, 0x81, 0x86, 0xFF]
+        for a in alphabet {
+            check([a])
+            for b in alphabet {
+                check([a, b])
+                for c in alphabet { check([a, b, c]) }
+            }
+        }
+        // Runs of continuation octets around the nine-octet bound, at the start, middle and end.
+        for run in 7...11 {
+            let arc = [UInt8](repeating: 0x81, count: run) + [0x01]
+            check(arc)
+            check([0x2B, 0x06] + arc + [0x01])
+            check([0x2B] + [UInt8](repeating: 0x81, count: run))
+        }
+        // Long contents: 40 to 130 octets, mostly valid, from a fixed linear congruential sequence.
+        var state: UInt32 = 12345
+        for _ in 0..<2000 {
+            var c: [UInt8] = []
+            state = state &* 1_103_515_245 &+ 12345
+            let n = 40 + Int(state >> 16) % 91
+            for _ in 0..<n {
+                state = state &* 1_103_515_245 &+ 12345
+                let r = Int(state >> 16) % 100
+                c.append(r < 60 ? UInt8(r) : r < 98 ? 0x81 + UInt8(r % 8) : 0x80)
+            }
+            if c.last! >= 0x80 && state & 1 == 0 { c[c.count - 1] = 0x01 }
+            check(c)
+        }
+    }
+
     // MARK: NULL (X.690 §8.8)
 
     func testNull() throws {
@@ -283,6 +349,18 @@ final class DERReaderTests: XCTestCase {
         stringError(.utf8String, [0xFF], at: 2)
         XCTAssertEqual(try string(.ia5String, Array("a@b.example".utf8)), "a@b.example")
         stringError(.ia5String, [0x61, 0x80], at: 3)
+        // IA5 is 7-bit (X.680 §41: ISO 646): every length from 1 to 40 with one octet ≥ 0x80 at
+        // every position is refused at that octet (the check reads eight octets at a time and
+        // the tail as an overlapping word), and the clean strings are accepted.
+        for n in 1...40 {
+            let clean = [UInt8](repeating: 0x61, count: n)
+            XCTAssertEqual(try string(.ia5String, clean), String(repeating: "a", count: n))
+            for i in 0..<n {
+                var bad = clean
+                bad[i] = i % 2 == 0 ? 0x80 : 0xFF
+                stringError(.ia5String, bad, at: 2 + i)
+            }
+        }
         XCTAssertEqual(try string(.bmpString, [0x00, 0x41, 0x00, 0xE9]), "Aé")
         stringError(.bmpString, [0x00, 0x41, 0x00], at: 4)  // odd length
         stringError(.bmpString, [0xD8, 0x00, 0xDC, 0x00], at: 2)  // surrogate pair not allowed in UCS-2

@@ -20,18 +20,6 @@ final class CandidatePoolTests: XCTestCase {
         let opensslPath: String
     }
 
-    final class CountingVerifier: CertificateSignatureVerifier, @unchecked Sendable {
-        let inner = SigilSignatureVerifier()
-        let lock = NSLock()
-        var calls = 0
-        func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
-            lock.lock()
-            calls += 1
-            lock.unlock()
-            return inner.verifySignature(of: certificate, issuer: issuer)
-        }
-    }
-
     /// OpenSSL's error lines → Sigil's failure kinds.
     static let reasons: [String: TrustFailureKind] = [
         "certificate signature failure": .badSignature, "certificate has expired": .expired,

@@ -7,18 +7,6 @@ import XCTest
 /// intermediates sharing subject and/or key, no anchor) validated under the basic kind, where
 /// no profile rule cuts the search short.
 final class PathBuildingBudgetTests: XCTestCase {
-    final class CountingVerifier: CertificateSignatureVerifier, @unchecked Sendable {
-        let inner = SigilSignatureVerifier()
-        let lock = NSLock()
-        var calls = 0
-        func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
-            lock.lock()
-            calls += 1
-            lock.unlock()
-            return inner.verifySignature(of: certificate, issuer: issuer)
-        }
-    }
-
     /// Always "valid": the worst case for a path builder (every same-subject candidate chains).
     final class AlwaysValid: CertificateSignatureVerifier, @unchecked Sendable {
         var calls = 0

@@ -25,19 +25,24 @@ void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
                           size_t n, csigil_limb ninv, csigil_limb *t);
 
 /* P-256 (p256.c; variable time: for signature verification only, all inputs public).
-   R = u1·G + u2·Q from the width-8 wNAF digits d1 of u1 (len1 digits, least significant first)
-   with `gtable` the affine odd multiples G, 3G, ..., 127G (x then y, 4 limbs each, Montgomery
-   form with R = 2^256, reduced below p), and the width-5 wNAF digits d2 of u2 with q = the
-   affine public key (x then y, Montgomery form, below p). Writes R as Jacobian X, Y, Z
-   (Montgomery form, below p) to out and returns 1, or returns 0 when R is the point at
-   infinity. use_mulx = 0 forces the portable products (tests); otherwise MULX/ADX are used when
+   R = u1·G + u2·Q for scalars u1, u2 < 2^256 (4 little-endian limbs) and q = the affine public
+   key (x then y, Montgomery form with R = 2^256, reduced below p): interleaved width-10 wNAF of
+   u1 over the static table of G (p256_gtable.h) and width-5 wNAF of u2. Writes R as Jacobian
+   X, Y, Z (Montgomery form, lazily reduced: below 2^256, not necessarily below p) to out and
+   returns 1, or returns 0 when R is the point at infinity. use_mulx = 0 forces the portable products (tests); otherwise MULX/ADX are used when
    the CPU has them. */
-int csigil_p256_mul_public(csigil_limb out[12], const signed char *d1, size_t len1, const csigil_limb *gtable,
-                           const signed char *d2, size_t len2, const csigil_limb q[8], int use_mulx);
+int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
+                           const csigil_limb q[8], int use_mulx);
 
-/* One P-256 field operation on Montgomery-form values below p, for tests: op 0 r = a·b·R^-1,
-   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b (mod p), results below p. (Products of inputs in
-   [p, 2^256) give congruent results below 2^256.) use_mulx as above. */
+/* For tests: the static table of G (count entries of x, y, 8 limbs each, (2k+1)·G in
+   Montgomery form) and the width-w NAF of k < 2^256 that the kernel uses (257 digits, least
+   significant first; returns the count up to the last non-zero digit), 2 <= w <= 15. */
+const csigil_limb *csigil_p256_gtable(size_t *count, int *window);
+size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
+
+/* One P-256 field operation on Montgomery-form values below 2^256, for tests: op 0 r = a·b·R^-1,
+   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p); results congruent and below
+   2^256, not necessarily below p (the kernel's lazy reduction). use_mulx as above. */
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx);
 
 #endif

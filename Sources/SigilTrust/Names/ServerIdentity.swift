@@ -129,7 +129,14 @@ public func matches(_ cert: Certificate, _ id: ServerIdentity) throws(DERError) 
 /// RFC 6125 §6.4.1/§6.4.3 comparison of one presented dNSName with a valid, normalised
 /// reference name (see `matches`).
 func presentedDNSNameMatches(_ presented: ArraySlice<UInt8>, _ reference: ArraySlice<UInt8>) -> Bool {
-    switch DNSSyntax.classify(presented) {
+    presentedDNSNameMatches(DNSSyntax.classify(presented), presented, reference)
+}
+
+/// `presentedDNSNameMatches` for a presented name already classified as `kind`.
+func presentedDNSNameMatches(
+    _ kind: DNSSyntax.Presented, _ presented: ArraySlice<UInt8>, _ reference: ArraySlice<UInt8>
+) -> Bool {
+    switch kind {
     case .invalid:
         return false
     case .exact:

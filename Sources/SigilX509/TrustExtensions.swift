@@ -1,0 +1,117 @@
+@_spi(SigilInternal) import SigilDER
+
+/// What path validation reads from a certificate's extensions, decoded in the one strict pass
+/// that `validateExtensions()` makes: the trust layer's per-certificate fact block
+/// (SigilTrust's `CertificateFacts`) keeps these instead of decoding a second time.
+/// Sigil-internal (`@_spi(SigilInternal)`).
+@_spi(SigilInternal) public struct TrustExtensions: Sendable {
+    /// basicConstraints (RFC 5280 §4.2.1.9), when present.
+    public var basicConstraints: BasicConstraints?
+    /// keyUsage (§4.2.1.3), when present.
+    public var keyUsage: KeyUsage?
+    /// extKeyUsage (§4.2.1.12), when present.
+    public var extendedKeyUsage: ObjectIdentifierList?
+    /// Offsets in `der` of the subjectKeyIdentifier octets (§4.2.1.2), when present.
+    public var subjectKeyIdentifier: (start: Int, end: Int)?
+    /// authorityKeyIdentifier (§4.2.1.1) is present.
+    public var hasAuthorityKeyIdentifier = false
+    /// Offsets in `der` of its keyIdentifier octets, when present.
+    public var authorityKeyIdentifierKeyID: (start: Int, end: Int)?
+    /// Its authorityCertIssuer is present.
+    public var authorityKeyIdentifierHasIssuer = false
+    /// nameConstraints (§4.2.1.10) is present.
+    public var hasNameConstraints = false
+    /// certificatePolicies (§4.2.1.4), when present.
+    public var certificatePolicies: CertificatePolicies?
+    /// policyMappings (§4.2.1.5) is present.
+    public var hasPolicyMappings = false
+    /// policyConstraints (§4.2.1.11) is present.
+    public var hasPolicyConstraints = false
+    /// One bit per `TrustExtensions.Bit` for the known extensions present.
+    public var present: UInt32 = 0
+    /// One bit per `TrustExtensions.Bit` for the known extensions marked critical.
+    public var critical: UInt32 = 0
+    /// An extension Sigil does not know is marked critical.
+    public var unknownCritical = false
+
+    /// Bit positions in `present` and `critical`.
+    public enum Bit {
+        public static let basicConstraints: UInt32 = 1 << 0
+        public static let keyUsage: UInt32 = 1 << 1
+        public static let extKeyUsage: UInt32 = 1 << 2
+        public static let subjectAltName: UInt32 = 1 << 3
+        public static let issuerAltName: UInt32 = 1 << 4
+        public static let subjectKeyIdentifier: UInt32 = 1 << 5
+        public static let authorityKeyIdentifier: UInt32 = 1 << 6
+        public static let nameConstraints: UInt32 = 1 << 7
+        public static let certificatePolicies: UInt32 = 1 << 8
+        public static let policyMappings: UInt32 = 1 << 9
+        public static let policyConstraints: UInt32 = 1 << 10
+        public static let inhibitAnyPolicy: UInt32 = 1 << 11
+        public static let cRLDistributionPoints: UInt32 = 1 << 12
+        public static let freshestCRL: UInt32 = 1 << 13
+        public static let authorityInfoAccess: UInt32 = 1 << 14
+        public static let signedCertificateTimestampList: UInt32 = 1 << 15
+    }
+}
+
+extension Certificate {
+    /// Decodes every extension Sigil knows, strictly, failing on the first malformed one (in
+    /// this order: basicConstraints, keyUsage, extKeyUsage, subjectAltName, issuerAltName,
+    /// subjectKeyIdentifier, authorityKeyIdentifier, nameConstraints, certificatePolicies,
+    /// policyMappings, policyConstraints, inhibitAnyPolicy, authorityInfoAccess,
+    /// cRLDistributionPoints, freshestCRL, SCT list), and returns what path validation reads,
+    /// with the criticality of every extension (RFC 5280 §4.2). `validateExtensions()` is this
+    /// call with the result dropped: the two cannot disagree. Allocates nothing.
+    @_spi(SigilInternal) public func trustExtensions() throws(DERError) -> TrustExtensions {
+        var x = TrustExtensions()
+        // The list decoders validate every element while decoding (`listExtension`), so the
+        // lists need not be walked again here.
+        x.basicConstraints = try basicConstraints()
+        x.keyUsage = try keyUsage()
+        x.extendedKeyUsage = try extendedKeyUsage()
+        _ = try subjectAlternativeNames()
+        _ = try issuerAlternativeNames()
+        if let ski = try subjectKeyIdentifier() { x.subjectKeyIdentifier = (ski.start, ski.end) }
+        if let aki = try authorityKeyIdentifier() {
+            x.hasAuthorityKeyIdentifier = true
+            if let k = aki.keyIdentifier { x.authorityKeyIdentifierKeyID = (k.start, k.end) }
+            x.authorityKeyIdentifierHasIssuer = aki.authorityCertIssuer != nil
+        }
+        x.hasNameConstraints = try nameConstraints() != nil
+        x.certificatePolicies = try certificatePolicies()
+        x.hasPolicyMappings = try policyMappings() != nil
+        x.hasPolicyConstraints = try policyConstraints() != nil
+        _ = try inhibitAnyPolicy()
+        _ = try authorityInformationAccess()
+        _ = try crlDistributionPoints()
+        _ = try freshestCRL()
+        _ = try signedCertificateTimestamps()
+        // Presence and criticality in one walk over the list (validated while parsing).
+        let start = Int(spans.extensions.start)
+        let end = Int(spans.extensions.end)
+        let summary = try withStorage(der) { (b) throws(DERError) -> (UInt32, UInt32, Bool) in
+            var present: UInt32 = 0
+            var critical: UInt32 = 0
+            var unknownCritical = false
+            var r = DERReader(input: b, from: start, to: end)
+            while !r.isAtEnd {
+                let e = try r.read(.sequence)
+                var f = DERReader(input: b, from: e.contentStart, to: e.end)
+                let oid = try f.read(.objectIdentifier)
+                let isCritical = try f.readBooleanDefaultFalse()
+                if let slot = KnownExtension.slot(oid.content) {
+                    present |= 1 << UInt32(slot)
+                    if isCritical { critical |= 1 << UInt32(slot) }
+                } else if isCritical {
+                    unknownCritical = true
+                }
+            }
+            return (present, critical, unknownCritical)
+        }
+        x.present = summary.0
+        x.critical = summary.1
+        x.unknownCritical = summary.2
+        return x
+    }
+}

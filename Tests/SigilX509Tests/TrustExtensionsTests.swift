@@ -1,0 +1,90 @@
+import Foundation
+@_spi(SigilInternal) import SigilX509
+import SigilTestSupport
+import XCTest
+
+/// `Certificate.trustExtensions()` (the one strict decoding the trust layer keeps): which known
+/// extensions are present and critical, and whether an unknown one is critical, checked
+/// against Python `cryptography`'s reading of the same certificates (every fixture certificate
+/// it parses), with the OID → bit table written here from RFC 5280 §4.2 / RFC 6962 §3.3.
+final class TrustExtensionsTests: XCTestCase {
+    static let bits: [String: UInt32] = [
+        "2.5.29.19": TrustExtensions.Bit.basicConstraints,
+        "2.5.29.15": TrustExtensions.Bit.keyUsage,
+        "2.5.29.37": TrustExtensions.Bit.extKeyUsage,
+        "2.5.29.17": TrustExtensions.Bit.subjectAltName,
+        "2.5.29.18": TrustExtensions.Bit.issuerAltName,
+        "2.5.29.14": TrustExtensions.Bit.subjectKeyIdentifier,
+        "2.5.29.35": TrustExtensions.Bit.authorityKeyIdentifier,
+        "2.5.29.30": TrustExtensions.Bit.nameConstraints,
+        "2.5.29.32": TrustExtensions.Bit.certificatePolicies,
+        "2.5.29.33": TrustExtensions.Bit.policyMappings,
+        "2.5.29.36": TrustExtensions.Bit.policyConstraints,
+        "2.5.29.54": TrustExtensions.Bit.inhibitAnyPolicy,
+        "2.5.29.31": TrustExtensions.Bit.cRLDistributionPoints,
+        "2.5.29.46": TrustExtensions.Bit.freshestCRL,
+        "1.3.6.1.5.5.7.1.1": TrustExtensions.Bit.authorityInfoAccess,
+        "1.3.6.1.4.1.11129.2.4.2": TrustExtensions.Bit.signedCertificateTimestampList,
+    ]
+
+    static let script = """
+        import json, sys
+        from cryptography import x509
+        out = {}
+        for path in sys.argv[1:]:
+            data = open(path, "rb").read()
+            try:
+                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
+                out[path] = [[[e.oid.dotted_string, e.critical] for e in c.extensions] for c in certs]
+            except Exception:
+                pass
+        print(json.dumps(out))
+        """
+
+    func testPresenceAndCriticalityAgreeWithPythonCryptography() throws {
+        let root = TestSupport.fixtures
+        var files: [String] = []
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        while let f = walker?.nextObject() as? String {
+            if f.hasSuffix(".der") || f.hasSuffix(".pem") || f.hasSuffix(".crt") { files.append(root.path + "/" + f) }
+        }
+        guard let json = try TestSupport.run(["python3", "-c", Self.script] + files) else {
+            throw XCTSkip("python3 with cryptography is not available")
+        }
+        let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: [[[Any]]]]
+        var compared = 0
+        var sawCritical = 0
+        var sawUnknownCritical = 0
+        for (path, certs) in expected.sorted(by: { $0.key < $1.key }) {
+            let parsed = try? Certificate.all(from: TestSupport.read(path))
+            guard let parsed, parsed.count == certs.count else { continue }
+            for (c, exts) in zip(parsed, certs) {
+                guard let x = try? c.trustExtensions() else { continue }  // malformed for Sigil
+                var present: UInt32 = 0
+                var critical: UInt32 = 0
+                var unknownCritical = false
+                for e in exts {
+                    let oid = e[0] as! String
+                    let isCritical = e[1] as! Bool
+                    if let b = Self.bits[oid] {
+                        present |= b
+                        if isCritical { critical |= b }
+                    } else if isCritical {
+                        unknownCritical = true
+                    }
+                }
+                XCTAssertEqual(x.present, present, path)
+                XCTAssertEqual(x.critical, critical, path)
+                XCTAssertEqual(x.unknownCritical, unknownCritical, path)
+                // validateExtensions() is this decoding.
+                XCTAssertNoThrow(try c.validateExtensions(), path)
+                compared += 1
+                if critical != 0 { sawCritical += 1 }
+                if unknownCritical { sawUnknownCritical += 1 }
+            }
+        }
+        XCTAssertGreaterThan(compared, 50)
+        XCTAssertGreaterThan(sawCritical, 10)
+        print("TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
+    }
+}
