@@ -1,6 +1,6 @@
 import Foundation
-@_spi(SigilInternal) import SigilX509
 import SigilTestSupport
+@_spi(SigilInternal) import SigilX509
 import XCTest
 
 /// `Certificate.trustExtensions()` (the one strict decoding the trust layer keeps): which known
@@ -85,6 +85,7 @@ final class TrustExtensionsTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 50)
         XCTAssertGreaterThan(sawCritical, 10)
-        print("TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
+        print(
+            "TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
     }
 }
