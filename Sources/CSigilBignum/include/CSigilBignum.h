@@ -21,7 +21,7 @@ void csigil_mont_mul_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
 void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
                           size_t n, csigil_limb ninv, csigil_limb *t);
 
-/* AVX-512 IFMA exponentiation (rsa_ifma.c). 1 when the CPU has AVX512F, AVX512-IFMA and BMI2
+/* AVX-512 IFMA exponentiation (rsa_ifma.c). 1 when the CPU has AVX512F, AVX512-IFMA, AVX512VL and BMI2
    and the OS saves the ZMM state (XGETBV), else 0. Probed once, then cached. */
 int csigil_bignum_ifma_supported(void);
 
