@@ -37,8 +37,10 @@ static int csigil_ifma_probe(void) {
     /* XCR0: SSE (1), AVX (2), opmask (5), ZMM_Hi256 (6), Hi16_ZMM (7) state enabled by the OS. */
     if ((lo & 0xE6) != 0xE6) return 0;
     __cpuid_count(7, 0, a, b, c, d);
-    /* CPUID.(EAX=7,ECX=0):EBX AVX512F[16], AVX512IFMA[21], BMI2[8]. */
-    return (int)(((b >> 16) & 1) & ((b >> 21) & 1) & ((b >> 8) & 1));
+    /* CPUID.(EAX=7,ECX=0):EBX AVX512F[16], AVX512IFMA[21], BMI2[8], AVX512VL[31]: every feature
+       the kernel's target attribute lets the compiler use (avx512vl included, so that no
+       EVEX-encoded 128/256-bit instruction can run on a CPU, or a VM's filtered CPUID, without it). */
+    return (int)(((b >> 16) & 1) & ((b >> 21) & 1) & ((b >> 8) & 1) & ((b >> 31) & 1));
 }
 
 int csigil_bignum_ifma_supported(void) {

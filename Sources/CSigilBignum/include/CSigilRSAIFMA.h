@@ -4,7 +4,7 @@
    target attributes and chosen at run time. Included by CSigilBignum.h (csigil_limb). */
 #include <stddef.h>
 
-/* 1 when the CPU has AVX512F, AVX512-IFMA and BMI2 and the OS saves the ZMM state (XGETBV),
+/* 1 when the CPU has AVX512F, AVX512-IFMA, AVX512VL and BMI2 and the OS saves the ZMM state (XGETBV),
    else 0. Probed once, then cached. Always 0 off x86-64. */
 int csigil_bignum_ifma_supported(void);
 
