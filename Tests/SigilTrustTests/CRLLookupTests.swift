@@ -46,13 +46,18 @@ final class CRLLookupTests: XCTestCase {
         var out: [[UInt8]] = []
         let p8: [UInt8] = [0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0]
         // Equal first 8 octets, tails of every length 1...12 and several values.
-        for n in 1...12 { for v: UInt8 in [0x00, 0x01, 0x7F, 0x80, 0xFF] { out.append(p8 + [UInt8](repeating: v, count: n)) } }
+        for n in 1...12 {
+            for v: UInt8 in [0x00, 0x01, 0x7F, 0x80, 0xFF] { out.append(p8 + [UInt8](repeating: v, count: n)) }
+        }
         out.append(p8)
         // Equal first 7 octets (the key's width), differing in the 8th and later.
         for b: UInt8 in [0x00, 0x01, 0xEF, 0xF0, 0xF1, 0xFF] { out.append(Array(p8[0..<7]) + [b, 0x42, 0x43]) }
         // Leading 0x00 (positive with the high bit set), 1 to 21 octets of content.
         out += [[0x00, 0x80], [0x00, 0xFF], [0x00, 0x80, 0x00], [0x00] + [UInt8](repeating: 0xAB, count: 20)]
-        out += [[0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01], [0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02]]
+        out += [
+            [0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01],
+            [0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02],
+        ]
         // Negative serials (well formed; they can match no accepted certificate).
         out += [[0x80], [0xFF, 0x7F], [0xFE], [0x80, 0x00], [0xFF, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01]]
         // Short positive ones and a 20-octet maximum.
@@ -60,7 +65,10 @@ final class CRLLookupTests: XCTestCase {
         return out
     }
 
-    func check(_ crl: CertificateList, _ serials: [[UInt8]], probes: [[UInt8]], file: StaticString = #filePath, line: UInt = #line) {
+    func check(
+        _ crl: CertificateList, _ serials: [[UInt8]], probes: [[UInt8]], file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         for q in probes {
             let expected = serials.indices.filter { serials[$0] == q }.map { Self.base + Int64($0) }
             let found = crl.entries(serial: q)
@@ -84,7 +92,10 @@ final class CRLLookupTests: XCTestCase {
             t[min(7, t.count - 1)] &+= 1
             p.append(t)
         }
-        p += [[], [UInt8](repeating: 0x12, count: 21), [UInt8](repeating: 0x12, count: 22), [UInt8](repeating: 0x01, count: 300)]
+        p += [
+            [], [UInt8](repeating: 0x12, count: 21), [UInt8](repeating: 0x12, count: 22),
+            [UInt8](repeating: 0x01, count: 300),
+        ]
         return p
     }
 
@@ -114,7 +125,10 @@ final class CRLLookupTests: XCTestCase {
 
     /// Already sorted input (the parser's no-sort path) and a one-entry list.
     func testSortedAndSingleEntryLists() throws {
-        for serials in [trickySerials().sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }, [[0x05]], [[0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x01]]] {
+        for serials in [
+            trickySerials().sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) },
+            [[0x05]], [[0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x01]],
+        ] {
             let crl = try makeCRL(serials)
             check(crl, serials, probes: probes(for: serials))
         }
@@ -126,7 +140,8 @@ final class CRLLookupTests: XCTestCase {
         var serials: [[UInt8]] = []
         var issuers: [Int: String] = [:]
         let shared: [[UInt8]] = [
-            [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x01], [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x02], [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x02, 0x00],
+            [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x01], [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x02],
+            [0x0A, 1, 2, 3, 4, 5, 6, 7, 0x02, 0x00],
             [0x05], [0x00, 0x90, 1, 2, 3, 4, 5, 6, 7, 8],
         ]
         for (k, run) in [1, 2, 3, 70, 17].enumerated() {
@@ -143,7 +158,9 @@ final class CRLLookupTests: XCTestCase {
         for q in shared {
             let names = crl.entries(serial: q).map { e -> String in
                 var out = ""
-                for n in e.certificateIssuer! { if case .dnsName(let d) = n { out = String(decoding: d.bytes, as: UTF8.self) } }
+                for n in e.certificateIssuer! {
+                    if case .dnsName(let d) = n { out = String(decoding: d.bytes, as: UTF8.self) }
+                }
                 return out
             }
             let expected = serials.indices.filter { serials[$0] == q }.map { issuers[$0]! }
