@@ -70,7 +70,8 @@ struct CertificateFacts: Sendable {
     let keyUsage: KeyUsage
     /// pathLenConstraint, or -1 when absent.
     let pathLength: Int16
-    /// `publicKeyBitCount`, or 0 when nil (for RSA it decodes the key: done once here).
+    /// `publicKeyBitCount`, or 0 when nil (for RSA it decodes the key: done once here);
+    /// `UInt16.max` for that size and above (`Checks.keyFailure` then measures the key again).
     let publicKeyBits: UInt16
     /// Offsets in `der` of the subjectKeyIdentifier's octets (equal when absent).
     let subjectKeyID: (start: UInt32, end: UInt32)

@@ -124,7 +124,8 @@ enum Checks {
     static func keyFailure(_ c: Certificate, _ f: CertificateFacts, policy: AlgorithmPolicy) -> TrustFailure? {
         switch c.publicKeyAlgorithm {
         case .rsa, .rsaPSS:
-            guard let bits = f.publicKeyBitCount else {
+            // The fact block holds the size in 16 bits, saturated: a larger key is measured again.
+            guard let bits = f.publicKeyBits == UInt16.max ? c.publicKeyBitCount : f.publicKeyBitCount else {
                 return TrustFailure(.malformedCertificate, at: 0, "RSA key is malformed")
             }
             if bits < policy.minimumRSABits {

@@ -100,4 +100,42 @@ final class AnchorLookupReviewTests: XCTestCase {
         copy.host = "not a host name"
         XCTAssertFalse(verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: copy).isTrusted)
     }
+
+    /// The fact block keeps the key size in 16 bits: a leaf RSA key of 65 544 bits (a multiple
+    /// of 8, BR §6.1.5; the leaf's key is never used by path validation) must not be read as a
+    /// 65 535-bit one. `Fixtures/review/large-rsa` (`gen_review_large_rsa_leaf.py`); OpenSSL:
+    /// `openssl verify -attime 1893456000 -purpose sslserver -verify_hostname
+    /// large-rsa.sigil.test -CAfile root.pem leaf.pem` → OK.
+    func testLeafKeyAbove16BitsKeepsItsSize() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("review/large-rsa")
+        let root = try XCTUnwrap(
+            try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("root.pem").path)).first)
+        let leaf = try XCTUnwrap(
+            try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("leaf.pem").path)).first)
+        XCTAssertEqual(leaf.publicKeyBitCount, 65544)
+        let verifier = ChainVerifier(anchors: TrustStore([TrustAnchor(root)]))
+        let r = verifier.verify(
+            leaf: leaf, intermediates: [],
+            options: VerificationOptions(kind: .server, time: Self.at, host: "large-rsa.sigil.test"))
+        // Sigil's own RSA code refuses moduli above 16 384 bits (`RSAPublicKey.maximumModulusBits`),
+        // so the leaf's key does not decode: that is the one failure, not a "weak key".
+        XCTAssertFalse(r.failures.contains { $0.kind == .weakKey }, "\(r.failures)")
+        XCTAssertEqual(r.failures.map(\.kind), [.malformedCertificate], "\(r.failures)")
+        // With a signature verifier that accepts the key (as OpenSSL does), the chain is trusted.
+        let lenient = ChainVerifier(
+            anchors: TrustStore([TrustAnchor(root)]), signatureVerifier: AcceptingLeafKeys())
+        let l = lenient.verify(
+            leaf: leaf, intermediates: [],
+            options: VerificationOptions(kind: .server, time: Self.at, host: "large-rsa.sigil.test"))
+        XCTAssertTrue(l.isTrusted, "\(l.failures)")
+    }
+}
+
+/// Sigil's verifier, except that every leaf key is taken as valid.
+final class AcceptingLeafKeys: CertificateSignatureVerifier, @unchecked Sendable {
+    let inner = SigilSignatureVerifier()
+    func verifySignature(of certificate: Certificate, issuer: Certificate) -> SignatureVerdict {
+        inner.verifySignature(of: certificate, issuer: issuer)
+    }
+    func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool { true }
 }

@@ -8,8 +8,9 @@ import XCTest
 /// choices that make u1·G and u2·Q meet: Q = ±G or ±2G and (r, s, e) chosen so that u1 = e/s and
 /// u2 = r/s are 1 or 2 (SEC 1 §4.1.4 steps 4–8). Verdicts from Python `cryptography` (OpenSSL):
 /// `Q.verify(encode_dss_signature(r, s), e, ECDSA(Prehashed(SHA256())))` — true for a valid
-/// signature, InvalidSignature for R = infinity (step 7). Both product kernels are checked.
-final class P256ExceptionalAdditionTests: XCTestCase {
+/// signature, InvalidSignature for R = infinity (step 7). Both product kernels are checked (the
+/// MULX/ADX asm exists only in optimised builds: .ci/run's release pass runs this, "ECDSA" in its name).
+final class ECDSAP256ExceptionalAdditionTests: XCTestCase {
     /// (what, Q as X9.62 uncompressed, r, s, e, valid)
     static let cases: [(String, String, String, String, String, Bool)] = [
         (
