@@ -42,9 +42,41 @@ final class RSAWycheproofTests: XCTestCase {
     /// the encoding with NULL, and encode-and-compare (§8.2.2 step 3–4) builds exactly that one,
     /// so Sigil rejects it (as BoringSSL and Go do). Any other `acceptable` case fails the test so
     /// that a new kind is looked at, not silently decided.
+    /// RSAVP1 (s^e mod n) of one signature with every Montgomery kernel this CPU runs: the
+    /// verdicts above come from the preferred kernel only (AVX-512 IFMA where present), so the
+    /// others (MULX/ADX, GMP) must give the same value on every Wycheproof signature that is in
+    /// range. Returns how many kernels were compared.
+    @discardableResult
+    private func assertKernelsAgree(_ key: RSAPublicKey, _ sig: [UInt8], _ what: String) -> Int {
+        let m = key.modulus
+        let n = m.count
+        guard sig.count == key.modulusByteCount else { return 0 }
+        let area = MontgomeryModulus.scratchCount(n)
+        var s = [UInt](repeating: 0, count: n)
+        s.withUnsafeMutableBufferPointer { sb in
+            sig.withUnsafeBytes { limbsFromBigEndian($0, sb.baseAddress!, n) }
+        }
+        guard s.withUnsafeBufferPointer({ m.isReduced($0.baseAddress!) }) else { return 0 }
+        var results: [(MontgomeryKernel, [UInt])] = []
+        for kernel in MontgomeryKernel.allCases where kernel.isAvailable {
+            var out = [UInt](repeating: 0, count: n)
+            var product = [UInt](repeating: 0, count: area)
+            var work = [UInt](repeating: 0, count: area)
+            s.withUnsafeBufferPointer { sp in
+                m.modPow(sp.baseAddress!, &out, product: &product, work: &work, kernel: kernel)
+            }
+            results.append((kernel, out))
+        }
+        for (kernel, out) in results.dropFirst() where out != results[0].1 {
+            XCTFail("\(what): RSAVP1 differs between \(results[0].0) and \(kernel)")
+        }
+        return results.count
+    }
+
     private func runPKCS1(_ file: String) throws {
         guard let json = load(file) else { return }
         var t = Tally()
+        var kernels = 0
         for group in json["testGroups"] as! [[String: Any]] {
             let key = try key(for: group, file: file)
             let hash = hashFromName(group["sha"] as! String)!
@@ -56,6 +88,7 @@ final class RSAWycheproofTests: XCTestCase {
                 let flags = test["flags"] as? [String] ?? []
                 var accepted = true
                 var error: CryptoError? = nil
+                kernels = max(kernels, assertKernelsAgree(key, sig, "\(file) tcId \(id)"))
                 do { try key.verifyPKCS1v15(signature: sig, message: msg, hash: hash) } catch let e {
                     accepted = false
                     error = e
@@ -77,7 +110,7 @@ final class RSAWycheproofTests: XCTestCase {
         }
         XCTAssertEqual(t.valid + t.invalid + t.acceptable, json["numberOfTests"] as? Int, file)
         print(
-            "\(file): \(t.valid) valid accepted, \(t.invalid) invalid rejected, \(t.acceptable) acceptable (MissingNull) rejected"
+            "\(file): \(t.valid) valid accepted, \(t.invalid) invalid rejected, \(t.acceptable) acceptable (MissingNull) rejected; RSAVP1 equal on \(kernels) kernels"
         )
     }
 
@@ -107,6 +140,7 @@ final class RSAWycheproofTests: XCTestCase {
                 let msg = hexBytes(test["msg"] as! String)
                 let sig = hexBytes(test["sig"] as! String)
                 let result = test["result"] as! String
+                assertKernelsAgree(key, sig, "\(file) tcId \(id)")
                 var accepted = true
                 do {
                     try key.verifyPSS(signature: sig, message: msg, hash: hash, mgf1Hash: mgfHash, saltLength: sLen)
