@@ -75,9 +75,10 @@ SECTIONS = [
      ["CRLLoad1M", "CRLLookup1M"]),
 ]
 DESCRIPTION = {
-    "CRLLoad1M": "DER → usable CRL: Sigil validates every entry and builds one sorted array of entry "
-                 "offsets (4 B/entry); OpenSSL `d2i_X509_CRL` (one object per entry)",
-    "CRLLookup1M": "one serial lookup (half listed, half not): Sigil binary search over the offsets; "
+    "CRLLoad1M": "DER → usable CRL: Sigil validates every entry and builds a sorted array of entry "
+                 "offsets and one of packed serial keys (12 B/entry); OpenSSL `d2i_X509_CRL` (one object per entry)",
+    "CRLLookup1M": "one serial lookup (half listed, half not): Sigil `firstEntry` (what the revocation checker "
+                   "calls), a binary search over packed serial keys; "
                    "OpenSSL `X509_CRL_get0_by_serial` (sorted on first use)",
     "ParseLeaf": "parse the RSA-2048 fixture leaf (2 010 B, 12 extensions)",
     "ParseWalkLeaf": "parse + read every field + decode every extension the library knows",

@@ -37,8 +37,10 @@ static int csigil_ifma_probe(void) {
     /* XCR0: SSE (1), AVX (2), opmask (5), ZMM_Hi256 (6), Hi16_ZMM (7) state enabled by the OS. */
     if ((lo & 0xE6) != 0xE6) return 0;
     __cpuid_count(7, 0, a, b, c, d);
-    /* CPUID.(EAX=7,ECX=0):EBX AVX512F[16], AVX512IFMA[21], BMI2[8]. */
-    return (int)(((b >> 16) & 1) & ((b >> 21) & 1) & ((b >> 8) & 1));
+    /* CPUID.(EAX=7,ECX=0):EBX AVX512F[16], AVX512IFMA[21], BMI2[8], AVX512VL[31]: every feature
+       the kernel's target attribute lets the compiler use (avx512vl included, so that no
+       EVEX-encoded 128/256-bit instruction can run on a CPU, or a VM's filtered CPUID, without it). */
+    return (int)(((b >> 16) & 1) & ((b >> 21) & 1) & ((b >> 8) & 1) & ((b >> 31) & 1));
 }
 
 int csigil_bignum_ifma_supported(void) {
@@ -195,9 +197,10 @@ IFMA INLINE void amm(uint64_t *out, const uint64_t *a, const uint64_t *b, const 
     for (int k = 0; k < V; k++) _mm512_storeu_si512((void *)(out + 8 * k), R[k]);
 }
 
-/* The exponentiation for one vector count V (see csigil_rsa_modexp_ifma). */
+/* The exponentiation for one vector count V (see csigil_rsa_modexp_ifma_rr). rr = 0: `xr` is x·R
+   mod m; rr = 1: `xr` is R² mod m, and x·R (mod m, below 2m) = AMM(x, R²). */
 IFMA INLINE void modexp(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr, const csigil_limb *m,
-                        size_t n, const csigil_limb *e, size_t elen, const int V) {
+                        size_t n, const csigil_limb *e, size_t elen, const int rr, const int V) {
     const size_t D = 8 * (size_t)V;
     uint64_t md[8 * MAXV], xd[8 * MAXV], xrd[8 * MAXV], acc[8 * MAXV];
     to_radix52(md, m, n, D);
@@ -207,6 +210,7 @@ IFMA INLINE void modexp(csigil_limb *out, const csigil_limb *x, const csigil_lim
     uint64_t inv = m[0];
     for (int i = 0; i < 5; i++) inv *= 2 - m[0] * inv;
     const uint64_t k0 = (0 - inv) & MASK52;
+    if (rr) amm(xrd, xd, xrd, md, k0, V);
 
     for (size_t j = 0; j < D; j++) acc[j] = xrd[j];
     size_t top = elen - 1;
@@ -250,30 +254,35 @@ size_t csigil_rsa_ifma_vectors(size_t n) {
     return v <= MAXV ? v : 0;
 }
 
-IFMA void csigil_rsa_modexp_ifma(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr,
-                                 const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen) {
+IFMA static void modexp_any(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr, const csigil_limb *m,
+                              size_t n, const csigil_limb *e, size_t elen, int rr) {
     switch (csigil_rsa_ifma_vectors(n)) {
-    case 1: modexp(out, x, xr, m, n, e, elen, 1); break;
-    case 2: modexp(out, x, xr, m, n, e, elen, 2); break;
-    case 3: modexp(out, x, xr, m, n, e, elen, 3); break;
-    case 4: modexp(out, x, xr, m, n, e, elen, 4); break;
-    case 5: modexp(out, x, xr, m, n, e, elen, 5); break;
-    case 6: modexp(out, x, xr, m, n, e, elen, 6); break;
-    case 7: modexp(out, x, xr, m, n, e, elen, 7); break;
-    case 8: modexp(out, x, xr, m, n, e, elen, 8); break;
-    case 9: modexp(out, x, xr, m, n, e, elen, 9); break;
-    case 10: modexp(out, x, xr, m, n, e, elen, 10); break;
+    case 1: modexp(out, x, xr, m, n, e, elen, rr, 1); break;
+    case 2: modexp(out, x, xr, m, n, e, elen, rr, 2); break;
+    case 3: modexp(out, x, xr, m, n, e, elen, rr, 3); break;
+    case 4: modexp(out, x, xr, m, n, e, elen, rr, 4); break;
+    case 5: modexp(out, x, xr, m, n, e, elen, rr, 5); break;
+    case 6: modexp(out, x, xr, m, n, e, elen, rr, 6); break;
+    case 7: modexp(out, x, xr, m, n, e, elen, rr, 7); break;
+    case 8: modexp(out, x, xr, m, n, e, elen, rr, 8); break;
+    case 9: modexp(out, x, xr, m, n, e, elen, rr, 9); break;
+    case 10: modexp(out, x, xr, m, n, e, elen, rr, 10); break;
     default: __builtin_trap();
     }
+}
+
+void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csigil_limb *rr,
+                               const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen) {
+    modexp_any(out, x, rr, m, n, e, elen, 1);
 }
 
 #else
 
 int csigil_bignum_ifma_supported(void) { return 0; }
 size_t csigil_rsa_ifma_vectors(size_t n) { (void)n; return 0; }
-void csigil_rsa_modexp_ifma(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr,
-                            const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen) {
-    (void)out; (void)x; (void)xr; (void)m; (void)n; (void)e; (void)elen;
+void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csigil_limb *rr,
+                               const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen) {
+    (void)out; (void)x; (void)rr; (void)m; (void)n; (void)e; (void)elen;
     __builtin_trap();
 }
 

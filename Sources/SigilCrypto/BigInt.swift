@@ -4,6 +4,7 @@
 
 import CGMP
 import CSigilBignum
+import Synchronization
 
 /// Bits per limb. The `mpn` layer is only used on 64-bit limbs (x86-64, arm64 Linux/Darwin).
 @usableFromInline let limbBits = 64
@@ -93,8 +94,8 @@ enum MontgomeryKernel: Sendable, CaseIterable {
 /// Montgomery 1985; the REDC loop is the word-by-word form (Koç, Acar & Kaliski 1996, "SOS"),
 /// with carries parked in the limbs it zeroes, as GMP's own mpn_redc_1 does. R = 2^(64·n).
 ///
-/// No R² mod m is kept: entering Montgomery form (x·R mod m) is one division per
-/// exponentiation (two for the IFMA kernel, whose R is 2^(416v)) instead of a division at set-up plus a Montgomery multiplication by R² per
+/// No R² mod m is kept for these kernels (the IFMA kernel has `IFMASquareCache`): entering
+/// Montgomery form (x·R mod m) is one division per exponentiation instead of a division at set-up plus a Montgomery multiplication by R² per
 /// exponentiation. Keys are usually parsed for one verification (a certificate's issuer key), so
 /// this saves the set-up division and costs about as much as the multiplication it replaces.
 struct MontgomeryView {
@@ -135,9 +136,8 @@ struct MontgomeryView {
 
     /// Limbs of each of the two scratch areas `modPow` needs (kept apart so that each stays
     /// within the 1 KiB the standard library puts on the stack for 4096-bit moduli; above 1 KiB
-    /// `withUnsafeTemporaryAllocation` allocates on the heap). n + 8 covers the IFMA kernel's
-    /// second division for tiny moduli (n < 8; RSA keys have n ≥ 16).
-    static func scratchCount(_ n: Int) -> Int { max(2 * n, n + 8) }
+    /// `withUnsafeTemporaryAllocation` allocates on the heap).
+    static func scratchCount(_ n: Int) -> Int { 2 * n }
 
     /// r = REDC(t) = t · R^-1 mod m, fully reduced. `t` (2n limbs) is destroyed; `r` must not
     /// overlap `t`. Precondition: t < m·R (true for products of reduced values).
@@ -208,31 +208,11 @@ struct MontgomeryView {
             if kernel == .ifma {
                 let v = csigil_rsa_ifma_vectors(n)
                 if v != 0 {
-                    // The IFMA kernel's R is 2^(416·v) (v vectors of eight 52-bit digits), so
-                    // x·R mod m is found in two divisions that fit the 2n-limb scratch areas:
-                    // x·2^(64n) mod m as below, then that times 2^extra, extra = 416v − 64n
-                    // (2...417 bits). Each remainder is left over its numerator in t (GMP allows
-                    // it); the quotients (n + 1, then at most 8 limbs) go to `work`.
-                    t.initialize(repeating: 0, count: n)
-                    (t + n).update(from: x, count: n)
-                    __gmpn_tdiv_qr(work, t, 0, t, 2 * n, m, n)
-                    let extra = 416 * v - limbBits * n
-                    let limbShift = extra / limbBits
-                    let bitShift = extra % limbBits
-                    if bitShift == 0 {
-                        var i = n
-                        while i > 0 {  // top down: the regions overlap
-                            i -= 1
-                            t[limbShift + i] = t[i]
-                        }
-                        t[limbShift + n] = 0
-                    } else {
-                        // mpn_lshift allows rp ≥ up overlaps.
-                        t[limbShift + n] = __gmpn_lshift(t + limbShift, t, n, UInt32(bitShift))
-                    }
-                    t.update(repeating: 0, count: limbShift)
-                    __gmpn_tdiv_qr(work, t, 0, t, limbShift + n + 1, m, n)
-                    csigil_rsa_modexp_ifma(out, x, t, m, n, e, exponentCount)
+                    // The IFMA kernel's R is 2^(416·v) (v vectors of eight 52-bit digits); it
+                    // enters Montgomery form with one multiplication by R² mod m, a constant of
+                    // the modulus kept in `IFMASquareCache` (see there), left in t.
+                    IFMASquareCache.squareOfR(m, n, vectors: v, into: t)
+                    csigil_rsa_modexp_ifma_rr(out, x, t, m, n, e, exponentCount)
                     return
                 }
             }
@@ -356,5 +336,69 @@ struct MontgomeryModulus: Sendable, Hashable {
             }
         }
         return out
+    }
+}
+
+/// R² mod m for the IFMA kernel (R = 2^(416v)), for the last `capacity` moduli used: with it a
+/// verification enters Montgomery form with one Montgomery multiplication instead of a division
+/// (the division costs about a fifth of an RSA-2048 verification). Certificate chains reuse few
+/// issuer keys (intermediates, roots), which this keeps across verifications and threads.
+///
+/// Why hostile input cannot confuse it: an entry is found only by comparing every limb of the
+/// modulus (no hash, no prefix), and its value is a pure function of that modulus, computed here
+/// by GMP's division; so a lookup returns R² mod m for exactly the modulus asked about, or
+/// nothing. A peer presenting many keys can only evict entries (round robin), which costs later
+/// verifications the division they would pay without the cache; the memory is bounded
+/// (`capacity` entries of at most 2·64 limbs). Moduli are public, so keeping them is no leak.
+struct IFMASquareCache: Sendable {
+    /// Number of moduli kept.
+    static let capacity = 8
+    /// Each entry: m (n limbs) | R² mod m (n limbs).
+    var entries: [[UInt]] = []
+    /// The entry to replace next when full.
+    var next = 0
+
+    private static let shared = Mutex(IFMASquareCache())
+
+    /// Writes R² mod m (R = 2^(416·vectors)) for the n-limb odd modulus m to `out` (n limbs).
+    static func squareOfR(_ m: UnsafePointer<UInt>, _ n: Int, vectors v: Int, into out: UnsafeMutablePointer<UInt>) {
+        let found = shared.withLock { (cache) -> Bool in
+            for entry in cache.entries where entry.count == 2 * n {
+                let hit = entry.withUnsafeBufferPointer { eb -> Bool in
+                    let e = eb.baseAddress!
+                    guard limbsCompare(e, m, n) == 0 else { return false }
+                    out.update(from: e + n, count: n)
+                    return true
+                }
+                if hit { return true }
+            }
+            return false
+        }
+        if found { return }
+        // R² = 2^(832v) = 2^(64·13v): 13v zero limbs and a one; its remainder by m (GMP's
+        // division, the quotient discarded). 13v + 1 ≥ n limbs since 416v ≥ 64n + 2.
+        let top = 13 * v
+        var numerator = [UInt](repeating: 0, count: top + 1)
+        numerator[top] = 1
+        var quotient = [UInt](repeating: 0, count: top + 2 - n)
+        var entry = [UInt](repeating: 0, count: 2 * n)
+        entry.withUnsafeMutableBufferPointer { eb in
+            let e = eb.baseAddress!
+            e.update(from: m, count: n)
+            numerator.withUnsafeMutableBufferPointer { nb in
+                quotient.withUnsafeMutableBufferPointer { qb in
+                    __gmpn_tdiv_qr(qb.baseAddress!, e + n, 0, nb.baseAddress!, top + 1, m, n)
+                }
+            }
+            out.update(from: e + n, count: n)
+        }
+        shared.withLock { cache in
+            if cache.entries.count < capacity {
+                cache.entries.append(entry)
+            } else {
+                cache.entries[cache.next] = entry
+                cache.next = (cache.next + 1) % capacity
+            }
+        }
     }
 }

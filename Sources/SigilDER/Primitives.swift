@@ -116,14 +116,30 @@ extension DERValue {
     /// how OIDs are compared throughout.
     @inlinable
     public func decodeObjectIdentifier() throws(DERError) -> UnsafeRawBufferPointer {
+        // Fast path, small enough to inline: a primitive OID of 1 to 8 octets, none with bit 8
+        // set, is valid — every arc is a single octet, so none starts with 0x80 and the last
+        // octet ends an arc. (Most OIDs in certificates — name attributes, id-ce and id-pkix
+        // extensions, key purposes — are of this form.) The octets are read as one word when
+        // eight octets from the first lie within the input (the bits beyond the content
+        // masked off); everything else takes `decodeObjectIdentifierSlow`.
+        let n = contentCount
+        if !tag.isConstructed && n >= 1 && n <= 8 && contentStart <= _input.count &- 8 {
+            let word = UInt64(littleEndian: _input.loadUnaligned(fromByteOffset: contentStart, as: UInt64.self))
+            let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(8 &* n)) &- 1
+            if word & mask & 0x8080_8080_8080_8080 == 0 { return content }
+        }
+        return try decodeObjectIdentifierSlow()
+    }
+
+    /// `decodeObjectIdentifier` in full: the tag, the length, then the octets.
+    @usableFromInline
+    func decodeObjectIdentifierSlow() throws(DERError) -> UnsafeRawBufferPointer {
         try requirePrimitive()
         guard contentCount > 0 else { throw DERError(.invalidObjectIdentifier, at: contentStart) }
-        // Fast path: when no octet has bit 8 set, every arc is a single octet, so none starts
-        // with 0x80 and the last octet ends an arc: valid. (Most OIDs in certificates — name
-        // attributes, id-ce and id-pkix extensions, key purposes — are of this form.) Eight
-        // octets at a time from 8 octets on (the last word overlapping the one before), else
-        // an OR over the octets; anything else takes the octet-by-octet check, which reports
-        // the first offending offset.
+        // When no octet has bit 8 set the OID is valid (see above): eight octets at a time
+        // from 8 octets on (the last word overlapping the one before), else an OR over the
+        // octets; anything else takes the octet-by-octet check, which reports the first
+        // offending offset.
         let n = contentCount
         var any: UInt64 = 0
         if n >= 8 {

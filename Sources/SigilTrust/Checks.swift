@@ -48,17 +48,28 @@ enum Checks {
             return out
         }
         if f.has(.unsupportedCritical) {
+            let before = out.count
             for e in c.extensions where e.critical && !understoodCritical.contains(where: { e.oid == $0 }) {
                 out.append(
                     TrustFailure(
                         .unsupportedCriticalExtension, at: 0,
                         "critical extension \(e.name ?? e.oidDotted) is not supported"))
             }
+            // The flag comes from `trustExtensions()`'s walk, the messages from this one: should
+            // they ever disagree, the flag still refuses the certificate (fail closed).
+            if out.count == before {
+                out.append(TrustFailure(.unsupportedCriticalExtension, at: 0, "a critical extension is not supported"))
+            }
         }
         if options.kind == .basic { return out }
         if f.has(.criticalMustBeNonCritical) {
+            let before = out.count
             for (oid, name) in mustBeNonCritical where c.extension(oid)?.critical == true {
                 out.append(TrustFailure(.profileViolation, at: 0, "\(name) must not be critical"))
+            }
+            // As above: the flag alone refuses the certificate.
+            if out.count == before {
+                out.append(TrustFailure(.profileViolation, at: 0, "an extension that must not be critical is critical"))
             }
         }
         // RFC 5280 §4.1.2.2: positive serial (0 is parsed because real roots carry it, but it

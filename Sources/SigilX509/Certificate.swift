@@ -329,18 +329,20 @@ public struct Certificate: Sendable {
                     let extStart = r.position
                     index.count += 1
                     if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
-                    let (oidValue, valueAt) = try r.enter(.sequence) { (e) throws(DERError) -> (DERValue, Int) in
+                    let (oidValue, known, valueAt) = try r.enter(.sequence) {
+                        (e) throws(DERError) -> (DERValue, Int?, Int) in
                         let o = try e.read(.objectIdentifier)
                         // A known extension's OID is one of the constants `KnownExtension.slot`
                         // matches byte for byte, all valid: only others need checking.
-                        if KnownExtension.slot(o.content) == nil { _ = try o.decodeObjectIdentifier() }
+                        let known = KnownExtension.slot(o.content)
+                        if known == nil { _ = try o.decodeObjectIdentifier() }
                         _ = try e.readBooleanDefaultFalse()
                         let valueAt = e.position
                         _ = try e.read(.octetString)
-                        return (o, valueAt)
+                        return (o, known, valueAt)
                     }
                     let oid = oidValue.content
-                    if let slot = KnownExtension.slot(oid) {
+                    if let slot = known {
                         if seen & (1 << UInt16(slot)) != 0 { throw DERError(.duplicateExtension, at: extStart) }
                         seen |= 1 << UInt16(slot)
                         let relative = extStart - list.contentStart + 1

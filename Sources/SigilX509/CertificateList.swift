@@ -48,6 +48,10 @@ public struct CertificateList: Sendable {
     @usableFromInline let spans: Spans
     /// Entry start offsets sorted by serial (content octets: length first, then bytes).
     @usableFromInline let sortedEntries: [UInt32]
+    /// Parallel to `sortedEntries`: each entry's search key (`CertificateList.key`: serial length,
+    /// then its first 7 octets), so that a lookup binary-searches this contiguous array and reads
+    /// the DER only where keys tie (8 bytes per entry: +8 MB for a million entries).
+    @usableFromInline let sortedKeys: [UInt64]
     /// For lists with certificateIssuer entry extensions (indirect CRLs): parallel to
     /// `sortedEntries`, the offset of the certificateIssuer GeneralNames TLV in effect for the
     /// entry (RFC 5280 §5.3.3: it carries over to the following entries), 0 = the CRL issuer.
@@ -103,6 +107,7 @@ public struct CertificateList: Sendable {
         self.facts = parsed.facts
         self.spans = parsed.spans
         self.sortedEntries = parsed.sorted
+        self.sortedKeys = parsed.keys
         self.entryIssuers = parsed.issuers
     }
 
@@ -130,6 +135,7 @@ public struct CertificateList: Sendable {
             tbs: (0, 0), signatureAlgorithm: (0, 0), issuer: (0, 0), revoked: (0, 0), extensions: (0, 0),
             signature: (0, 0))
         var sorted: [UInt32] = []
+        var keys: [UInt64] = []
         var issuers: [UInt32] = []
     }
 
@@ -375,7 +381,7 @@ public struct CertificateList: Sendable {
     /// Keys order serials by (length, bytes); equal keys are compared in full.
     @inline(__always)
     static func key(_ buf: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
-        var k = UInt64(count) << 56
+        var k = UInt64(truncatingIfNeeded: count) << 56
         let n = min(count, 7)
         for i in 0..<n { k |= UInt64(buf[start + i]) << UInt64(48 - 8 * i) }
         return k
@@ -409,6 +415,10 @@ public struct CertificateList: Sendable {
     static func sortEntries(_ buf: UnsafeRawBufferPointer, _ p: inout Parsed) throws(DERError) {
         let n = p.sorted.count
         guard n > 1 else {
+            if n == 1 {
+                let r = serialRange(buf, Int(p.sorted[0]))
+                p.keys = [key(buf, r.0, r.1 - r.0)]
+            }
             if !p.facts.hasCertificateIssuerEntries { p.issuers = [] }
             return
         }
@@ -437,6 +447,10 @@ public struct CertificateList: Sendable {
             }
             for i in 0..<n { p.sorted[i] = items[i].entry }
         }
+        p.keys = [UInt64](unsafeUninitializedCapacity: n) { out, count in
+            for i in 0..<n { out[i] = items[i].key }
+            count = n
+        }
         if p.facts.hasCertificateIssuerEntries {
             for i in 0..<n { p.issuers[i] = items[i].issuer }
         } else {
@@ -447,32 +461,101 @@ public struct CertificateList: Sendable {
     /// The number of revoked entries.
     public var revokedCount: Int { sortedEntries.count }
 
-    /// The entries whose serial equals `serial` (INTEGER content octets, e.g.
-    /// `certificate.serialNumber`): a binary search over the sorted offsets, then the run of
-    /// equal serials (several only in indirect CRLs, one per certificate issuer).
-    public func entries(serial: ByteSpan) -> [RevokedCertificate] {
-        let storage = der
-        let indices: Range<Int> = storage.withUnsafeBytes { buf in
+    /// The positions in the sorted index of the entries whose serial equals `serial` (INTEGER
+    /// content octets, e.g. `certificate.serialNumber`); empty when it is not listed. Several
+    /// only in indirect CRLs (one per certificate issuer, §5.3.3). Read them with
+    /// `entry(sortedIndex:)`. Allocates nothing: a binary search over the packed keys, reading
+    /// the DER only where a key ties (then the full serials decide, so equal 7-octet prefixes
+    /// resolve exactly), O(log n) probes whatever the list holds.
+    public func entryIndices(serial: ByteSpan) -> Range<Int> {
+        let n = serial.end - serial.start
+        // Listed serials have 1...21 content octets (parsing refused longer ones): anything else
+        // is not listed (and would not fit the key's length byte).
+        guard n >= 1, n <= 21, !sortedKeys.isEmpty else { return 0..<0 }
+        return der.withUnsafeBytes { buf in
             serial.storage.withUnsafeBytes { sbuf in
                 let s = UnsafeRawBufferPointer(rebasing: sbuf[serial.start..<serial.end])
-                var lo = 0
-                var hi = sortedEntries.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[mid])), s) < 0 {
-                        lo = mid + 1
-                    } else {
-                        hi = mid
+                return sortedKeys.withUnsafeBufferPointer { keys in
+                    sortedEntries.withUnsafeBufferPointer { offsets in
+                        CertificateList.search(buf, keys, offsets, s)
                     }
                 }
-                var end = lo
-                while end < sortedEntries.count
-                    && CertificateList.compare(buf, CertificateList.serialRange(buf, Int(sortedEntries[end])), s) == 0
-                { end += 1 }
-                return lo..<end
             }
         }
-        return indices.compactMap { entry(sortedIndex: $0) }
+    }
+
+    /// `entryIndices(serial:)` over the buffers: lower bound by (key, full serial), then the run
+    /// of equal serials.
+    @inline(__always)
+    static func search(
+        _ buf: UnsafeRawBufferPointer, _ keys: UnsafeBufferPointer<UInt64>, _ offsets: UnsafeBufferPointer<UInt32>,
+        _ s: UnsafeRawBufferPointer
+    ) -> Range<Int> {
+        let q = key(s, 0, s.count)
+        // Branch-free lower bound on the keys alone: first index whose key is ≥ q.
+        var base = 0
+        var len = keys.count
+        while len > 1 {
+            let half = len / 2
+            base = keys[base + half - 1] < q ? base + half : base
+            len -= half
+        }
+        var lo = base + (keys[base] < q ? 1 : 0)
+        // Keys tie only for serials sharing length and first 7 octets: among those (sorted by the
+        // full serial, as `sortEntries` ordered them) find the first ≥ s by a binary search that
+        // reads the DER.
+        @inline(__always) func cmp(_ i: Int) -> Int { compare(buf, serialRange(buf, Int(offsets[i])), s) }
+        guard lo < keys.count, keys[lo] == q else { return lo..<lo }
+        if s.count > 7 {
+            if cmp(lo) < 0 {
+                // A tie run: its end (first key > q), then the first full serial ≥ s inside it.
+                var a = lo
+                var b = keys.count
+                while a < b {
+                    let m = (a + b) / 2
+                    if keys[m] <= q { a = m + 1 } else { b = m }
+                }
+                var l = lo + 1
+                var h = a
+                while l < h {
+                    let m = (l + h) / 2
+                    if cmp(m) < 0 { l = m + 1 } else { h = m }
+                }
+                lo = l
+            }
+            guard lo < keys.count, keys[lo] == q, cmp(lo) == 0 else { return lo..<lo }
+        }
+        // lo holds s. Usually the run is one entry; a longer one (indirect CRLs) ends at the first
+        // entry that differs, found by doubling then bisection (bounded whatever its length).
+        @inline(__always) func same(_ i: Int) -> Bool { keys[i] == q && (s.count <= 7 || cmp(i) == 0) }
+        if lo + 1 >= keys.count || !same(lo + 1) { return lo..<(lo + 1) }
+        var step = 2
+        var inside = lo + 1
+        while inside + step < keys.count && same(inside + step) {
+            inside += step
+            step *= 2
+        }
+        var l = inside + 1
+        var h = min(inside + step, keys.count)
+        while l < h {
+            let m = (l + h) / 2
+            if same(m) { l = m + 1 } else { h = m }
+        }
+        return lo..<l
+    }
+
+    /// The first entry whose serial equals `serial`, or nil: `entries(serial:)` without the array
+    /// (for lists that are not indirect, where a serial is listed at most once per issuer).
+    public func firstEntry(serial: ByteSpan) -> RevokedCertificate? {
+        let r = entryIndices(serial: serial)
+        return r.isEmpty ? nil : entry(sortedIndex: r.lowerBound)
+    }
+
+    /// The entries whose serial equals `serial` (INTEGER content octets, e.g.
+    /// `certificate.serialNumber`): the run found by `entryIndices(serial:)`, decoded (several
+    /// only in indirect CRLs, one per certificate issuer).
+    public func entries(serial: ByteSpan) -> [RevokedCertificate] {
+        entryIndices(serial: serial).compactMap { entry(sortedIndex: $0) }
     }
 
     /// `entries(serial:)` for serial INTEGER content octets given as bytes (e.g. from a
@@ -481,8 +564,24 @@ public struct CertificateList: Sendable {
         entries(serial: ByteSpan(bytes, 0, bytes.count))
     }
 
-    /// The entry at a position of the sorted index.
-    func entry(sortedIndex i: Int) -> RevokedCertificate? {
+    /// `entryIndices(serial:)` for serial INTEGER content octets given as bytes.
+    public func entryIndices(serial bytes: [UInt8]) -> Range<Int> {
+        entryIndices(serial: ByteSpan(bytes, 0, bytes.count))
+    }
+
+    /// `firstEntry(serial:)` for serial INTEGER content octets given as bytes.
+    public func firstEntry(serial bytes: [UInt8]) -> RevokedCertificate? {
+        firstEntry(serial: ByteSpan(bytes, 0, bytes.count))
+    }
+
+    /// The entry at a position of the sorted index (`0..<revokedCount`, e.g. from
+    /// `entryIndices(serial:)`); nil outside it.
+    public func entry(sortedIndex i: Int) -> RevokedCertificate? {
+        guard i >= 0, i < sortedEntries.count else { return nil }
+        return entryAt(i)
+    }
+
+    func entryAt(_ i: Int) -> RevokedCertificate? {
         let issuer = entryIssuers.isEmpty ? 0 : Int(entryIssuers[i])
         return RevokedCertificate.decode(der, at: Int(sortedEntries[i]), issuerAt: issuer)
     }

@@ -1,4 +1,6 @@
 import CSigilBignum
+import Foundation
+import Synchronization
 import XCTest
 
 @testable import SigilCrypto
@@ -167,5 +169,56 @@ final class IFMAKernelTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// IFMASquareCache under contention and eviction: 12 moduli (more than the 8 entries) used
+    /// from 4 threads at once, each result checked against the GMP kernel.
+    func testSquareCacheConcurrent() throws {
+        guard MontgomeryModulus.Kernel.ifma.isAvailable else {
+            print("SKIPPED testSquareCacheConcurrent: no AVX-512 IFMA on this CPU")
+            return
+        }
+        var rng = MontgomeryKernelTests.SplitMix(s: 0xCAC4E)
+        var cases: [(MontgomeryModulus, [UInt], [UInt])] = []
+        for i in 0..<12 {
+            let n = [16, 32, 48, 64][i % 4]
+            var mBytes = (0..<(8 * n)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            mBytes[0] |= 0x80
+            mBytes[mBytes.count - 1] |= 1
+            let e: [UInt8] = [1, 0, 1]
+            let mod = try XCTUnwrap(
+                mBytes.withUnsafeBytes { mb in e.withUnsafeBytes { MontgomeryModulus(bigEndian: mb, exponent: $0) } })
+            var x = (0..<n).map { _ in rng.next() }
+            x[n - 1] %= mod.storage[n - 1]
+            cases.append((mod, x, IFMAKernelTests.power(mod, x, .gmp)))
+        }
+        let fixed = cases
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { t in
+            for round in 0..<20 {
+                let (mod, x, want) = fixed[(t * 5 + round * 7) % fixed.count]
+                if IFMAKernelTests.power(mod, x, .ifma) != want { failures.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+    }
+
+    static func power(_ mod: MontgomeryModulus, _ x: [UInt], _ kernel: MontgomeryModulus.Kernel) -> [UInt] {
+        let n = mod.count
+        var r = [UInt](repeating: 0, count: n)
+        var t = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
+        var w = [UInt](repeating: 0, count: MontgomeryModulus.scratchCount(n))
+        x.withUnsafeBufferPointer { xp in
+            r.withUnsafeMutableBufferPointer { rp in
+                t.withUnsafeMutableBufferPointer { tp in
+                    w.withUnsafeMutableBufferPointer { wp in
+                        mod.modPow(
+                            xp.baseAddress!, rp.baseAddress!, product: tp.baseAddress!, work: wp.baseAddress!,
+                            kernel: kernel)
+                    }
+                }
+            }
+        }
+        return r
     }
 }

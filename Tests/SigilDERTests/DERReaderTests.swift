@@ -228,11 +228,17 @@ final class DERReaderTests: XCTestCase {
             }
             return arcStart == c.count ? nil : c.count - 1
         }
+        // Each content at the end of the input and followed by eight 0xFF octets (the reader
+        // reads short OIDs as one word when it can, masking off what follows).
         func check(_ c: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+            checkOne(c, trailing: [], file: file, line: line)
+            checkOne(c, trailing: [UInt8](repeating: 0xFF, count: 8), file: file, line: line)
+        }
+        func checkOne(_ c: [UInt8], trailing: [UInt8], file: StaticString, line: UInt) {
             var der: [UInt8] = [0x06]
             if c.count < 0x80 { der.append(UInt8(c.count)) } else { der += [0x81, UInt8(c.count)] }
             let header = der.count
-            der += c
+            der += c + trailing
             let got: Int? = der.withUnsafeBytes { buf in
                 var r = DERReader(buf)
                 do throws(DERError) {
@@ -251,6 +257,16 @@ final class DERReaderTests: XCTestCase {
             for b in alphabet {
                 check([a, b])
                 for c in alphabet { check([a, b, c]) }
+            }
+        }
+        // Seven and eight octets (the word path's limit), one boundary value at each position.
+        for n in [7, 8, 9] {
+            for i in 0..<n {
+                for v in alphabet {
+                    var c = [UInt8](repeating: 0x2A, count: n)
+                    c[i] = v
+                    check(c)
+                }
             }
         }
         // Runs of continuation octets around the nine-octet bound, at the start, middle and end.

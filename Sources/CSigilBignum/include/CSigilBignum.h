@@ -7,6 +7,9 @@
 /* A 64-bit limb, as GMP's mp_limb_t on LP64 (imports into Swift as UInt). */
 typedef unsigned long csigil_limb;
 
+/* RSA public-key exponentiation with AVX-512 IFMA (rsa_ifma.c). */
+#include "CSigilRSAIFMA.h"
+
 /* 1 when the CPU has BMI2 and ADX (CPUID leaf 7 EBX bits 8 and 19), else 0. Probed once, then
    cached. Always 0 off x86-64. */
 int csigil_bignum_mulx_supported(void);
@@ -20,21 +23,6 @@ void csigil_mont_mul_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
 /* r = a²·R^-1 mod m, as csigil_mont_mul_mulx(r, a, a, ...) but with the squaring shortcut. */
 void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_limb *m,
                           size_t n, csigil_limb ninv, csigil_limb *t);
-
-/* AVX-512 IFMA exponentiation (rsa_ifma.c). 1 when the CPU has AVX512F, AVX512-IFMA and BMI2
-   and the OS saves the ZMM state (XGETBV), else 0. Probed once, then cached. */
-int csigil_bignum_ifma_supported(void);
-
-/* V, the number of 8-digit radix-2^52 vectors used for n-limb moduli (R = 2^(416·V) > 4·2^(64n)),
-   or 0 when n is too large for the kernel (more than 64 limbs). */
-size_t csigil_rsa_ifma_vectors(size_t n);
-
-/* out = x^e mod m, fully reduced (n limbs). m odd, n limbs with csigil_rsa_ifma_vectors(n) != 0;
-   x < m; xr = x·2^(416·V) mod m with V = csigil_rsa_ifma_vectors(n); e (elen limbs, top limb
-   non-zero) odd and ≥ 3. Variable time (public exponents only). out may alias x or xr.
-   Precondition: csigil_bignum_ifma_supported() != 0. */
-void csigil_rsa_modexp_ifma(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr,
-                            const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen);
 
 /* P-256 (p256.c; variable time: for signature verification only, all inputs public).
    R = u1·G + u2·Q for scalars u1, u2 < 2^256 (4 little-endian limbs) and q = the affine public

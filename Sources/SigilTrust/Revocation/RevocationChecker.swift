@@ -289,7 +289,9 @@ struct RevocationChecker {
     /// The entry of `crl` for `c` (serial, and for indirect CRLs the certificate issuer, §5.3.3).
     func entry(in crl: CertificateList, for c: Certificate) -> RevokedCertificate? {
         let indirect = crl.facts.issuingDistributionPoint?.indirectCRL == true
-        for e in crl.entries(serial: c.serialNumber) {
+        // The sorted-index range and one entry decoded at a time: no array per lookup.
+        for i in crl.entryIndices(serial: c.serialNumber) {
+            guard let e = crl.entry(sortedIndex: i) else { continue }
             if !indirect { return e }
             if let names = e.certificateIssuer {
                 if self.names(names, contain: c.issuer) { return e }
