@@ -47,13 +47,4 @@ enum NameChecks {
         }
         return out
     }
-
-    /// A presented dNSName is a syntactically valid host name (RFC 5280 §4.2.1.6 → RFC 1034
-    /// §3.5 preferred syntax), optionally with `*` as the whole left-most label (never directly
-    /// under a public suffix), and not an IPv4 address written as a name — the same rules the
-    /// matcher applies (`DNSSyntax`).
-    static func isValidPresentedDNSName(_ bytes: ArraySlice<UInt8>) -> Bool {
-        if case .invalid = DNSSyntax.classify(bytes) { return false }
-        return true
-    }
 }
