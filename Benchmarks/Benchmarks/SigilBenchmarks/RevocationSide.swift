@@ -66,6 +66,10 @@ extension BigCRL {
     }
 }
 
+/// The next probe, kept across samples: each sample runs one iteration, so a counter starting at 0
+/// in the closure looked up the same (listed, cached) serial every time.
+nonisolated(unsafe) var crlProbeCounter = 0
+
 /// Loaded in the lookup benchmarks' setup (not timed).
 nonisolated(unsafe) var sigilCRL: CertificateList?
 nonisolated(unsafe) var openSSLCRL: UnsafeMutableRawPointer?
@@ -99,7 +103,8 @@ func registerRevocationBenchmarks() {
     ) { b in
         let crl = sigilCRL!
         let probes = BigCRL.probes
-        var i = 0
+        var i = crlProbeCounter
+        defer { crlProbeCounter = i }
         for _ in b.scaledIterations {
             // The lookup `RevocationChecker.entry(in:for:)` makes: the sorted-index range, then the
             // first entry decoded (no array; `entries(serial:)` also builds one).
@@ -118,7 +123,8 @@ func registerRevocationBenchmarks() {
         })
     ) { b in
         let probes = BigCRL.probes
-        var i = 0
+        var i = crlProbeCounter
+        defer { crlProbeCounter = i }
         for _ in b.scaledIterations {
             let s = probes[i & (BigCRL.probeCount - 1)]
             let found = s.withUnsafeBufferPointer { sb_crl_lookup(openSSLCRL, $0.baseAddress, $0.count) }

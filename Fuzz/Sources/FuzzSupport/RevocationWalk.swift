@@ -40,6 +40,11 @@ public enum CRLWalk {
             let found = crl.entries(serial: entry.serialNumber)
             oracle(!found.isEmpty, "an entry's serial is not found through the index")
             oracle(found.allSatisfy { $0.serialNumber == entry.serialNumber }, "lookup returned another serial")
+            let range = crl.entryIndices(serial: Array(entry.serialNumber.bytes))
+            oracle(range.count == found.count, "entryIndices and entries(serial:) disagree")
+            oracle(
+                crl.firstEntry(serial: entry.serialNumber)?.serialNumber == entry.serialNumber,
+                "firstEntry misses a listed serial")
         }
         oracle(count == crl.revokedCount, "iteration count \(count) != revokedCount \(crl.revokedCount)")
     }
