@@ -95,9 +95,13 @@ public enum DiffVerify {
         Row(id: "D3 pathLen outside a CA", error: 81 /* PATHLEN_WITHOUT_KU_KEY_CERT_SIGN */, holds: pathLenOutsideCA),
         // RFC 5280 §6.1.4 (n): "If a key usage extension is present, verify that the
         // keyCertSign bit is set" — an absent keyUsage does not restrict a CA. §4.2.1.3 ("MUST
-        // include") binds issuing CAs; OpenSSL's strict mode enforces it on the verifier side.
+        // include") binds issuing CAs; OpenSSL's strict mode enforces it on the verifier side,
+        // also on a leaf whose basicConstraints say cA (limbo rfc5280::ca-as-leaf: success).
         Row(id: "D4 CA without keyUsage", error: 92 /* CA_CERT_MISSING_KEY_USAGE */) { c in
-            c.path.dropFirst().contains { ((try? $0.keyUsage()) ?? nil) == nil }
+            c.path.enumerated().contains { i, cert in
+                ((try? cert.keyUsage()) ?? nil) == nil
+                    && (i > 0 || ((try? cert.basicConstraints()) ?? nil)?.isCA == true)
+            }
         },
         // A reference identifier with one trailing dot is the same absolute DNS name (RFC 1034
         // §3.1; Sigil's DNSName strips it, as browsers do); X509_check_host compares it as text.
