@@ -560,18 +560,7 @@ public struct ObjectIdentifierList: Sequence, Sendable {
 
     /// True when the list holds `oid`.
     public func contains(_ oid: [UInt8]) -> Bool {
-        let start = list.start
-        let end = list.end
-        return list.storage.withUnsafeBytes { b in
-            oid.withUnsafeBytes { o in
-                var r = DERReader(input: b, from: start, to: end)
-                while !r.isAtEnd {
-                    guard let v = try? r.readAny() else { return false }
-                    if derBytesEqual(v.content, o) { return true }
-                }
-                return false
-            }
-        }
+        contains(where: { $0 == oid })
     }
 
     /// Dotted strings of every OID (allocates; for display).
