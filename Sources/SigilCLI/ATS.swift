@@ -77,6 +77,18 @@ struct ATS: ParsableCommand {
             }
         }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
+        if anchorsOnly && anchors.isEmpty {
+            throw ValidationError("--anchors-only needs at least one --anchor (with no anchor, nothing is trusted)")
+        }
+    }
+
+    /// The anchors in force: the --anchor files, plus the system's unless --anchors-only
+    /// (which `validate()` accepts only with some --anchor).
+    func anchorStore() -> TrustStore {
+        var store = TrustStore()
+        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+        if !anchorsOnly { store.add(TrustStore.system()) }
+        return store
     }
 
     func run() throws {
@@ -97,9 +109,7 @@ struct ATS: ParsableCommand {
             printError("sigil: \(chain): no certificate")
             throw ExitCode(Exit.usage)
         }
-        var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
-        if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+        let store = anchorStore()
         let report = ATSReport.evaluate(
             presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970)
         if json {

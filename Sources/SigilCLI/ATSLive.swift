@@ -196,9 +196,7 @@ extension ATS {
                         + (firstError.isEmpty
                             ? "no certificate presented" : firstError + " (and with every restricted configuration)"))
             }
-            var store = TrustStore()
-            for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
-            if anchors.isEmpty || !anchorsOnly { store.add(TrustStore.system()) }
+            let store = anchorStore()
             let report = ATSReport.evaluate(
                 presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
             let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }

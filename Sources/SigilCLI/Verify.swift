@@ -171,6 +171,14 @@ struct Verify: ParsableCommand {
         if let c = connect { _ = try HostPort(c) }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
+        if let ip, IPAddress(ip) == nil {
+            throw ValidationError("--ip \(ip) is not an IP address (use --host for a DNS name)")
+        }
+        // Apple: anchors set — even none — replace the system's; with --anchors-only and no
+        // --anchor nothing could ever be trusted, which is never what was meant.
+        if anchorsOnly && anchors.isEmpty {
+            throw ValidationError("--anchors-only needs at least one --anchor (with no anchor, nothing is trusted)")
+        }
         if kind != .server && (host != nil || ip != nil) && !usesSecurityPolicy {
             throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
         }
@@ -260,15 +268,19 @@ struct Verify: ParsableCommand {
         // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
         // (counted by --anchor files: files holding no certificate never fall back to it).
         let system =
-            CertificateTrust.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly)
+            CertificateTrust.usesSystemAnchors(customAnchorsSet: !anchors.isEmpty, anchorsOnly: anchorsOnly)
             ? TrustStore.system() : TrustStore()
         var trust = CertificateTrust(
             certificates: certificates, policies: [],
             time: at ?? Date().timeIntervalSince1970,
             signatureVerifier: SigilSignatureVerifier(), systemAnchors: system)
-        var custom = TrustStore()
-        for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
-        trust.anchors = custom.anchors.map(\.certificate)
+        if !anchors.isEmpty {
+            // Set even when the files hold no certificate: anchors given never fall back to the
+            // system store under --anchors-only.
+            var custom = TrustStore()
+            for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
+            trust.anchors = custom.anchors.map(\.certificate)
+        }
         trust.anchorsOnly = anchorsOnly
         if !sigAlgs.isEmpty {
             // A name Sigil does not know (DSA, SHA-3, GOST...) names nothing it could verify:
@@ -279,7 +291,9 @@ struct Verify: ParsableCommand {
             trust.algorithms.allowedSignatureAlgorithms = Set(sigAlgs.compactMap { SignatureAlgorithmName(name: $0) })
         }
         switch kind {
-        case .server: trust.policies = [.ssl(host: host ?? ip)]
+        case .server:
+            trust.policies = [.ssl(host: host ?? ip)]
+            if let w = nameWarning { printError("warning: " + w) }
         case .client: trust.policies = [.sslClient]
         case .basic:
             trust.policies = [.basicX509]
@@ -296,9 +310,21 @@ struct Verify: ParsableCommand {
         return trust
     }
 
+    /// `--kind server` with no `--host`/`--ip` (and no `--connect`, whose name is the SNI name
+    /// or the address dialled): the chain is judged for serverAuth but for no name.
+    var nameWarning: String? {
+        guard kind == .server, host == nil, ip == nil, connect == nil else { return nil }
+        return
+            "--kind server without --host or --ip: no name was checked (any server's certificate from these anchors passes)"
+    }
+
     func report(_ result: TrustResult) {
         if json {
             var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
+            if kind == .server {
+                object.append(("nameChecked", .bool(nameWarning == nil)))
+            }
+            if let w = nameWarning { object.append(("warnings", .array([.string(w)]))) }
             switch result {
             case .trusted(let path, let anchor, let details):
                 object.append(("anchor", .string(anchor == .system ? "system" : "custom")))
@@ -315,7 +341,9 @@ struct Verify: ParsableCommand {
         }
         switch result {
         case .trusted(let path, let anchor, let details):
-            print("trusted (anchor: \(anchor == .system ? "system" : "custom"))")
+            print(
+                "trusted (anchor: \(anchor == .system ? "system" : "custom"))"
+                    + (nameWarning == nil ? "" : " — no name was checked"))
             for (i, c) in path.enumerated() {
                 var line = "  [\(i)] \(c.subject.rfc4514String)"
                 if let s = details.revocation.first(where: { $0.certificateIndex == i }) {

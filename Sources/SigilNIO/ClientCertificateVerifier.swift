@@ -70,12 +70,20 @@
             }
         }
 
-        /// A server handler wired to this verifier, and the handler surfacing Sigil's reason.
-        public func makeServerHandlers(context: NIOSSLContext) -> [ChannelHandler] {
+        /// A server handler wired to this verifier, and the guard surfacing and enforcing Sigil's
+        /// verdict (`SigilTLSErrorHandler`). Throws
+        /// `SigilNIOConfigurationError.verificationDisabled(side: .server)` for a context with
+        /// `certificateVerification = .none`: such a server asks for no client certificate, so the
+        /// verifier would never run and every client would be let in.
+        public func makeServerHandlers(context: NIOSSLContext) throws -> [ChannelHandler] {
+            if context.configuration.certificateVerification == .none {
+                throw SigilNIOConfigurationError.verificationDisabled(side: .server)
+            }
             let box = SigilTLSVerdictBox()
             let tls = NIOSSLServerHandler(
                 context: context, customVerificationCallbackWithMetadata: makeCallback(verdicts: box))
-            return [tls, SigilTLSErrorHandler(verdicts: box)]
+            // A resumed session (TLS ticket) completes without the callback: no verdict required.
+            return [tls, SigilTLSErrorHandler(verdicts: box, requiresVerdict: false)]
         }
 
         /// Judges `chain` (as presented, leaf first) at the time source's time, synchronously; what

@@ -29,7 +29,9 @@
     ///   (NIOSSL itself only reports a generic handshake failure) and the `observer`.
     /// - Configure the TLS context with `certificateVerification = .noHostnameVerification`: the
     ///   callback replaces BoringSSL's chain verification and Sigil checks the name. With `.none`
-    ///   NIOSSL skips the callback altogether; with `.fullVerification` NIOSSL checks the SNI name
+    ///   BoringSSL ignores the callback's refusal, so `makeClientHandlers` refuses such a context
+    ///   (`SigilNIOConfigurationError.verificationDisabled`), and `SigilTLSErrorHandler` closes a
+    ///   hand-wired channel whose verdict was a refusal; with `.fullVerification` NIOSSL checks the SNI name
     ///   (or the IP dialled) against the leaf again after the callback, which contradicts a host
     ///   override — `makeClientHandlers` refuses that combination
     ///   (`SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride`).
@@ -110,7 +112,15 @@
         /// A client handler wired to this verifier and the handler that surfaces Sigil's reason
         /// to the pipeline: add both, in this order. An IP literal as `serverHostname` is checked
         /// (unless overridden) but not sent as SNI.
+        ///
+        /// Throws `SigilNIOConfigurationError.verificationDisabled` for a context with
+        /// `certificateVerification = .none` (BoringSSL would complete the handshake whatever Sigil
+        /// decided), and `.hostnameVerificationConflictsWithOverride` for `.fullVerification` with a
+        /// host override.
         public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?) throws -> [ChannelHandler] {
+            if context.configuration.certificateVerification == .none {
+                throw SigilNIOConfigurationError.verificationDisabled(side: .client)
+            }
             if context.configuration.certificateVerification == .fullVerification,
                 let override = hostOverride, override != serverHostname
             {
@@ -121,7 +131,7 @@
             let tls = try NIOSSLClientHandler(
                 context: context, serverHostname: sni,
                 customVerificationCallbackWithMetadata: makeCallback(serverHostname: serverHostname, verdicts: box))
-            return [tls, SigilTLSErrorHandler(verdicts: box)]
+            return [tls, SigilTLSErrorHandler(verdicts: box, requiresVerdict: true)]
         }
 
         /// Judges `chain` (as presented) for `name`, synchronously; what the callback does.
@@ -246,10 +256,28 @@
         /// dialled after Sigil's callback, which a host override contradicts: use
         /// `.noHostnameVerification` (Sigil checks the name).
         case hostnameVerificationConflictsWithOverride(String)
+        /// `certificateVerification = .none`: on a client BoringSSL completes the handshake
+        /// whatever the verification callback decides; on a server it asks for no client
+        /// certificate at all, so the callback never runs. Use `.noHostnameVerification`.
+        case verificationDisabled(side: Side)
+
+        /// Which end of the connection a configuration is for.
+        public enum Side: String, Sendable, Hashable {
+            /// `makeClientHandlers` (the server's chain is judged).
+            case client
+            /// `makeServerHandlers` (the client's certificate is judged).
+            case server
+        }
 
         /// One line saying what to change.
         public var description: String {
             switch self {
+            case .verificationDisabled(.client):
+                return
+                    "certificateVerification = .none: NIOSSL would complete the handshake whatever Sigil decides; set certificateVerification = .noHostnameVerification (Sigil checks the chain and the name)"
+            case .verificationDisabled(.server):
+                return
+                    "certificateVerification = .none: the server would ask for no client certificate and Sigil's verifier would never run; set certificateVerification = .noHostnameVerification"
             case .hostnameVerificationConflictsWithOverride(let h):
                 return
                     "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"

@@ -7,6 +7,7 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOSSL
+    import NIOTLS
     import Sigil
 
     /// Facts about this build of the module.
@@ -42,6 +43,9 @@
             case notAllowed
             /// The revocation hook refused the chain.
             case revoked
+            /// The handshake completed without Sigil's verification callback having run (a TLS
+            /// context with `certificateVerification = .none`): refused by `SigilTLSErrorHandler`.
+            case verificationNotRun
         }
 
         /// What kind of refusal this is.
@@ -147,17 +151,88 @@
         func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0 = v } }
     }
 
-    /// Replaces NIOSSL's handshake error by the `SigilTLSVerificationError` recorded for this
-    /// connection when Sigil refused the peer's certificates. Add it right after the NIOSSL handler
-    /// (the `make…Handlers` functions return both).
-    public final class SigilTLSErrorHandler: ChannelInboundHandler, Sendable {
-        /// Passes every inbound message through untouched.
+    /// The guard placed right after the NIOSSL handler (the `make…Handlers` functions return
+    /// both). It does two things:
+    ///
+    /// - It replaces NIOSSL's generic handshake error by the `SigilTLSVerificationError` recorded
+    ///   for this connection when Sigil refused the peer's certificates.
+    /// - It enforces Sigil's verdict whatever NIOSSL did with it. With `certificateVerification =
+    ///   .none` BoringSSL completes the handshake even when the verification callback refused the
+    ///   chain (`SSL_VERIFY_NONE` makes a callback failure non-fatal). So until the handshake has
+    ///   completed with an accepted verdict, the guard holds every outbound write and flush; when
+    ///   the handshake completes after a refusal (or, with `requiresVerdict`, with no verdict at
+    ///   all), it fails the held writes, drops inbound data, fires the `SigilTLSVerificationError`
+    ///   and closes the channel — before any application data crosses in either direction.
+    ///
+    /// Handlers added after it (the application's) are protected; handlers placed between NIOSSL
+    /// and the guard are not.
+    public final class SigilTLSErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
+        /// Passes every inbound message through untouched once the peer is accepted.
         public typealias InboundIn = NIOAny
+        /// What is passed on inbound.
+        public typealias InboundOut = NIOAny
+        /// Outbound messages, held until the peer is accepted.
+        public typealias OutboundIn = NIOAny
+        /// What is passed on outbound.
+        public typealias OutboundOut = NIOAny
+
         /// The box the verification callback records the connection's verdict in.
         public let verdicts: SigilTLSVerdictBox
+        /// Close the channel when the handshake completes with no verdict recorded (the
+        /// verification callback never ran). True for client connections (swift-nio-ssl clients
+        /// never resume a session, so every handshake runs the callback); false for servers,
+        /// where a resumed session (TLS session ticket) legitimately completes without running
+        /// the callback again.
+        public let requiresVerdict: Bool
 
-        /// A handler reading the verdict from `verdicts` (share the box with the callback).
-        public init(verdicts: SigilTLSVerdictBox) { self.verdicts = verdicts }
+        private enum State {
+            case handshaking
+            case accepted
+            case refused
+        }
+        private var state = State.handshaking
+        private var heldWrites: [(NIOAny, EventLoopPromise<Void>?)] = []
+        private var heldFlush = false
+
+        /// A guard reading the verdict from `verdicts` (share the box with the callback).
+        /// `requiresVerdict`: see the property (default true: a client connection).
+        public init(verdicts: SigilTLSVerdictBox, requiresVerdict: Bool = true) {
+            self.verdicts = verdicts
+            self.requiresVerdict = requiresVerdict
+        }
+
+        /// The refusal in force for this connection, if any: Sigil's recorded refusal, or (with
+        /// `requiresVerdict`) the absence of any verdict.
+        private func refusal() -> SigilTLSVerificationError? {
+            if let v = verdicts.verdict { return v.error }
+            guard requiresVerdict else { return nil }
+            return SigilTLSVerificationError(
+                reason: .verificationNotRun, failures: [],
+                message:
+                    "the handshake completed but Sigil's verification callback never ran (certificateVerification = .none?); use .noHostnameVerification",
+                checkedName: nil)
+        }
+
+        /// Accepts the peer or closes the channel when NIOSSL reports the handshake complete.
+        public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if state == .handshaking, let e = event as? TLSUserEvent, case .handshakeCompleted = e {
+                if let error = refusal() {
+                    refuse(context: context, error)
+                    return  // the application never sees a completed handshake
+                }
+                state = .accepted
+                context.fireUserInboundEventTriggered(event)
+                releaseHeldWrites(context: context)
+                return
+            }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        /// Inbound data is dropped after a refusal.
+        public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            if state == .refused { return }
+            context.fireChannelRead(data)
+        }
 
         /// Fires the recorded `SigilTLSVerificationError` in place of any other error when Sigil
         /// refused the peer's certificates; otherwise passes `error` on unchanged.
@@ -167,6 +242,63 @@
             } else {
                 context.fireErrorCaught(error)
             }
+        }
+
+        /// Held until the handshake completed with an accepted verdict; failed after a refusal.
+        public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            switch state {
+            case .accepted: context.write(data, promise: promise)
+            case .handshaking: heldWrites.append((data, promise))
+            case .refused: promise?.fail(verdicts.verdict?.error ?? ChannelError.ioOnClosedChannel)
+            }
+        }
+
+        /// Held like writes.
+        public func flush(context: ChannelHandlerContext) {
+            switch state {
+            case .accepted: context.flush()
+            case .handshaking: heldFlush = true
+            case .refused: break
+            }
+        }
+
+        /// Fails whatever is still held when the channel goes away.
+        public func channelInactive(context: ChannelHandlerContext) {
+            failHeldWrites(ChannelError.ioOnClosedChannel)
+            context.fireChannelInactive()
+        }
+
+        /// Releases held writes if the guard is removed after an accepted handshake.
+        public func handlerRemoved(context: ChannelHandlerContext) {
+            if state == .accepted {
+                releaseHeldWrites(context: context)
+            } else {
+                failHeldWrites(ChannelError.ioOnClosedChannel)
+            }
+        }
+
+        private func refuse(context: ChannelHandlerContext, _ error: SigilTLSVerificationError) {
+            state = .refused
+            failHeldWrites(error)
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+        }
+
+        private func releaseHeldWrites(context: ChannelHandlerContext) {
+            let writes = heldWrites
+            heldWrites = []
+            for (data, promise) in writes { context.write(data, promise: promise) }
+            if heldFlush || !writes.isEmpty {
+                heldFlush = false
+                context.flush()
+            }
+        }
+
+        private func failHeldWrites(_ error: Error) {
+            let writes = heldWrites
+            heldWrites = []
+            heldFlush = false
+            for (_, promise) in writes { promise?.fail(error) }
         }
     }
 

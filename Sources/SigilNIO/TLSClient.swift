@@ -94,7 +94,7 @@
                         let tls = try NIOSSLClientHandler(
                             context: context, serverHostname: sni, customVerificationCallbackWithMetadata: callback)
                         try channel.pipeline.syncOperations.addHandlers([
-                            tls, SigilTLSErrorHandler(verdicts: verdicts),
+                            tls, SigilTLSErrorHandler(verdicts: verdicts, requiresVerdict: verifier != nil),
                             HandshakeWatcher(promise: promise, presented: presented, verdicts: verdicts),
                         ])
                     }

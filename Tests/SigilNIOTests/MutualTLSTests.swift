@@ -34,7 +34,8 @@
             config.certificateVerification = .noHostnameVerification
             let ctx = try NIOSSLContext(configuration: config)
             let v = verifier
-            let server = try NIOServer(handlers: { v.makeServerHandlers(context: ctx) }, errors: { errors.append($0) })
+            let server = try NIOServer(
+                handlers: { try v.makeServerHandlers(context: ctx) }, errors: { errors.append($0) })
             defer { server.stop() }
 
             var clientConfig = TLSConfiguration.makeClientConfiguration()

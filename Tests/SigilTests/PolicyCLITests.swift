@@ -55,6 +55,36 @@ final class PolicyCLITests: XCTestCase {
         try run(["pin", f("missing.pem")], exit: 2)
     }
 
+    /// Issue 21 §4: anchors-only with no anchor is a usage error (it printed "trusted (anchor:
+    /// system)" before); --ip takes an IP address only; --kind server with no name says, in text
+    /// and JSON, that no name was checked.
+    func testAnchorsOnlyIPAndUncheckedName() throws {
+        let valid = f("chains/valid.pem")
+        let noAnchor = try run(
+            ["verify", valid, "--anchors-only", "--at", Self.at, "--host", "pin.sigil.test"], exit: 2)
+        XCTAssertTrue(noAnchor.err.contains("--anchors-only needs at least one --anchor"), noAnchor.err)
+        XCTAssertFalse(noAnchor.out.contains("trusted"))
+        try run(["ats", valid, "--anchors-only", "--host", "pin.sigil.test"], exit: 2)
+        let dnsAsIP = try run(["verify", valid] + base + ["--ip", "pin.sigil.test"], exit: 2)
+        XCTAssertTrue(dnsAsIP.err.contains("is not an IP address"), dnsAsIP.err)
+        // A name: no warning.
+        let named = try run(["verify", valid] + base + ["--host", "pin.sigil.test"], exit: 0)
+        XCTAssertFalse(named.out.contains("no name was checked"))
+        XCTAssertFalse(named.err.contains("no name was checked"))
+        // No name: trusted, but said.
+        let unnamed = try run(["verify", valid] + base, exit: 0)
+        XCTAssertTrue(unnamed.out.contains("trusted (anchor: custom) — no name was checked"), unnamed.out)
+        XCTAssertTrue(unnamed.err.contains("no name was checked"), unnamed.err)
+        let j = try run(["verify", valid, "--json"] + base, exit: 0)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any])
+        XCTAssertEqual(object["nameChecked"] as? Bool, false)
+        XCTAssertTrue(((object["warnings"] as? [String]) ?? []).contains { $0.contains("no name was checked") })
+        let jn = try run(["verify", valid, "--json"] + base + ["--host", "pin.sigil.test"], exit: 0)
+        let named2 = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(jn.out.utf8)) as? [String: Any])
+        XCTAssertEqual(named2["nameChecked"] as? Bool, true)
+        XCTAssertNil(named2["warnings"])
+    }
+
     func testVerifyPolicyOptions() throws {
         let valid = f("chains/valid.pem")
         let host = ["--host", "pin.sigil.test"]
@@ -76,6 +106,12 @@ final class PolicyCLITests: XCTestCase {
         let pin = try run(["pin", f("root.der")], exit: 0).out.split(separator: " ").last { $0.hasPrefix("sha256/") }!
             .trimmingCharacters(in: .whitespacesAndNewlines)
         try run(["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", pin], exit: 0)
+        // The root's key pinned with the domain check off: warned, like the certificate-mode trap.
+        let keyTrap = try run(
+            ["verify", f("chains/wronghost.pem")] + base + host + [
+                "--pin-mode", "public-key", "--pin-key", pin, "--no-domain-check",
+            ], exit: 0)
+        XCTAssertTrue(keyTrap.err.contains("only CA keys matched the pins"), keyTrap.err)
         try run(
             ["verify", valid] + base + host + ["--pin-mode", "public-key", "--pin-key", f("unrelated.der")], exit: 1)
         // The trap, and its safe alternative.

@@ -154,6 +154,32 @@ final class PolicyScenarioTests: XCTestCase {
             leafPin.evaluate(serverChain: evil, domain: m.domain, at: m.at).rejection, .pinnedEvaluationFailed)
     }
 
+    /// The same trap in public-key mode (issue 21 §4): the root's key pinned, the domain check
+    /// off, another domain's certificate from that CA accepted — now with a warning, as the
+    /// certificate-mode trap has; pinning the leaf's key or keeping the domain check gets none.
+    func testCAKeyPinningTrapWarns() throws {
+        let (m, certs, chains) = try Self.load()
+        var anchors = TrustStore()
+        anchors.add(certs["root"]!, source: .system)
+        let evil = chains["wronghost"]!
+        var trap = SecurityPolicy(pinningMode: .publicKey, anchors: anchors)
+        trap.pinnedPublicKeys = [PublicKeyPin(certificate: certs["root"]!)]
+        trap.validatesDomainName = false
+        let e = trap.evaluate(serverChain: evil, domain: m.domain, at: m.at)
+        XCTAssertTrue(e.isTrusted, "the trap accepts another domain's certificate")
+        XCTAssertTrue(e.warnings.contains { $0.contains("only CA keys matched the pins") }, "\(e.warnings)")
+        var leafKey = trap
+        leafKey.pinnedPublicKeys = [PublicKeyPin(certificate: certs["leaf"]!)]
+        let l = leafKey.evaluate(serverChain: chains["valid"]!, domain: m.domain, at: m.at)
+        XCTAssertTrue(l.isTrusted)
+        XCTAssertFalse(l.warnings.contains { $0.contains("only CA keys") }, "\(l.warnings)")
+        var checked = trap
+        checked.validatesDomainName = true
+        let c = checked.evaluate(serverChain: chains["valid"]!, domain: m.domain, at: m.at)
+        XCTAssertTrue(c.isTrusted)
+        XCTAssertFalse(c.warnings.contains { $0.contains("only CA keys") }, "\(c.warnings)")
+    }
+
     /// Sigil is stricter than matching the raw list: a pinned certificate appended by an
     /// attacker to a chain that validates elsewhere is not on the validated path.
     func testAppendedPinnedCertificateIsNotMatched() throws {

@@ -236,13 +236,39 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertEqual(r.failures.map(\.kind).prefix(2), [.nameMismatch, .expired])
     }
 
-    /// The one anchor rule: the system's are used without caller anchors, or with
-    /// `anchorsOnly` false (Apple's SecTrustSetAnchorCertificatesOnly).
+    /// The one anchor rule (Apple's): the system's are used when anchors were never set, or
+    /// with `anchorsOnly` false (SecTrustSetAnchorCertificatesOnly); anchors set — even to none —
+    /// with `anchorsOnly` replace them.
     func testAnchorRule() {
-        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 0, anchorsOnly: true))
-        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 0, anchorsOnly: false))
-        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorCount: 2, anchorsOnly: false))
-        XCTAssertFalse(CertificateTrust.usesSystemAnchors(customAnchorCount: 2, anchorsOnly: true))
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorsSet: false, anchorsOnly: true))
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorsSet: false, anchorsOnly: false))
+        XCTAssertTrue(CertificateTrust.usesSystemAnchors(customAnchorsSet: true, anchorsOnly: false))
+        XCTAssertFalse(CertificateTrust.usesSystemAnchors(customAnchorsSet: true, anchorsOnly: true))
+    }
+
+    /// Issue 21 §4: an anchor list set to empty (a bundled root that failed to load) with
+    /// `anchorsOnly` trusts nothing. Before the fix the empty list counted as "never set" and a
+    /// chain to a system root was trusted.
+    func testEmptyAnchorsStayEmpty() throws {
+        let c = try rsa2048()
+        var system = TrustStore()
+        system.add(c.root, source: .system)
+        var trust = CertificateTrust(
+            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            time: Self.at2030, systemAnchors: system)
+        XCTAssertNil(trust.customAnchors)
+        XCTAssertEqual(trust.evaluate().result, .unspecified, "never set: the system's")
+        trust.anchors = []
+        XCTAssertEqual(trust.customAnchors, [])
+        let e = trust.evaluate()
+        XCTAssertFalse(e.isTrusted, "set to none, anchors only: nothing is trusted")
+        XCTAssertTrue(e.failures.contains { $0.kind == .unknownIssuer || $0.kind == .untrustedRoot }, "\(e.failures)")
+        XCTAssertEqual(trust.effectiveAnchors.anchors.count, 0)
+        trust.anchorsOnly = false
+        XCTAssertEqual(trust.evaluate().result, .unspecified, "set to none, not only: the system's")
+        trust.anchorsOnly = true
+        trust.useSystemAnchors()
+        XCTAssertEqual(trust.evaluate().result, .unspecified, "reset (SecTrustSetAnchorCertificates NULL)")
     }
 
     /// One ranking rule: rank first (explicit, not the raw values), then the certificate

@@ -195,7 +195,7 @@ public struct SecurityPolicy: Sendable {
             out.append("validatesDomainName is off: the server's name is not checked (basic X.509 policy)")
         }
         if !validatesDomainName && pinningMode != .none {
-            let cas = pinnedCertificates.filter { ((try? $0.basicConstraints()) ?? nil)?.isCA == true }
+            let cas = pinnedCertificates.filter(\.isCACertificate)
             if !cas.isEmpty && cas.count == pinnedCertificates.count && pinnedPublicKeys.isEmpty && pinSets.isEmpty {
                 out.append(
                     "only CA certificates are pinned and the domain is not checked: every certificate these CAs issued to anyone is accepted (pin the leaf or intermediate, or check the domain)"
@@ -387,8 +387,21 @@ public struct SecurityPolicy: Sendable {
                 "the key of certificate [\(first)] \(chain[first].subject.rfc4514String) of the \(what) is not pinned",
                 ordinary: ordinary, chain: chain, source: source, matched: matched)
         }
+        // The certificate-mode warning's twin (configurationWarnings): a pinned key that only a
+        // CA certificate of the path carries, with the name unchecked, accepts every
+        // certificate that CA issued to anyone.
+        if !validatesDomainName && matched.allSatisfy({ chain[$0].isCACertificate }) {
+            warnings.append(
+                "only CA keys matched the pins and the domain is not checked: every certificate these CAs issued to anyone is accepted (pin the leaf's key, or check the domain)"
+            )
+        }
         return done(
             .pinMatched, "pinned key of [\(matched[0])] \(chain[matched[0]].subject.rfc4514String) in the \(what)",
             ordinary: ordinary, chain: chain, source: source, matched: matched)
     }
+}
+
+extension Certificate {
+    /// basicConstraints cA is set (a certificate whose extension does not decode counts as not a CA).
+    fileprivate var isCACertificate: Bool { ((try? basicConstraints()) ?? nil)?.isCA == true }
 }

@@ -48,11 +48,26 @@ public struct CertificateTrust: Sendable {
     public var certificates: [Certificate]
     /// All policies must be satisfied (`SecTrustSetPolicies`).
     public var policies: [Policy]
-    /// The caller's anchors (`SecTrustSetAnchorCertificates`).
-    public var anchors: [Certificate] = []
-    /// With anchors set: trust only them (`true`, Apple's default once anchors are set) or them
-    /// plus the system's (`false`). Without anchors, the system's are always used.
+    /// The caller's anchors as set (`SecTrustSetAnchorCertificates`): nil when never set (or
+    /// reset with `useSystemAnchors()`, Apple's `SecTrustSetAnchorCertificates(trust, NULL)`),
+    /// so the system's anchors are used; an array — even an empty one — once set, which
+    /// replaces the system's unless `anchorsOnly` is false. An empty array with `anchorsOnly`
+    /// (a bundled root that failed to load, say) trusts nothing: it never falls back to the
+    /// system store.
+    public var customAnchors: [Certificate]?
+    /// The caller's anchors (`SecTrustSetAnchorCertificates`); setting it, even to `[]`, sets
+    /// `customAnchors`. Reads `[]` when never set.
+    public var anchors: [Certificate] {
+        get { customAnchors ?? [] }
+        set { customAnchors = newValue }
+    }
+    /// With anchors set (even to none): trust only them (`true`, Apple's default once anchors
+    /// are set) or them plus the system's (`false`). Never set: the system's are used.
     public var anchorsOnly = true
+
+    /// Forgets the caller's anchors: the system's are used again
+    /// (`SecTrustSetAnchorCertificates(trust, NULL)`).
+    public mutating func useSystemAnchors() { customAnchors = nil }
     /// The system's roots (Sigil's convenience initializer loads `TrustStore.system()`).
     public var systemAnchors: TrustStore
     /// Everything the verification checks besides the purpose and the name, which each
@@ -91,7 +106,7 @@ public struct CertificateTrust: Sendable {
     }
 
     /// An evaluation of `certificates` (leaf first) under `policies` at `time`, with no
-    /// caller anchors yet (so `systemAnchors` are used until `anchors` is set).
+    /// caller anchors yet (so `systemAnchors` are used until `anchors` is set, even to `[]`).
     public init(
         certificates: [Certificate], policies: [Policy], time: Double,
         signatureVerifier: any CertificateSignatureVerifier, systemAnchors: TrustStore
@@ -128,19 +143,20 @@ public struct CertificateTrust: Sendable {
         }
     }
 
-    /// The one anchor rule: the system's anchors are used when the caller gave none, or gave
-    /// some with `anchorsOnly` false. Callers that load the system store lazily (the CLI) ask
-    /// this before loading it.
-    public static func usesSystemAnchors(customAnchorCount: Int, anchorsOnly: Bool) -> Bool {
-        customAnchorCount == 0 || !anchorsOnly
+    /// The one anchor rule, Apple's: the system's anchors are used when the caller never set
+    /// anchors, or set some (or none) with `anchorsOnly` false. Anchors set — even to an empty
+    /// list — with `anchorsOnly` replace the system's. Callers that load the system store
+    /// lazily (the CLI) ask this before loading it.
+    public static func usesSystemAnchors(customAnchorsSet: Bool, anchorsOnly: Bool) -> Bool {
+        !customAnchorsSet || !anchorsOnly
     }
 
     /// The anchors in force: the caller's (source `.custom`), plus the system's when
-    /// `usesSystemAnchors(customAnchorCount:anchorsOnly:)` says so.
+    /// `usesSystemAnchors(customAnchorsSet:anchorsOnly:)` says so.
     public var effectiveAnchors: TrustStore {
         var store = TrustStore()
         for a in anchors { store.add(a, source: .custom) }
-        if Self.usesSystemAnchors(customAnchorCount: anchors.count, anchorsOnly: anchorsOnly) {
+        if Self.usesSystemAnchors(customAnchorsSet: customAnchors != nil, anchorsOnly: anchorsOnly) {
             store.add(systemAnchors)
         }
         return store
