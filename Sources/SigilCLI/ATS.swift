@@ -19,7 +19,11 @@ struct ATS: ParsableCommand {
             alone, TLS 1.2 with ATS's forward-secrecy suites, TLS 1.2 without forward secrecy, TLS 1.1, \
             TLS 1.0 — and reports PASS/FAIL per configuration and per ATS exception as nscurl \
             --ats-diagnostics does. --info-plist FILE says which NSAppTransportSecurity rules apply to the \
-            host and whether the connection would be allowed (then the exit code follows that verdict). \
+            host, with Apple's key precedence (an exception domain first; NSAllowsLocalNetworking for local \
+            hosts; NSAllowsArbitraryLoads, ignored when NSAllowsArbitraryLoadsInWebContent, …ForMedia or \
+            NSAllowsLocalNetworking is present), which rule decided, whether NSPinnedDomains pins match the \
+            validated path, and whether the connection would be allowed (then the exit code follows that \
+            verdict; NSRequiresCertificateTransparency refuses until SCTs are verified). \
             Exit 3: network failure.
             """
     )

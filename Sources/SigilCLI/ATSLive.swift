@@ -60,14 +60,65 @@ struct ProbeResult {
     let detail: String
 }
 
-/// The `NSAppTransportSecurity` rules an app's Info.plist gives one host.
+/// The `NSAppTransportSecurity` rules an app's Info.plist gives one host, resolved with Apple's
+/// documented precedence (NSAppTransportSecurity and its keys in Apple's Information Property
+/// List reference, iOS 17 / macOS 14 semantics):
+///
+/// 1. An `NSExceptionDomains` entry for the host — the exact name (or IP address), else the
+///    longest parent domain with `NSIncludesSubdomains`, or an IP range in CIDR form — decides
+///    with its own keys; `NSAllowsArbitraryLoads` does not apply to it ("Domains you specify in
+///    that dictionary aren't affected by this key's value").
+/// 2. Else, for a local host (unqualified name, `.local` name, IP address),
+///    `NSAllowsLocalNetworking` = YES lifts ATS's requirements.
+/// 3. Else `NSAllowsArbitraryLoads` = YES lifts them — unless `NSAllowsArbitraryLoadsForMedia`,
+///    `NSAllowsArbitraryLoadsInWebContent` or `NSAllowsLocalNetworking` is present with any
+///    value: then (iOS 10+ / macOS 10.12+) `NSAllowsArbitraryLoads` is ignored and ATS's defaults
+///    apply.
+/// 4. Else ATS's defaults (TLS ≥ 1.2, forward secrecy, the certificate requirements).
+///
+/// Independently, `NSPinnedDomains` (iOS 14+ / macOS 11+): for a pinned domain (exact, or a
+/// parent with `NSIncludesSubdomains`), the leaf's SPKI digest must be among
+/// `NSPinnedLeafIdentities` and some CA certificate of the chain among `NSPinnedCAIdentities`
+/// (both when both are given); Sigil matches the validated path, never unvalidated extras.
+/// Per-domain `NSRequiresCertificateTransparency` cannot be checked yet (SCT signatures are not
+/// verified): it refuses (fail closed).
 struct ATSRules {
-    var allowsArbitraryLoads = false
+    /// ATS's requirements are lifted for this host (arbitrary loads or local networking).
+    var atsLifted = false
     var exceptionDomain: String?
     var minimumTLS: ATSProbe.Version = .tls12
     var requiresForwardSecrecy = true
     var allowsInsecureHTTPLoads = false
+    /// The key that decided the rules above, as the report prints it.
+    var decidedBy = "ATS defaults (no rule for this host)"
+    /// The NSPinnedDomains entry for the host, if any.
+    var pins: PinnedIdentities?
+    /// NSRequiresCertificateTransparency = YES for the host's exception domain.
+    var requiresCertificateTransparency = false
     var notes: [String] = []
+
+    /// One NSPinnedDomains entry.
+    struct PinnedIdentities {
+        var domain: String
+        /// nil: the key is absent; empty: present with no usable digest (matches nothing).
+        var leaf: [PublicKeyPin]?
+        var ca: [PublicKeyPin]?
+        /// Why the entry cannot be used (refuses: fail closed).
+        var invalid: String?
+
+        /// nil when the validated path satisfies the pins, else why not.
+        func failure(path: [Certificate]) -> String? {
+            if let invalid { return "NSPinnedDomains[\(domain)] is unusable (\(invalid)): refused" }
+            guard let leafCertificate = path.first else { return "NSPinnedDomains[\(domain)]: no validated chain" }
+            if let leaf, !leaf.contains(PublicKeyPin(certificate: leafCertificate)) {
+                return "NSPinnedDomains[\(domain)]: the leaf's key is not among NSPinnedLeafIdentities"
+            }
+            if let ca, !path.dropFirst().contains(where: { ca.contains(PublicKeyPin(certificate: $0)) }) {
+                return "NSPinnedDomains[\(domain)]: no CA key of the validated path is among NSPinnedCAIdentities"
+            }
+            return nil
+        }
+    }
 
     static func versionOrder(_ v: ATSProbe.Version) -> Int {
         switch v {
@@ -78,8 +129,44 @@ struct ATSRules {
         }
     }
 
-    /// Reads the dictionary (XML or binary plist); the exception domain that applies is the exact
-    /// domain, else the longest parent domain with NSIncludesSubdomains.
+    /// Unqualified names, `.local` names and IP addresses (Apple, NSAllowsLocalNetworking).
+    static func isLocal(_ host: String) -> Bool {
+        if IPAddress(host) != nil { return true }
+        let h = host.hasSuffix(".") ? String(host.dropLast()) : host
+        return !h.contains(".") || h.hasSuffix(".local")
+    }
+
+    /// Whether the dictionary key `domain` covers `host`: the same name or address; a parent
+    /// domain when `includesSubdomains`; an address inside a CIDR range ("192.168.0.0/16").
+    static func covers(_ domain: String, host: String, includesSubdomains: Bool) -> Int? {
+        let dom = domain.lowercased()
+        let h = host.lowercased()
+        if dom == h { return Int.max }
+        if let slash = dom.firstIndex(of: "/"), let net = IPAddress(String(dom[..<slash])),
+            let bits = Int(dom[dom.index(after: slash)...]), let ip = IPAddress(h), ip.bytes.count == net.bytes.count,
+            bits >= 0, bits <= net.bytes.count * 8
+        {
+            for i in 0..<bits where (ip.bytes[i / 8] ^ net.bytes[i / 8]) & UInt8(0x80 >> (i % 8)) != 0 { return nil }
+            return bits
+        }
+        if includesSubdomains && IPAddress(h) == nil && h.hasSuffix("." + dom) { return dom.count }
+        return nil
+    }
+
+    /// The entry of `dictionary` that covers `host` best (exact first, then the longest match).
+    static func entry(_ dictionary: [String: Any]?, host: String) -> (String, [String: Any])? {
+        var best: (String, [String: Any], Int)?
+        for (domain, value) in dictionary ?? [:] {
+            guard let d = value as? [String: Any] else { continue }
+            let includes = (d["NSIncludesSubdomains"] as? Bool) ?? false
+            if let score = covers(domain, host: host, includesSubdomains: includes), score > (best?.2 ?? -1) {
+                best = (domain, d, score)
+            }
+        }
+        return best.map { ($0.0, $0.1) }
+    }
+
+    /// Reads the dictionary (XML or binary plist) and resolves the rules for `host`.
     static func load(plist path: String, host: String) throws -> ATSRules {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("cannot read \(path)")
@@ -88,53 +175,96 @@ struct ATSRules {
         do { root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             throw ValidationError("\(path): not a property list (\(error))")
         }
-        var rules = ATSRules()
         guard let top = root as? [String: Any] else {
             throw ValidationError("\(path): the property list is not a dictionary")
         }
         guard let ats = top["NSAppTransportSecurity"] as? [String: Any] else {
-            rules.notes.append("no NSAppTransportSecurity dictionary: ATS defaults apply")
+            var rules = ATSRules()
+            rules.decidedBy = "ATS defaults (no NSAppTransportSecurity dictionary)"
             return rules
         }
-        rules.allowsArbitraryLoads = (ats["NSAllowsArbitraryLoads"] as? Bool) ?? false
-        let h = host.lowercased()
-        var best: (String, [String: Any])?
-        for (domain, value) in (ats["NSExceptionDomains"] as? [String: Any]) ?? [:] {
-            guard let d = value as? [String: Any] else { continue }
-            let dom = domain.lowercased()
-            let includes = (d["NSIncludesSubdomains"] as? Bool) ?? false
-            if dom == h {
-                best = (domain, d)
-                break
+        return try resolve(ats, host: host, path: path)
+    }
+
+    static func resolve(_ ats: [String: Any], host: String, path: String) throws -> ATSRules {
+        var rules = ATSRules()
+        rules.pins = pinnedIdentities(ats["NSPinnedDomains"] as? [String: Any], host: host)
+        let arbitrary = (ats["NSAllowsArbitraryLoads"] as? Bool) ?? false
+        let overriding = [
+            "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking",
+        ]
+        .filter { ats[$0] != nil }
+        // 1. The exception domain's own keys.
+        if let (domain, d) = entry(ats["NSExceptionDomains"] as? [String: Any], host: host) {
+            rules.exceptionDomain = domain
+            rules.decidedBy = "NSExceptionDomains[\(domain)]"
+            if arbitrary { rules.notes.append("NSAllowsArbitraryLoads does not apply to an exception domain") }
+            func value<T>(_ key: String) -> T? {
+                (d["NSException" + key] as? T) ?? (d["NSTemporaryException" + key] as? T)
+                    ?? (d["NSThirdPartyException" + key] as? T)
             }
-            if includes && h.hasSuffix("." + dom) && dom.count > (best?.0.count ?? -1) { best = (domain, d) }
-        }
-        guard let (domain, d) = best else {
-            if rules.allowsArbitraryLoads {
-                rules.notes.append("NSAllowsArbitraryLoads: ATS is off for this host (no exception domain applies)")
+            if let v: String = value("MinimumTLSVersion") {
+                guard let version = ATSProbe.Version(rawValue: v) else {
+                    throw ValidationError("\(path): \(domain): unknown NSExceptionMinimumTLSVersion \(v)")
+                }
+                rules.minimumTLS = version
+            }
+            if let fs: Bool = value("RequiresForwardSecrecy") { rules.requiresForwardSecrecy = fs }
+            if let insecure: Bool = value("AllowsInsecureHTTPLoads") { rules.allowsInsecureHTTPLoads = insecure }
+            rules.requiresCertificateTransparency = (d["NSRequiresCertificateTransparency"] as? Bool) ?? false
+            for key in d.keys where key.hasPrefix("NSTemporaryException") {
+                rules.notes.append(
+                    "\(key) is the deprecated spelling of NSException\(key.dropFirst("NSTemporaryException".count))")
             }
             return rules
         }
-        // An exception domain's rules replace NSAllowsArbitraryLoads for its hosts.
-        rules.allowsArbitraryLoads = false
-        rules.exceptionDomain = domain
-        func value<T>(_ key: String) -> T? {
-            (d["NSException" + key] as? T) ?? (d["NSTemporaryException" + key] as? T)
-                ?? (d["NSThirdPartyException" + key] as? T)
+        // 2. Local networking.
+        if (ats["NSAllowsLocalNetworking"] as? Bool) == true && isLocal(host) {
+            rules.atsLifted = true
+            rules.decidedBy = "NSAllowsLocalNetworking (\(host) is a local host: unqualified, .local or an IP address)"
+            return rules
         }
-        if let v: String = value("MinimumTLSVersion") {
-            guard let version = ATSProbe.Version(rawValue: v) else {
-                throw ValidationError("\(path): \(domain): unknown NSExceptionMinimumTLSVersion \(v)")
+        // 3. Arbitrary loads, unless a newer key makes ATS ignore it.
+        if arbitrary {
+            if overriding.isEmpty {
+                rules.atsLifted = true
+                rules.decidedBy = "NSAllowsArbitraryLoads"
+            } else {
+                rules.decidedBy =
+                    "ATS defaults: NSAllowsArbitraryLoads is ignored because \(overriding.joined(separator: ", ")) is present (iOS 10+, macOS 10.12+)"
             }
-            rules.minimumTLS = version
-        }
-        if let fs: Bool = value("RequiresForwardSecrecy") { rules.requiresForwardSecrecy = fs }
-        if let insecure: Bool = value("AllowsInsecureHTTPLoads") { rules.allowsInsecureHTTPLoads = insecure }
-        for key in d.keys where key.hasPrefix("NSTemporaryException") {
-            rules.notes.append(
-                "\(key) is the deprecated spelling of NSException\(key.dropFirst("NSTemporaryException".count))")
         }
         return rules
+    }
+
+    /// The NSPinnedDomains entry covering `host`, its digests decoded.
+    static func pinnedIdentities(_ pinned: [String: Any]?, host: String) -> PinnedIdentities? {
+        guard let (domain, d) = entry(pinned, host: host) else { return nil }
+        var out = PinnedIdentities(domain: domain)
+        func digests(_ key: String) -> [PublicKeyPin]? {
+            guard let raw = d[key] else { return nil }
+            guard let list = raw as? [Any] else {
+                out.invalid = "\(key) is not an array"
+                return []
+            }
+            var pins: [PublicKeyPin] = []
+            for item in list {
+                guard let entry = item as? [String: Any], let b64 = entry["SPKI-SHA256-BASE64"] as? String,
+                    let pin = PublicKeyPin("sha256/" + b64)
+                else {
+                    out.invalid = "an entry of \(key) is not a SPKI-SHA256-BASE64 digest"
+                    continue
+                }
+                pins.append(pin)
+            }
+            return pins
+        }
+        out.leaf = digests("NSPinnedLeafIdentities")
+        out.ca = digests("NSPinnedCAIdentities")
+        if out.leaf == nil && out.ca == nil {
+            out.invalid = "neither NSPinnedLeafIdentities nor NSPinnedCAIdentities"
+        }
+        return out
     }
 }
 
@@ -214,9 +344,9 @@ extension ATS {
             var appAllowed: Bool?
             var appWhy = ""
             if let rules {
-                if rules.allowsArbitraryLoads {
+                if rules.atsLifted {
                     appAllowed = chainTrusted && results.contains { $0.passed }
-                    appWhy = "NSAllowsArbitraryLoads: no ATS requirement; the chain must still be trusted"
+                    appWhy = "no ATS requirement; the chain must still be trusted"
                 } else {
                     let tls = connects(minimum: rules.minimumTLS, forwardSecrecy: rules.requiresForwardSecrecy)
                     appAllowed = certificatesPass && tls
@@ -225,6 +355,20 @@ extension ATS {
                         + (rules.exceptionDomain.map { " (exception domain \($0))" } ?? " (ATS defaults)")
                         + (certificatesPass ? "" : "; a certificate requirement fails")
                         + (tls ? "" : "; no allowed TLS configuration succeeded")
+                }
+                // NSPinnedDomains holds whatever else decided: matched against the validated path.
+                if let pins = rules.pins {
+                    if let why = pins.failure(path: report.chainIsValidated ? report.chain : []) {
+                        appAllowed = false
+                        appWhy += "; " + why
+                    } else {
+                        appWhy += "; NSPinnedDomains[\(pins.domain)] matched"
+                    }
+                }
+                if rules.requiresCertificateTransparency {
+                    appAllowed = false
+                    appWhy +=
+                        "; NSRequiresCertificateTransparency: SCT signatures are not verified yet, so the requirement cannot be met (fail closed)"
                 }
             }
 
@@ -257,9 +401,11 @@ extension ATS {
                                 ])
                             })
                     ))
-                if let appAllowed {
+                if let appAllowed, let rules {
                     o.append(("infoPlistAllows", .bool(appAllowed)))
                     o.append(("infoPlistRules", .string(appWhy)))
+                    o.append(("infoPlistDecidedBy", .string(rules.decidedBy)))
+                    o.append(("infoPlistNotes", .array(rules.notes.map { .string($0) })))
                 }
                 print(JSONValue.object(o).serialized())
             } else {
@@ -303,6 +449,7 @@ extension ATS {
                 print("---\n\(line)")
                 if let appAllowed, let rules {
                     print("\nInfo.plist (\(infoPlist ?? "")): \(appAllowed ? "ALLOWED" : "REFUSED") — \(appWhy)")
+                    print("  decided by: \(rules.decidedBy)")
                     for n in rules.notes { print("  note: \(n)") }
                     if rules.allowsInsecureHTTPLoads {
                         print("  note: NSExceptionAllowsInsecureHTTPLoads: plain http:// to this domain is allowed too")

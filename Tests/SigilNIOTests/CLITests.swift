@@ -298,6 +298,123 @@
             XCTAssertEqual(a.0, false, a.1)
         }
 
+        /// Base64 SHA-256 of a fixture's SubjectPublicKeyInfo, computed by openssl (Apple's recipe
+        /// for SPKI-SHA256-BASE64).
+        func spkiDigest(_ stem: String) throws -> String {
+            let cmd =
+                "openssl x509 -in '\(TLSFixtures.path("\(stem).pem"))' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"
+            return try XCTUnwrap(TestSupport.run(["sh", "-c", cmd])).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// Issue 21 §4: Apple's key precedence. NSAllowsArbitraryLoads is ignored when
+        /// NSAllowsArbitraryLoadsInWebContent / ForMedia / NSAllowsLocalNetworking is present (any
+        /// value); NSAllowsLocalNetworking lifts ATS for local hosts only. Before the fix each of
+        /// these printed ALLOWED.
+        func testATSInfoPlistArbitraryLoadsPrecedence() throws {
+            let s = try OpenSSLServer(
+                cert: "leaf-ats-rsa", chain: ["int"], extra: ["-tls1_2", "-cipher", "AES128-GCM-SHA256"])
+            servers.append(s)
+            let base = [
+                "ats", "https://127.0.0.1:\(s.port)", "--host", "sigil.test", "--anchor", TLSFixtures.path("root.pem"),
+                "--anchors-only", "--at", "1740000000", "--json", "--info-plist",
+            ]
+            func verdict(_ ats: String, _ tag: String) throws -> (allowed: Bool?, decidedBy: String, status: Int32) {
+                let out = try run(base + [try plist(ats, s.port, tag)])
+                let json = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(out.stdout)) as? [String: Any], out.stderr)
+                return (json["infoPlistAllows"] as? Bool, json["infoPlistDecidedBy"] as? String ?? "", out.status)
+            }
+            var v = try verdict("<key>NSAllowsArbitraryLoads</key><true/>", "arb")
+            XCTAssertEqual(v.allowed, true)
+            XCTAssertEqual(v.decidedBy, "NSAllowsArbitraryLoads")
+            for (key, value) in [
+                ("NSAllowsArbitraryLoadsInWebContent", "<true/>"), ("NSAllowsArbitraryLoadsForMedia", "<false/>"),
+                ("NSAllowsLocalNetworking", "<true/>"),
+            ] {
+                v = try verdict("<key>NSAllowsArbitraryLoads</key><true/><key>\(key)</key>\(value)", key)
+                XCTAssertEqual(v.allowed, false, "\(key): NSAllowsArbitraryLoads is ignored, ATS defaults refuse")
+                XCTAssertTrue(v.decidedBy.contains("NSAllowsArbitraryLoads is ignored because \(key)"), v.decidedBy)
+                XCTAssertEqual(v.status, 1)
+            }
+            // NSAllowsLocalNetworking alone: sigil.test is not a local host.
+            v = try verdict("<key>NSAllowsLocalNetworking</key><true/>", "local")
+            XCTAssertEqual(v.allowed, false)
+            // An exception domain decides for its hosts whatever NSAllowsArbitraryLoads says.
+            v = try verdict(
+                "<key>NSAllowsArbitraryLoads</key><true/><key>NSExceptionDomains</key><dict><key>sigil.test</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>",
+                "exc")
+            XCTAssertEqual(v.allowed, true)
+            XCTAssertEqual(v.decidedBy, "NSExceptionDomains[sigil.test]")
+            // NSRequiresCertificateTransparency cannot be checked yet: refused (fail closed).
+            v = try verdict(
+                "<key>NSExceptionDomains</key><dict><key>sigil.test</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/><key>NSRequiresCertificateTransparency</key><true/></dict></dict>",
+                "ct")
+            XCTAssertEqual(v.allowed, false)
+        }
+
+        /// Issue 21 §4: NSPinnedDomains (iOS 14+) is enforced on the validated path: leaf
+        /// identities against the leaf, CA identities against the path's CA certificates, both
+        /// when both are given; a pin set that matches nothing refuses. Before the fix a domain
+        /// pinned to a key that matches nothing was reported ALLOWED.
+        func testATSInfoPlistPinnedDomains() throws {
+            let port = try serve("leaf-ats", extra: ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"])
+            let base = [
+                "ats", "https://127.0.0.1:\(port)", "--host", "sigil.test", "--anchor", TLSFixtures.path("root.pem"),
+                "--anchors-only", "--at", "1740000000", "--json", "--info-plist",
+            ]
+            let leaf = try spkiDigest("leaf-ats")
+            let root = try spkiDigest("root")
+            let int = try spkiDigest("int")
+            let rogue = try spkiDigest("rogue-root")
+            func ids(_ key: String, _ digests: [String]) -> String {
+                "<key>\(key)</key><array>"
+                    + digests.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }.joined()
+                    + "</array>"
+            }
+            func pinned(_ domain: String, includes: Bool = false, _ body: String) -> String {
+                "<key>NSPinnedDomains</key><dict><key>\(domain)</key><dict>"
+                    + (includes ? "<key>NSIncludesSubdomains</key><true/>" : "") + body + "</dict></dict>"
+            }
+            func allowed(_ ats: String, _ tag: String) throws -> Bool? {
+                let out = try run(base + [try plist(ats, port, "pin-\(tag)")])
+                let json = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(out.stdout)) as? [String: Any], out.stderr)
+                XCTAssertEqual(out.status, (json["infoPlistAllows"] as? Bool) == true ? 0 : 1, tag)
+                return json["infoPlistAllows"] as? Bool
+            }
+            XCTAssertEqual(try allowed("", "none"), true, "the control: ATS defaults pass")
+            XCTAssertEqual(try allowed(pinned("sigil.test", ids("NSPinnedLeafIdentities", [leaf])), "leaf"), true)
+            XCTAssertEqual(try allowed(pinned("sigil.test", ids("NSPinnedLeafIdentities", [rogue])), "leaf-bad"), false)
+            XCTAssertEqual(try allowed(pinned("sigil.test", ids("NSPinnedCAIdentities", [root])), "ca-root"), true)
+            XCTAssertEqual(
+                try allowed(pinned("sigil.test", ids("NSPinnedCAIdentities", [rogue, int])), "ca-int"), true)
+            XCTAssertEqual(
+                try allowed(pinned("sigil.test", ids("NSPinnedCAIdentities", [leaf])), "ca-leaf"), false,
+                "the leaf is not a CA certificate of the chain")
+            XCTAssertEqual(
+                try allowed(
+                    pinned("sigil.test", ids("NSPinnedLeafIdentities", [leaf]) + ids("NSPinnedCAIdentities", [rogue])),
+                    "both-ca-bad"), false, "both given: both must match")
+            XCTAssertEqual(
+                try allowed(
+                    pinned("sigil.test", ids("NSPinnedLeafIdentities", [leaf]) + ids("NSPinnedCAIdentities", [root])),
+                    "both"), true)
+            XCTAssertEqual(try allowed(pinned("sigil.test", ids("NSPinnedLeafIdentities", [])), "empty"), false)
+            XCTAssertEqual(try allowed(pinned("sigil.test", ""), "no-keys"), false, "an entry with no identity")
+            XCTAssertEqual(
+                try allowed(pinned("test", ids("NSPinnedLeafIdentities", [rogue])), "parent"), true,
+                "a parent domain without NSIncludesSubdomains does not cover sigil.test")
+            XCTAssertEqual(
+                try allowed(pinned("test", includes: true, ids("NSPinnedLeafIdentities", [rogue])), "parent-sub"), false
+            )
+            // Pins hold even where NSAllowsArbitraryLoads lifts ATS's requirements.
+            XCTAssertEqual(
+                try allowed(
+                    "<key>NSAllowsArbitraryLoads</key><true/>"
+                        + pinned("sigil.test", ids("NSPinnedLeafIdentities", [rogue])),
+                    "arb"), false)
+        }
+
         func testATSUnreachableExits3() throws {
             let r = try run(["ats", "https://127.0.0.1:\(freeLoopbackPort())", "--timeout", "5"])
             XCTAssertEqual(r.status, 3, r.stderr)

@@ -31,7 +31,9 @@
             func read(_ b: [UInt8]) { lock.withLock { _bytes += b } }
             func completed() { lock.withLock { _handshakeCompleted = true } }
             func error(_ e: Error) { lock.withLock { _errors.append(e) } }
-            var sigilError: SigilTLSVerificationError? { errors.lazy.compactMap { $0 as? SigilTLSVerificationError }.first }
+            var sigilError: SigilTLSVerificationError? {
+                errors.lazy.compactMap { $0 as? SigilTLSVerificationError }.first
+            }
         }
 
         /// The application: writes `greeting` as soon as it can (channelActive: before the
@@ -93,7 +95,8 @@
             let channel = try ClientBootstrap(group: group)
                 .channelInitializer { ch in
                     ch.eventLoop.makeCompletedFuture {
-                        try ch.pipeline.syncOperations.addHandlers(try handlers() + [App(seen, greeting: "CLIENT-DATA")])
+                        try ch.pipeline.syncOperations.addHandlers(
+                            try handlers() + [App(seen, greeting: "CLIENT-DATA")])
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).wait()
@@ -132,8 +135,9 @@
 
         func testClientNoneRefusedAtAttach() throws {
             let verifier = try wrongAnchorServerVerifier()
-            XCTAssertThrowsError(try verifier.makeClientHandlers(context: clientContext(.none), serverHostname: "sigil.test"))
-            { e in
+            XCTAssertThrowsError(
+                try verifier.makeClientHandlers(context: clientContext(.none), serverHostname: "sigil.test")
+            ) { e in
                 XCTAssertEqual(e as? SigilNIOConfigurationError, .verificationDisabled(side: .client))
                 XCTAssertTrue("\(e)".contains(".noHostnameVerification"), "the error names the fix: \(e)")
             }
@@ -240,7 +244,9 @@
                 + NIOSSLCertificate.fromPEMFile(TLSFixtures.path("int.pem"))).map { .certificate($0) }
             config.privateKey = try key("client")
             let ctx = try NIOSSLContext(configuration: config)
-            try connect(port: port, seen: seen) { [try NIOSSLClientHandler(context: ctx, serverHostname: "sigil.test")] }
+            try connect(port: port, seen: seen) {
+                [try NIOSSLClientHandler(context: ctx, serverHostname: "sigil.test")]
+            }
         }
 
         func wrongAnchorClientVerifier() throws -> SigilClientCertificateVerifier {
@@ -263,7 +269,8 @@
             let listener = try server(seen: serverSeen) {
                 let box = SigilTLSVerdictBox()
                 return [
-                    NIOSSLServerHandler(context: ctx, customVerificationCallbackWithMetadata: verifier.makeCallback(verdicts: box)),
+                    NIOSSLServerHandler(
+                        context: ctx, customVerificationCallbackWithMetadata: verifier.makeCallback(verdicts: box)),
                     SigilTLSErrorHandler(verdicts: box),
                 ]
             }
