@@ -147,7 +147,10 @@ struct RevocationChecker {
         let direct = crl.issuer.matchesForChaining(c.issuer)
         let label = "CRL of \(crl.issuer.rfc4514String)"
         // The IDP's distribution point name; a relative one is appended to the CRL issuer's DN (§5.2.5).
-        let idpName = idp.flatMap { pointName(full: $0.fullName, relative: $0.relativeName, bases: [crl.issuer]) }
+        let idpName = idp.flatMap { i in
+            i.fullName.map { PointNames.general($0) }
+                ?? i.relativeName.flatMap { pointName(full: nil, relative: $0, bases: [crl.issuer]) }
+        }
         var relevant = direct
         var matched: DistributionPoint?
         var found = false
@@ -169,9 +172,12 @@ struct RevocationChecker {
             // (b)(2)(i): when the IDP names a point, one of the DP's names must be one of its
             // names; a DP without a distributionPoint is named by its cRLIssuer.
             if let idpName {
-                let bases = p.crlIssuer.map(directoryNames) ?? [c.issuer]
+                // (The bases of a relative name are made only for one: no array otherwise.)
                 let dpName =
-                    pointName(full: p.fullName, relative: p.relativeName, bases: bases)
+                    p.fullName.map { PointNames.general($0) }
+                    ?? p.relativeName.flatMap { r in
+                        pointName(full: nil, relative: r, bases: p.crlIssuer.map(directoryNames) ?? [c.issuer])
+                    }
                     ?? p.crlIssuer.map { PointNames.general($0) }
                 guard let dpName, idpName.overlaps(dpName, generalNamesEqual) else { continue }
             }
