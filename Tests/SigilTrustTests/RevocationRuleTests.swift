@@ -86,8 +86,11 @@ final class RevocationRuleTests: XCTestCase {
     /// leaf ← int ← root (2), the root's CRL for int (1), int's CRL by int-signer (1),
     /// int-signer ← root (1), the root's CRL for int-signer in the signer's own check (1): 6.
     func testSeparateSignerPathIsChargedToTheOneBudget() throws {
-        let args = (leaf: "leaf-good.pem", ints: ["int.pem", "int-signer.pem"], crls: ["root.crl.pem", "int-by-signer.crl.pem"])
-        XCTAssertTrue(try verify(args.leaf, args.ints, args.crls, budget: VerificationBudget(signatureChecks: 6)).isTrusted)
+        let args = (
+            leaf: "leaf-good.pem", ints: ["int.pem", "int-signer.pem"], crls: ["root.crl.pem", "int-by-signer.crl.pem"]
+        )
+        XCTAssertTrue(
+            try verify(args.leaf, args.ints, args.crls, budget: VerificationBudget(signatureChecks: 6)).isTrusted)
         for n in 1..<6 {
             for policy in [RevocationOptions.Policy.hardFail, .softFail] {
                 let r = try verify(
