@@ -487,6 +487,9 @@ def rules_fixtures():
         ind_dp = [dp(full=[uri("indirect.crl")], crl_issuer=[x509.DirectoryName(S)])]
         mk("leaf-indirect", dn("indirect.rules.sigil.test"), "int", "leaf", ind_dp)
         mk("leaf-indirect-revoked", dn("indirect-revoked.rules.sigil.test"), "int", "leaf", ind_dp)
+        # A DP whose cRLIssuer is the certificate issuer itself (§4.2.1.13 says to omit it then).
+        mk("leaf-self-crlissuer", dn("self-crlissuer.rules.sigil.test"), "int", "leaf",
+           [dp(full=[uri("int.crl")], crl_issuer=[x509.DirectoryName(I)])])
         # Rule 4: a DP with only a cRLIssuer (no distributionPoint name).
         mk("leaf-issuer-only", dn("issuer-only.rules.sigil.test"), "int", "leaf", [dp(crl_issuer=[x509.DirectoryName(S)])])
         # Rule 4: a DP matching the second of the IDP's two names.
@@ -521,6 +524,7 @@ def rules_fixtures():
         mkcrl("indirect-not-flagged.crl.pem", "indirect-signer", S, [], idp=idp(full=[uri("indirect.crl")]))
         mkcrl("indirect-rel.crl.pem", "indirect-signer", S, [], idp=idp(rel=rdn("partition 9"), indirect=True))
         mkcrl("int-claims-indirect-dp.crl.pem", "int", I, [], idp=idp(full=[uri("indirect.crl")]))
+        mkcrl("int-idp-int.crl.pem", "int", I, [], idp=idp(full=[uri("int.crl")]))
         mkcrl("int-two-names.crl.pem", "int", I, [("leaf-revoked", KC, None)],
               idp=idp(full=[uri("part-a.crl"), uri("part-b.crl")]))
         mkcrl("int-rel.crl.pem", "int", I, [("leaf-rel-revoked", KC, None)], idp=idp(rel=rdn("partition 1")))
@@ -557,6 +561,8 @@ def rules_fixtures():
                  "the DP names cRLIssuer S; the certificate issuer's own CRL claims that DP's name in its IDP (not indirect, not S)")
         scenario("dp-crlissuer-issuer-crl-no-idp", "leaf-indirect", ["int", "indirect-signer"], [R, "int.crl.pem"], "6.3.3 (b)(1) and its closing paragraph",
                  "the DP names cRLIssuer S; the issuer's own CRL has no IDP: one 'not specified in a distribution point but issued by the certificate issuer'")
+        scenario("dp-crlissuer-is-issuer", "leaf-self-crlissuer", ["int"], [R, "int-idp-int.crl.pem"], b1,
+                 "the DP names the certificate issuer itself as cRLIssuer (non-conforming, §4.2.1.13); its CRL's IDP is that DP, not indirect")
         scenario("dp-crlissuer-not-indirect", "leaf-indirect", ["int", "indirect-signer"], [R, "indirect-not-flagged.crl.pem"], b1,
                  "the DP names cRLIssuer S; S's CRL has the DP's name but no indirectCRL")
         scenario("dp-crlissuer-no-crl", "leaf-indirect", ["int", "indirect-signer"], [R], b1,

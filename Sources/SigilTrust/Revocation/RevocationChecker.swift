@@ -158,7 +158,9 @@ struct RevocationChecker {
         for p in points {
             // (b)(1): a DP that names a cRLIssuer takes only a CRL of that issuer asserting
             // indirectCRL; a DP without one takes only the certificate issuer's CRLs.
-            if let ci = p.crlIssuer {
+            // A cRLIssuer naming the certificate issuer itself (which §4.2.1.13 says to omit)
+            // is read as absent: such a CRL is the issuer's own, signed by the path's issuer.
+            if let ci = p.crlIssuer, !(direct && names(ci, contain: c.issuer)) {
                 guard names(ci, contain: crl.issuer) else { continue }
                 relevant = true
                 guard idp?.indirectCRL == true else {
