@@ -7,6 +7,15 @@ import SigilX509
 /// CRLs and OCSP responses the caller gave: revoked if any usable source says so, good if a
 /// usable source covers it (CRLs: for all reasons, §6.3.3 (d)), undetermined otherwise — with
 /// the reasons every unusable source was rejected for.
+///
+/// A CRL is in scope per distribution point (§6.3.3 (b): a DP naming a cRLIssuer takes only
+/// that issuer's indirect CRL; names compared as fullName or nameRelativeToCRLIssuer resolved,
+/// §4.2.1.13, §5.2.5), or as the issuer's CRL not specified in any DP (§6.3.3, last paragraph).
+/// A CRL signed by another key than the path's issuer is used only when its signer's own path
+/// validates to the same anchor with its revocation status good (§6.3.3 (f)): a nested
+/// verification with the same CRLs, responses and budget, in which no enclosing signer may
+/// sign (a signer never vouches for itself), at most `RevocationOptions.maximumCRLSignerDepth`
+/// deep. Fixtures: `Fixtures/revocation/` and `Fixtures/revocation/rules/`.
 struct RevocationChecker {
     let options: RevocationOptions
     let time: Double
