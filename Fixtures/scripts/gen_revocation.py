@@ -363,9 +363,249 @@ def sigalg_fixtures():
         OUT = saved
 
 
+def rules_fixtures():
+    """Fixtures/revocation/rules/: the CRL rules of RFC 5280 §6.3.3 beyond the direct-CRL cases
+    above (issue 21, milestone 3): a separate CRL signer's own revocation status (§6.3.3 (f)),
+    distribution points that name a cRLIssuer ((b)(1)), nameRelativeToCRLIssuer names (§4.2.1.13,
+    §5.2.5, (b)(2)(i)), IDPs with several names and DPs with only a cRLIssuer ((b)(2)(i)), and a
+    CRL signed by a self-issued key-rollover certificate of the CA ((f), §6.1).
+
+    Certificates and CRLs are built with Python `cryptography` (openssl's config language cannot
+    write certificateIssuer entries, nameRelativeToCRLIssuer in a certificate with a cRLIssuer,
+    nor explicit not-before times); the expected verdict of every scenario is OpenSSL's:
+    `openssl verify -attime T -crl_check_all -extended_crl -x509_strict` with the same CRLs.
+    A PKI of its own (`--rules-only` remakes only this directory). Manifest: the same shape as
+    the main one (crlScenarios), with its own anchor and verification time."""
+    global OUT
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    saved, OUT = OUT, os.path.join(OUT, "rules")
+    try:
+        if os.path.exists(OUT):
+            shutil.rmtree(OUT)
+        os.makedirs(OUT)
+        serial = [0x3000]
+        keys = {}
+
+        def dn(cn, ou=None):
+            attrs = [x509.NameAttribute(NameOID.COMMON_NAME, cn)]
+            n = x509.Name([x509.RelativeDistinguishedName([a]) for a in attrs])
+            if ou:
+                n = x509.Name(list(n.rdns) + [x509.RelativeDistinguishedName([x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, ou)])])
+            return n
+
+        def uri(u):
+            return x509.UniformResourceIdentifier(f"http://crl.sigil.test/{u}")
+
+        def rdn(ou):
+            return x509.RelativeDistinguishedName([x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, ou)])
+
+        def save(name, obj):
+            with open(os.path.join(OUT, name), "wb") as f:
+                f.write(obj.public_bytes(serialization.Encoding.PEM))
+
+        certs = {}
+
+        def mk(name, subject, issuer, kind, dps=None, key_name=None, issuer_key=None):
+            """kind: root, ca, leaf, signer (CA:FALSE, keyUsage cRLSign only)."""
+            key_name = key_name or name
+            if key_name not in keys:
+                keys[key_name] = ec.generate_private_key(ec.SECP256R1())
+            k = keys[key_name]
+            serial[0] += 1
+            ik = keys[issuer_key or issuer] if issuer else k
+            iname = certs[issuer].subject if issuer else subject
+            b = (x509.CertificateBuilder().subject_name(subject).issuer_name(iname).public_key(k.public_key())
+                 .serial_number(serial[0]).not_valid_before(G - dt.timedelta(days=1))
+                 .not_valid_after(G + dt.timedelta(days=3650))
+                 .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False))
+            if issuer or issuer_key:
+                b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+            ku = dict(digital_signature=False, content_commitment=False, key_encipherment=False, data_encipherment=False,
+                      key_agreement=False, key_cert_sign=False, crl_sign=False, encipher_only=False, decipher_only=False)
+            if kind in ("root", "ca"):
+                b = b.add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+                ku.update(key_cert_sign=True, crl_sign=True)
+            elif kind == "signer":
+                b = b.add_extension(x509.BasicConstraints(ca=False, path_length=None), True)
+                ku.update(crl_sign=True)
+            else:
+                b = b.add_extension(x509.BasicConstraints(ca=False, path_length=None), True)
+                ku.update(digital_signature=True)
+                b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), False)
+            b = b.add_extension(x509.KeyUsage(**ku), True)
+            if dps:
+                b = b.add_extension(x509.CRLDistributionPoints(dps), False)
+            c = b.sign(ik, hashes.SHA256())
+            certs[name] = c
+            save(f"{name}.pem", c)
+            return c
+
+        crl_numbers = [2000]
+
+        def mkcrl(out, signer_key, issuer_name, entries=(), idp=None, last=None):
+            """entries: (certificate name, reason, certificateIssuer DN or None)."""
+            k = keys[signer_key]
+            crl_numbers[0] += 1
+            b = (x509.CertificateRevocationListBuilder().issuer_name(issuer_name)
+                 .last_update(last or G - dt.timedelta(hours=1)).next_update(G + dt.timedelta(days=30))
+                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(k.public_key()), False)
+                 .add_extension(x509.CRLNumber(crl_numbers[0]), False))
+            if idp:
+                b = b.add_extension(idp, True)
+            for cname, reason, cissuer in entries:
+                e = (x509.RevokedCertificateBuilder().serial_number(certs[cname].serial_number)
+                     .revocation_date(G - dt.timedelta(hours=2))
+                     .add_extension(x509.CRLReason(reason), False))
+                if cissuer is not None:
+                    e = e.add_extension(x509.CertificateIssuer([x509.DirectoryName(cissuer)]), True)
+                b = b.add_revoked_certificate(e.build())
+            with open(os.path.join(OUT, out), "wb") as f:
+                f.write(b.sign(k, hashes.SHA256()).public_bytes(serialization.Encoding.PEM))
+
+        def idp(full=None, rel=None, indirect=False, only_ca=False, only_user=False):
+            return x509.IssuingDistributionPoint(full_name=full, relative_name=rel, only_contains_user_certs=only_user,
+                                                 only_contains_ca_certs=only_ca, only_some_reasons=None,
+                                                 indirect_crl=indirect, only_contains_attribute_certs=False)
+
+        def dp(full=None, rel=None, crl_issuer=None):
+            return x509.DistributionPoint(full_name=full, relative_name=rel, reasons=None, crl_issuer=crl_issuer)
+
+        KC, CAC = x509.ReasonFlags.key_compromise, x509.ReasonFlags.ca_compromise
+        root_dp = [dp(full=[uri("root.crl")])]
+        int_dp = [dp(full=[uri("int.crl")])]
+        mk("root", dn("Sigil Rules Root"), None, "root")
+        I = dn("Sigil Rules Intermediate")
+        S = dn("Sigil Rules Indirect CRL Issuer")
+        mk("int", I, "root", "ca", root_dp)
+        # Rule 1: separate CRL signers (§6.3.3 (f)) — one with the issuer's name and another key,
+        # one of another name (indirect CRLs); the root's "signers revoked" CRL revokes both.
+        mk("int-signer", I, "root", "signer", root_dp)
+        mk("indirect-signer", S, "root", "signer", root_dp)
+        mk("leaf-good", dn("good.rules.sigil.test"), "int", "leaf", int_dp)
+        mk("leaf-revoked", dn("revoked.rules.sigil.test"), "int", "leaf", int_dp)
+        ind_dp = [dp(full=[uri("indirect.crl")], crl_issuer=[x509.DirectoryName(S)])]
+        mk("leaf-indirect", dn("indirect.rules.sigil.test"), "int", "leaf", ind_dp)
+        mk("leaf-indirect-revoked", dn("indirect-revoked.rules.sigil.test"), "int", "leaf", ind_dp)
+        # A DP whose cRLIssuer is the certificate issuer itself (§4.2.1.13 says to omit it then).
+        mk("leaf-self-crlissuer", dn("self-crlissuer.rules.sigil.test"), "int", "leaf",
+           [dp(full=[uri("int.crl")], crl_issuer=[x509.DirectoryName(I)])])
+        # Rule 4: a DP with only a cRLIssuer (no distributionPoint name).
+        mk("leaf-issuer-only", dn("issuer-only.rules.sigil.test"), "int", "leaf", [dp(crl_issuer=[x509.DirectoryName(S)])])
+        # Rule 4: a DP matching the second of the IDP's two names.
+        mk("leaf-second-name", dn("second-name.rules.sigil.test"), "int", "leaf", [dp(full=[uri("part-b.crl")])])
+        # Rule 3: nameRelativeToCRLIssuer (appended to the certificate's issuer, or to the DP's
+        # cRLIssuer when present, §4.2.1.13).
+        mk("leaf-rel", dn("relative.rules.sigil.test"), "int", "leaf", [dp(rel=rdn("partition 1"))])
+        mk("leaf-rel-revoked", dn("relative-revoked.rules.sigil.test"), "int", "leaf", [dp(rel=rdn("partition 1"))])
+        mk("leaf-rel-other", dn("relative-other.rules.sigil.test"), "int", "leaf", [dp(rel=rdn("partition 2"))])
+        mk("leaf-full-dn", dn("full-dn.rules.sigil.test"), "int", "leaf",
+           [dp(full=[x509.DirectoryName(dn("Sigil Rules Intermediate", "partition 1"))])])
+        mk("leaf-rel-indirect", dn("relative-indirect.rules.sigil.test"), "int", "leaf",
+           [dp(rel=rdn("partition 9"), crl_issuer=[x509.DirectoryName(S)])])
+        # Rule 5: key rollover of a CA: "ro" (old key) issued by the root; "ro-new" is the
+        # self-issued certificate of the new key signed with the old one (subject = issuer).
+        RO = dn("Sigil Rules Rollover CA")
+        mk("ro", RO, "root", "ca", root_dp)
+        mk("ro-new", RO, "ro", "ca", None)
+        mk("leaf-ro", dn("rollover.rules.sigil.test"), "ro", "leaf", None)
+        mk("leaf-ro-revoked", dn("rollover-revoked.rules.sigil.test"), "ro", "leaf", None)
+
+        mkcrl("root.crl.pem", "root", certs["root"].subject)
+        mkcrl("root-signers-revoked.crl.pem", "root", certs["root"].subject,
+              [("int-signer", KC, None), ("indirect-signer", KC, None)])
+        mkcrl("int.crl.pem", "int", I, [("leaf-revoked", KC, None)])
+        mkcrl("int-by-signer.crl.pem", "int-signer", I, [("leaf-revoked", KC, None)])
+        mkcrl("indirect.crl.pem", "indirect-signer", S,
+              [("leaf-indirect-revoked", KC, I), ("leaf-rel-revoked", KC, I)],
+              idp=idp(full=[uri("indirect.crl")], indirect=True))
+        mkcrl("indirect-issuer-name.crl.pem", "indirect-signer", S, [("leaf-indirect-revoked", KC, I)],
+              idp=idp(full=[x509.DirectoryName(S)], indirect=True))
+        mkcrl("indirect-not-flagged.crl.pem", "indirect-signer", S, [], idp=idp(full=[uri("indirect.crl")]))
+        mkcrl("indirect-rel.crl.pem", "indirect-signer", S, [], idp=idp(rel=rdn("partition 9"), indirect=True))
+        mkcrl("int-claims-indirect-dp.crl.pem", "int", I, [], idp=idp(full=[uri("indirect.crl")]))
+        mkcrl("int-idp-int.crl.pem", "int", I, [], idp=idp(full=[uri("int.crl")]))
+        mkcrl("int-two-names.crl.pem", "int", I, [("leaf-revoked", KC, None)],
+              idp=idp(full=[uri("part-a.crl"), uri("part-b.crl")]))
+        mkcrl("int-rel.crl.pem", "int", I, [("leaf-rel-revoked", KC, None)], idp=idp(rel=rdn("partition 1")))
+        mkcrl("int-full-dn.crl.pem", "int", I, [("leaf-rel-revoked", KC, None)],
+              idp=idp(full=[x509.DirectoryName(dn("Sigil Rules Intermediate", "partition 1"))]))
+        mkcrl("ro-new.crl.pem", "ro-new", RO, [("leaf-ro-revoked", KC, None)])
+        mkcrl("ro-old-ca.crl.pem", "ro", RO, [], idp=idp(only_ca=True))
+
+        scenarios = []
+        flags = ["-crl_check_all", "-extended_crl", "-x509_strict"]
+
+        def scenario(name, leaf, untrusted, crls, rule, description):
+            ok, text = verify(f"{leaf}.pem", [f"{u}.pem" for u in untrusted], crls, flags)
+            scenarios.append({"name": name, "leaf": f"{leaf}.pem", "intermediates": [f"{u}.pem" for u in untrusted],
+                              "crls": crls, "openssl": " ".join(flags), "trusted": ok, "opensslOutput": text,
+                              "rule": rule, "description": description})
+
+        R, RS = "root.crl.pem", "root-signers-revoked.crl.pem"
+        f, b1, b2, r3, r4, r5 = "6.3.3 (f)", "6.3.3 (b)(1)", "6.3.3 (b)(2)(i)", "4.2.1.13, 5.2.5, 6.3.3 (b)(2)(i)", "6.3.3 (b)(2)(i)", "6.1, 6.3.3 (f)"
+        scenario("control-direct", "leaf-good", ["int"], [R, "int.crl.pem"], "6.3.3", "the issuer's own CRL, nothing revoked")
+        scenario("separate-signer", "leaf-good", ["int", "int-signer"], [R, "int-by-signer.crl.pem"], f,
+                 "the CRL is signed by another key of the issuer's name, certified by the root")
+        scenario("separate-signer-lists-leaf", "leaf-revoked", ["int", "int-signer"], [R, "int-by-signer.crl.pem"], f,
+                 "as separate-signer; that CRL lists the leaf")
+        scenario("separate-signer-revoked", "leaf-good", ["int", "int-signer"], [RS, "int-by-signer.crl.pem"], f,
+                 "the separate CRL signer's own certificate is revoked by the root's CRL")
+        scenario("indirect", "leaf-indirect", ["int", "indirect-signer"], [R, "indirect.crl.pem"], b1,
+                 "the DP names cRLIssuer S; S's indirect CRL does not list the leaf")
+        scenario("indirect-lists-leaf", "leaf-indirect-revoked", ["int", "indirect-signer"], [R, "indirect.crl.pem"], b1,
+                 "S's indirect CRL lists the leaf with certificateIssuer = its issuer")
+        scenario("indirect-signer-revoked", "leaf-indirect", ["int", "indirect-signer"], [RS, "indirect.crl.pem"], f,
+                 "the indirect CRL issuer's certificate is revoked by the root's CRL")
+        scenario("dp-crlissuer-issuer-crl-claims-dp", "leaf-indirect", ["int", "indirect-signer"], [R, "int-claims-indirect-dp.crl.pem"], b1,
+                 "the DP names cRLIssuer S; the certificate issuer's own CRL claims that DP's name in its IDP (not indirect, not S)")
+        scenario("dp-crlissuer-issuer-crl-no-idp", "leaf-indirect", ["int", "indirect-signer"], [R, "int.crl.pem"], "6.3.3 (b)(1) and its closing paragraph",
+                 "the DP names cRLIssuer S; the issuer's own CRL has no IDP: one 'not specified in a distribution point but issued by the certificate issuer'")
+        scenario("dp-crlissuer-is-issuer", "leaf-self-crlissuer", ["int"], [R, "int-idp-int.crl.pem"], b1,
+                 "the DP names the certificate issuer itself as cRLIssuer (non-conforming, §4.2.1.13); its CRL's IDP is that DP, not indirect")
+        scenario("dp-crlissuer-not-indirect", "leaf-indirect", ["int", "indirect-signer"], [R, "indirect-not-flagged.crl.pem"], b1,
+                 "the DP names cRLIssuer S; S's CRL has the DP's name but no indirectCRL")
+        scenario("dp-crlissuer-no-crl", "leaf-indirect", ["int", "indirect-signer"], [R], b1,
+                 "the DP names cRLIssuer S; no CRL at all for it")
+        scenario("idp-second-name", "leaf-second-name", ["int"], [R, "int-two-names.crl.pem"], r4,
+                 "the CRL's IDP has two fullName URIs; the leaf's DP is the second")
+        scenario("dp-issuer-only", "leaf-issuer-only", ["int", "indirect-signer"], [R, "indirect-issuer-name.crl.pem"], r4,
+                 "the DP has only cRLIssuer S; S's indirect CRL's IDP is named by S's DN")
+        scenario("dp-issuer-only-lists-leaf", "leaf-indirect-revoked", ["int", "indirect-signer"], [R, "indirect-issuer-name.crl.pem"], r4,
+                 "a DP with a name (indirect.crl) against an IDP named by S's DN: not the same point")
+        scenario("relative-both", "leaf-rel", ["int"], [R, "int-rel.crl.pem"], r3,
+                 "DP and IDP both nameRelativeToCRLIssuer OU=partition 1 (relative to the issuer)")
+        scenario("relative-both-revoked", "leaf-rel-revoked", ["int"], [R, "int-rel.crl.pem"], r3,
+                 "as relative-both; the CRL lists the leaf")
+        scenario("relative-other-partition", "leaf-rel-other", ["int"], [R, "int-rel.crl.pem"], r3,
+                 "DP OU=partition 2 relative to the issuer; the CRL's IDP is OU=partition 1")
+        scenario("relative-dp-full-idp", "leaf-rel-revoked", ["int"], [R, "int-full-dn.crl.pem"], r3,
+                 "DP relative (OU=partition 1), IDP fullName directoryName CN=…Intermediate,OU=partition 1; lists the leaf")
+        scenario("full-dp-relative-idp", "leaf-full-dn", ["int"], [R, "int-rel.crl.pem"], r3,
+                 "DP fullName directoryName CN=…Intermediate,OU=partition 1; IDP relative OU=partition 1")
+        scenario("relative-to-crlissuer", "leaf-rel-indirect", ["int", "indirect-signer"], [R, "indirect-rel.crl.pem"], r3,
+                 "DP relative OU=partition 9 with cRLIssuer S: names S + OU; S's indirect CRL IDP relative OU=partition 9")
+        scenario("rollover-signer", "leaf-ro", ["ro", "ro-new"], [R, "ro-new.crl.pem", "ro-old-ca.crl.pem"], r5,
+                 "the CA's CRL is signed by its new key, certified by the self-issued ro-new (old key); the old key's onlyContainsCACerts CRL covers ro-new")
+        scenario("rollover-signer-lists-leaf", "leaf-ro-revoked", ["ro", "ro-new"], [R, "ro-new.crl.pem", "ro-old-ca.crl.pem"], r5,
+                 "as rollover-signer; the new key's CRL lists the leaf")
+        scenario("rollover-signer-circular", "leaf-ro", ["ro", "ro-new"], [R, "ro-new.crl.pem"], f,
+                 "as rollover-signer without the old key's CRL: ro-new's status could only come from the CRL it signs")
+        with open(os.path.join(OUT, "manifest.json"), "w") as fh:
+            json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
+                       "crlScenarios": scenarios}, fh, indent=1)
+        for s in scenarios:
+            print(f"rules/{s['name']:36} trusted={s['trusted']}  {s['opensslOutput'].splitlines()[-1][:100]}")
+    finally:
+        OUT = saved
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--sigalg-only"]:
         sigalg_fixtures()
+    elif sys.argv[1:] == ["--rules-only"]:
+        rules_fixtures()
     else:
         main()
         sigalg_fixtures()
+        rules_fixtures()

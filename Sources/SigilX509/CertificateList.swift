@@ -811,8 +811,12 @@ public struct RevokedCertificates: Sequence, Sendable {
 public struct IssuingDistributionPoint: Sendable {
     /// distributionPoint as a fullName (nil when absent or given as nameRelativeToCRLIssuer).
     public var fullName: GeneralNames?
-    /// The point is named relative to the CRL issuer (Sigil does not match such names).
+    /// The point is named relative to the CRL issuer (nameRelativeToCRLIssuer).
     public var hasRelativeName = false
+    /// nameRelativeToCRLIssuer [1]: the RelativeDistinguishedName's content; the point's name
+    /// is the CRL issuer's DN with this RDN appended (§5.2.5), see
+    /// `DistinguishedName.appending(relativeName:)`.
+    public var relativeName: ByteSpan?
     /// The list covers end-entity certificates only (cA false or no basicConstraints).
     public var onlyContainsUserCerts = false
     /// The list covers CA certificates only.
@@ -843,6 +847,7 @@ public struct IssuingDistributionPoint: Sendable {
                             }
                         }
                         idp.hasRelativeName = true
+                        idp.relativeName = ByteSpan(storage, choice.contentStart, choice.end)
                     default:
                         throw DERError(.unexpectedTag, at: choice.start)
                     }

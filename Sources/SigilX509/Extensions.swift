@@ -855,6 +855,11 @@ public struct DistributionPoint: Sendable {
     public var fullName: GeneralNames?
     /// True when the point is named relative to the CRL issuer.
     public var hasRelativeName: Bool
+    /// nameRelativeToCRLIssuer [1]: the RelativeDistinguishedName's content (its
+    /// AttributeTypeAndValue encodings), when the point is named that way. The point's name is
+    /// the cRLIssuer's DN (else the certificate issuer's) with this RDN appended (§4.2.1.13);
+    /// see `DistinguishedName.appending(relativeName:)`.
+    public var relativeName: ByteSpan? = nil
     /// ReasonFlags bits, when present.
     public var reasons: UInt16?
     /// cRLIssuer [2]: who signs the CRL when it is not the certificate's issuer (indirect CRLs).
@@ -882,6 +887,7 @@ public struct DistributionPoint: Sendable {
                             }
                         }
                         dp.hasRelativeName = true
+                        dp.relativeName = ByteSpan(storage, choice.contentStart, choice.end)
                     default:
                         throw DERError(.unexpectedTag, at: choice.start)
                     }

@@ -130,6 +130,35 @@ public struct DistinguishedName: Sequence, Sendable {
     }
 }
 
+extension DistinguishedName {
+    /// This name with one more RDN appended, made of `relativeName` — the content of a
+    /// nameRelativeToCRLIssuer (a distribution point's name relative to its CRL issuer, RFC 5280
+    /// §4.2.1.13, §5.2.5). nil when the result is not a valid name (the RDN's values are
+    /// validated as a certificate's are). Allocates the new encoding.
+    public func appending(relativeName: ByteSpan) -> DistinguishedName? {
+        let header =
+            (try? encoded.withUnsafeBytes { (b) throws(DERError) -> Int in
+                var r = DERReader(b)
+                return try r.read(.sequence).contentStart
+            }) ?? encoded.count
+        var content = Array(encoded.storage[(encoded.start + header)..<encoded.end])
+        content += [0x31] + derLength(relativeName.count) + relativeName.bytes
+        return try? DistinguishedName(der: [0x30] + derLength(content.count) + content)
+    }
+}
+
+/// A DER length field for `n` content octets (X.690 §8.1.3, definite form, minimal).
+func derLength(_ n: Int) -> [UInt8] {
+    if n < 0x80 { return [UInt8(n)] }
+    var bytes: [UInt8] = []
+    var v = n
+    while v > 0 {
+        bytes.insert(UInt8(v & 0xFF), at: 0)
+        v >>= 8
+    }
+    return [0x80 | UInt8(bytes.count)] + bytes
+}
+
 /// One RDN: a SET of attribute type-and-value pairs.
 public struct RelativeDistinguishedName: Sequence, Sendable {
     /// The whole SET encoding.

@@ -98,4 +98,31 @@ final class RevocationCLITests: XCTestCase {
             XCTAssertEqual(rc, 0, out)
         }
     }
+
+    /// `Fixtures/revocation/rules/` (verdicts: `openssl verify -crl_check_all -extended_crl
+    /// -x509_strict`): a separate CRL signer whose certificate the root's CRL revokes (RFC 5280
+    /// §6.3.3 (f); OpenSSL: error 54, CRL path validation error) and a nameRelativeToCRLIssuer
+    /// distribution point (§4.2.1.13, §5.2.5; OpenSSL: certificate revoked), from the command line.
+    func testCRLRulesFromTheCommandLine() throws {
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("rules/manifest.json"))))
+            as! [String: Any]
+        let base = [
+            "verify", "--kind", "basic", "--anchors-only", "--anchor", f("rules/root.pem"), "--intermediate",
+            f("rules/int.pem"), "--at", "\(m["verificationTime"] as! Int)", "--json",
+        ]
+        let signer = ["--intermediate", f("rules/int-signer.pem"), "--crl", f("rules/int-by-signer.crl.pem")]
+        var (rc, out) = try run(base + signer + ["--crl", f("rules/root.crl.pem"), f("rules/leaf-good.pem")])
+        XCTAssertEqual(rc, 0, out)
+        (rc, out) = try run(
+            base + signer + ["--crl", f("rules/root-signers-revoked.crl.pem"), f("rules/leaf-good.pem")])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revocation undetermined","certificate":0"#), out)
+        (rc, out) = try run(
+            base + [
+                "--crl", f("rules/root.crl.pem"), "--crl", f("rules/int-rel.crl.pem"), f("rules/leaf-rel-revoked.pem"),
+            ])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+    }
 }

@@ -165,6 +165,13 @@ public enum CertificateWalk {
             for dp in dps {
                 if let f = dp.fullName { walkGeneralNames(f) }
                 _ = (dp.hasRelativeName, dp.reasons)
+                // nameRelativeToCRLIssuer (§4.2.1.13): appended to the issuer's DN.
+                if let rel = dp.relativeName {
+                    oracle(dp.hasRelativeName && dp.fullName == nil, "DP: relative name without hasRelativeName")
+                    if let name = cert.issuer.appending(relativeName: rel) {
+                        oracle(name.matchesForChaining(name), "DP: the resolved name does not match itself")
+                    }
+                }
                 if let i = dp.crlIssuer { walkGeneralNames(i) }
             }
         }

@@ -29,6 +29,15 @@ public enum CRLWalk {
         if let idp = crl.facts.issuingDistributionPoint, let names = idp.fullName {
             for n in names { _ = n.description }
         }
+        // nameRelativeToCRLIssuer (§5.2.5): the CRL issuer's DN with one more RDN.
+        if let idp = crl.facts.issuingDistributionPoint, let rel = idp.relativeName {
+            oracle(idp.hasRelativeName && idp.fullName == nil, "IDP: relative name without hasRelativeName")
+            if let name = crl.issuer.appending(relativeName: rel) {
+                oracle(
+                    name.reduce(0) { n, _ in n + 1 } == crl.issuer.reduce(0) { n, _ in n + 1 } + 1,
+                    "IDP: the resolved name is not the issuer plus one RDN")
+            }
+        }
         for e in crl.extensions { _ = e.oidDotted }
         var count = 0
         for entry in crl.revokedCertificates {

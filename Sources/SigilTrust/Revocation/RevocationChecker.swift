@@ -7,6 +7,15 @@ import SigilX509
 /// CRLs and OCSP responses the caller gave: revoked if any usable source says so, good if a
 /// usable source covers it (CRLs: for all reasons, §6.3.3 (d)), undetermined otherwise — with
 /// the reasons every unusable source was rejected for.
+///
+/// A CRL is in scope per distribution point (§6.3.3 (b): a DP naming a cRLIssuer takes only
+/// that issuer's indirect CRL; names compared as fullName or nameRelativeToCRLIssuer resolved,
+/// §4.2.1.13, §5.2.5), or as the issuer's CRL not specified in any DP (§6.3.3, last paragraph).
+/// A CRL signed by another key than the path's issuer is used only when its signer's own path
+/// validates to the same anchor with its revocation status good (§6.3.3 (f)): a nested
+/// verification with the same CRLs, responses and budget, in which no enclosing signer may
+/// sign (a signer never vouches for itself), at most `RevocationOptions.maximumCRLSignerDepth`
+/// deep. Fixtures: `Fixtures/revocation/` and `Fixtures/revocation/rules/`.
 struct RevocationChecker {
     let options: RevocationOptions
     let time: Double
@@ -101,58 +110,122 @@ struct RevocationChecker {
         var point: DistributionPoint?
     }
 
+    /// A distribution point's names (§6.3.3 (b)(2)(i)): its fullName, or the DNs its
+    /// nameRelativeToCRLIssuer resolves to (§4.2.1.13, §5.2.5), or a cRLIssuer's names.
+    enum PointNames {
+        case general(GeneralNames)
+        case directory([DistinguishedName])
+
+        /// Do the two share a name? A directoryName matches a DN by `matchesForChaining`.
+        func overlaps(_ other: PointNames, _ equal: (GeneralName, GeneralName) -> Bool) -> Bool {
+            switch (self, other) {
+            case (.general(let a), .general(let b)):
+                for x in a { for y in b where equal(x, y) { return true } }
+            case (.general(let a), .directory(let d)), (.directory(let d), .general(let a)):
+                for x in a {
+                    if case .directoryName(let n) = x, d.contains(where: { $0.matchesForChaining(n) }) { return true }
+                }
+            case (.directory(let a), .directory(let b)):
+                for x in a where b.contains(where: { $0.matchesForChaining(x) }) { return true }
+            }
+            return false
+        }
+    }
+
+    /// The name of a DistributionPointName: fullName, or the fragment appended to each of
+    /// `bases` (§4.2.1.13: the cRLIssuer's DN when present, else the certificate issuer's;
+    /// §5.2.5: the CRL issuer's). A fragment that does not make a valid name names nothing.
+    func pointName(full: GeneralNames?, relative: ByteSpan?, bases: [DistinguishedName]) -> PointNames? {
+        if let full { return .general(full) }
+        guard let relative else { return nil }
+        return .directory(bases.compactMap { $0.appending(relativeName: relative) })
+    }
+
+    func directoryNames(_ names: GeneralNames) -> [DistinguishedName] {
+        var out: [DistinguishedName] = []
+        for n in names { if case .directoryName(let d) = n { out.append(d) } }
+        return out
+    }
+
     /// §6.3.3 (b): is `crl` the one for `c`? nil when out of scope (a note says why when it is
     /// from the right issuer but still does not apply).
     func scope(
         of crl: CertificateList, for c: Certificate, isCA: Bool, points: [DistributionPoint], notes: inout [String]
     ) -> Scope? {
         let idp = crl.facts.issuingDistributionPoint
-        var scope = Scope(indirect: false, point: nil)
-        if crl.issuer.matchesForChaining(c.issuer) {
-            // (b)(1): a direct CRL.
-        } else if idp?.indirectCRL == true,
-            let p = points.first(where: { p in p.crlIssuer.map { names($0, contain: crl.issuer) } ?? false })
-        {
-            // (b)(1): the certificate's distribution point names this CRL issuer, and the CRL
-            // says it is indirect.
-            scope = Scope(indirect: true, point: p)
-        } else {
-            return nil
-        }
-        guard let idp else { return scope }
+        let direct = crl.issuer.matchesForChaining(c.issuer)
         let label = "CRL of \(crl.issuer.rfc4514String)"
-        // (b)(2)(i): the IDP's name must be one of the certificate's distribution points.
-        if idp.hasRelativeName {
-            notes.append("\(label): nameRelativeToCRLIssuer distribution points are not supported")
+        // The IDP's distribution point name; a relative one is appended to the CRL issuer's DN (§5.2.5).
+        let idpName = idp.flatMap { i in
+            i.fullName.map { PointNames.general($0) }
+                ?? i.relativeName.flatMap { pointName(full: nil, relative: $0, bases: [crl.issuer]) }
+        }
+        var relevant = direct
+        var matched: DistributionPoint?
+        var found = false
+        var why = "its issuing distribution point is not one of the certificate's"
+        for p in points {
+            // (b)(1): a DP that names a cRLIssuer takes only a CRL of that issuer asserting
+            // indirectCRL; a DP without one takes only the certificate issuer's CRLs.
+            // A cRLIssuer naming the certificate issuer itself (which §4.2.1.13 says to omit)
+            // is read as absent: such a CRL is the issuer's own, signed by the path's issuer.
+            if let ci = p.crlIssuer, !(direct && names(ci, contain: c.issuer)) {
+                guard names(ci, contain: crl.issuer) else { continue }
+                relevant = true
+                guard idp?.indirectCRL == true else {
+                    why =
+                        "it is the cRLIssuer of a distribution point but does not assert indirectCRL (RFC 5280 §6.3.3 (b)(1))"
+                    continue
+                }
+            } else if !direct {
+                continue
+            }
+            // (b)(2)(i): when the IDP names a point, one of the DP's names must be one of its
+            // names; a DP without a distributionPoint is named by its cRLIssuer.
+            if let idpName {
+                // (The bases of a relative name are made only for one: no array otherwise.)
+                let dpName =
+                    p.fullName.map { PointNames.general($0) }
+                    ?? p.relativeName.flatMap { r in
+                        pointName(full: nil, relative: r, bases: p.crlIssuer.map(directoryNames) ?? [c.issuer])
+                    }
+                    ?? p.crlIssuer.map { PointNames.general($0) }
+                guard let dpName, idpName.overlaps(dpName, generalNamesEqual) else { continue }
+            }
+            matched = p
+            found = true
+            break
+        }
+        // §6.3.3, closing paragraph: a CRL of the certificate issuer not specified in any of
+        // its distribution points is processed as for a DP named by the certificate issuer,
+        // without reasons or cRLIssuer.
+        if !found && direct {
+            if let idpName {
+                found = idpName.overlaps(.directory([c.issuer]), generalNamesEqual)
+            } else {
+                found = true
+            }
+        }
+        guard found else {
+            if relevant { notes.append("\(label): \(why)") }
             return nil
         }
-        if let full = idp.fullName {
-            let match = points.first { p in
-                if let f = p.fullName { return sharesName(full, f) }
-                // A point without a name is named by its cRLIssuer (§6.3.3 (b)(2)(i)).
-                if let ci = p.crlIssuer { return sharesName(full, ci) }
-                return false
-            }
-            guard let match else {
-                notes.append("\(label): its issuing distribution point is not one of the certificate's")
+        if let idp {
+            // (b)(2)(ii)-(iv)
+            if idp.onlyContainsUserCerts && isCA {
+                notes.append("\(label) covers only end-entity certificates")
                 return nil
             }
-            scope.point = match
+            if idp.onlyContainsCACerts && !isCA {
+                notes.append("\(label) covers only CA certificates")
+                return nil
+            }
+            if idp.onlyContainsAttributeCerts {
+                notes.append("\(label) covers only attribute certificates")
+                return nil
+            }
         }
-        // (b)(2)(ii)-(iv)
-        if idp.onlyContainsUserCerts && isCA {
-            notes.append("\(label) covers only end-entity certificates")
-            return nil
-        }
-        if idp.onlyContainsCACerts && !isCA {
-            notes.append("\(label) covers only CA certificates")
-            return nil
-        }
-        if idp.onlyContainsAttributeCerts {
-            notes.append("\(label) covers only attribute certificates")
-            return nil
-        }
-        return scope
+        return Scope(indirect: !direct, point: matched)
     }
 
     /// §6.3.3 (a) and the CRL profile: current, and nothing in it Sigil cannot process.
@@ -192,13 +265,23 @@ struct RevocationChecker {
 
     /// §6.3.3 (f), (g): the CRL's signature verifies with the key of a certificate that may
     /// sign CRLs (cRLSign when keyUsage is present) and that is either the certificate's issuer
-    /// on the path, or a certificate whose own path ends at the same anchor.
+    /// on the path, or a certificate whose own path ends at the same anchor — validated like any
+    /// path (§6.1), its revocation status included (§6.3.3 (f)), with the same CRLs, OCSP
+    /// responses and policy, within the one verification budget. A signer whose status is being
+    /// established (an enclosing check) does not sign for it: a status only a CRL the signer
+    /// signs itself could decide stays undetermined.
     func signerValid(_ crl: CertificateList, directIssuer: Certificate?, notes: inout [String]) -> Bool {
         let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
         var why = "no certificate of \(crl.issuer.rfc4514String) verifies its signature"
         func tryCandidate(_ s: Certificate) -> Bool {
             if let aki = crl.facts.authorityKeyIdentifier, let ski = (try? s.subjectKeyIdentifier()) ?? nil, aki != ski
             {
+                return false
+            }
+            if options.crlSignerChain.contains(s) {
+                why =
+                    "its signer \(s.subject.rfc4514String) is the CRL signer whose own status is being checked"
+                    + " (a CRL cannot vouch for its own signer, RFC 5280 §6.3.3 (f))"
                 return false
             }
             if let ku = (try? s.keyUsage()) ?? nil, !ku.contains(.cRLSign) {
@@ -225,7 +308,8 @@ struct RevocationChecker {
             return false
         }
         if let direct = directIssuer, tryCandidate(direct) { return true }
-        // A separate CRL signer: same name, another key; it must validate to the same anchor.
+        // A separate CRL signer: another key (same name, or an indirect CRL's issuer); it must
+        // validate to the same anchor, revocation included.
         var tried = 0
         var seen: [Certificate] = directIssuer.map { [$0] } ?? []
         for s in certificates + [anchor.certificate] where s.subject.matchesForChaining(crl.issuer) && !seen.contains(s)
@@ -235,12 +319,23 @@ struct RevocationChecker {
             if tried > RevocationOptions.maximumCRLSignerCandidates { break }
             guard tryCandidate(s) else { continue }
             if s == anchor.certificate { return true }
+            // Nested signer paths are bounded (each level is a verification of its own, all
+            // charged to the one budget).
+            if options.crlSignerChain.count >= RevocationOptions.maximumCRLSignerDepth {
+                why =
+                    "its signer \(s.subject.rfc4514String) would need a CRL signer path nested deeper than"
+                    + " \(RevocationOptions.maximumCRLSignerDepth)"
+                continue
+            }
             var store = TrustStore()
             store.add(anchor)
             var o = VerificationOptions(kind: .basic, time: time)
             o.algorithms = algorithms
-            // The signer's own path is validated by §6.1; its revocation is not checked (no
-            // recursion): a limitation shared with OpenSSL's default.
+            // §6.3.3 (f): the signer's path is checked for revocation like the path it serves
+            // (the whole path, or only the signer itself when only leaves are checked).
+            var nested = options
+            nested.crlSignerChain.append(s)
+            o.revocation = nested
             guard
                 let result = work.validateSigner(
                     ChainVerifier(anchors: store, signatureVerifier: verifier),
@@ -249,8 +344,19 @@ struct RevocationChecker {
                 why = "the verification budget is exhausted"
                 break
             }
-            if result.isTrusted { return true }
-            why = "its signer \(s.subject.rfc4514String) does not chain to the path's anchor"
+            if case .trusted(_, _, let details) = result {
+                // Under soft fail the signer's path is trusted with an undetermined status;
+                // the CRL then decides nothing either (the certificate it serves is reported
+                // undetermined, never good on the word of a signer of unknown status).
+                guard let open = details.revocation.first(where: { $0.status != .good }),
+                    case .undetermined(let reason) = open.status
+                else { return true }
+                why =
+                    "the revocation status of \(open.certificateIndex == 0 ? "its signer \(s.subject.rfc4514String)" : "its signer's issuer") is undetermined: \(reason)"
+                continue
+            }
+            let reasons = result.failures.prefix(2).map(\.message).joined(separator: "; ")
+            why = "the path of its signer \(s.subject.rfc4514String) does not validate to the path's anchor: \(reasons)"
         }
         notes.append("\(label) is not usable: \(why)")
         return false

@@ -37,6 +37,13 @@ public struct RevocationOptions: Sendable {
     /// At most this many separately-signed CRL issuers are tried per CRL (each is a path
     /// validation of its own; bound the work a hostile bundle can cause).
     public static let maximumCRLSignerCandidates = 4
+    /// At most this many separate CRL signers' paths nested in one another (a signer's path
+    /// checked for revocation may need a CRL of another separate signer, RFC 5280 §6.3.3 (f)).
+    public static let maximumCRLSignerDepth = 3
+    /// The separate CRL signers whose paths enclose this check, outermost first (set by Sigil
+    /// for a signer's own path): none of them may sign a CRL used here, so a status only a CRL
+    /// its own signer signs could decide stays undetermined, and signer loops end.
+    var crlSignerChain: [Certificate] = []
 
     /// Options checking the whole path against `crls` and `ocspResponses` under `policy`
     /// (hard fail by default: with nothing given, every checked certificate is undetermined
