@@ -596,6 +596,9 @@ extension LenientCertificate {
             }
             var w = DERWriter(source: bytes)
             w.write(.constructed(tag: 0x30, children: rdns, origin: n.start))
+            // Values re-encoded in DER (a non-minimal INTEGER, a BOOLEAN 01): the strict parser
+            // refuses the original.
+            for x in w.repairs { warn(x.clause, x.offset, "\(label): " + x.message) }
             // The re-encoding goes through the strict Name decoder (no unvalidated bytes behind
             // a DistinguishedName); what it still refuses is shown empty, with a warning.
             if let dn = try? DistinguishedName(der: w.out) { return dn }
