@@ -352,7 +352,7 @@ public enum AttributeSyntax: Sendable, Hashable {
     /// jurisdictionLocality / StateOrProvince, CA/B EV Guidelines §9.2.4).
     case directoryString
     /// PrintableString: countryName and jurisdictionCountryName (SIZE (2)), serialNumber,
-    /// dnQualifier, telephoneNumber (RFC 5280 Appendix A.1; X.520 §6.2.4, §6.2.9, §6.7.1).
+    /// dnQualifier, telephoneNumber (RFC 5280 Appendix A.1; X.520).
     case printableString
     /// IA5String: emailAddress (RFC 5280 Appendix A.1, PKCS #9) and domainComponent (RFC 4519
     /// §2.4, RFC 5280 §4.1.2.4).
