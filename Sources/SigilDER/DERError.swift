@@ -76,7 +76,8 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         /// 20 octets).
         case invalidExtension
         /// A Name or GeneralName is not well formed (e.g. an empty CRL issuer, an iPAddress of the
-        /// wrong length).
+        /// wrong length, an attribute whose type takes a string — CN, O, C, … — with a value
+        /// that is not a string: offset of the value).
         case invalidName
         /// The SubjectPublicKeyInfo content is not well formed.
         case invalidPublicKey

@@ -119,8 +119,9 @@ public enum SignatureAlgorithm: Sendable, Hashable {
                 guard !r.isAtEnd else { throw DERError(.invalidAlgorithmParameters, at: oidStart) }
                 return .rsaPSS(try parsePSSParameters(&r))
             }
-            // Unknown algorithm: skip its parameters (any single value) and carry on.
-            if !r.isAtEnd { try r.skip() }
+            // Unknown algorithm: its parameters (any single value, ANY DEFINED BY algorithm)
+            // are not decoded but must be strict DER (X.690 §8.1.2.5, §10).
+            if !r.isAtEnd { _ = try r.readAnyValue() }
             return .unknown
         }
     }
@@ -261,7 +262,8 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
     case ed25519
     /// id-Ed448 (RFC 8410 §3; parameters absent).
     case ed448
-    /// Any other algorithm OID (DSA, GOST, ...); its parameters are skipped unread.
+    /// Any other algorithm OID (DSA, GOST, ...); its parameters are not decoded (only checked
+    /// as strict DER, `DERValue.validateAsAny`).
     case unknown
 
     /// A short human-readable name.
@@ -297,7 +299,8 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                     if OID.secp521r1.matches(curve) { return .ec(.p521) }
                     return .ec(.other)
                 }
-                try r.skip()
+                // ECParameters / implicitCurve (RFC 3279 §2.3.5): not decoded, strict DER.
+                _ = try r.readAnyValue()
                 return .ecExplicitParameters
             }
             if OID.ed25519.matches(oid) || OID.ed448.matches(oid) {
@@ -309,7 +312,8 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                 if r.isAtEnd { return .rsaPSS(nil) }
                 return .rsaPSS(try SignatureAlgorithm.parsePSSParameters(&r))
             }
-            if !r.isAtEnd { try r.skip() }
+            // Unknown key algorithm: parameters not decoded, strict DER.
+            if !r.isAtEnd { _ = try r.readAnyValue() }
             return .unknown
         }
     }

@@ -840,11 +840,9 @@ public struct IssuingDistributionPoint: Sendable {
                         try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         idp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
+                        // RelativeDistinguishedName: attributes checked as in a Name.
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
-                            try a.enter(.sequence) { (atv) throws(DERError) in
-                                _ = try atv.readObjectIdentifier()
-                                _ = try atv.readAny()
-                            }
+                            try DistinguishedName.validateAttribute(&a)
                         }
                         idp.hasRelativeName = true
                         idp.relativeName = ByteSpan(storage, choice.contentStart, choice.end)

@@ -731,8 +731,8 @@ public enum PolicyQualifier: Sendable {
                 return .userNotice(organization: org, noticeNumbers: numbers, explicitText: text)
             }
         }
-        // Unknown qualifier: skip its value.
-        if !r.isAtEnd { try r.skip() }
+        // Unknown qualifier (qualifier ANY DEFINED BY policyQualifierId): not decoded, strict DER.
+        if !r.isAtEnd { _ = try r.readAnyValue() }
         return .other(oid: materialize ? objectIdentifierDottedString(oid) : "")
     }
 
@@ -880,11 +880,9 @@ public struct DistributionPoint: Sendable {
                         try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
                         dp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
                     case .contextConstructed(1):
+                        // RelativeDistinguishedName: attributes checked as in a Name.
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
-                            try a.enter(.sequence) { (atv) throws(DERError) in
-                                _ = try atv.readObjectIdentifier()
-                                _ = try atv.readAny()
-                            }
+                            try DistinguishedName.validateAttribute(&a)
                         }
                         dp.hasRelativeName = true
                         dp.relativeName = ByteSpan(storage, choice.contentStart, choice.end)

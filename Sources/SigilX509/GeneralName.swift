@@ -56,13 +56,15 @@ public enum GeneralName: Sendable {
             try DERReader.enter(v) { (o) throws(DERError) in
                 let type = try o.read(.objectIdentifier)
                 _ = try type.decodeObjectIdentifier()
+                // value [0] EXPLICIT ANY DEFINED BY type-id: one value, strict DER (X.690 §8.1.2.5).
                 let inner = try o.read(.contextConstructed(0))
-                try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAny() }
+                try DERReader.enter(inner) { (x) throws(DERError) in _ = try x.readAnyValue() }
             }
         case 0x81, 0x82, 0x86:  // [1] rfc822Name, [2] dNSName, [6] uniformResourceIdentifier
             try ia5()
         case 0xA3, 0xA5:  // [3] x400Address, [5] ediPartyName (not decoded)
-            break
+            // IMPLICIT SEQUENCEs Sigil does not decode: their contents still strict DER.
+            try v.validateAsAny()
         case 0xA4:  // [4] directoryName
             try DERReader.enter(v) { (d) throws(DERError) in _ = try DistinguishedName.validate(&d) }
         case 0x87:  // [7] iPAddress

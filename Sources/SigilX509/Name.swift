@@ -65,17 +65,35 @@ public struct DistinguishedName: Sequence, Sendable {
                     if set.isAtEnd { throw DERError(.invalidName, at: set.position) }
                     // Tolerated: the components of a multi-valued RDN are not required to be
                     // in DER SET OF order (X.690 §11.6); CAs have issued unsorted ones.
-                    while !set.isAtEnd {
-                        try set.enter(.sequence) { (atv) throws(DERError) in
-                            _ = try atv.readObjectIdentifier()
-                            let value = try atv.readAny()
-                            if DERString.isStringTag(value.tag) { _ = try DERString(value) }
-                        }
-                    }
+                    while !set.isAtEnd { try validateAttribute(&set) }
                 }
             }
         }
         return name
+    }
+
+    /// Reads and validates one `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY
+    /// DEFINED BY type }` (RFC 5280 §4.1.2.4): a string value is checked against its type's
+    /// character set (`DERString`); an attribute type whose syntax is a string
+    /// (`AttributeSyntax`: CN, O, C, DC, emailAddress, …) must have one of those string types
+    /// (`.invalidName` at the value otherwise); any other value is checked as strict DER of an
+    /// unknown type (`DERValue.validateAsAny`, X.690 §8.1.2.5, §10). Used for every Name and for
+    /// the RDNs of distribution point names.
+    @inline(__always)
+    static func validateAttribute(_ reader: inout DERReader) throws(DERError) {
+        try reader.enter(.sequence) { (atv) throws(DERError) in
+            let type = try atv.readObjectIdentifier()
+            let value = try atv.readAny()
+            if DERString.isStringTag(value.tag) {
+                // The common case: a string of a type Sigil decodes (checked as before).
+                _ = try DERString(value)
+                return
+            }
+            // A string-syntax attribute with a value that is not one of the string types
+            // Sigil decodes (an INTEGER, a SEQUENCE, a [PRIVATE 16], a VideotexString, …).
+            if AttributeSyntax(type: type) != nil { throw DERError(.invalidName, at: value.start) }
+            try value.validateAsAny()
+        }
     }
 
     /// RFC 4514 §2 string: RDNs in reverse order separated by ",", multi-valued RDN members
@@ -345,4 +363,84 @@ extension DistinguishedName {
 
     /// A hash consistent with `matchesForChaining` as a value (equal to `chainingKey`).
     public var chainingHashValue: Int { chainingKey }
+}
+
+/// The value syntax X.520 and RFC 5280 (Appendix A.1, §4.1.2.4) give an attribute type whose
+/// value is a character string. `DirectoryString ::= CHOICE { teletexString, printableString,
+/// universalString, utf8String, bmpString }`.
+///
+/// Sigil's strict parser requires a value of one of the string types it decodes (`DERString`:
+/// UTF8, Printable, IA5, Visible, Numeric, BMP, Universal, Teletex) for these types, but not the
+/// exact one named here: a UTF8String countryName is accepted, as OpenSSL and pyca accept it.
+/// `sigil inspect` warns when the type differs from the one named here (`allows`).
+public enum AttributeSyntax: Sendable, Hashable {
+    /// DirectoryString (X.520 §6: name, commonName, surname, givenName, initials,
+    /// generationQualifier, localityName, stateOrProvinceName, streetAddress, organizationName,
+    /// organizationalUnitName, title, description, businessCategory, postalCode,
+    /// postOfficeBox, pseudonym, organizationIdentifier; UID, RFC 4519 §2.39; the EV
+    /// jurisdictionLocality / StateOrProvince, CA/B EV Guidelines §9.2.4).
+    case directoryString
+    /// PrintableString: countryName and jurisdictionCountryName (SIZE (2)), serialNumber,
+    /// dnQualifier, telephoneNumber (RFC 5280 Appendix A.1; X.520).
+    case printableString
+    /// IA5String: emailAddress (RFC 5280 Appendix A.1, PKCS #9) and domainComponent (RFC 4519
+    /// §2.4, RFC 5280 §4.1.2.4).
+    case ia5String
+
+    /// The syntax of the attribute type with OID content `type`, or nil when Sigil does not
+    /// know the type as a string one (its value is then `ANY`).
+    public init?(type: UnsafeRawBufferPointer) {
+        let n = type.count
+        if n == 3 && type[0] == 0x55 && type[1] == 0x04 {
+            // id-at (2.5.4.x)
+            switch type[2] {
+            case 3, 4, 7, 8, 9, 10, 11, 12, 13, 15, 17, 18, 41, 42, 43, 44, 65, 97:
+                self = .directoryString
+            case 5, 6, 20, 46:
+                self = .printableString
+            default:
+                return nil
+            }
+            return
+        }
+        if n == 10 && OID.domainComponent.matches(type) {
+            self = .ia5String
+        } else if n == 10 && OID.userID.matches(type) {
+            self = .directoryString
+        } else if n == 9 && OID.emailAddress.matches(type) {
+            self = .ia5String
+        } else if n == 11 && OID.jurisdictionCountry.matches(type) {
+            self = .printableString
+        } else if n == 11 && (OID.jurisdictionState.matches(type) || OID.jurisdictionLocality.matches(type)) {
+            self = .directoryString
+        } else {
+            return nil
+        }
+    }
+
+    /// The syntax of the attribute type with OID content `type`.
+    public init?(type: [UInt8]) {
+        guard let s = type.withUnsafeBytes({ AttributeSyntax(type: $0) }) else { return nil }
+        self = s
+    }
+
+    /// Whether a value with string tag `tag` has the type this syntax names.
+    public func allows(_ tag: DERTag) -> Bool {
+        switch self {
+        case .directoryString:
+            return tag == .teletexString || tag == .printableString || tag == .universalString
+                || tag == .utf8String || tag == .bmpString
+        case .printableString: return tag == .printableString
+        case .ia5String: return tag == .ia5String
+        }
+    }
+
+    /// The ASN.1 type(s) it names, for messages.
+    public var name: String {
+        switch self {
+        case .directoryString: return "DirectoryString"
+        case .printableString: return "PrintableString"
+        case .ia5String: return "IA5String"
+        }
+    }
 }

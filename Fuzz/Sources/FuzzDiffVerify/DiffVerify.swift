@@ -107,11 +107,12 @@ public enum DiffVerify {
         // §3.1; Sigil's DNSName strips it, as browsers do); X509_check_host compares it as text.
         Row(id: "D5 absolute host name", error: 62 /* HOSTNAME_MISMATCH */) { c in c.host?.hasSuffix(".") == true },
         // RFC 5280 §4.1.2.4: AttributeTypeAndValue ::= SEQUENCE { type, value ANY DEFINED BY
-        // type }. Sigil's Name parser takes any value (strings are validated; others are
-        // compared as bytes and printed as "#hex", RFC 4514 §2.4); names are matched, never
-        // interpreted. OpenSSL's d2i_X509 refuses a value outside its string CHOICE
-        // (`stringTags`), so the whole certificate is dropped. Only when every such certificate
-        // has such a value.
+        // type }. Sigil takes any strict-DER value for an attribute type it does not know as a
+        // string one (compared as bytes, printed as "#hex", RFC 4514 §2.4), and any of the
+        // string types it decodes — VisibleString included — for the string-syntax types
+        // (`AttributeSyntax`: CN, O, C, …; issue 21: a non-string value for them is refused).
+        // OpenSSL's d2i_X509 refuses a value outside its string CHOICE (`stringTags`), so the
+        // whole certificate is dropped. Only when every such certificate has such a value.
         Row(id: "D6 non-string attribute value", error: undecodableOnPath) { c in
             c.undecodable.allSatisfy { der in
                 guard let cert = c.path.first(where: { $0.der == der }) else { return true }
@@ -139,51 +140,25 @@ public enum DiffVerify {
 
     /// The value tags OpenSSL's X509_NAME decoder takes (its `B_ASN1_PRINTABLE` CHOICE: UTF8String,
     /// NumericString, PrintableString, T61String, IA5String, UniversalString, BMPString, BIT STRING,
-    /// SEQUENCE). Sigil also takes VideotexString, GraphicString, VisibleString and GeneralString
-    /// (string types of X.520; RFC 5280 §4.1.2.4 `AttributeValue ::= ANY`) and anything else as
-    /// bytes, so a certificate carrying one of them is dropped by OpenSSL only (found by the CI
-    /// fuzz run: a root whose issuer CN became a VideotexString).
+    /// SEQUENCE). Sigil also takes a VisibleString for any attribute, and any strict-DER value
+    /// (VideotexString, GeneralString, INTEGER, …) for an attribute type without a string
+    /// syntax; a certificate carrying one of them is dropped by OpenSSL only (found by the CI
+    /// fuzz run: a root whose issuer CN became a VideotexString — which Sigil now refuses too,
+    /// CN being a DirectoryString).
     static let stringTags: Set<UInt8> = [0x03, 0x0C, 0x12, 0x13, 0x14, 0x16, 0x1C, 0x1E, 0x30]
 
+    /// Whether the (strictly parsed) name has a value OpenSSL refuses that Sigil accepts by its
+    /// rules: outside `stringTags`, and either of a string type Sigil decodes (VisibleString) or
+    /// of an attribute type with no string syntax. A non-string value of a string-syntax type
+    /// (the issue 21 finding, O= as [PRIVATE 16]) is not documented: Sigil must refuse it.
     static func hasNonStringValue(_ name: DistinguishedName) -> Bool {
-        // RDNSequence → SET → SEQUENCE { OID, value }: walk the encoding directly.
-        var found = false
-        let e = name.encoded.bytes
-        func walk(_ bytes: ArraySlice<UInt8>, depth: Int) {
-            var i = bytes.startIndex
-            while i + 1 < bytes.endIndex {
-                let tag = bytes[i]
-                var len = Int(bytes[i + 1])
-                var h = 2
-                if len & 0x80 != 0 {
-                    let k = len & 0x7F
-                    guard k <= 3, i + 2 + k <= bytes.endIndex else { return }
-                    len = bytes[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
-                    h = 2 + k
-                }
-                let start = i + h
-                let end = min(start + len, bytes.endIndex)
-                if depth < 2 {
-                    walk(bytes[start..<end], depth: depth + 1)
-                } else if depth == 2 {
-                    // Inside AttributeTypeAndValue: skip the OID, look at the value's tag.
-                    if tag != 0x06 && !stringTags.contains(tag) { found = true }
-                }
-                i = end
+        for rdn in name {
+            for atv in rdn where !stringTags.contains(atv.valueTag.rawValue) {
+                if DERString.isStringTag(atv.valueTag) { return true }
+                if atv.type.withUnsafeBytes({ AttributeSyntax(type: $0) }) == nil { return true }
             }
         }
-        let outer = ArraySlice(e)
-        if outer.count >= 2 {
-            var len = Int(outer[1])
-            var h = 2
-            if len & 0x80 != 0 {
-                let k = len & 0x7F
-                len = outer[2..<(2 + k)].reduce(0) { $0 << 8 | Int($1) }
-                h = 2 + k
-            }
-            walk(outer[h..<min(h + len, outer.count)], depth: 0)
-        }
-        return found
+        return false
     }
 
     static func akiMismatch(_ c: Context) -> Bool {

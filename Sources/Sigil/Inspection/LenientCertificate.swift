@@ -550,9 +550,19 @@ extension LenientCertificate {
                     checkOID(atv.children[0])
                     let value = atv.children[1]
                     var out = DEROut.node(value)
+                    let type = Array(ber.content(atv.children[0]))
+                    let syntax = AttributeSyntax(type: type)
                     if DERString.isStringTag(DERTag(rawValue: value.tag)) || value.tag & 0xDF == 0x0C
                         || isStringTag(value.tag & 0xDF)
                     {
+                        if let syntax, !syntax.allows(DERTag(rawValue: value.tag & 0xDF)) {
+                            // Accepted by the strict parser (as by OpenSSL and pyca), but not the
+                            // type X.520 / RFC 5280 names (a UTF8String countryName, say).
+                            warn(
+                                syntax == .directoryString ? "RFC 5280 §4.1.2.4" : "RFC 5280 Appendix A.1", value.start,
+                                "\(label): \(attributeName(type)) is a \(stringTypeName(value.tag & 0xDF)), not a "
+                                    + "\(syntax.name)")
+                        }
                         if value.isConstructed {
                             warn("X.690 §10.2", value.start, "\(label): constructed string encoding")
                             out = .primitive(tag: 0x0C, content: Array(joinedContent(value).utf8), origin: value.start)
@@ -562,6 +572,23 @@ extension LenientCertificate {
                                 "\(label): \(stringTypeName(value.tag)) holds characters outside its type")
                             out = .primitive(tag: 0x0C, content: Array(lossyText(value).utf8), origin: value.start)
                         }
+                    } else if let syntax {
+                        // X.520: the type's values are strings; the strict parser refuses this
+                        // certificate (`.invalidName`). Shown as the hex of the value's encoding.
+                        warn(
+                            syntax == .directoryString ? "RFC 5280 §4.1.2.4" : "RFC 5280 Appendix A.1", value.start,
+                            "\(label): \(attributeName(type)) takes a \(syntax.name); its value (tag 0x"
+                                + "\(hex2(value.tag))) is not a string")
+                        out = hexText(value)
+                    } else if let error = anyValueError(value) {
+                        // ANY DEFINED BY an unknown type: not strict DER (X.690 §8.1.2.5, §10).
+                        // An opaque value was warned about when it was read.
+                        if !value.opaque {
+                            warn(
+                                "X.690 §10", error.offset,
+                                "\(label): value of \(attributeName(type)) is not DER: \(error.kind.message)")
+                        }
+                        out = hexText(value)
                     }
                     atvs.append(.constructed(tag: 0x30, children: [.node(atv.children[0]), out], origin: atv.start))
                 }
@@ -569,6 +596,9 @@ extension LenientCertificate {
             }
             var w = DERWriter(source: bytes)
             w.write(.constructed(tag: 0x30, children: rdns, origin: n.start))
+            // Values re-encoded in DER (a non-minimal INTEGER, a BOOLEAN 01): the strict parser
+            // refuses the original.
+            for x in w.repairs { warn(x.clause, x.offset, "\(label): " + x.message) }
             // The re-encoding goes through the strict Name decoder (no unvalidated bytes behind
             // a DistinguishedName); what it still refuses is shown empty, with a warning.
             if let dn = try? DistinguishedName(der: w.out) { return dn }
@@ -577,6 +607,38 @@ extension LenientCertificate {
         }
 
         func isStringTag(_ tag: UInt8) -> Bool { DERString.isStringTag(DERTag(rawValue: tag)) }
+
+        /// An attribute type's display name (`OID.displayName`), else its dotted OID.
+        func attributeName(_ type: [UInt8]) -> String {
+            type.withUnsafeBytes { OID.displayName($0) } ?? OID.dotted(type)
+        }
+
+        /// A value the strict Name decoder refuses, carried as the UTF8String "#" + hex of its
+        /// original encoding (RFC 4514 §2.4's form for non-string values, escaped as text).
+        func hexText(_ v: BERNode) -> DEROut {
+            let hex = hexString(Array(bytes[v.start..<v.end]))
+            return .primitive(tag: 0x0C, content: Array(("#" + hex).utf8), origin: v.start)
+        }
+
+        /// The strict-ANY verdict (`DERValue.validateAsAny`) on the value's DER re-encoding, with
+        /// the error's offset mapped back to the certificate; nil when valid.
+        func anyValueError(_ v: BERNode) -> DERError? {
+            if v.opaque { return DERError(.truncated, at: v.contentStart) }
+            var w = DERWriter(source: bytes)
+            w.write(.node(v))
+            let out = w.out
+            let result: DERError? = out.withUnsafeBytes { b -> DERError? in
+                do throws(DERError) {
+                    var r = DERReader(b)
+                    _ = try r.readAnyValue()
+                    try r.finish()
+                    return nil
+                } catch { return error }
+            }
+            guard var e = result else { return nil }
+            e.offset = w.map.original(e.offset)
+            return e
+        }
 
         func stringTypeName(_ tag: UInt8) -> String {
             switch tag {

@@ -35,6 +35,10 @@ struct BERNode {
     var end: Int
     /// Children of a constructed value, in order.
     var children: [BERNode]
+    /// A constructed value (definite length) whose contents are not a series of TLVs (X.690
+    /// §8.1.2.5): kept whole, with no children, and re-encoded byte for byte, so the strict
+    /// parser that reads the re-encoding refuses it as it refuses the original.
+    var opaque = false
 
     var isConstructed: Bool { tag & 0x20 != 0 }
     var contentCount: Int { contentEnd - contentStart }
@@ -117,10 +121,22 @@ struct BERReader {
             tag: tag, start: position, contentStart: p, contentEnd: p + length, end: p + length, children: [])
         if constructed {
             var q = p
-            while q < node.contentEnd {
-                let child = try parse(at: q, limit: node.contentEnd, depth: depth + 1)
-                node.children.append(child)
-                q = child.end
+            do {
+                while q < node.contentEnd {
+                    let child = try parse(at: q, limit: node.contentEnd, depth: depth + 1)
+                    node.children.append(child)
+                    q = child.end
+                }
+            } catch {
+                // The outermost value, and nesting beyond the limit, stay errors; anything else
+                // is shown as an opaque value (a bad ANY value inside a Name, say) with a warning.
+                if depth == 0 || error.kind == .nestingTooDeep { throw error }
+                warn(
+                    "X.690 §8.1.2.5", error.offset,
+                    "contents of a constructed value (tag 0x\(String(tag, radix: 16))) are not a series of TLVs: "
+                        + error.kind.message)
+                node.children = []
+                node.opaque = true
             }
         }
         return node
@@ -238,7 +254,9 @@ struct DERWriter {
         switch v {
         case .node(let n):
             var c: Int
-            if n.isConstructed {
+            if n.opaque {
+                c = n.contentCount
+            } else if n.isConstructed {
                 c = n.children.reduce(0) { $0 + length(.node($1)) }
             } else {
                 let (from, replacement) = canonical(n)
@@ -276,7 +294,12 @@ struct DERWriter {
     mutating func write(_ v: DEROut) {
         switch v {
         case .node(let n):
-            if n.isConstructed {
+            if n.opaque {
+                header(n.tag, n.contentCount, origin: n.start)
+                map.segments.append(
+                    .init(newStart: out.count, count: n.contentCount, originalStart: n.contentStart, linear: true))
+                out.append(contentsOf: source[n.contentStart..<n.contentEnd])
+            } else if n.isConstructed {
                 let c = n.children.reduce(0) { $0 + length(.node($1)) }
                 header(n.tag, c, origin: n.start)
                 for child in n.children { write(.node(child)) }
