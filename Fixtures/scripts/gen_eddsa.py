@@ -5,9 +5,10 @@
   messages of assorted lengths (1 B to 4 KiB; openssl 3.0 pkeyutl refuses an empty one), one fresh key per message.
 - <alg>/root.pem, intermediate.pem, leaf.pem (+ .der): an EdDSA chain made with `openssl req` /
   `openssl x509` (every level signed by the same algorithm), a leaf whose signature has one
-  flipped bit (leaf-badsig.pem), an intermediate CRL (`openssl ca -gencrl`, the intermediate's
+  flipped bit (leaf-badsig.pem), the root's CRL (empty), an intermediate CRL (`openssl ca -gencrl`, the intermediate's
   EdDSA key signing) revoking revoked-leaf.pem, and an OCSP response signed by the intermediate.
-- manifest.json: the verdicts of `openssl verify` (with -crl_check for the CRL cases) and
+- manifest.json: the verdicts of `openssl verify` (with -crl_check_all and both CRLs for the
+  CRL cases) and
   `openssl ocsp`, which the tests assert Sigil agrees with.
 
 Keys are not kept (fresh each run). Needs openssl 3.x on PATH.
@@ -82,6 +83,7 @@ CA = """
 default_ca = CA_default
 [CA_default]
 database = {dir}/index.txt
+unique_subject = no
 crlnumber = {dir}/crlnumber
 default_md = default
 default_crl_days = 3650
@@ -157,6 +159,18 @@ def chain(tmp, alg, manifest):
     crl = os.path.join(d, "intermediate.crl.pem")
     run("openssl", "ca", "-config", cnf, "-cert", inter, "-keyfile", ik, "-gencrl", "-out", crl)
     run("openssl", "crl", "-in", crl, "-outform", "DER", "-out", os.path.join(d, "intermediate.crl.der"))
+    # The root's CRL (nothing revoked), so every certificate below the anchor has a CRL in
+    # scope (-crl_check_all; Sigil checks the whole path).
+    rootdir = os.path.join(tmp, "rootca-" + alg)
+    os.makedirs(rootdir, exist_ok=True)
+    open(os.path.join(rootdir, "index.txt"), "w").close()
+    with open(os.path.join(rootdir, "crlnumber"), "w") as f:
+        f.write("2000\n")
+    rcnf = os.path.join(rootdir, "ca.cnf")
+    with open(rcnf, "w") as f:
+        f.write(CA.replace("{dir}", rootdir))
+    rootcrl = os.path.join(d, "root.crl.pem")
+    run("openssl", "ca", "-config", rcnf, "-cert", root, "-keyfile", rk, "-gencrl", "-out", rootcrl)
     # A CRL with one flipped bit in its signature.
     cder = bytearray(open(os.path.join(d, "intermediate.crl.der"), "rb").read())
     cder[-1] ^= 0x01
@@ -174,7 +188,7 @@ def chain(tmp, alg, manifest):
     def verify(target, crl_check=False, crlfile=None):
         args = ["openssl", "verify", "-attime", str(AT), "-CAfile", root, "-untrusted", inter]
         if crl_check:
-            args += ["-crl_check", "-CRLfile", crlfile]
+            args += ["-crl_check_all", "-CRLfile", crlfile, "-CRLfile", rootcrl]
         r = run(*(args + [target]), check=False)
         return "trusted" if r.returncode == 0 else "untrusted"
 

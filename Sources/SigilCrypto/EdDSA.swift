@@ -70,6 +70,75 @@ public enum Ed25519 {
     }
 }
 
+/// Ed448 signature verification (RFC 8032 §5.2.7, "pure" Ed448 with an empty context: what
+/// RFC 8410 §6 X.509 signatures use).
+public enum Ed448 {
+    /// Public key length in bytes (RFC 8032 §5.2.5).
+    public static let publicKeyCount = 57
+    /// Signature length in bytes (RFC 8032 §5.2.6).
+    public static let signatureCount = 114
+
+    /// L = 2^446 - 13818066809895115352007386748515426880336692474882178609894547503885
+    /// (RFC 8032 §5.2), little-endian 64-bit limbs.
+    static let order: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (
+        0x2378_c292_ab58_44f3, 0x216c_c272_8dc5_8f55, 0xc44e_db49_aed6_3690, 0xffff_ffff_7cca_23e9,
+        0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff, 0x3fff_ffff_ffff_ffff
+    )
+
+    /// dom4(0, "") (RFC 8032 §5.2): "SigEd448", octet(0) (not prehashed), octet(0) (context
+    /// length), no context.
+    static let dom4: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+        0x53, 0x69, 0x67, 0x45, 0x64, 0x34, 0x34, 0x38, 0x00, 0x00
+    )
+
+    /// Verifies `signature` (114 bytes: R then S) over `message` with the 57-byte public key.
+    /// Throws `.malformedKey` when the key does not decode (RFC 8032 §5.2.3),
+    /// `.malformedSignature` for a wrong length, `.badSignature` otherwise.
+    public static func verify(
+        signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer, publicKey: UnsafeRawBufferPointer
+    ) throws(CryptoError) {
+        guard publicKey.count == publicKeyCount else { throw .malformedKey }
+        guard signature.count == signatureCount else { throw .malformedSignature }
+        // §5.2.7 step 2: k = SHAKE256(dom4(0, "") || R || A || M, 114), little-endian, mod L.
+        var h = SHAKE256()
+        var prefix = dom4
+        withUnsafeBytes(of: &prefix) { h.update($0) }
+        h.update(UnsafeRawBufferPointer(rebasing: signature[0..<57]))
+        h.update(publicKey)
+        h.update(message)
+        var digest:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var k: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digest) { d in
+            let out = UnsafeMutableRawBufferPointer(rebasing: d[0..<114])
+            h.squeeze(into: out)
+            reduce(UnsafeRawBufferPointer(out), modulo: order, into: &k)
+        }
+        let result = withUnsafeBytes(of: &k) { kb in
+            csigil_ed448_verify(
+                signature.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                publicKey.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                kb.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        switch result {
+        case CSIGIL_EDDSA_VALID: return
+        case CSIGIL_EDDSA_BAD_KEY: throw .malformedKey
+        default: throw .badSignature
+        }
+    }
+
+    /// Whether `publicKey` is a valid Ed448 public key encoding (57 bytes that decode to a curve
+    /// point per RFC 8032 §5.2.3).
+    public static func isValidPublicKey(_ publicKey: UnsafeRawBufferPointer) -> Bool {
+        guard publicKey.count == publicKeyCount else { return false }
+        return csigil_ed448_decode_point(publicKey.baseAddress!.assumingMemoryBound(to: UInt8.self)) != 0
+    }
+}
+
 /// `bytes` (little-endian, any length up to 15 limbs) reduced modulo `modulus` (a tuple of
 /// 64-bit limbs whose top limb is not zero) into `out`, with GMP's division on stack buffers.
 @inline(__always)

@@ -12,7 +12,7 @@ func eddsaCheck(_ curve: EdDSACurveForTests, publicKey: [UInt8], message: [UInt8
                 do throws(CryptoError) {
                     switch curve {
                     case .ed25519: try Ed25519.verify(signature: s, message: m, publicKey: pk)
-                    case .ed448: throw .unsupportedAlgorithm  // ED448-TODO
+                    case .ed448: try Ed448.verify(signature: s, message: m, publicKey: pk)
                     }
                     return nil
                 } catch {
@@ -91,13 +91,16 @@ final class Ed25519Tests: XCTestCase {
 
     func testRFC8032Vectors() {
         for (i, v) in Self.rfcVectors.enumerated() {
-            let pk = hexBytes(v.pk), msg = hexBytes(v.msg), sig = hexBytes(v.sig)
+            let pk = hexBytes(v.pk)
+            let msg = hexBytes(v.msg)
+            let sig = hexBytes(v.sig)
             XCTAssertNil(eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: sig), "RFC 8032 §7.1 vector \(i)")
             // Any single flipped bit of the signature or message makes it fail.
             for bit in stride(from: 0, to: 512, by: 7) {
                 var bad = sig
                 bad[bit / 8] ^= UInt8(1 << (bit % 8))
-                XCTAssertNotNil(eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: bad), "vector \(i) bit \(bit)")
+                XCTAssertNotNil(
+                    eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: bad), "vector \(i) bit \(bit)")
             }
             XCTAssertNotNil(eddsaCheck(.ed25519, publicKey: pk, message: msg + [0], signature: sig))
         }
@@ -127,7 +130,8 @@ final class Ed25519Tests: XCTestCase {
     /// RFC 8032 §5.1.3: the key decodes strictly.
     func testKeyDecodingIsStrict() {
         let v = Self.rfcVectors[0]
-        let msg = hexBytes(v.msg), sig = hexBytes(v.sig)
+        let msg = hexBytes(v.msg)
+        let sig = hexBytes(v.sig)
         // Step 1: y >= p fails. y = p (the non-canonical encoding of y = 0) and y = p + 1 (of
         // y = 1, the neutral element): Go and BoringSSL decode these, RFC 8032 does not.
         var yp = Self.p
@@ -154,16 +158,23 @@ final class Ed25519Tests: XCTestCase {
         two[0] = 2
         XCTAssertFalse(two.withUnsafeBytes { Ed25519.isValidPublicKey($0) })
         // Lengths.
-        XCTAssertEqual(eddsaCheck(.ed25519, publicKey: Array(hexBytes(v.pk).prefix(31)), message: msg, signature: sig), .malformedKey)
-        XCTAssertEqual(eddsaCheck(.ed25519, publicKey: hexBytes(v.pk), message: msg, signature: sig + [0]), .malformedSignature)
-        XCTAssertEqual(eddsaCheck(.ed25519, publicKey: hexBytes(v.pk), message: msg, signature: Array(sig.prefix(63))), .malformedSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed25519, publicKey: Array(hexBytes(v.pk).prefix(31)), message: msg, signature: sig),
+            .malformedKey)
+        XCTAssertEqual(
+            eddsaCheck(.ed25519, publicKey: hexBytes(v.pk), message: msg, signature: sig + [0]), .malformedSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed25519, publicKey: hexBytes(v.pk), message: msg, signature: Array(sig.prefix(63))),
+            .malformedSignature)
     }
 
     /// RFC 8032 §5.1.7 step 1: S >= L is refused (S + L would otherwise satisfy the equation:
     /// the malleability RFC 8032 closes); so is a non-canonical R for the right point.
     func testScalarAndRRange() {
         let v = Self.rfcVectors[1]
-        let pk = hexBytes(v.pk), msg = hexBytes(v.msg), sig = hexBytes(v.sig)
+        let pk = hexBytes(v.pk)
+        let msg = hexBytes(v.msg)
+        let sig = hexBytes(v.sig)
         // S + L (still below 2^256 for this S).
         var s = Array(sig[32...])
         var carry = 0
@@ -173,9 +184,11 @@ final class Ed25519Tests: XCTestCase {
             carry = t >> 8
         }
         XCTAssertEqual(carry, 0)
-        XCTAssertEqual(eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: Array(sig[..<32]) + s), .badSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: Array(sig[..<32]) + s), .badSignature)
         // S = L exactly.
-        XCTAssertEqual(eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: Array(sig[..<32]) + Self.order), .badSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed25519, publicKey: pk, message: msg, signature: Array(sig[..<32]) + Self.order), .badSignature)
     }
 
     /// The neutral element as key with R = neutral and S = 0 satisfies [S]B = R + [k]A for every
@@ -191,7 +204,9 @@ final class Ed25519Tests: XCTestCase {
         var rNonCanonical = Self.p
         rNonCanonical[0] = 0xee
         XCTAssertEqual(
-            eddsaCheck(.ed25519, publicKey: neutral, message: Array("anything".utf8), signature: rNonCanonical + [UInt8](repeating: 0, count: 32)),
+            eddsaCheck(
+                .ed25519, publicKey: neutral, message: Array("anything".utf8),
+                signature: rNonCanonical + [UInt8](repeating: 0, count: 32)),
             .badSignature)
     }
 
@@ -213,8 +228,12 @@ func checkOpenSSLSignatures(curve: EdDSACurveForTests) throws {
     let cases = try XCTUnwrap(json[curve.rawValue] as? [[String: String]])
     XCTAssertGreaterThanOrEqual(cases.count, 20)
     for c in cases {
-        let pk = hexBytes(c["publicKey"]!), msg = hexBytes(c["message"]!), sig = hexBytes(c["signature"]!)
-        XCTAssertNil(eddsaCheck(curve, publicKey: pk, message: msg, signature: sig), "OpenSSL \(curve) signature, message of \(msg.count) bytes")
+        let pk = hexBytes(c["publicKey"]!)
+        let msg = hexBytes(c["message"]!)
+        let sig = hexBytes(c["signature"]!)
+        XCTAssertNil(
+            eddsaCheck(curve, publicKey: pk, message: msg, signature: sig),
+            "OpenSSL \(curve) signature, message of \(msg.count) bytes")
         var bad = msg
         if bad.isEmpty { bad = [0] } else { bad[bad.count / 2] ^= 0x01 }
         XCTAssertEqual(eddsaCheck(curve, publicKey: pk, message: bad, signature: sig), .badSignature)
