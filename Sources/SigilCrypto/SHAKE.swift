@@ -4,17 +4,18 @@
 // the partial block are inline values.
 
 /// The 24 round constants RC[i] of ι (FIPS 202 §3.2.5).
-private let keccakRoundConstants: (
-    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-) = (
-    0x0000_0000_0000_0001, 0x0000_0000_0000_8082, 0x8000_0000_0000_808a, 0x8000_0000_8000_8000,
-    0x0000_0000_0000_808b, 0x0000_0000_8000_0001, 0x8000_0000_8000_8081, 0x8000_0000_0000_8009,
-    0x0000_0000_0000_008a, 0x0000_0000_0000_0088, 0x0000_0000_8000_8009, 0x0000_0000_8000_000a,
-    0x0000_0000_8000_808b, 0x8000_0000_0000_008b, 0x8000_0000_0000_8089, 0x8000_0000_0000_8003,
-    0x8000_0000_0000_8002, 0x8000_0000_0000_0080, 0x0000_0000_0000_800a, 0x8000_0000_8000_000a,
-    0x8000_0000_8000_8081, 0x8000_0000_0000_8080, 0x0000_0000_8000_0001, 0x8000_0000_8000_8008
-)
+private let keccakRoundConstants:
+    (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    ) = (
+        0x0000_0000_0000_0001, 0x0000_0000_0000_8082, 0x8000_0000_0000_808a, 0x8000_0000_8000_8000,
+        0x0000_0000_0000_808b, 0x0000_0000_8000_0001, 0x8000_0000_8000_8081, 0x8000_0000_0000_8009,
+        0x0000_0000_0000_008a, 0x0000_0000_0000_0088, 0x0000_0000_8000_8009, 0x0000_0000_8000_000a,
+        0x0000_0000_8000_808b, 0x8000_0000_0000_008b, 0x8000_0000_0000_8089, 0x8000_0000_0000_8003,
+        0x8000_0000_0000_8002, 0x8000_0000_0000_0080, 0x0000_0000_0000_800a, 0x8000_0000_8000_000a,
+        0x8000_0000_8000_8081, 0x8000_0000_0000_8080, 0x0000_0000_8000_0001, 0x8000_0000_8000_8008
+    )
 
 @inline(__always) private func rotl(_ x: UInt64, _ n: UInt64) -> UInt64 { x << n | x >> (64 &- n) }
 
@@ -22,11 +23,31 @@ private let keccakRoundConstants: (
 /// lane its bit z, lanes little-endian in the byte string).
 @inline(never)
 func keccakF1600(_ s: UnsafeMutablePointer<UInt64>) {
-    var a00 = s[0], a10 = s[1], a20 = s[2], a30 = s[3], a40 = s[4]
-    var a01 = s[5], a11 = s[6], a21 = s[7], a31 = s[8], a41 = s[9]
-    var a02 = s[10], a12 = s[11], a22 = s[12], a32 = s[13], a42 = s[14]
-    var a03 = s[15], a13 = s[16], a23 = s[17], a33 = s[18], a43 = s[19]
-    var a04 = s[20], a14 = s[21], a24 = s[22], a34 = s[23], a44 = s[24]
+    var a00 = s[0]
+    var a10 = s[1]
+    var a20 = s[2]
+    var a30 = s[3]
+    var a40 = s[4]
+    var a01 = s[5]
+    var a11 = s[6]
+    var a21 = s[7]
+    var a31 = s[8]
+    var a41 = s[9]
+    var a02 = s[10]
+    var a12 = s[11]
+    var a22 = s[12]
+    var a32 = s[13]
+    var a42 = s[14]
+    var a03 = s[15]
+    var a13 = s[16]
+    var a23 = s[17]
+    var a33 = s[18]
+    var a43 = s[19]
+    var a04 = s[20]
+    var a14 = s[21]
+    var a24 = s[22]
+    var a34 = s[23]
+    var a44 = s[24]
     withUnsafeBytes(of: keccakRoundConstants) { rcRaw in
         let rc = rcRaw.bindMemory(to: UInt64.self)
         for round in 0..<24 {
@@ -36,13 +57,36 @@ func keccakF1600(_ s: UnsafeMutablePointer<UInt64>) {
             let c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24
             let c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34
             let c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44
-            let d0 = c4 ^ rotl(c1, 1), d1 = c0 ^ rotl(c2, 1), d2 = c1 ^ rotl(c3, 1)
-            let d3 = c2 ^ rotl(c4, 1), d4 = c3 ^ rotl(c0, 1)
-            a00 ^= d0; a01 ^= d0; a02 ^= d0; a03 ^= d0; a04 ^= d0
-            a10 ^= d1; a11 ^= d1; a12 ^= d1; a13 ^= d1; a14 ^= d1
-            a20 ^= d2; a21 ^= d2; a22 ^= d2; a23 ^= d2; a24 ^= d2
-            a30 ^= d3; a31 ^= d3; a32 ^= d3; a33 ^= d3; a34 ^= d3
-            a40 ^= d4; a41 ^= d4; a42 ^= d4; a43 ^= d4; a44 ^= d4
+            let d0 = c4 ^ rotl(c1, 1)
+            let d1 = c0 ^ rotl(c2, 1)
+            let d2 = c1 ^ rotl(c3, 1)
+            let d3 = c2 ^ rotl(c4, 1)
+            let d4 = c3 ^ rotl(c0, 1)
+            a00 ^= d0
+            a01 ^= d0
+            a02 ^= d0
+            a03 ^= d0
+            a04 ^= d0
+            a10 ^= d1
+            a11 ^= d1
+            a12 ^= d1
+            a13 ^= d1
+            a14 ^= d1
+            a20 ^= d2
+            a21 ^= d2
+            a22 ^= d2
+            a23 ^= d2
+            a24 ^= d2
+            a30 ^= d3
+            a31 ^= d3
+            a32 ^= d3
+            a33 ^= d3
+            a34 ^= d3
+            a40 ^= d4
+            a41 ^= d4
+            a42 ^= d4
+            a43 ^= d4
+            a44 ^= d4
             // ρ and π (§3.2.2, §3.2.3): B[y, 2x+3y] = rot(A[x, y], r[x, y]); bXY is B at (x, y).
             let b00 = a00
             let b13 = rotl(a01, 36)
@@ -97,11 +141,31 @@ func keccakF1600(_ s: UnsafeMutablePointer<UInt64>) {
             a44 = b44 ^ (~b04 & b14)
         }
     }
-    s[0] = a00; s[1] = a10; s[2] = a20; s[3] = a30; s[4] = a40
-    s[5] = a01; s[6] = a11; s[7] = a21; s[8] = a31; s[9] = a41
-    s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42
-    s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43
-    s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44
+    s[0] = a00
+    s[1] = a10
+    s[2] = a20
+    s[3] = a30
+    s[4] = a40
+    s[5] = a01
+    s[6] = a11
+    s[7] = a21
+    s[8] = a31
+    s[9] = a41
+    s[10] = a02
+    s[11] = a12
+    s[12] = a22
+    s[13] = a32
+    s[14] = a42
+    s[15] = a03
+    s[16] = a13
+    s[17] = a23
+    s[18] = a33
+    s[19] = a43
+    s[20] = a04
+    s[21] = a14
+    s[22] = a24
+    s[23] = a34
+    s[24] = a44
 }
 
 /// SHAKE256 (FIPS 202 §6.2), incremental absorb then one squeeze of any length.
@@ -131,7 +195,8 @@ public struct SHAKE256: Sendable {
                     // Whole blocks straight from the input, a lane at a time.
                     while bytes.count - offset >= Self.rate {
                         for i in 0..<(Self.rate / 8) {
-                            lanes[i] ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8 * i, as: UInt64.self))
+                            lanes[i] ^= UInt64(
+                                littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8 * i, as: UInt64.self))
                         }
                         keccakF1600(lanes)
                         offset += Self.rate
@@ -169,7 +234,9 @@ public struct SHAKE256: Sendable {
             while true {
                 keccakF1600(lanes)
                 let n = min(Self.rate, output.count - produced)
-                for j in 0..<n { output[produced + j] = UInt8(truncatingIfNeeded: lanes[j >> 3] >> (UInt64(j & 7) * 8)) }
+                for j in 0..<n {
+                    output[produced + j] = UInt8(truncatingIfNeeded: lanes[j >> 3] >> (UInt64(j & 7) * 8))
+                }
                 produced += n
                 if produced == output.count { break }
             }

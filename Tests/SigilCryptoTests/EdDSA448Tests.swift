@@ -11,7 +11,8 @@ final class SHAKE256Tests: XCTestCase {
     static func message(_ spec: String) -> [UInt8] {
         switch spec {
         case "a3x200": return [UInt8](repeating: 0xa3, count: 200)
-        case "ramp1031": return (0..<4).flatMap { _ in (0..<256).map { UInt8($0) } } + [UInt8](repeating: 0x78, count: 7)
+        case "ramp1031":
+            return (0..<4).flatMap { _ in (0..<256).map { UInt8($0) } } + [UInt8](repeating: 0x78, count: 7)
         default:
             if spec.hasPrefix("seq") {
                 let n = Int(spec.dropFirst(3))!
@@ -108,7 +109,8 @@ final class Ed448Tests: XCTestCase {
     }
 
     static let blankKey = hexBytes(
-        "5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778edf124769b46c7061bd6783df1e50f6cd1fa1abeafe8256180")
+        "5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778edf124769b46c7061bd6783df1e50f6cd1fa1abeafe8256180"
+    )
     static let blankSignature = hexBytes(
         "533a37f6bbe457251f023c0d88f976ae2dfb504a843e34d2074fd823d41a591f2b233f034f628281f2fd7a22ddd47d7828c59bd0a21bfd3980ff0d2028d4b18a9df63e006c5d1c2d345b925d8dc00b4104852db99ac5c7cdda8530a113a0f4dbb61149f05a7363268c71d95808ff2e652600"
     )
@@ -116,7 +118,8 @@ final class Ed448Tests: XCTestCase {
     /// RFC 8032 §7.4 "Blank" (empty message, empty context).
     func testRFC8032Blank() {
         XCTAssertNil(eddsaCheck(.ed448, publicKey: Self.blankKey, message: [], signature: Self.blankSignature))
-        XCTAssertEqual(eddsaCheck(.ed448, publicKey: Self.blankKey, message: [0], signature: Self.blankSignature), .badSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed448, publicKey: Self.blankKey, message: [0], signature: Self.blankSignature), .badSignature)
         for bit in stride(from: 0, to: 912, by: 11) {
             var bad = Self.blankSignature
             bad[bit / 8] ^= UInt8(1 << (bit % 8))
@@ -126,7 +129,8 @@ final class Ed448Tests: XCTestCase {
 
     /// RFC 8032 §5.2.3 and §5.2.7 edge encodings.
     func testStrictDecodingAndScalarRange() {
-        let msg: [UInt8] = [], sig = Self.blankSignature
+        let msg: [UInt8] = []
+        let sig = Self.blankSignature
         // Bits 448..454 of the key set: y >= 2^448 > p (step 1).
         var high = Self.blankKey
         high[56] |= 0x01
@@ -148,7 +152,8 @@ final class Ed448Tests: XCTestCase {
         XCTAssertFalse(one.withUnsafeBytes { Ed448.isValidPublicKey($0) })
         // S >= L (§5.2.7 step 1): S + L, and a non-zero last octet.
         let order = hexBytes(
-            "f34458ab92c27823558fc58d72c26c219036d6ae49db4ec4e923ca7cffffffffffffffffffffffffffffffffffffffffffffffffffffff3f00")
+            "f34458ab92c27823558fc58d72c26c219036d6ae49db4ec4e923ca7cffffffffffffffffffffffffffffffffffffffffffffffffffffff3f00"
+        )
         var s = Array(sig[57...])
         var carry = 0
         for i in 0..<57 {
@@ -156,9 +161,14 @@ final class Ed448Tests: XCTestCase {
             s[i] = UInt8(t & 0xff)
             carry = t >> 8
         }
-        XCTAssertEqual(eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig[..<57]) + s), .badSignature)
-        XCTAssertEqual(eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig[..<57]) + order), .badSignature)
-        XCTAssertEqual(eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig.prefix(113))), .malformedSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig[..<57]) + s), .badSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig[..<57]) + order),
+            .badSignature)
+        XCTAssertEqual(
+            eddsaCheck(.ed448, publicKey: Self.blankKey, message: msg, signature: Array(sig.prefix(113))),
+            .malformedSignature)
     }
 
     func testOpenSSLSignatures() throws {

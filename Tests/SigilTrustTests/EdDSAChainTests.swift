@@ -48,7 +48,9 @@ final class EdDSAChainTests: XCTestCase {
         XCTAssertEqual(bad.failures.first?.kind, .badSignature, "\(bad.failures)")
 
         // The seam directly, each level.
-        let root = try cert(alg, "root.pem"), int = try cert(alg, "intermediate.pem"), leaf = try cert(alg, "leaf.pem")
+        let root = try cert(alg, "root.pem")
+        let int = try cert(alg, "intermediate.pem")
+        let leaf = try cert(alg, "leaf.pem")
         XCTAssertEqual(CertificateSignature.verify(root, issuer: root), .verified)
         XCTAssertEqual(CertificateSignature.verify(int, issuer: root), .verified)
         XCTAssertEqual(CertificateSignature.verify(leaf, issuer: int), .verified)
@@ -86,7 +88,8 @@ final class EdDSAChainTests: XCTestCase {
         // The same CRL with one flipped signature bit is not used: undetermined under hard fail.
         let badCRL = try CertificateList.all(
             from: TestSupport.read(Self.dir.appendingPathComponent("\(alg)/intermediate-badsig.crl.der").path))
-        let b = try verify(alg, leaf: "leaf.pem", revocation: RevocationOptions(crls: badCRL + rootCRL, policy: .hardFail))
+        let b = try verify(
+            alg, leaf: "leaf.pem", revocation: RevocationOptions(crls: badCRL + rootCRL, policy: .hardFail))
         XCTAssertEqual(b.isTrusted, try expected(alg, "crl-badsig-leaf"))
         XCTAssertEqual(b.failures.first?.kind, .revocationUndetermined, "\(b.failures)")
         // A --sig-alg restriction without EdDSA: the CRL is not used.
@@ -100,7 +103,8 @@ final class EdDSAChainTests: XCTestCase {
         for (leaf, key) in [("leaf", "ocsp-leaf"), ("revoked-leaf", "ocsp-revoked-leaf")] {
             let exp = try XCTUnwrap(m[key] as? [String: Any])
             XCTAssertEqual(exp["verified"] as? Bool, true)
-            let resp = try OCSPResponse(der: TestSupport.read(Self.dir.appendingPathComponent("\(alg)/\(leaf).ocsp.der").path))
+            let resp = try OCSPResponse(
+                der: TestSupport.read(Self.dir.appendingPathComponent("\(alg)/\(leaf).ocsp.der").path))
             let r = try verify(
                 alg, leaf: "\(leaf).pem", revocation: RevocationOptions(ocspResponses: [resp], policy: .softFail))
             switch exp["status"] as? String {
@@ -134,7 +138,9 @@ final class EdDSAChainTests: XCTestCase {
             print("SKIPPED testSharedEdDSACertificates: vectors folder not found")
             return
         }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".pem") }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+            $0.hasSuffix(".pem")
+        }
         guard !files.isEmpty else {
             print("SKIPPED testSharedEdDSACertificates: \(dir.path) has no .pem")
             return
