@@ -36,7 +36,9 @@ final class EdDSATimingTests: XCTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: [[String: String]]])
         for (name, curve) in [("ed25519", EdDSACurveForTests.ed25519), ("ed448", .ed448)] {
             let c = try XCTUnwrap(json[name]?.first { $0["message"]!.count == 2048 })  // the 1024-byte message
-            let pk = hexBytes(c["publicKey"]!), msg = hexBytes(c["message"]!), sig = hexBytes(c["signature"]!)
+            let pk = hexBytes(c["publicKey"]!)
+            let msg = hexBytes(c["message"]!)
+            let sig = hexBytes(c["signature"]!)
             XCTAssertNil(eddsaCheck(curve, publicKey: pk, message: msg, signature: sig))
             var failures = 0
             let us = pk.withUnsafeBytes { p in
