@@ -4,7 +4,7 @@ import SigilX509
 
 /// Path validation wired to Sigil's own cryptography.
 public struct SigilSignatureVerifier: CertificateSignatureVerifier {
-    /// Sigil's RSA and ECDSA verification (SigilCrypto).
+    /// Sigil's RSA, ECDSA and EdDSA verification (SigilCrypto).
     public init() {}
 
     /// Verifies with `CertificateSignature.verify(_:issuer:)`.
@@ -20,7 +20,7 @@ public struct SigilSignatureVerifier: CertificateSignatureVerifier {
     /// Whether `certificate`'s subject public key decodes, with
     /// `CertificateSignature.subjectPublicKeyIsValid(_:)`: an RSA key must be a strict-DER
     /// PKCS#1 `RSAPublicKey` within Sigil's modulus and exponent bounds; a P-256/P-384/P-521 key
-    /// a valid SEC 1 point on its curve. Keys of other algorithms or other named curves (which
+    /// a valid SEC 1 point on its curve; an Ed25519/Ed448 key a point per RFC 8032 §5.1.3/§5.2.3. Keys of other algorithms or other named curves (which
     /// Sigil cannot use) are not judged here and count as valid.
     public func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
         CertificateSignature.subjectPublicKeyIsValid(certificate)

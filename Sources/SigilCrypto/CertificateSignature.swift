@@ -14,7 +14,7 @@ public enum CertificateSignature {
         /// PSS parameters outside an RSASSA-PSS key's restriction, RFC 4055 §3.3).
         case badSignature
         /// Sigil does not verify this algorithm: MD2/MD5 digests, curves other than
-        /// P-256/P-384/P-521, Ed25519/Ed448, DSA, unknown OIDs.
+        /// P-256/P-384/P-521, DSA, unknown OIDs.
         case unsupportedAlgorithm
         /// The issuer's public key does not decode (see `RSAPublicKey(pkcs1DER:)`,
         /// `ECDSAPublicKey(curve:x963:)`).
@@ -73,7 +73,14 @@ public enum CertificateSignature {
                 try digest.withUnsafeBytes { (dg) throws(CryptoError) in
                     try pub.verify(signatureDER: signature, digest: dg)
                 }
-            case (.rsaPKCS1, _), (.rsaPSS, _), (.ecdsa, _):
+            case (.ed25519, .ed25519):
+                // RFC 8410 §6: the signature is the 64-byte Ed25519 signature of the TBS bytes
+                // (pure Ed25519, no prehash, no context); the key is the 32-byte encoding.
+                try Ed25519.verify(signature: signature, message: signed, publicKey: key)
+            case (.ed448, .ed448):
+                // RFC 8410 §6: pure Ed448 with an empty context, 114-byte signature, 57-byte key.
+                try Ed448.verify(signature: signature, message: signed, publicKey: key)
+            case (.rsaPKCS1, _), (.rsaPSS, _), (.ecdsa, _), (.ed25519, _), (.ed448, _):
                 // The signature algorithm does not fit the key type.
                 return .badSignature
             default:
@@ -119,9 +126,10 @@ public enum CertificateSignature {
     }
 
     /// Whether the certificate's subject public key decodes: an RSA key (RFC 8017 §A.1.1,
-    /// within the library's size limits) or an EC point on its named curve (RFC 5480 §2.2,
-    /// SEC 1 §3.2.2.1). Other algorithms are not decoded here (true): the key-algorithm checks
-    /// of path validation refuse them where it matters.
+    /// within the library's size limits), an EC point on its named curve (RFC 5480 §2.2,
+    /// SEC 1 §3.2.2.1), or an Ed25519/Ed448 point (RFC 8410 §4, RFC 8032 §5.1.3/§5.2.3).
+    /// Other algorithms are not decoded here (true): the key-algorithm checks of path
+    /// validation refuse them where it matters.
     public static func subjectPublicKeyIsValid(_ certificate: Certificate) -> Bool {
         let valid: Bool? = try? certificate.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> Bool in
             switch certificate.publicKeyAlgorithm {
@@ -136,6 +144,10 @@ public enum CertificateSignature {
                 case .other: return true
                 }
                 return (try? ECDSAPublicKey(curve: curve, x963: key)) != nil
+            case .ed25519:
+                return Ed25519.isValidPublicKey(key)
+            case .ed448:
+                return Ed448.isValidPublicKey(key)
             default:
                 return true
             }

@@ -120,7 +120,7 @@ enum Checks {
     }
 
     /// Key acceptability (BR §6.1.5, §7.1.3.1): RSA ≥ minimum and a multiple of 8 bits, EC on an
-    /// allowed named curve.
+    /// allowed named curve, Ed25519/Ed448 unless the policy disallows EdDSA.
     static func keyFailure(_ c: Certificate, _ f: CertificateFacts, policy: AlgorithmPolicy) -> TrustFailure? {
         switch c.publicKeyAlgorithm {
         case .rsa, .rsaPSS:
@@ -143,7 +143,11 @@ enum Checks {
         case .ecExplicitParameters:
             return TrustFailure(.unsupportedAlgorithm, at: 0, "EC key with explicit curve parameters (RFC 5480 §2.1.1)")
         case .ed25519, .ed448:
-            return TrustFailure(.unsupportedAlgorithm, at: 0, "\(c.publicKeyAlgorithm.name) keys are not supported")
+            // RFC 8410 keys have one size each (no weak sizes); only the policy can refuse them.
+            if !policy.allowEdDSA {
+                return TrustFailure(.unsupportedAlgorithm, at: 0, "\(c.publicKeyAlgorithm.name) keys are not allowed")
+            }
+            return nil
         case .unknown:
             return TrustFailure(.unsupportedAlgorithm, at: 0, "unsupported public key algorithm")
         }
@@ -172,7 +176,14 @@ enum Checks {
             if !policy.allowedDigests.contains(p.hash) || !policy.allowedDigests.contains(p.mgf1Hash) {
                 return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
             }
-        case .ed25519, .ed448, .unknown:
+        case .ed25519, .ed448:
+            // RFC 8410: no digest parameter to judge (Ed25519 hashes with SHA-512, Ed448 with
+            // SHAKE256, RFC 8032 §5.1/§5.2).
+            if !policy.allowEdDSA {
+                return TrustFailure(
+                    .unsupportedAlgorithm, at: 0, "\(signed.signatureAlgorithm.name) signatures are not allowed")
+            }
+        case .unknown:
             return TrustFailure(
                 .unsupportedAlgorithm, at: 0, "signature algorithm \(signed.signatureAlgorithmOID) is not supported")
         }

@@ -27,6 +27,9 @@ public struct AlgorithmPolicy: Sendable, Hashable {
     public var allowedCurves: Set<NamedCurve> = [.p256, .p384, .p521]
     /// Accept RSASSA-PSS signatures (default true).
     public var allowRSAPSS = true
+    /// Accept Ed25519 and Ed448 keys and signatures (RFC 8410; default true, as OpenSSL, Go and
+    /// swift-certificates do). `allowedSignatureAlgorithms` can also exclude either one.
+    public var allowEdDSA = true
     /// The signature algorithms accepted on the path, when restricted (nil, the default: any
     /// the rules above allow). A restriction only narrows: the digest, key and RSA-PSS rules
     /// still apply. A signature outside the set is a `weakAlgorithm` failure (the caller's
@@ -65,6 +68,8 @@ extension AlgorithmPolicy {
             return allowedDigests.contains(d) ? nil : a.name
         case .rsaPSS(let p):
             return allowRSAPSS && allowedDigests.contains(p.hash) && allowedDigests.contains(p.mgf1Hash) ? nil : a.name
+        case .ed25519, .ed448:
+            return allowEdDSA ? nil : a.name
         default:
             return a.name
         }

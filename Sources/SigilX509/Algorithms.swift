@@ -62,10 +62,9 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     case rsaPSS(RSAPSSParameters)
     /// ECDSA (RFC 5758 §3.2; RFC 3279 §2.2.3 for SHA-1).
     case ecdsa(DigestAlgorithm)
-    /// EdDSA (RFC 8410 §3).
+    /// Ed25519 (RFC 8410 §3; parameters absent), verified by SigilCrypto per RFC 8032 §5.1.7.
     case ed25519
-    /// Ed448 (RFC 8410 §3; parameters absent). Parsed, not verified by SigilCrypto (neither is
-    /// Ed25519): `CertificateSignature` answers unsupported.
+    /// Ed448 (RFC 8410 §3; parameters absent), verified by SigilCrypto per RFC 8032 §5.2.7.
     case ed448
     /// Anything else (DSA, GOST, ...): kept so the certificate parses; verification refuses it.
     case unknown

@@ -1,5 +1,5 @@
-// FuzzSignature: RSA (PKCS #1 v1.5, PSS) and ECDSA verification with fuzzed keys,
-// signatures, algorithms and messages.
+// FuzzSignature: RSA (PKCS #1 v1.5, PSS), ECDSA and EdDSA (Ed25519, Ed448) verification with
+// fuzzed keys, signatures, algorithms and messages.
 //
 // Input: mode byte (bit 0), then
 // - mode 0 (mutation oracle): a fixture triple (child TBS, signature, algorithm; issuer key)
@@ -11,11 +11,14 @@
 //   AlgorithmIdentifier DER (parsed by Sigil's certificate parser through a template
 //   certificate), key bytes, signature, message (the rest). Runs
 //   CertificateSignature.verify and the key types' own verify with the message as a digest.
+//   For 32- and 57-byte keys, Ed25519 / Ed448 verification directly too (the EdDSA fixture
+//   triples come from Fixtures/eddsa/).
 //   Never traps; never runs long (the library's caps: RSA ≤ 16384 bits, e ≤ 64 bits above
 //   3072, key DER ≤ 4096 bytes).
 
 import SigilCrypto
 import SigilDER
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 
 public enum SignatureWalk {
@@ -45,9 +48,34 @@ public enum SignatureWalk {
                         key: i.publicKeyBytes.array))
             }
         }
+        out += eddsaTriples()
         if out.isEmpty { fatalError("SignatureWalk: no verifying fixture pair") }
         return out
     }()
+
+    /// The EdDSA chains of Fixtures/eddsa/<alg>/ (made by Fixtures/scripts/gen_eddsa.py): root
+    /// by itself, intermediate by root, leaf by intermediate.
+    static func eddsaTriples() -> [Triple] {
+        guard let certs = FuzzFixtures.certsDirectory() else { return [] }
+        let base = String(certs.dropLast("certs".count)) + "eddsa"
+        var out: [Triple] = []
+        for alg in ["ed25519", "ed448"] {
+            func load(_ name: String) -> Certificate? {
+                guard let der = FuzzFiles.read(base + "/" + alg + "/" + name + ".der") else { return nil }
+                return try? Certificate(der: der)
+            }
+            guard let root = load("root"), let int = load("intermediate"), let leaf = load("leaf") else { continue }
+            for (name, c, i) in [("root", root, root), ("intermediate", int, root), ("leaf", leaf, int)] {
+                guard CertificateSignature.verify(c, issuer: i) == .verified else { continue }
+                out.append(
+                    Triple(
+                        name: "eddsa/\(alg)/\(name)", tbs: c.tbsCertificate.array, signature: c.signature.array,
+                        algorithm: c.signatureAlgorithm, algorithmDER: c.signatureAlgorithmIdentifier.array,
+                        keyAlgorithm: i.publicKeyAlgorithm, key: i.publicKeyBytes.array))
+            }
+        }
+        return out
+    }
 
     /// The key algorithms of mode 1: the fixtures' (RSA, PSS-restricted RSA, EC curves,
     /// EdDSA) and the other cases.
@@ -179,6 +207,38 @@ public enum SignatureWalk {
                 signature: sig, digest: message, hash: h, mgf1Hash: .sha256,
                 saltLength: message.count % 70)
             _ = try? rsa.verifyPKCS1v15(signature: sig, message: message, hash: h)
+        }
+        // EdDSA directly: the message as the signed data (RFC 8032 hashes it itself).
+        message.withUnsafeBytes { m in
+            sig.withUnsafeBytes { s in
+                key.withUnsafeBytes { k in
+                    if key.count == Ed25519.publicKeyCount {
+                        let valid = Ed25519.isValidPublicKey(k)
+                        do throws(CryptoError) {
+                            try Ed25519.verify(signature: s, message: m, publicKey: k)
+                            oracle(
+                                valid && sig.count == Ed25519.signatureCount,
+                                "Ed25519 verified with a bad key or length")
+                        } catch {
+                            oracle(
+                                (error == .malformedKey) == !valid || sig.count != Ed25519.signatureCount,
+                                "Ed25519 key verdict differs from isValidPublicKey")
+                        }
+                    }
+                    if key.count == Ed448.publicKeyCount {
+                        let valid = Ed448.isValidPublicKey(k)
+                        do throws(CryptoError) {
+                            try Ed448.verify(signature: s, message: m, publicKey: k)
+                            oracle(
+                                valid && sig.count == Ed448.signatureCount, "Ed448 verified with a bad key or length")
+                        } catch {
+                            oracle(
+                                (error == .malformedKey) == !valid || sig.count != Ed448.signatureCount,
+                                "Ed448 key verdict differs from isValidPublicKey")
+                        }
+                    }
+                }
+            }
         }
         for curve in ECCurve.allCases {
             guard let k = ecKey(curve, key) else { continue }

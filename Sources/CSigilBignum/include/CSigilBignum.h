@@ -10,6 +10,9 @@ typedef unsigned long csigil_limb;
 /* RSA public-key exponentiation with AVX-512 IFMA (rsa_ifma.c). */
 #include "CSigilRSAIFMA.h"
 
+/* EdDSA group arithmetic (ed25519.c, ed448.c). */
+#include "CSigilEdDSA.h"
+
 /* 1 when the CPU has BMI2 and ADX (CPUID leaf 7 EBX bits 8 and 19), else 0. Probed once, then
    cached. Always 0 off x86-64. */
 int csigil_bignum_mulx_supported(void);

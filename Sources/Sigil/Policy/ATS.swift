@@ -152,7 +152,12 @@ public struct ATSReport: Sendable {
                 if ![.sha256, .sha384, .sha512].contains(d) { badHash.append(i) }
             case .rsaPSS(let p):
                 if ![.sha256, .sha384, .sha512].contains(p.hash) { badHash.append(i) }
-            case .ed25519, .ed448, .unknown:
+            case .ed25519, .ed448:
+                // Apple's ATS rule names SHA-2 digests of RSA/ECDSA signatures ("Preventing
+                // Insecure Network Connections": SHA-2 with a digest of at least 256 bits);
+                // EdDSA is not an ATS signature type, so it does not meet the rule as written.
+                badHash.append(i)
+            case .unknown:
                 badHash.append(i)
             }
         }
@@ -181,6 +186,13 @@ public struct ATSReport: Sendable {
                     badKey.append(i)
                     keyWhy[i] = "EC \(curve.name)"
                 }
+            case .ed25519, .ed448:
+                // Apple's documented ATS key types are RSA (>= 2048 bits) and ECC (>= 256 bits)
+                // ("Preventing Insecure Network Connections", NSAppTransportSecurity): an EdDSA
+                // key is not one of them, whatever Sigil's own policy accepts.
+                badKey.append(i)
+                keyWhy[i] =
+                    "\(c.publicKeyAlgorithm.name) is not an ATS key type (Apple's ATS lists RSA >= 2048 and ECC >= 256 bits only)"
             default:
                 badKey.append(i)
                 keyWhy[i] = "\(c.publicKeyAlgorithm.name) is not an ATS key type (RSA or EC)"
