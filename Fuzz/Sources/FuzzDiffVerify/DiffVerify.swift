@@ -22,6 +22,10 @@ public struct DiffOutcome {
     public var sigilReason = ""
     public var openSSLTrusted = false
     public var openSSLErrors: [Int32] = []
+    /// Depth (0 = leaf) of each recorded OpenSSL error, parallel to `openSSLErrors`.
+    public var openSSLDepths: [Int32] = []
+    /// Go's crypto/x509 (Fuzz/oracle-go), when the helper is available.
+    public var go: GoVerdict?
     public var notes: [String] = []
     public var ders: [[UInt8]] = []
     public var presented: [[UInt8]] = []
@@ -31,8 +35,18 @@ public struct DiffOutcome {
     /// Rows of `documented` that explain an S+/O- disagreement (empty otherwise).
     public var explainedBy: [String] = []
     public var isFinding = false
+    /// Go refused what Sigil trusts and no Go row explains it (part of `isFinding`).
+    public var goUnexplained = false
+    /// Class (a): Sigil trusts a certificate its parser should have refused (being fixed).
+    public var knownSigilBug = false
 
-    public var agree: Bool { sigilTrusted == openSSLTrusted }
+    public var agree: Bool { sigilTrusted == openSSLTrusted && (go.map { $0.trusted == sigilTrusted } ?? true) }
+
+    /// Go's column: "trusted", "refused (Kind)", or "—" without the helper.
+    public var goColumn: String {
+        guard let go else { return "—" }
+        return go.trusted ? "trusted" : "refused (\(go.kind))"
+    }
 
     public var classKey: String {
         switch (sigilTrusted, openSSLTrusted) {
@@ -55,6 +69,13 @@ public enum DiffVerify {
         let path: [Certificate]
         let host: String?
         let undecodable: [[UInt8]]
+        /// OpenSSL's errors with their depths (0 = leaf).
+        var errors: [(error: Int32, depth: Int32)] = []
+        /// Certificates Go could not parse (dropped from its pools).
+        var goDropped: [[UInt8]] = []
+
+        /// The depths at which OpenSSL reported `error`.
+        func depths(_ error: Int32) -> [Int32] { errors.filter { $0.error == error }.map(\.depth) }
     }
 
     /// Pseudo error: a certificate of Sigil's trusted path does not decode in OpenSSL.
@@ -130,6 +151,37 @@ public enum DiffVerify {
             else { return false }
             return ku.isDisjoint(with: [.digitalSignature, .keyEncipherment, .keyAgreement])
         },
+        // RFC 5280 §4.2.1.9: "Conforming CAs MUST mark this extension as critical in all CA
+        // certificates that contain public keys used to validate digital signatures on
+        // certificates" — an issuance rule for issuing CAs, enforced by Sigil on every issuer of
+        // the path (profile violation); the leaf's key validates no certificate of the path,
+        // and §6.1 reads basicConstraints only in step (k), for intermediates. Limbo
+        // rfc5280::ca-as-leaf (a CA certificate as end entity: success). OpenSSL strict refuses
+        // a non-critical cA basicConstraints anywhere (error 89); Go does not check criticality.
+        // Only at depth 0 and only when the leaf is such a CA certificate.
+        Row(id: "D8 CA leaf, basicConstraints not critical", error: 89 /* CA_BCONS_NOT_CRITICAL */) { c in
+            guard c.depths(89).allSatisfy({ $0 == 0 }), let leaf = c.path.first,
+                let e = leaf.extension(OID.basicConstraints), !e.critical
+            else { return false }
+            return ((try? leaf.basicConstraints()) ?? nil)?.isCA == true
+        },
+        // RFC 5280 §3.2 / §6.1: a *self-signed* certificate is a self-issued one "where the
+        // digital signature may be verified by the public key bound into the certificate".
+        // OpenSSL flags a certificate self-signed (EXFLAG_SS) when its subject equals its issuer
+        // and its own AKI does not contradict its own SKI — without the signature — and then
+        // stops building: 18 at the leaf, 19 above it. Sigil's path has the certificate signed
+        // by another key (its issuer on the path), so it is self-issued, not self-signed, and is
+        // validated as any other (limbo rfc5280::nc::excluded-self-issued-leaf and
+        // pathlen::self-issued-certs-pathlen validate self-issued certificates as path members).
+        // Go builds the path as Sigil does. Sigil requires the AKI keyIdentifier of such a
+        // certificate (not self-signed: §4.2.1.1), so what remains is a missing SKI or an SKI equal
+        // to the AKI keyIdentifier.
+        Row(id: "D9 self-issued taken for self-signed", error: 18 /* DEPTH_ZERO_SELF_SIGNED_CERT */) { c in
+            c.depths(18).allSatisfy { $0 == 0 } && selfIssuedNotSelfSigned(c.path, at: 0)
+        },
+        Row(id: "D9 self-issued taken for self-signed", error: 19 /* SELF_SIGNED_CERT_IN_CHAIN */) { c in
+            c.path.indices.dropFirst().contains { selfIssuedNotSelfSigned(c.path, at: $0) }
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
         },
@@ -145,44 +197,166 @@ public enum DiffVerify {
     /// fuzz run: a root whose issuer CN became a VideotexString).
     static let stringTags: Set<UInt8> = [0x03, 0x0C, 0x12, 0x13, 0x14, 0x16, 0x1C, 0x1E, 0x30]
 
-    static func hasNonStringValue(_ name: DistinguishedName) -> Bool {
-        // RDNSequence → SET → SEQUENCE { OID, value }: walk the encoding directly.
+    static func hasNonStringValue(_ name: DistinguishedName) -> Bool { hasValue(name, outside: stringTags) }
+
+    /// Path certificate `i` (not the anchor) is self-issued, signed by another key (its issuer on
+    /// the path), and OpenSSL's self-signed test (X509_check_akid of the certificate against
+    /// itself) passes: no AKI keyIdentifier, no SKI, or the two equal.
+    static func selfIssuedNotSelfSigned(_ path: [Certificate], at i: Int) -> Bool {
+        guard i + 1 < path.count else { return false }
+        let c = path[i]
+        guard c.isSelfIssued, c.subjectPublicKeyInfo != path[i + 1].subjectPublicKeyInfo else { return false }
+        let kid = ((try? c.authorityKeyIdentifier()) ?? nil)?.keyIdentifier
+        let ski = (try? c.subjectKeyIdentifier()) ?? nil
+        guard let kid, let ski else { return true }
+        return kid == ski
+    }
+
+    /// Documented reasons for Go's crypto/x509 (1.19) to refuse a chain Sigil trusts; `kind` is
+    /// oracle-go's error class. Re-checked on Sigil's path as the OpenSSL rows.
+    struct GoRow: Sendable {
+        let id: String
+        let kind: String
+        let holds: @Sendable (Context) -> Bool
+    }
+
+    static let goDocumented: [GoRow] = [
+        // Go 1.19 does no certificate policy processing: a critical policyConstraints,
+        // policyMappings or inhibitAnyPolicy is an unhandled critical extension. Sigil (and
+        // OpenSSL) process them (RFC 5280 §6.1, PolicyTree.swift).
+        GoRow(id: "G1 Go: no policy processing", kind: "UnhandledCriticalExtension") { c in
+            c.path.contains { cert in
+                [OID.policyConstraints, OID.policyMappings, OID.inhibitAnyPolicy].contains {
+                    cert.extension($0)?.critical == true
+                }
+            }
+        },
+        // Go matches issuer and subject as bytes; RFC 5280 §7.1 compares names after LDAP
+        // StringPrep (case, insignificant spaces), as Sigil and OpenSSL do.
+        GoRow(id: "G2 Go: names compared as bytes", kind: "UnknownAuthority") { c in
+            c.path.indices.dropLast().contains { i in
+                c.path[i].issuer.encoded.bytes != c.path[i + 1].subject.encoded.bytes
+            }
+        },
+        // Go 1.19's Name parser takes only T61, Printable, UTF8, BMP, IA5 and NumericString
+        // values and drops the certificate otherwise (as OpenSSL does with its own set: D6).
+        GoRow(id: "G3 Go: non-string attribute value (D6)", kind: "UnknownAuthority") { c in
+            let onPath = c.goDropped.filter { d in c.path.contains { $0.der == d } }
+            return !onPath.isEmpty
+                && onPath.allSatisfy { der in
+                    guard let cert = c.path.first(where: { $0.der == der }) else { return false }
+                    return hasValue(cert.subject, outside: goStringTags) || hasValue(cert.issuer, outside: goStringTags)
+                }
+        },
+    ]
+
+    /// The value tags Go 1.19's parseName accepts (parseASN1String).
+    static let goStringTags: Set<UInt8> = [0x14, 0x13, 0x0C, 0x1E, 0x16, 0x12]
+
+    /// Class (a), a Sigil parser bug being fixed on another branch (wt-der, "Strict DER in
+    /// ANY-typed fields; string-syntax name attributes take strings"), not by this oracle: a
+    /// Name attribute value with a constructed tag whose contents are not a sequence of DER
+    /// values (the finding: an O= value tagged [PRIVATE 16] constructed over "Sigil Diff"), or a
+    /// non-string value (e.g. [16] primitive) for an attribute type whose X.520 / RFC 5280
+    /// Appendix A syntax is a string (DirectoryString, PrintableString, IA5String). Sigil's
+    /// Name parser takes the value as ANY; OpenSSL and Go refuse the certificate. Reported as
+    /// "Sigil wrong (being fixed)", never as documented; once the fix is merged Sigil refuses
+    /// these chains and the predicate no longer meets a trusted path.
+    static let knownSigilBug =
+        "A Sigil wrong (being fixed): Name attribute value (constructed non-DER, or non-string for a string type)"
+
+    /// Attribute types with a string syntax: id-at 2.5.4.x (X.520 §6; RFC 5280 Appendix A.1),
+    /// domainComponent, userId, emailAddress, EV jurisdiction names.
+    static func hasStringSyntax(_ oid: ArraySlice<UInt8>) -> Bool {
+        let o = Array(oid)
+        if o.count == 3 && o[0] == 0x55 && o[1] == 0x04 {
+            return [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 17, 18, 20, 41, 42, 43, 44, 46, 65, 97].contains(o[2])
+        }
+        let ev: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01]
+        if o.count == 11 && Array(o.prefix(10)) == ev { return (1...3).contains(o[10]) }
+        return o == OID.domainComponent || o == OID.userID || o == OID.emailAddress
+    }
+
+    /// The string types Sigil's Name parser decodes (DERString).
+    static let sigilStringTags: Set<UInt8> = [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1C, 0x1E]
+
+    static func hasConstructedNonDERValue(_ cert: Certificate) -> Bool {
         var found = false
-        let e = name.encoded.bytes
-        func walk(_ bytes: ArraySlice<UInt8>, depth: Int) {
-            var i = bytes.startIndex
-            while i + 1 < bytes.endIndex {
-                let tag = bytes[i]
-                var len = Int(bytes[i + 1])
-                var h = 2
-                if len & 0x80 != 0 {
-                    let k = len & 0x7F
-                    guard k <= 3, i + 2 + k <= bytes.endIndex else { return }
-                    len = bytes[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
-                    h = 2 + k
-                }
-                let start = i + h
-                let end = min(start + len, bytes.endIndex)
-                if depth < 2 {
-                    walk(bytes[start..<end], depth: depth + 1)
-                } else if depth == 2 {
-                    // Inside AttributeTypeAndValue: skip the OID, look at the value's tag.
-                    if tag != 0x06 && !stringTags.contains(tag) { found = true }
-                }
-                i = end
+        for name in [cert.subject, cert.issuer] {
+            forEachAttribute(name.encoded.bytes) { type, tag, content in
+                if tag & 0x20 != 0 && !isDERSequence(content, depth: 0) { found = true }
+                if hasStringSyntax(type) && !sigilStringTags.contains(tag) { found = true }
             }
         }
-        let outer = ArraySlice(e)
-        if outer.count >= 2 {
-            var len = Int(outer[1])
+        return found
+    }
+
+    /// An independent check: `bytes` is a concatenation of well-formed DER TLVs (low tags,
+    /// minimal definite lengths), constructed ones recursively.
+    static func isDERSequence(_ bytes: ArraySlice<UInt8>, depth: Int) -> Bool {
+        if depth > 32 { return false }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let tag = bytes[i]
+            if tag & 0x1F == 0x1F { return false }
+            guard i + 1 < bytes.endIndex else { return false }
+            var len = Int(bytes[i + 1])
             var h = 2
             if len & 0x80 != 0 {
                 let k = len & 0x7F
-                len = outer[2..<(2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                guard k >= 1, k <= 3, i + 2 + k <= bytes.endIndex else { return false }
+                len = bytes[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                if len < 128 || bytes[i + 2] == 0 { return false }
                 h = 2 + k
             }
-            walk(outer[h..<min(h + len, outer.count)], depth: 0)
+            guard i + h + len <= bytes.endIndex else { return false }
+            if tag & 0x20 != 0 && !isDERSequence(bytes[(i + h)..<(i + h + len)], depth: depth + 1) { return false }
+            i += h + len
         }
+        return true
+    }
+
+    /// Calls `body` with the tag and contents of every AttributeValue of an encoded Name.
+    static func forEachAttributeValue(_ e: ArraySlice<UInt8>, _ body: (UInt8, ArraySlice<UInt8>) -> Void) {
+        forEachAttribute(e) { _, tag, content in body(tag, content) }
+    }
+
+    /// Calls `body` with the type (OID contents), value tag and value contents of every
+    /// AttributeTypeAndValue of an encoded Name.
+    static func forEachAttribute(
+        _ e: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>, UInt8, ArraySlice<UInt8>) -> Void
+    ) {
+        func tlvs(_ b: ArraySlice<UInt8>) -> [(UInt8, ArraySlice<UInt8>)] {
+            var out: [(UInt8, ArraySlice<UInt8>)] = []
+            var i = b.startIndex
+            while i + 1 < b.endIndex {
+                let tag = b[i]
+                var len = Int(b[i + 1])
+                var h = 2
+                if len & 0x80 != 0 {
+                    let k = len & 0x7F
+                    guard k <= 3, i + 2 + k <= b.endIndex else { return out }
+                    len = b[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                    h = 2 + k
+                }
+                let end = min(i + h + len, b.endIndex)
+                out.append((tag, b[(i + h)..<end]))
+                i = end
+            }
+            return out
+        }
+        guard let name = tlvs(e).first else { return }
+        for rdn in tlvs(name.1) {
+            for atv in tlvs(rdn.1) {
+                let parts = tlvs(atv.1)
+                if parts.count >= 2 { body(parts[0].1, parts[1].0, parts[1].1) }
+            }
+        }
+    }
+
+    static func hasValue(_ name: DistinguishedName, outside tags: Set<UInt8>) -> Bool {
+        var found = false
+        forEachAttributeValue(name.encoded.bytes) { tag, _ in if !tags.contains(tag) { found = true } }
         return found
     }
 
@@ -268,10 +442,20 @@ public enum DiffVerify {
         out.openSSLTrusted = r.trusted != 0
         if r.parsed == 0 {
             out.openSSLErrors = [-1]
+            out.openSSLDepths = [0]
         } else {
             out.openSSLErrors = withUnsafeBytes(of: r.errors) { raw in
                 Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count)))
             }
+            out.openSSLDepths = withUnsafeBytes(of: r.depths) { raw in
+                Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count)))
+            }
+        }
+
+        // Go (third opinion), same inputs: the leaf, the presented certificates, the anchors.
+        if let oracle = GoOracle.shared {
+            out.go = oracle.verify(
+                leaf: leafDER, intermediates: presented, roots: anchors, time: time, host: chain.host)
         }
 
         var undecodable: [[UInt8]] = []
@@ -284,12 +468,30 @@ public enum DiffVerify {
         if out.sigilTrusted && out.sigilPath.contains(where: { undecodable.contains($0.der) }) {
             out.openSSLErrors.append(undecodableOnPath)
         }
+        var goDropped: [[UInt8]] = []
+        if let g = out.go, !g.dropped.isEmpty {
+            for item in g.dropped.split(separator: ",") {
+                guard let k = Int(item.dropFirst()) else { continue }
+                if item.hasPrefix("i"), k < presented.count { goDropped.append(presented[k]) }
+                if item.hasPrefix("r"), k < anchors.count { goDropped.append(anchors[k]) }
+            }
+        }
+        let context = Context(
+            path: out.sigilPath, host: out.host,
+            undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } },
+            errors: Array(zip(out.openSSLErrors, out.openSSLDepths)), goDropped: goDropped)
+        let goRefuses = out.go.map { !$0.trusted } ?? false
+        if out.sigilTrusted && (!out.openSSLTrusted || goRefuses)
+            && out.sigilPath.contains(where: hasConstructedNonDERValue)
+        {
+            // Class (a): Sigil's parser is wrong here (fixed on another branch).
+            out.knownSigilBug = true
+            out.explainedBy = [knownSigilBug]
+            return out
+        }
+        var explained: [String] = []
         if out.sigilTrusted && !out.openSSLTrusted {
-            var explained: [String] = []
             var all = true
-            let context = Context(
-                path: out.sigilPath, host: out.host,
-                undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } })
             for e in Set(out.openSSLErrors) {
                 if let row = documented.first(where: { $0.error == e && $0.holds(context) }) {
                     explained.append(row.id)
@@ -297,9 +499,17 @@ public enum DiffVerify {
                     all = false
                 }
             }
-            out.explainedBy = explained.sorted()
             out.isFinding = !all
         }
+        if out.sigilTrusted, let g = out.go, !g.trusted {
+            if let row = goDocumented.first(where: { $0.kind == g.kind && $0.holds(context) }) {
+                explained.append(row.id)
+            } else {
+                out.isFinding = true
+                out.goUnexplained = true
+            }
+        }
+        out.explainedBy = Set(explained).sorted()
         return out
     }
 
@@ -334,7 +544,7 @@ public enum DiffVerify {
         let o = evaluate(&b)
         if o.isFinding {
             fatalError(
-                "ORACLE: Sigil trusts a chain OpenSSL refuses for an undocumented reason: \(o.classKey); mutations: \(o.notes.joined(separator: "; "))"
+                "ORACLE: Sigil trusts a chain OpenSSL or Go refuses for an undocumented reason: \(o.classKey) ‖ Go: \(o.goColumn) \(o.go?.error ?? ""); mutations: \(o.notes.joined(separator: "; "))"
             )
         }
     }
