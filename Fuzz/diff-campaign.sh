@@ -10,6 +10,7 @@
 # libFuzzer build (run.sh). Each chunk: `run.sh FuzzVerifyDiff SECS -fork=1 -ignore_crashes=1`
 # (keeps fuzzing after a finding; artifacts in Fuzz/artifacts/FuzzVerifyDiff/), then
 # `diffbatch.sh --input ARTIFACT --verbose --out Fuzz/logs/diff-campaign/` for each new artifact.
+# The lines go to the end of CAMPAIGN.md, whose last section is the differential runs' table.
 # Exit 0 when no chunk left an unexplained finding (an artifact diffbatch marks FINDING), else 1.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -70,7 +71,9 @@ while [ "$remaining" -gt 0 ]; do
     done
     verdict="0"
     [ "$nnew" -gt 0 ] && verdict="$nnew artifact(s), $unexplained unexplained: ${classes%; }"
-    echo "| $start | \`$TARGET\` (diff-campaign, -fork=1, Go: $([ -n "${SIGIL_ORACLE_GO:-}" ] && echo yes || echo no)) | $(( t1 - t0 )) | ${execs:-?} | ${rate:-?} | ${cov:-?} | — | — | — | $verdict |" | tee -a "$HERE/CAMPAIGN.md"
+    go=no
+    [ -n "${SIGIL_ORACLE_GO:-}" ] && go=yes
+    echo "| $start | diff-campaign chunk (\`run.sh $TARGET $secs -fork=1 -ignore_crashes=1\`, Go $go) | $(( t1 - t0 )) | ${execs:-?} | ${rate:-?} | ${cov:-?} | $verdict |" | tee -a "$HERE/CAMPAIGN.md"
 done
 echo "diff-campaign: $MINUTES min done; unexplained findings: $([ $worst = 0 ] && echo none || echo 'see above')"
 exit $worst
