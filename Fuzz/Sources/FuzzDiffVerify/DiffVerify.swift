@@ -73,6 +73,19 @@ public enum DiffVerify {
         var errors: [(error: Int32, depth: Int32)] = []
         /// Certificates Go could not parse (dropped from its pools).
         var goDropped: [[UInt8]] = []
+        /// OpenSSL's chain (0 = leaf) as the input certificates it used (nil: not an input).
+        var openSSLChain: [[UInt8]?] = []
+
+        /// Whether every certificate at which OpenSSL reported `error` is one of its chain's
+        /// that is not on Sigil's path.
+        func onlyOffPath(_ error: Int32) -> Bool {
+            let ds = depths(error)
+            return !ds.isEmpty
+                && ds.allSatisfy { d in
+                    guard d >= 0, Int(d) < openSSLChain.count, let der = openSSLChain[Int(d)] else { return false }
+                    return !path.contains { $0.der == der }
+                }
+        }
 
         /// The depths at which OpenSSL reported `error`.
         func depths(_ error: Int32) -> [Int32] { errors.filter { $0.error == error }.map(\.depth) }
@@ -182,6 +195,16 @@ public enum DiffVerify {
         Row(id: "D9 self-issued taken for self-signed", error: 19 /* SELF_SIGNED_CERT_IN_CHAIN */) { c in
             c.path.indices.dropFirst().contains { selfIssuedNotSelfSigned(c.path, at: $0) }
         },
+        // RFC 5280 §6.1 validates *a* path; RFC 4158 (§2.4, §3): a path builder that meets a
+        // certificate it cannot use tries another. OpenSSL builds one chain and reports the
+        // errors met on it without backtracking: here an unhandled critical extension (34) on
+        // a certificate of OpenSSL's chain that is not on Sigil's path (e.g. an intermediate
+        // with a critical AKI, which Sigil refuses — RFC 5280 §4.2.1.1 — going to an anchor
+        // with the same name and key instead). Only when every certificate OpenSSL reported
+        // 34 at is off Sigil's path (OpenSSL's chain mapped back to the inputs). Go trusts.
+        Row(id: "D10 error off Sigil's path", error: 34 /* UNHANDLED_CRITICAL_EXTENSION */) { c in
+            c.onlyOffPath(34)
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
         },
@@ -236,6 +259,17 @@ public enum DiffVerify {
         GoRow(id: "G2 Go: names compared as bytes", kind: "UnknownAuthority") { c in
             c.path.indices.dropLast().contains { i in
                 c.path[i].issuer.encoded.bytes != c.path[i + 1].subject.encoded.bytes
+            }
+        },
+        // RFC 5280 §6.1.4 (l) and §4.2.1.9: pathLenConstraint limits the *non-self-issued*
+        // intermediates below a CA (limbo pathlen::self-issued-certs-pathlen: success). Go 1.19
+        // counts every intermediate (TooManyIntermediates). Only when Sigil's path has a CA
+        // whose limit all intermediates below exceed and the non-self-issued ones do not.
+        GoRow(id: "G4 Go: self-issued intermediates counted for pathLen", kind: "TooManyIntermediates") { c in
+            c.path.indices.dropFirst().contains { i in
+                guard let p = ((try? c.path[i].basicConstraints()) ?? nil)?.pathLength else { return false }
+                let below = c.path[1..<i]
+                return below.count > p && below.filter { !$0.isSelfIssued }.count <= p
             }
         },
         // Go 1.19's Name parser takes only T61, Printable, UTF8, BMP, IA5 and NumericString
@@ -476,10 +510,19 @@ public enum DiffVerify {
                 if item.hasPrefix("r"), k < anchors.count { goDropped.append(anchors[k]) }
             }
         }
+        let sources = withUnsafeBytes(of: r.chain_source) { raw in
+            Array(raw.bindMemory(to: Int32.self).prefix(min(Int(r.chain_length), 32)))
+        }
+        let openSSLChain: [[UInt8]?] = sources.map { s in
+            if s >= 0 && Int(s) < all.count { return all[Int(s)] }
+            if s < 0 && s > -1000 && Int(-1 - s) < anchors.count { return anchors[Int(-1 - s)] }
+            return nil
+        }
         let context = Context(
             path: out.sigilPath, host: out.host,
             undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } },
-            errors: Array(zip(out.openSSLErrors, out.openSSLDepths)), goDropped: goDropped)
+            errors: Array(zip(out.openSSLErrors, out.openSSLDepths)), goDropped: goDropped,
+            openSSLChain: openSSLChain)
         let goRefuses = out.go.map { !$0.trusted } ?? false
         if out.sigilTrusted && (!out.openSSLTrusted || goRefuses)
             && out.sigilPath.contains(where: hasConstructedNonDERValue)
