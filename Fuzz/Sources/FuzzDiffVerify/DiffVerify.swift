@@ -87,6 +87,18 @@ public enum DiffVerify {
                 }
         }
 
+        /// Whether at every depth d where OpenSSL reported `error` (a signature failure of
+        /// chain[d]) the issuer OpenSSL chose, chain[d + 1], is not on Sigil's path.
+        func onlyIssuerOffPath(_ error: Int32) -> Bool {
+            let ds = depths(error)
+            return !ds.isEmpty
+                && ds.allSatisfy { d in
+                    let k = Int(d) + 1
+                    guard d >= 0, k < openSSLChain.count, let der = openSSLChain[k] else { return false }
+                    return !path.contains { $0.der == der }
+                }
+        }
+
         /// The depths at which OpenSSL reported `error`.
         func depths(_ error: Int32) -> [Int32] { errors.filter { $0.error == error }.map(\.depth) }
     }
@@ -204,6 +216,16 @@ public enum DiffVerify {
         // 34 at is off Sigil's path (OpenSSL's chain mapped back to the inputs). Go trusts.
         Row(id: "D10 error off Sigil's path", error: 34 /* UNHANDLED_CRITICAL_EXTENSION */) { c in
             c.onlyOffPath(34)
+        },
+        // The same for a CA without SKI (86, strict) that OpenSSL took as an issuer (an anchor
+        // with the issuer's name) and the signature failure (7) that follows from that choice:
+        // OpenSSL checks the child's signature with the key of a certificate Sigil's path does
+        // not use, and does not try the other candidate.
+        Row(id: "D10 error off Sigil's path", error: 86 /* MISSING_SUBJECT_KEY_IDENTIFIER */) { c in
+            c.onlyOffPath(86)
+        },
+        Row(id: "D10 error off Sigil's path", error: 7 /* CERT_SIGNATURE_FAILURE */) { c in
+            c.onlyIssuerOffPath(7)
         },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
