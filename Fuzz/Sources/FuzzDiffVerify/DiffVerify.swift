@@ -224,6 +224,12 @@ public enum DiffVerify {
         Row(id: "D10 error off Sigil's path", error: 86 /* MISSING_SUBJECT_KEY_IDENTIFIER */) { c in
             c.onlyOffPath(86)
         },
+        // And a CA with a non-critical basicConstraints on OpenSSL's chain but not on Sigil's
+        // (Sigil refuses it as an issuer, RFC 5280 §4.2.1.9, and goes to an anchor with the same
+        // name and key); at depth 0 it is row D8.
+        Row(id: "D10 error off Sigil's path", error: 89 /* CA_BCONS_NOT_CRITICAL */) { c in
+            c.onlyOffPath(89)
+        },
         Row(id: "D10 error off Sigil's path", error: 7 /* CERT_SIGNATURE_FAILURE */) { c in
             c.onlyIssuerOffPath(7)
         },
