@@ -63,6 +63,12 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ] || [ ! -x "$BIN" ]; then
     fi
 fi
 
+# FuzzVerifyDiff's third verifier (Go's crypto/x509, Fuzz/oracle-go): built when Go is installed
+# (FUZZ_DIFF_GO=0: Sigil vs OpenSSL only). The target finds Fuzz/.build-go/oracle-go itself.
+if [ "$TARGET" = FuzzVerifyDiff ] && [ "${FUZZ_DIFF_GO:-1}" != 0 ] && command -v go > /dev/null 2>&1; then
+    "$HERE/oracle-go/build.sh" > /dev/null || echo "run.sh: Go helper build failed: Sigil vs OpenSSL only" >&2
+fi
+
 # ---- environment -----------------------------------------------------------------------------
 # A trap must not leave Swift's backtracer hanging; libFuzzer and ASan report instead.
 export SWIFT_BACKTRACE=enable=no

@@ -395,6 +395,19 @@ struct Session {
         if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
             return TrustFailure(f.kind, at: depth - 1, f.message)
         }
+        // RFC 5280 §4.2.1.1: the AKI keyIdentifier may be omitted only from a *self-signed*
+        // certificate. `Checks.commonFailures` exempts every self-issued certificate (it cannot
+        // see the issuer); here the issuer is known: a self-issued child issued under another
+        // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
+        // such a certificate for self-signed and refuses, error 19 or 18).
+        if options.kind != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
+            child.subjectPublicKeyInfo != cand.subjectPublicKeyInfo
+        {
+            return TrustFailure(
+                .profileViolation, at: depth - 1,
+                "authorityKeyIdentifier with keyIdentifier is missing: the certificate is self-issued but not self-signed (RFC 5280 §4.2.1.1)"
+            )
+        }
         let pair = Session.signatureKey(child: childNode, parent: node)
         let verdict: SignatureVerdict
         if let v = signatureCache[pair] {

@@ -5,6 +5,7 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_KEYS = 16 };
@@ -67,17 +68,27 @@ int sigil_diff_verify(const uint8_t *const *certs, const size_t *lens, int n,
     if (!leaf || p != certs[0] + lens[0]) { X509_free(leaf); return 0; }
     out->parsed = 1;
     STACK_OF(X509) *untrusted = sk_X509_new_null();
+    // The decoded inputs with their indexes (to map OpenSSL's chain back to them).
+    X509 **mine = calloc((size_t)(n + na), sizeof *mine);
+    int *origin = calloc((size_t)(n + na), sizeof *origin);
+    int nmine = 0;
     for (int i = 1; i < n; i++) {
         p = certs[i];
         X509 *c = d2i_X509(NULL, &p, (long)lens[i]);
-        if (c && p == certs[i] + lens[i]) sk_X509_push(untrusted, c);
+        if (c && p == certs[i] + lens[i]) {
+            sk_X509_push(untrusted, c);
+            if (mine) { mine[nmine] = c; origin[nmine++] = i; }
+        }
         else { X509_free(c); if (i < 32) out->undecodable_untrusted |= 1u << i; }
     }
     X509_STORE *store = X509_STORE_new();
     for (int i = 0; i < na; i++) {
         p = anchors[i];
         X509 *c = d2i_X509(NULL, &p, (long)alens[i]);
-        if (c && p == anchors[i] + alens[i]) X509_STORE_add_cert(store, c);
+        if (c && p == anchors[i] + alens[i]) {
+            X509_STORE_add_cert(store, c);
+            if (mine && X509_up_ref(c)) { mine[nmine] = c; origin[nmine++] = -1 - i; }
+        }
         else if (i < 32) out->undecodable_anchors |= 1u << i;
         X509_free(c);
     }
@@ -104,10 +115,21 @@ int sigil_diff_verify(const uint8_t *const *certs, const size_t *lens, int n,
         }
         STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(ctx);
         out->chain_length = chain ? sk_X509_num(chain) : 0;
+        for (int k = 0; k < out->chain_length && k < SIGIL_DIFF_MAX_ERRORS; k++) {
+            X509 *x = sk_X509_value(chain, k);
+            out->chain_source[k] = -1000;
+            if (X509_cmp(x, leaf) == 0) { out->chain_source[k] = 0; continue; }
+            for (int m = 0; m < nmine; m++) {
+                if (X509_cmp(x, mine[m]) == 0) { out->chain_source[k] = origin[m]; break; }
+            }
+        }
         out->trusted = v == 1 && out->count == 0;
         rc = 0;
     }
     X509_STORE_CTX_free(ctx);
+    for (int m = 0; m < nmine; m++) if (origin[m] < 0) X509_free(mine[m]);
+    free(mine);
+    free(origin);
     X509_STORE_free(store);
     sk_X509_pop_free(untrusted, X509_free);
     X509_free(leaf);

@@ -22,6 +22,10 @@ public struct DiffOutcome {
     public var sigilReason = ""
     public var openSSLTrusted = false
     public var openSSLErrors: [Int32] = []
+    /// Depth (0 = leaf) of each recorded OpenSSL error, parallel to `openSSLErrors`.
+    public var openSSLDepths: [Int32] = []
+    /// Go's crypto/x509 (Fuzz/oracle-go), when the helper is available.
+    public var go: GoVerdict?
     public var notes: [String] = []
     public var ders: [[UInt8]] = []
     public var presented: [[UInt8]] = []
@@ -31,8 +35,18 @@ public struct DiffOutcome {
     /// Rows of `documented` that explain an S+/O- disagreement (empty otherwise).
     public var explainedBy: [String] = []
     public var isFinding = false
+    /// Go refused what Sigil trusts and no Go row explains it (part of `isFinding`).
+    public var goUnexplained = false
+    /// Class (a): Sigil trusts a certificate its parser should refuse (a regression: a finding).
+    public var knownSigilBug = false
 
-    public var agree: Bool { sigilTrusted == openSSLTrusted }
+    public var agree: Bool { sigilTrusted == openSSLTrusted && (go.map { $0.trusted == sigilTrusted } ?? true) }
+
+    /// Go's column: "trusted", "refused (Kind)", or "—" without the helper.
+    public var goColumn: String {
+        guard let go else { return "—" }
+        return go.trusted ? "trusted" : "refused (\(go.kind))"
+    }
 
     public var classKey: String {
         switch (sigilTrusted, openSSLTrusted) {
@@ -55,6 +69,38 @@ public enum DiffVerify {
         let path: [Certificate]
         let host: String?
         let undecodable: [[UInt8]]
+        /// OpenSSL's errors with their depths (0 = leaf).
+        var errors: [(error: Int32, depth: Int32)] = []
+        /// Certificates Go could not parse (dropped from its pools).
+        var goDropped: [[UInt8]] = []
+        /// OpenSSL's chain (0 = leaf) as the input certificates it used (nil: not an input).
+        var openSSLChain: [[UInt8]?] = []
+
+        /// Whether every certificate at which OpenSSL reported `error` is one of its chain's
+        /// that is not on Sigil's path.
+        func onlyOffPath(_ error: Int32) -> Bool {
+            let ds = depths(error)
+            return !ds.isEmpty
+                && ds.allSatisfy { d in
+                    guard d >= 0, Int(d) < openSSLChain.count, let der = openSSLChain[Int(d)] else { return false }
+                    return !path.contains { $0.der == der }
+                }
+        }
+
+        /// Whether at every depth d where OpenSSL reported `error` (a signature failure of
+        /// chain[d]) the issuer OpenSSL chose, chain[d + 1], is not on Sigil's path.
+        func onlyIssuerOffPath(_ error: Int32) -> Bool {
+            let ds = depths(error)
+            return !ds.isEmpty
+                && ds.allSatisfy { d in
+                    let k = Int(d) + 1
+                    guard d >= 0, k < openSSLChain.count, let der = openSSLChain[k] else { return false }
+                    return !path.contains { $0.der == der }
+                }
+        }
+
+        /// The depths at which OpenSSL reported `error`.
+        func depths(_ error: Int32) -> [Int32] { errors.filter { $0.error == error }.map(\.depth) }
     }
 
     /// Pseudo error: a certificate of Sigil's trusted path does not decode in OpenSSL.
@@ -131,6 +177,63 @@ public enum DiffVerify {
             else { return false }
             return ku.isDisjoint(with: [.digitalSignature, .keyEncipherment, .keyAgreement])
         },
+        // RFC 5280 §4.2.1.9: "Conforming CAs MUST mark this extension as critical in all CA
+        // certificates that contain public keys used to validate digital signatures on
+        // certificates" — an issuance rule for issuing CAs, enforced by Sigil on every issuer of
+        // the path (profile violation); the leaf's key validates no certificate of the path,
+        // and §6.1 reads basicConstraints only in step (k), for intermediates. Limbo
+        // rfc5280::ca-as-leaf (a CA certificate as end entity: success). OpenSSL strict refuses
+        // a non-critical cA basicConstraints anywhere (error 89); Go does not check criticality.
+        // Only at depth 0 and only when the leaf is such a CA certificate.
+        Row(id: "D8 CA leaf, basicConstraints not critical", error: 89 /* CA_BCONS_NOT_CRITICAL */) { c in
+            guard c.depths(89).allSatisfy({ $0 == 0 }), let leaf = c.path.first,
+                let e = leaf.extension(OID.basicConstraints), !e.critical
+            else { return false }
+            return ((try? leaf.basicConstraints()) ?? nil)?.isCA == true
+        },
+        // RFC 5280 §3.2 / §6.1: a *self-signed* certificate is a self-issued one "where the
+        // digital signature may be verified by the public key bound into the certificate".
+        // OpenSSL flags a certificate self-signed (EXFLAG_SS) when its subject equals its issuer
+        // and its own AKI does not contradict its own SKI — without the signature — and then
+        // stops building: 18 at the leaf, 19 above it. Sigil's path has the certificate signed
+        // by another key (its issuer on the path), so it is self-issued, not self-signed, and is
+        // validated as any other (limbo rfc5280::nc::excluded-self-issued-leaf and
+        // pathlen::self-issued-certs-pathlen validate self-issued certificates as path members).
+        // Go builds the path as Sigil does. Sigil requires the AKI keyIdentifier of such a
+        // certificate (not self-signed: §4.2.1.1), so what remains is a missing SKI or an SKI equal
+        // to the AKI keyIdentifier.
+        Row(id: "D9 self-issued taken for self-signed", error: 18 /* DEPTH_ZERO_SELF_SIGNED_CERT */) { c in
+            c.depths(18).allSatisfy { $0 == 0 } && selfIssuedNotSelfSigned(c.path, at: 0)
+        },
+        Row(id: "D9 self-issued taken for self-signed", error: 19 /* SELF_SIGNED_CERT_IN_CHAIN */) { c in
+            c.path.indices.dropFirst().contains { selfIssuedNotSelfSigned(c.path, at: $0) }
+        },
+        // RFC 5280 §6.1 validates *a* path; RFC 4158 (§2.4, §3): a path builder that meets a
+        // certificate it cannot use tries another. OpenSSL builds one chain and reports the
+        // errors met on it without backtracking: here an unhandled critical extension (34) on
+        // a certificate of OpenSSL's chain that is not on Sigil's path (e.g. an intermediate
+        // with a critical AKI, which Sigil refuses — RFC 5280 §4.2.1.1 — going to an anchor
+        // with the same name and key instead). Only when every certificate OpenSSL reported
+        // 34 at is off Sigil's path (OpenSSL's chain mapped back to the inputs). Go trusts.
+        Row(id: "D10 error off Sigil's path", error: 34 /* UNHANDLED_CRITICAL_EXTENSION */) { c in
+            c.onlyOffPath(34)
+        },
+        // The same for a CA without SKI (86, strict) that OpenSSL took as an issuer (an anchor
+        // with the issuer's name) and the signature failure (7) that follows from that choice:
+        // OpenSSL checks the child's signature with the key of a certificate Sigil's path does
+        // not use, and does not try the other candidate.
+        Row(id: "D10 error off Sigil's path", error: 86 /* MISSING_SUBJECT_KEY_IDENTIFIER */) { c in
+            c.onlyOffPath(86)
+        },
+        // And a CA with a non-critical basicConstraints on OpenSSL's chain but not on Sigil's
+        // (Sigil refuses it as an issuer, RFC 5280 §4.2.1.9, and goes to an anchor with the same
+        // name and key); at depth 0 it is row D8.
+        Row(id: "D10 error off Sigil's path", error: 89 /* CA_BCONS_NOT_CRITICAL */) { c in
+            c.onlyOffPath(89)
+        },
+        Row(id: "D10 error off Sigil's path", error: 7 /* CERT_SIGNATURE_FAILURE */) { c in
+            c.onlyIssuerOffPath(7)
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
         },
@@ -159,6 +262,177 @@ public enum DiffVerify {
             }
         }
         return false
+    }
+
+    /// Path certificate `i` (not the anchor) is self-issued, signed by another key (its issuer on
+    /// the path), and OpenSSL's self-signed test (X509_check_akid of the certificate against
+    /// itself) passes: no AKI keyIdentifier, no SKI, or the two equal.
+    static func selfIssuedNotSelfSigned(_ path: [Certificate], at i: Int) -> Bool {
+        guard i + 1 < path.count else { return false }
+        let c = path[i]
+        guard c.isSelfIssued, c.subjectPublicKeyInfo != path[i + 1].subjectPublicKeyInfo else { return false }
+        let kid = ((try? c.authorityKeyIdentifier()) ?? nil)?.keyIdentifier
+        let ski = (try? c.subjectKeyIdentifier()) ?? nil
+        guard let kid, let ski else { return true }
+        return kid == ski
+    }
+
+    /// Documented reasons for Go's crypto/x509 (1.19) to refuse a chain Sigil trusts; `kind` is
+    /// oracle-go's error class. Re-checked on Sigil's path as the OpenSSL rows.
+    struct GoRow: Sendable {
+        let id: String
+        let kind: String
+        let holds: @Sendable (Context) -> Bool
+    }
+
+    static let goDocumented: [GoRow] = [
+        // Go 1.19 does no certificate policy processing: a critical policyConstraints,
+        // policyMappings or inhibitAnyPolicy is an unhandled critical extension. Sigil (and
+        // OpenSSL) process them (RFC 5280 §6.1, PolicyTree.swift).
+        GoRow(id: "G1 Go: no policy processing", kind: "UnhandledCriticalExtension") { c in
+            c.path.contains { cert in
+                [OID.policyConstraints, OID.policyMappings, OID.inhibitAnyPolicy].contains {
+                    cert.extension($0)?.critical == true
+                }
+            }
+        },
+        // Go matches issuer and subject as bytes; RFC 5280 §7.1 compares names after LDAP
+        // StringPrep (case, insignificant spaces), as Sigil and OpenSSL do.
+        GoRow(id: "G2 Go: names compared as bytes", kind: "UnknownAuthority") { c in
+            c.path.indices.dropLast().contains { i in
+                c.path[i].issuer.encoded.bytes != c.path[i + 1].subject.encoded.bytes
+            }
+        },
+        // RFC 5280 §6.1.4 (l) and §4.2.1.9: pathLenConstraint limits the *non-self-issued*
+        // intermediates below a CA (limbo pathlen::self-issued-certs-pathlen: success). Go 1.19
+        // counts every intermediate (TooManyIntermediates). Only when Sigil's path has a CA
+        // whose limit all intermediates below exceed and the non-self-issued ones do not.
+        GoRow(id: "G4 Go: self-issued intermediates counted for pathLen", kind: "TooManyIntermediates") { c in
+            c.path.indices.dropFirst().contains { i in
+                guard let p = ((try? c.path[i].basicConstraints()) ?? nil)?.pathLength else { return false }
+                let below = c.path[1..<i]
+                return below.count > p && below.filter { !$0.isSelfIssued }.count <= p
+            }
+        },
+        // Go 1.19's Name parser takes only T61, Printable, UTF8, BMP, IA5 and NumericString
+        // values and drops the certificate otherwise (as OpenSSL does with its own set: D6).
+        GoRow(id: "G3 Go: non-string attribute value (D6)", kind: "UnknownAuthority") { c in
+            let onPath = c.goDropped.filter { d in c.path.contains { $0.der == d } }
+            return !onPath.isEmpty
+                && onPath.allSatisfy { der in
+                    guard let cert = c.path.first(where: { $0.der == der }) else { return false }
+                    return hasValue(cert.subject, outside: goStringTags) || hasValue(cert.issuer, outside: goStringTags)
+                }
+        },
+    ]
+
+    /// The value tags Go 1.19's parseName accepts (parseASN1String).
+    static let goStringTags: Set<UInt8> = [0x14, 0x13, 0x0C, 0x1E, 0x16, 0x12]
+
+    /// Class (a), a Sigil parser bug fixed by issue 21 milestone 2 ("Strict DER in ANY-typed
+    /// fields; string-syntax name attributes take strings"), kept as an independent check: a
+    /// Name attribute value with a constructed tag whose contents are not a sequence of DER
+    /// values (the finding: an O= value tagged [PRIVATE 16] constructed over "Sigil Diff"), or a
+    /// non-string value (e.g. [16] primitive) for an attribute type whose X.520 / RFC 5280
+    /// Appendix A syntax is a string (DirectoryString, PrintableString, IA5String). Sigil's
+    /// Name parser took the value as ANY; OpenSSL and Go refuse the certificate. Since the fix
+    /// Sigil refuses these chains; a trusted one is a finding (a regression), never documented.
+    static let knownSigilBug =
+        "A Sigil wrong (a regression of the issue 21 fix): Name attribute value (constructed non-DER, or non-string for a string type)"
+
+    /// Attribute types with a string syntax: id-at 2.5.4.x (X.520 §6; RFC 5280 Appendix A.1),
+    /// domainComponent, userId, emailAddress, EV jurisdiction names.
+    static func hasStringSyntax(_ oid: ArraySlice<UInt8>) -> Bool {
+        let o = Array(oid)
+        if o.count == 3 && o[0] == 0x55 && o[1] == 0x04 {
+            return [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 17, 18, 20, 41, 42, 43, 44, 46, 65, 97].contains(o[2])
+        }
+        let ev: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x3C, 0x02, 0x01]
+        if o.count == 11 && Array(o.prefix(10)) == ev { return (1...3).contains(o[10]) }
+        return o == OID.domainComponent || o == OID.userID || o == OID.emailAddress
+    }
+
+    /// The string types Sigil's Name parser decodes (DERString).
+    static let sigilStringTags: Set<UInt8> = [0x0C, 0x12, 0x13, 0x14, 0x16, 0x1A, 0x1C, 0x1E]
+
+    static func hasConstructedNonDERValue(_ cert: Certificate) -> Bool {
+        var found = false
+        for name in [cert.subject, cert.issuer] {
+            forEachAttribute(name.encoded.bytes) { type, tag, content in
+                if tag & 0x20 != 0 && !isDERSequence(content, depth: 0) { found = true }
+                if hasStringSyntax(type) && !sigilStringTags.contains(tag) { found = true }
+            }
+        }
+        return found
+    }
+
+    /// An independent check: `bytes` is a concatenation of well-formed DER TLVs (low tags,
+    /// minimal definite lengths), constructed ones recursively.
+    static func isDERSequence(_ bytes: ArraySlice<UInt8>, depth: Int) -> Bool {
+        if depth > 32 { return false }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let tag = bytes[i]
+            if tag & 0x1F == 0x1F { return false }
+            guard i + 1 < bytes.endIndex else { return false }
+            var len = Int(bytes[i + 1])
+            var h = 2
+            if len & 0x80 != 0 {
+                let k = len & 0x7F
+                guard k >= 1, k <= 3, i + 2 + k <= bytes.endIndex else { return false }
+                len = bytes[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                if len < 128 || bytes[i + 2] == 0 { return false }
+                h = 2 + k
+            }
+            guard i + h + len <= bytes.endIndex else { return false }
+            if tag & 0x20 != 0 && !isDERSequence(bytes[(i + h)..<(i + h + len)], depth: depth + 1) { return false }
+            i += h + len
+        }
+        return true
+    }
+
+    /// Calls `body` with the tag and contents of every AttributeValue of an encoded Name.
+    static func forEachAttributeValue(_ e: ArraySlice<UInt8>, _ body: (UInt8, ArraySlice<UInt8>) -> Void) {
+        forEachAttribute(e) { _, tag, content in body(tag, content) }
+    }
+
+    /// Calls `body` with the type (OID contents), value tag and value contents of every
+    /// AttributeTypeAndValue of an encoded Name.
+    static func forEachAttribute(
+        _ e: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>, UInt8, ArraySlice<UInt8>) -> Void
+    ) {
+        func tlvs(_ b: ArraySlice<UInt8>) -> [(UInt8, ArraySlice<UInt8>)] {
+            var out: [(UInt8, ArraySlice<UInt8>)] = []
+            var i = b.startIndex
+            while i + 1 < b.endIndex {
+                let tag = b[i]
+                var len = Int(b[i + 1])
+                var h = 2
+                if len & 0x80 != 0 {
+                    let k = len & 0x7F
+                    guard k <= 3, i + 2 + k <= b.endIndex else { return out }
+                    len = b[(i + 2)..<(i + 2 + k)].reduce(0) { $0 << 8 | Int($1) }
+                    h = 2 + k
+                }
+                let end = min(i + h + len, b.endIndex)
+                out.append((tag, b[(i + h)..<end]))
+                i = end
+            }
+            return out
+        }
+        guard let name = tlvs(e).first else { return }
+        for rdn in tlvs(name.1) {
+            for atv in tlvs(rdn.1) {
+                let parts = tlvs(atv.1)
+                if parts.count >= 2 { body(parts[0].1, parts[1].0, parts[1].1) }
+            }
+        }
+    }
+
+    static func hasValue(_ name: DistinguishedName, outside tags: Set<UInt8>) -> Bool {
+        var found = false
+        forEachAttributeValue(name.encoded.bytes) { tag, _ in if !tags.contains(tag) { found = true } }
+        return found
     }
 
     static func akiMismatch(_ c: Context) -> Bool {
@@ -243,10 +517,20 @@ public enum DiffVerify {
         out.openSSLTrusted = r.trusted != 0
         if r.parsed == 0 {
             out.openSSLErrors = [-1]
+            out.openSSLDepths = [0]
         } else {
             out.openSSLErrors = withUnsafeBytes(of: r.errors) { raw in
                 Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count)))
             }
+            out.openSSLDepths = withUnsafeBytes(of: r.depths) { raw in
+                Array(raw.bindMemory(to: Int32.self).prefix(Int(r.count)))
+            }
+        }
+
+        // Go (third opinion), same inputs: the leaf, the presented certificates, the anchors.
+        if let oracle = GoOracle.shared {
+            out.go = oracle.verify(
+                leaf: leafDER, intermediates: presented, roots: anchors, time: time, host: chain.host)
         }
 
         var undecodable: [[UInt8]] = []
@@ -259,12 +543,41 @@ public enum DiffVerify {
         if out.sigilTrusted && out.sigilPath.contains(where: { undecodable.contains($0.der) }) {
             out.openSSLErrors.append(undecodableOnPath)
         }
+        var goDropped: [[UInt8]] = []
+        if let g = out.go, !g.dropped.isEmpty {
+            for item in g.dropped.split(separator: ",") {
+                guard let k = Int(item.dropFirst()) else { continue }
+                if item.hasPrefix("i"), k < presented.count { goDropped.append(presented[k]) }
+                if item.hasPrefix("r"), k < anchors.count { goDropped.append(anchors[k]) }
+            }
+        }
+        let sources = withUnsafeBytes(of: r.chain_source) { raw in
+            Array(raw.bindMemory(to: Int32.self).prefix(min(Int(r.chain_length), 32)))
+        }
+        let openSSLChain: [[UInt8]?] = sources.map { s in
+            if s >= 0 && Int(s) < all.count { return all[Int(s)] }
+            if s < 0 && s > -1000 && Int(-1 - s) < anchors.count { return anchors[Int(-1 - s)] }
+            return nil
+        }
+        let context = Context(
+            path: out.sigilPath, host: out.host,
+            undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } },
+            errors: Array(zip(out.openSSLErrors, out.openSSLDepths)), goDropped: goDropped,
+            openSSLChain: openSSLChain)
+        let goRefuses = out.go.map { !$0.trusted } ?? false
+        if out.sigilTrusted && (!out.openSSLTrusted || goRefuses)
+            && out.sigilPath.contains(where: hasConstructedNonDERValue)
+        {
+            // Class (a): Sigil's parser should have refused this certificate. Fixed by issue 21
+            // milestone 2 (strict ANY, string-syntax attributes); met again, it is a finding.
+            out.knownSigilBug = true
+            out.isFinding = true
+            out.explainedBy = [knownSigilBug]
+            return out
+        }
+        var explained: [String] = []
         if out.sigilTrusted && !out.openSSLTrusted {
-            var explained: [String] = []
             var all = true
-            let context = Context(
-                path: out.sigilPath, host: out.host,
-                undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } })
             for e in Set(out.openSSLErrors) {
                 if let row = documented.first(where: { $0.error == e && $0.holds(context) }) {
                     explained.append(row.id)
@@ -272,9 +585,17 @@ public enum DiffVerify {
                     all = false
                 }
             }
-            out.explainedBy = explained.sorted()
             out.isFinding = !all
         }
+        if out.sigilTrusted, let g = out.go, !g.trusted {
+            if let row = goDocumented.first(where: { $0.kind == g.kind && $0.holds(context) }) {
+                explained.append(row.id)
+            } else {
+                out.isFinding = true
+                out.goUnexplained = true
+            }
+        }
+        out.explainedBy = Set(explained).sorted()
         return out
     }
 
@@ -309,7 +630,7 @@ public enum DiffVerify {
         let o = evaluate(&b)
         if o.isFinding {
             fatalError(
-                "ORACLE: Sigil trusts a chain OpenSSL refuses for an undocumented reason: \(o.classKey); mutations: \(o.notes.joined(separator: "; "))"
+                "ORACLE: Sigil trusts a chain OpenSSL or Go refuses for an undocumented reason: \(o.classKey) ‖ Go: \(o.goColumn) \(o.go?.error ?? ""); mutations: \(o.notes.joined(separator: "; "))"
             )
         }
     }

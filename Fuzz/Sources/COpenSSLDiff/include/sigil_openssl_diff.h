@@ -24,6 +24,9 @@ typedef struct {
     int chain_length;                  // length of the chain OpenSSL built
     uint32_t undecodable_untrusted;    // bit i: certs[i] (i >= 1) did not decode (d2i_X509)
     uint32_t undecodable_anchors;      // bit j: anchors[j] did not decode
+    // Where each certificate of OpenSSL's chain (0 = leaf) came from: i >= 0 certs[i],
+    // -1 - j anchors[j], -1000 not found among the inputs (first SIGIL_DIFF_MAX_ERRORS).
+    int chain_source[SIGIL_DIFF_MAX_ERRORS];
 } sigil_diff_result;
 
 /// X509_verify_cert: certs[0] is the leaf, certs[1..n) the untrusted certificates (those that

@@ -1,0 +1,3 @@
+module sigil.test/oraclego
+
+go 1.19
