@@ -55,11 +55,7 @@ public enum Ed25519 {
                 publicKey.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 kb.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
-        switch result {
-        case CSIGIL_EDDSA_VALID: return
-        case CSIGIL_EDDSA_BAD_KEY: throw .malformedKey
-        default: throw .badSignature
-        }
+        try eddsaVerdict(result)
     }
 
     /// Whether `publicKey` is a valid Ed25519 public key encoding (32 bytes that decode to a
@@ -124,11 +120,7 @@ public enum Ed448 {
                 publicKey.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 kb.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
-        switch result {
-        case CSIGIL_EDDSA_VALID: return
-        case CSIGIL_EDDSA_BAD_KEY: throw .malformedKey
-        default: throw .badSignature
-        }
+        try eddsaVerdict(result)
     }
 
     /// Whether `publicKey` is a valid Ed448 public key encoding (57 bytes that decode to a curve
@@ -136,6 +128,17 @@ public enum Ed448 {
     public static func isValidPublicKey(_ publicKey: UnsafeRawBufferPointer) -> Bool {
         guard publicKey.count == publicKeyCount else { return false }
         return csigil_ed448_decode_point(publicKey.baseAddress!.assumingMemoryBound(to: UInt8.self)) != 0
+    }
+}
+
+/// A C kernel's answer (`csigil_ed25519_verify`, `csigil_ed448_verify`) as the seam's error:
+/// the key did not decode (RFC 8032 §5.1.3 / §5.2.3), or the signature does not verify.
+@inline(__always)
+func eddsaVerdict(_ result: Int32) throws(CryptoError) {
+    switch result {
+    case CSIGIL_EDDSA_VALID: return
+    case CSIGIL_EDDSA_BAD_KEY: throw .malformedKey
+    default: throw .badSignature
     }
 }
 
