@@ -19,6 +19,13 @@ public struct CTPolicyVerdict: Sendable, Hashable {
     public let applies: Bool
     /// A sentence saying why.
     public let reason: String
+
+    /// A verdict from its parts.
+    public init(compliant: Bool, applies: Bool, reason: String) {
+        self.compliant = compliant
+        self.applies = applies
+        self.reason = reason
+    }
 }
 
 /// Certificate Transparency policies over checked SCTs (`SCTVerifier.check`). Only `valid` SCTs
@@ -64,7 +71,8 @@ public enum CTPolicy {
             // ≥ 2 SCTs from logs once or currently approved (a valid SCT's log accepted it).
             guard counted.count >= 2 else {
                 return CTPolicyVerdict(
-                    compliant: false, applies: true, reason: "\(counted.count) valid SCT(s) from distinct logs, 2 required")
+                    compliant: false, applies: true,
+                    reason: "\(counted.count) valid SCT(s) from distinct logs, 2 required")
             }
             let current = counted.filter { $0.1.isCurrentlyApproved(at: time) }
             // Either ≥ 2 from currently approved logs with one delivered by TLS or OCSP...
