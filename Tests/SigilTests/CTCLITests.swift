@@ -10,7 +10,9 @@ final class CTCLITests: XCTestCase {
     static let at = "1764547200"
 
     @discardableResult
-    func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
@@ -21,15 +23,18 @@ final class CTCLITests: XCTestCase {
         try p.run()
         let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)", file: file, line: line)
+        XCTAssertEqual(
+            p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)", file: file, line: line)
         return o
     }
 
     func g(_ name: String) -> String { Self.generated + "/" + name }
 
     func verify(_ cert: String, _ extra: [String]) -> [String] {
-        ["verify", "--json", "--anchor", g("issuer.der"), "--anchors-only", "--kind", "basic", "--at", Self.at,
-         "--ct-log-list", g("log_list.json")] + extra + [g(cert)]
+        [
+            "verify", "--json", "--anchor", g("issuer.der"), "--anchors-only", "--kind", "basic", "--at", Self.at,
+            "--ct-log-list", g("log_list.json"),
+        ] + extra + [g(cert)]
     }
 
     func testVerifyEnforcesCTOnlyWhenRequiredForCustomAnchors() throws {
@@ -50,8 +55,10 @@ final class CTCLITests: XCTestCase {
         XCTAssertTrue(t.contains("\"status\":\"invalid\""), t)
         // --require-ct without a log list is a usage error (nothing could be checked).
         try run(
-            ["verify", "--anchor", g("issuer.der"), "--kind", "basic", "--at", Self.at, "--require-ct",
-             g("d90-two-operators.der")], exit: 2)
+            [
+                "verify", "--anchor", g("issuer.der"), "--kind", "basic", "--at", Self.at, "--require-ct",
+                g("d90-two-operators.der"),
+            ], exit: 2)
     }
 
     func testInspectListsSCTsWithTheIssuesJSON() throws {
@@ -60,8 +67,10 @@ final class CTCLITests: XCTestCase {
             return
         }
         let out = try run(
-            ["inspect", "--json", "--ct-log-list", vectors + "/log_list_2017.json", "--issuer",
-             vectors + "/letsencryptx3.pem", vectors + "/cryptography-scts.pem"], exit: 0)
+            [
+                "inspect", "--json", "--ct-log-list", vectors + "/log_list_2017.json", "--issuer",
+                vectors + "/letsencryptx3.pem", vectors + "/cryptography-scts.pem",
+            ], exit: 0)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
         let scts = try XCTUnwrap(object["scts"] as? [[String: Any]])
         XCTAssertEqual(scts.count, 2)
@@ -75,7 +84,8 @@ final class CTCLITests: XCTestCase {
         // Without a log list: listed, unknown-log.
         let bare = try run(["inspect", "--json", vectors + "/cryptography-scts.pem"], exit: 0)
         let o2 = try JSONSerialization.jsonObject(with: Data(bare.utf8)) as! [String: Any]
-        XCTAssertEqual((o2["scts"] as? [[String: Any]])?.map { $0["status"] as? String }, ["unknown-log", "unknown-log"])
+        XCTAssertEqual(
+            (o2["scts"] as? [[String: Any]])?.map { $0["status"] as? String }, ["unknown-log", "unknown-log"])
         XCTAssertEqual((o2["scts"] as? [[String: Any]])?.first?["log"] as? NSNull, NSNull())
     }
 }

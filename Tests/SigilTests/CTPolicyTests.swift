@@ -62,3 +62,38 @@ final class CTPolicyTests: XCTestCase {
         XCTAssertEqual(CTPolicy.lifetimeDays(c), 90)
     }
 }
+
+/// Enforcement: a system anchor enforces the policy, a custom one only when required; no log
+/// list fails closed.
+final class CTEnforcementTests: XCTestCase {
+    func testSystemAnchorsEnforceAndCustomAnchorsAreExemptUnlessRequired() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/generated")
+        func cert(_ f: String) throws -> Certificate {
+            try Certificate(der: [UInt8](Data(contentsOf: dir.appendingPathComponent(f))))
+        }
+        let list = try CTLogList(json: [UInt8](Data(contentsOf: dir.appendingPathComponent("log_list.json"))))
+        let issuer = try cert("issuer.der")
+        let time = try XCTUnwrap(parseRFC3339("2025-12-01T00:00:00Z"))
+        for (name, compliant) in [("d90-two-operators.der", true), ("d90-one-operator.der", false)] {
+            let leaf = try cert(name)
+            for anchor in [AnchorSource.system, .custom] {
+                for required in [false, true] {
+                    let r = TrustResult.trusted(path: [leaf, issuer], anchor: anchor, details: TrustDetails())
+                    let (out, ct) = r.applyingCertificateTransparency(
+                        CTOptions(logList: list, required: required), at: time)
+                    let enforced = anchor == .system || required
+                    XCTAssertEqual(ct?.enforced, enforced)
+                    XCTAssertEqual(out.isTrusted, compliant || !enforced, "\(name) \(anchor) \(required)")
+                    if case .untrusted(let f) = out { XCTAssertEqual(f.first?.kind, .certificateTransparency) }
+                }
+            }
+            // CT asked for with no list: never trusted through a system anchor.
+            let r = TrustResult.trusted(path: [leaf, issuer], anchor: .system, details: TrustDetails())
+            XCTAssertFalse(r.applyingCertificateTransparency(CTOptions(logList: nil), at: time).0.isTrusted)
+        }
+        // An untrusted result stays untrusted.
+        let bad = TrustResult.untrusted([TrustFailure(.expired, at: 0, "x")])
+        XCTAssertFalse(
+            bad.applyingCertificateTransparency(CTOptions(logList: list, required: true), at: time).0.isTrusted)
+    }
+}

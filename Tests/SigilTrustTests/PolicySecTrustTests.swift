@@ -24,6 +24,7 @@ final class PolicySecTrustTests: XCTestCase {
         .maximumDepthExceeded: true,  // an option
         .invalidPolicy: true,  // the user-initial-policy-set and §6.1.1 flags are inputs
         .revocationUndetermined: true,  // give the CRL / OCSP response, or soft fail
+        .certificateTransparency: true,  // SCTs by TLS/OCSP, or a newer log list, may settle it
         .badSignature: false,  // the bytes are wrong
         .malformedCertificate: false,
         .unsupportedCriticalExtension: false,  // Apple's own example of fatal

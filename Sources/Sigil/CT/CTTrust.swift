@@ -63,7 +63,8 @@ extension TrustResult {
         if options.logList == nil {
             verdict = CTPolicyVerdict(compliant: false, applies: true, reason: "no CT log list: SCTs cannot be checked")
         } else {
-            verdict = CTPolicy.evaluate(leaf, checks: checks, logList: options.logList, profile: options.profile, at: time)
+            verdict = CTPolicy.evaluate(
+                leaf, checks: checks, logList: options.logList, profile: options.profile, at: time)
         }
         let evaluation = CTEvaluation(checks: checks, verdict: verdict, enforced: enforced)
         // Required CT that the policy exempts by date still passes (the policy's own rule);
@@ -71,7 +72,9 @@ extension TrustResult {
         if enforced && !verdict.compliant {
             let what = options.profile == .apple ? "Apple" : "Chrome"
             return (
-                .untrusted([TrustFailure(.certificateTransparency, at: 0, "\(what) CT policy not met: \(verdict.reason)")]),
+                .untrusted([
+                    TrustFailure(.certificateTransparency, at: 0, "\(what) CT policy not met: \(verdict.reason)")
+                ]),
                 evaluation
             )
         }
