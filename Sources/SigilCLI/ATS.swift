@@ -23,7 +23,8 @@ struct ATS: ParsableCommand {
             hosts; NSAllowsArbitraryLoads, ignored when NSAllowsArbitraryLoadsInWebContent, …ForMedia or \
             NSAllowsLocalNetworking is present), which rule decided, whether NSPinnedDomains pins match the \
             validated path, and whether the connection would be allowed (then the exit code follows that \
-            verdict; NSRequiresCertificateTransparency refuses until SCTs are verified). \
+            verdict; NSRequiresCertificateTransparency applies Apple's CT policy to the embedded SCTs with \
+            --ct-log-list, and refuses without it). \
             Exit 3: network failure.
             """
     )
