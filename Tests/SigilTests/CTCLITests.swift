@@ -88,4 +88,24 @@ final class CTCLITests: XCTestCase {
             (o2["scts"] as? [[String: Any]])?.map { $0["status"] as? String }, ["unknown-log", "unknown-log"])
         XCTAssertEqual((o2["scts"] as? [[String: Any]])?.first?["log"] as? NSNull, NSNull())
     }
+
+    func testATSVerifiesSCTsWithALogList() throws {
+        func ats(_ name: String, _ extra: [String]) -> [String] {
+            [
+                "ats", g(name + ".der"), "--host", name + ".example", "--anchor", g("issuer.der"), "--public-root",
+                "--at", Self.at, "--json",
+            ] + extra
+        }
+        func ctStatus(_ out: String) throws -> String? {
+            let o = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+            let reqs = o["requirements"] as! [[String: Any]]
+            return reqs.first { $0["id"] as? String == "certificate-transparency" }?["status"] as? String
+        }
+        let list = ["--ct-log-list", g("log_list.json")]
+        // Two SCTs of one operator: counted they would pass (2 SCTs); verified, Apple's policy fails.
+        XCTAssertEqual(try ctStatus(run(ats("d90-one-operator", []), exit: 1)), "pass")
+        XCTAssertEqual(try ctStatus(run(ats("d90-one-operator", list), exit: 1)), "fail")
+        XCTAssertEqual(try ctStatus(run(ats("d90-two-operators", list), exit: 1)), "pass")
+        XCTAssertEqual(try ctStatus(run(ats("d90-tampered", list), exit: 1)), "fail")
+    }
 }

@@ -70,11 +70,15 @@ public struct ATSReport: Sendable {
 
     /// Apple's CT policy for the leaf of `chain` (its issuer: `chain[1]`), embedded SCTs only;
     /// an empty chain or no SCT complies with nothing.
-    public static func ctCompliance(chain: [Certificate], logList: CTLogList, at time: Int64) -> CTPolicyVerdict {
+    /// A chain of the leaf alone takes its issuer from `otherIssuers` (by name).
+    public static func ctCompliance(
+        chain: [Certificate], logList: CTLogList, at time: Int64, otherIssuers: [Certificate] = []
+    ) -> CTPolicyVerdict {
         guard let leaf = chain.first else {
             return CTPolicyVerdict(compliant: false, applies: true, reason: "no certificate")
         }
-        let checks = SCTVerifier.check(leaf, issuer: chain.count > 1 ? chain[1] : nil, logList: logList, at: time)
+        let issuer = chain.count > 1 ? chain[1] : otherIssuers.first { leaf.issuer.matchesForChaining($0.subject) }
+        let checks = SCTVerifier.check(leaf, issuer: issuer, logList: logList, at: time)
         let v = CTPolicy.evaluate(leaf, checks: checks, logList: logList, profile: .apple, at: time)
         let list = checks.map { "\($0.log?.name ?? "unknown log"): \($0.status.rawValue)" }.joined(separator: ", ")
         return CTPolicyVerdict(
@@ -308,7 +312,8 @@ public struct ATSReport: Sendable {
         } else if let ctLogList {
             // Apple's CT policy over the verified SCTs (RFC 6962 §3.2 signatures, log states,
             // distinct logs and operators); the issuer key from the chain as validated.
-            let verdict = ctCompliance(chain: chain, logList: ctLogList, at: Int64(time))
+            let verdict = ctCompliance(
+                chain: chain, logList: ctLogList, at: Int64(time), otherIssuers: anchors.anchors.map(\.certificate))
             reqs.append(
                 ATSRequirement(
                     id: "certificate-transparency", title: "Certificate Transparency (Apple's CT policy)",
