@@ -59,5 +59,6 @@ let package = Package(
         .executableTarget(name: "diffbatch", dependencies: ["FuzzDiffVerify"]),
         .executableTarget(name: "FuzzCRL", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzOCSP", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzCT", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -23,7 +23,8 @@ struct ATS: ParsableCommand {
             hosts; NSAllowsArbitraryLoads, ignored when NSAllowsArbitraryLoadsInWebContent, …ForMedia or \
             NSAllowsLocalNetworking is present), which rule decided, whether NSPinnedDomains pins match the \
             validated path, and whether the connection would be allowed (then the exit code follows that \
-            verdict; NSRequiresCertificateTransparency refuses until SCTs are verified). \
+            verdict; NSRequiresCertificateTransparency applies Apple's CT policy to the embedded SCTs with \
+            --ct-log-list, and refuses without it). \
             Exit 3: network failure.
             """
     )
@@ -65,6 +66,11 @@ struct ATS: ParsableCommand {
 
     @Option(help: "Evaluation time, Unix seconds. Default: now.")
     var at: Double?
+
+    @Option(
+        name: .customLong("ct-log-list"),
+        help: "CT log list JSON: verify the embedded SCTs and apply Apple's CT policy (else SCTs are only counted).")
+    var ctLogList: String?
 
     @Flag(help: "Print the report as JSON.")
     var json = false
@@ -115,7 +121,8 @@ struct ATS: ParsableCommand {
         }
         let store = anchorStore()
         let report = ATSReport.evaluate(
-            presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970)
+            presented: certs, host: host, anchors: store, at: at ?? Date().timeIntervalSince1970,
+            ctLogList: try loadCTLogList())
         if json {
             let reqs: [JSONValue] = report.requirements.map { r in
                 .object([
@@ -163,5 +170,16 @@ struct ATS: ParsableCommand {
                     : "result: FAILS App Transport Security certificate requirements")
         }
         if !report.passed { throw ExitCode(Exit.failure) }
+    }
+}
+
+extension ATS {
+    /// The `--ct-log-list` file, loaded (a list that does not load is a usage error).
+    func loadCTLogList() throws -> CTLogList? {
+        guard let file = ctLogList else { return nil }
+        do { return try CTLogList(json: readInput(file)) } catch {
+            printError("sigil: --ct-log-list \(file): \(error)")
+            throw ExitCode(Exit.usage)
+        }
     }
 }

@@ -80,8 +80,9 @@ struct ProbeResult {
 /// parent with `NSIncludesSubdomains`), the leaf's SPKI digest must be among
 /// `NSPinnedLeafIdentities` and some CA certificate of the chain among `NSPinnedCAIdentities`
 /// (both when both are given); Sigil matches the validated path, never unvalidated extras.
-/// Per-domain `NSRequiresCertificateTransparency` cannot be checked yet (SCT signatures are not
-/// verified): it refuses (fail closed).
+/// Per-domain `NSRequiresCertificateTransparency` applies Apple's CT policy to the embedded SCTs
+/// with `--ct-log-list` (verified signatures, log states); without a log list it refuses (fail
+/// closed).
 struct ATSRules {
     /// ATS's requirements are lifted for this host (arbitrary loads or local networking).
     var atsLifted = false
@@ -278,6 +279,7 @@ extension ATS {
             let name = host ?? hp.host
             let sni = hp.isIPAddress ? nil : hp.host
             let rules = try infoPlist.map { try ATSRules.load(plist: $0, host: name) }
+            let ctList = try loadCTLogList()
 
             // 1. The chain, with the client's defaults (else from the first probe that connects).
             var presented: [[UInt8]] = []
@@ -328,7 +330,8 @@ extension ATS {
             }
             let store = anchorStore()
             let report = ATSReport.evaluate(
-                presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970)
+                presented: certs, host: name, anchors: store, at: at ?? Date().timeIntervalSince1970,
+                ctLogList: ctList)
             let certificatesPass = report.requirements.allSatisfy { $0.status != .fail }
             let chainTrusted = report.requirements.first { $0.id == "chain-trusted" }?.status == .pass
             /// Would a connection succeed with TLS ≥ `minimum`, forward secrecy required or not?
@@ -366,9 +369,20 @@ extension ATS {
                     }
                 }
                 if rules.requiresCertificateTransparency {
-                    appAllowed = false
-                    appWhy +=
-                        "; NSRequiresCertificateTransparency: SCT signatures are not verified yet, so the requirement cannot be met (fail closed)"
+                    // Apple's CT policy on the validated leaf, whatever the anchor. Only embedded
+                    // SCTs: swift-nio-ssl exposes neither the TLS extension nor a stapled OCSP
+                    // response. Without a log list nothing can be verified: fail closed.
+                    if let ctList {
+                        let v = ATSReport.ctCompliance(
+                            chain: report.chainIsValidated ? report.chain : [], logList: ctList,
+                            at: Int64(at ?? Date().timeIntervalSince1970))
+                        if !v.compliant { appAllowed = false }
+                        appWhy += "; NSRequiresCertificateTransparency \(v.compliant ? "met" : "not met"): \(v.reason)"
+                    } else {
+                        appAllowed = false
+                        appWhy +=
+                            "; NSRequiresCertificateTransparency: no --ct-log-list, so SCTs cannot be verified (fail closed)"
+                    }
                 }
             }
 

@@ -123,6 +123,35 @@ struct Verify: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Option(
+        name: .customLong("ct-log-list"),
+        help: "Certificate Transparency log list (v3 JSON of the public lists, or Apple's): check the leaf's SCTs.")
+    var ctLogList: String?
+
+    @Option(name: .customLong("ct-policy"), help: "CT policy: apple (default) or chrome.")
+    var ctPolicy: CTPolicyArgument = .apple
+
+    @Flag(
+        name: .customLong("require-ct"),
+        help: "Enforce the CT policy for any anchor (without it, only for chains ending at a system anchor).")
+    var requireCT = false
+
+    enum CTPolicyArgument: String, ExpressibleByArgument, CaseIterable {
+        case apple, chrome
+    }
+
+    /// The CT options the flags ask for (nil: CT not checked). A log list that does not load is a
+    /// usage error (exit 2), never a silent "no CT".
+    func ctOptions() throws -> CTOptions? {
+        guard let file = ctLogList else { return nil }
+        let list: CTLogList
+        do { list = try CTLogList(json: readInput(file)) } catch {
+            printError("sigil: --ct-log-list \(file): \(error)")
+            throw ExitCode(Exit.usage)
+        }
+        return CTOptions(logList: list, profile: ctPolicy == .apple ? .apple : .chrome, required: requireCT)
+    }
+
     enum PinModeArgument: String, ExpressibleByArgument, CaseIterable {
         case none, certificate
         case publicKey = "public-key"
@@ -181,6 +210,12 @@ struct Verify: ParsableCommand {
         }
         if kind != .server && (host != nil || ip != nil) && !usesSecurityPolicy {
             throw ValidationError("--host/--ip name a server: use --kind server (or --email with --kind client)")
+        }
+        if requireCT && ctLogList == nil {
+            throw ValidationError("--require-ct needs --ct-log-list (SCTs cannot be checked without the logs)")
+        }
+        if ctLogList != nil && usesSecurityPolicy {
+            throw ValidationError("--ct-log-list cannot be combined with security-policy options yet")
         }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where OID.content(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
@@ -256,8 +291,21 @@ struct Verify: ParsableCommand {
                 leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
             return
         }
-        let result = trust.verify()
-        report(result)
+        var result = trust.verify()
+        var ct: CTEvaluation? = nil
+        if let options = try ctOptions() {
+            (result, ct) = result.applyingCertificateTransparency(options, at: Int64(trust.time))
+            if ct == nil, case .untrusted = result {
+                // Untrusted for other reasons: the SCTs are still listed (issuer from the pool).
+                let issuer = (pool + trust.anchors).first { leafCert.issuer.matchesForChaining($0.subject) }
+                ct = CTEvaluation(
+                    checks: SCTVerifier.check(
+                        leafCert, issuer: issuer, logList: options.logList, at: Int64(trust.time)),
+                    verdict: CTPolicyVerdict(compliant: false, applies: true, reason: "chain not trusted"),
+                    enforced: false)
+            }
+        }
+        report(result, ct: ct)
         if !result.isTrusted { throw ExitCode(Exit.failure) }
     }
 
@@ -318,7 +366,7 @@ struct Verify: ParsableCommand {
             "--kind server without --host or --ip: no name was checked (any server's certificate from these anchors passes)"
     }
 
-    func report(_ result: TrustResult) {
+    func report(_ result: TrustResult, ct: CTEvaluation? = nil) {
         if json {
             var object: [(String, JSONValue)] = [("trusted", .bool(result.isTrusted))]
             if kind == .server {
@@ -336,8 +384,27 @@ struct Verify: ParsableCommand {
             case .untrusted(let failures):
                 object.append(("reasons", .array(failures.map(Self.json))))
             }
+            if let ct {
+                object.append(
+                    (
+                        "certificateTransparency",
+                        .object([
+                            ("compliant", .bool(ct.verdict.compliant)), ("enforced", .bool(ct.enforced)),
+                            ("reason", .string(ct.verdict.reason)),
+                        ])
+                    ))
+                object.append(("scts", .array(ct.checks.map(\.json))))
+            }
             print(JSONValue.object(object).serialized())
             return
+        }
+        defer {
+            if let ct {
+                print(
+                    "  certificate transparency: \(ct.verdict.compliant ? "compliant" : "not compliant")"
+                        + "\(ct.enforced ? "" : " (not enforced)"): \(ct.verdict.reason)")
+                for c in ct.checks { print("    SCT \(c.text)") }
+            }
         }
         switch result {
         case .trusted(let path, let anchor, let details):

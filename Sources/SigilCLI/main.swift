@@ -47,12 +47,35 @@ struct Inspect: ParsableCommand {
     @Flag(name: .long, help: "One JSON object per certificate, one per line.")
     var json = false
 
+    @Option(
+        name: .customLong("ct-log-list"),
+        help: "CT log list JSON: each SCT is checked (without it SCTs are listed as unknown-log).")
+    var ctLogList: String?
+
+    @Option(
+        name: .customLong("issuer"),
+        help: "Issuer certificate(s) for embedded SCTs (else taken from the other certificates given).")
+    var issuerFiles: [String] = []
+
     @Argument(help: "Certificate files (PEM bundles or DER), CRLs (PEM or DER), OCSP responses (DER).")
     var files: [String]
 
     func run() throws {
         let now = Int64(Date().timeIntervalSince1970)
         var failed = false
+        var logList: CTLogList? = nil
+        if let file = ctLogList {
+            do { logList = try CTLogList(json: readInput(file)) } catch {
+                printError("sigil: --ct-log-list \(file): \(error)")
+                throw ExitCode(Exit.usage)
+            }
+        }
+        // Issuer candidates for the precertificate entries: --issuer, then every certificate of
+        // this call (RFC 6962 §3.2 issuer_key_hash is over the issuer's SubjectPublicKeyInfo).
+        var candidates: [Certificate] = []
+        for file in issuerFiles + files {
+            candidates += (try? Certificate.all(from: readInput(file))) ?? []
+        }
         for file in files {
             let bytes = readInput(file)
             // CRLs (PEM `X509 CRL` blocks, or a DER CRL) and DER OCSP responses are reported
@@ -81,11 +104,21 @@ struct Inspect: ParsableCommand {
                 var report = CertificateReport(cert, now: now)
                 let sha = Fingerprint.sha256Hex(cert.der)
                 let spki = Fingerprint.sha256Hex(cert.subjectPublicKeyInfo)
+                let scts = sctChecks(der, candidates: candidates, logList: logList, now: now)
                 if json {
-                    print(report.json(sha256: sha, spkiSha256: spki).serialized())
+                    var object = report.json(sha256: sha, spkiSha256: spki)
+                    if let scts, case .object(var members) = object {
+                        members.append(("scts", .array(scts.map(\.json))))
+                        object = .object(members)
+                    }
+                    print(object.serialized())
                 } else {
                     print("Certificate \(label)")
                     print(report.text(sha256: sha, spkiSha256: spki))
+                    if let scts, !scts.isEmpty {
+                        print("SCTs:")
+                        for c in scts { print("  \(c.text)") }
+                    }
                     print("")
                 }
             }
@@ -94,6 +127,19 @@ struct Inspect: ParsableCommand {
             }
         }
         if failed { throw ExitCode(Exit.failure) }
+    }
+
+    /// The SCTs of a certificate (nil when it has none and no log list was given, or when the
+    /// strict parser refuses it). The issuer is a candidate whose key verifies the certificate's
+    /// signature, else the first whose subject is the certificate's issuer name.
+    func sctChecks(_ der: [UInt8], candidates: [Certificate], logList: CTLogList?, now: Int64) -> [SCTCheck]? {
+        guard let c = try? Certificate(der: der) else { return nil }
+        let named = candidates.filter { $0.der != c.der && c.issuer.matchesForChaining($0.subject) }
+        let issuer =
+            named.first { CertificateSignature.verify(c, issuer: $0) == .verified } ?? named.first
+        let checks = SCTVerifier.check(c, issuer: issuer, logList: logList, at: now)
+        if checks.isEmpty && logList == nil { return nil }
+        return checks
     }
 
     /// Reports `bytes` when they are only CRLs or one OCSP response (true), else leaves them to the

@@ -61,6 +61,9 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
     case revocationUndetermined
     /// A CRL or OCSP response says the certificate is revoked.
     case revoked
+    /// The leaf does not meet the Certificate Transparency policy required of it (RFC 6962
+    /// SCTs; Apple's or Chrome's policy), or CT was required and could not be checked.
+    case certificateTransparency
 
     /// The importance of the failure: higher ranks are reported first. The order follows how
     /// far a path got before failing: nothing found (`unknownIssuer`, `untrustedRoot`) ranks
@@ -94,6 +97,10 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         // A path that is complete and otherwise valid, but revoked or of unknown status.
         case .revocationUndetermined: return 210
         case .revoked: return 220
+        // Judged only on a path that is otherwise trusted (complete, valid, the name matching):
+        // above the name, which it presupposes; below revocation, a stronger statement from the
+        // CA itself about the same certificate.
+        case .certificateTransparency: return 205
         }
     }
 
@@ -126,6 +133,7 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
         case .nameMismatch: return "name mismatch"
         case .revocationUndetermined: return "revocation undetermined"
         case .revoked: return "revoked"
+        case .certificateTransparency: return "certificateTransparency"
         }
     }
 }

@@ -278,6 +278,9 @@ public struct SingleResponse: Sendable {
     /// When newer information will be available (seconds since the Unix epoch, UTC); nil when
     /// absent (§4.2.2.1: then newer information is always available).
     public let nextUpdate: Int64?
+    /// The content of `singleExtensions` (a `SEQUENCE OF Extension` TLV), when present: read by
+    /// Certificate Transparency for the SCT list of RFC 6962 §3.3 (1.3.6.1.4.1.11129.2.4.5).
+    public var singleExtensions: ByteSpan? = nil
 
     static func parse(_ r: inout DERReader, storage: [UInt8]) throws(DERError) -> (SingleResponse, String?) {
         try r.enter(.sequence) { (s) throws(DERError) -> (SingleResponse, String?) in
@@ -325,15 +328,17 @@ public struct SingleResponse: Sendable {
                 }
             }
             var unsupported: String?
+            var extensionsSpan: ByteSpan? = nil
             if let e = try s.readOptional(.contextConstructed(1)) {
+                extensionsSpan = ByteSpan(storage, e.contentStart, e.end)
                 unsupported = try DERReader.enter(e) { (x) throws(DERError) -> String? in
                     try BasicOCSPResponse.ocspExtensions(&x, understood: [])
                 }
             }
-            return (
-                SingleResponse(certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate),
-                unsupported
-            )
+            var single = SingleResponse(
+                certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate)
+            single.singleExtensions = extensionsSpan
+            return (single, unsupported)
         }
     }
 }

@@ -24,6 +24,7 @@ final class PolicySecTrustTests: XCTestCase {
         .maximumDepthExceeded: true,  // an option
         .invalidPolicy: true,  // the user-initial-policy-set and §6.1.1 flags are inputs
         .revocationUndetermined: true,  // give the CRL / OCSP response, or soft fail
+        .certificateTransparency: true,  // SCTs by TLS/OCSP, or a newer log list, may settle it
         .badSignature: false,  // the bytes are wrong
         .malformedCertificate: false,
         .unsupportedCriticalExtension: false,  // Apple's own example of fatal
@@ -282,9 +283,10 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertEqual(TrustFailure.sortedByRank(input).map(\.message), ["c", "e", "b", "d", "a"])
         XCTAssertTrue(TrustFailure.precedes(input[1], input[0]))
         XCTAssertFalse(TrustFailure.precedes(input[2], input[4]), "a tie is no precedence")
-        // The stated ranking: nameMismatch > expired > notYetValid > ... > unknownIssuer.
+        // The stated ranking: revoked > revocationUndetermined > certificateTransparency > nameMismatch > expired > notYetValid > ... > unknownIssuer.
         let order: [TrustFailureKind] = [
-            .revoked, .revocationUndetermined, .nameMismatch, .expired, .notYetValid, .malformedCertificate,
+            .revoked, .revocationUndetermined, .certificateTransparency, .nameMismatch, .expired, .notYetValid,
+            .malformedCertificate,
             .profileViolation,
             .invalidPolicy, .nameConstraintUnsupported, .nameConstraintViolated, .unsupportedCriticalExtension,
             .extendedKeyUsage, .keyUsage, .pathLengthExceeded, .notACA, .badSignature, .weakKey,

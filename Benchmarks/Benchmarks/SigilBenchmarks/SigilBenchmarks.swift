@@ -12,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSwiftCertificatesBenchmarks()
     registerOpenSSLBenchmarks()
     registerRevocationBenchmarks()
+    registerCTBenchmarks()
 }

@@ -68,6 +68,23 @@ public struct ATSReport: Sendable {
         return Int((seconds + 86_399) / 86_400)
     }
 
+    /// Apple's CT policy for the leaf of `chain` (its issuer: `chain[1]`), embedded SCTs only;
+    /// an empty chain or no SCT complies with nothing.
+    /// A chain of the leaf alone takes its issuer from `otherIssuers` (by name).
+    public static func ctCompliance(
+        chain: [Certificate], logList: CTLogList, at time: Int64, otherIssuers: [Certificate] = []
+    ) -> CTPolicyVerdict {
+        guard let leaf = chain.first else {
+            return CTPolicyVerdict(compliant: false, applies: true, reason: "no certificate")
+        }
+        let issuer = chain.count > 1 ? chain[1] : otherIssuers.first { leaf.issuer.matchesForChaining($0.subject) }
+        let checks = SCTVerifier.check(leaf, issuer: issuer, logList: logList, at: time)
+        let v = CTPolicy.evaluate(leaf, checks: checks, logList: logList, profile: .apple, at: time)
+        let list = checks.map { "\($0.log?.name ?? "unknown log"): \($0.status.rawValue)" }.joined(separator: ", ")
+        return CTPolicyVerdict(
+            compliant: v.compliant, applies: v.applies, reason: v.reason + (list.isEmpty ? "" : " [\(list)]"))
+    }
+
     /// Embedded SCTs Apple's CT policy requires for `c`'s lifetime.
     public static func requiredSCTs(_ c: Certificate) -> Int {
         if Double(c.notBefore) >= april2021 {
@@ -91,7 +108,7 @@ public struct ATSReport: Sendable {
     /// Judges `presented` (leaf first) for `host` at `time` against `anchors`.
     public static func evaluate(
         presented: [Certificate], host: String, anchors: TrustStore, at time: Double,
-        signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+        signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier(), ctLogList: CTLogList? = nil
     ) -> ATSReport {
         guard let leaf = presented.first else {
             return ATSReport(
@@ -304,6 +321,17 @@ public struct ATSReport: Sendable {
                 ATSRequirement(
                     id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
                     status: .notApplicable, detail: "\(scts) embedded SCT(s); issued before 2018-10-15", offending: []))
+        } else if let ctLogList {
+            // Apple's CT policy over the verified SCTs (RFC 6962 §3.2 signatures, log states,
+            // distinct logs and operators); the issuer key from the chain as validated.
+            let verdict = ctCompliance(
+                chain: chain, logList: ctLogList, at: Int64(time), otherIssuers: anchors.anchors.map(\.certificate))
+            reqs.append(
+                ATSRequirement(
+                    id: "certificate-transparency", title: "Certificate Transparency (Apple's CT policy)",
+                    status: verdict.compliant ? .pass : .fail, detail: verdict.reason,
+                    offending: verdict.compliant ? [] : [0]
+                ))
         } else {
             let need = requiredSCTs(leaf)
             let ok = scts >= need
@@ -312,7 +340,7 @@ public struct ATSReport: Sendable {
                     id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
                     status: ok ? .pass : .fail,
                     detail: "\(scts) embedded SCT(s), \(need) required for a \(days)-day certificate"
-                        + " (counted only: log approval, distinct logs and SCT signatures are not checked; SCTs delivered in the TLS handshake or a stapled OCSP response need a connection)",
+                        + " (counted only, no CT log list given: log approval, distinct logs and SCT signatures are not checked; SCTs delivered in the TLS handshake or a stapled OCSP response need a connection)",
                     offending: ok ? [] : [0]))
         }
 

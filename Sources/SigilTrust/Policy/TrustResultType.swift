@@ -71,7 +71,8 @@ extension TrustFailureKind {
         switch self {
         case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
             .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy,
-            .revocationUndetermined:  // revocation information or soft fail may settle it
+            .revocationUndetermined,  // revocation information or soft fail may settle it
+            .certificateTransparency:  // SCTs delivered by TLS/OCSP or another log list may settle it
             return true
         case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
             .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,

@@ -1,0 +1,38 @@
+import Benchmark
+import Foundation
+import Sigil
+
+// Certificate Transparency: checking the 3 embedded SCTs of a 200-day certificate
+// (Fixtures/ct/generated/d200-three.der, 3 P-256 logs) — the budget is ≤ 3.3 P-256
+// verifications for the whole check — and the precertificate TBS reconstruction alone
+// (RFC 6962 §3.2; budget ≤ 2 µs, ≤ 1 allocation).
+func registerCTBenchmarks() {
+    let dir = Inputs.root + "/Fixtures/ct/generated/"
+    guard let leaf = try? Certificate(der: Inputs.read(dir + "d200-three.der")),
+        let issuer = try? Certificate(der: Inputs.read(dir + "issuer.der")),
+        let list = try? CTLogList(json: Inputs.read(dir + "log_list.json"))
+    else { return }
+    let time: Int64 = 1_764_547_200
+
+    Benchmark("CTCheck3EmbeddedSCTs_Sigil") { b in
+        for _ in b.scaledIterations {
+            blackHole(SCTVerifier.check(leaf, issuer: issuer, logList: list, at: time))
+        }
+    }
+    Benchmark("CTPrecertTBSReconstruct_Sigil") { b in
+        for _ in b.scaledIterations {
+            blackHole(PrecertificateTBS(leaf)?.count)
+        }
+    }
+    // One P-256 verification, the unit of the budget above.
+    Benchmark("CTOneP256Verify_Sigil") { b in
+        guard case .sct(let sct)? = try? leaf.embeddedSCTs()?.first, let log = list.log(id: sct.logID),
+            let p = PrecertificateTBS(leaf)
+        else { return }
+        let digest = SCTVerifier.signedDataDigest(
+            sct, precert: p, issuerKeyHash: SHA256.hash(issuer.subjectPublicKeyInfo.bytes).bytes)
+        for _ in b.scaledIterations {
+            blackHole(SCTVerifier.verifySignature(sct, key: log.key, digest: digest))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Plays several CT logs of several operators (RFC 6962 §3.2) with Python `cryptography`, issues
+final certificates with embedded SCTs and SCT lists for the TLS extension / OCSP, and writes the
+expected per-SCT statuses and policy verdicts (Apple, Chrome) computed HERE, from how each case
+was built — independently of Sigil. Run: python3 Fixtures/ct/generate.py (rewrites Fixtures/ct/generated)."""
+import base64, datetime as dt, hashlib, json, os, struct
+from cryptography import x509
+from cryptography.x509.oid import NameOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa, padding
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated")
+os.makedirs(OUT, exist_ok=True)
+UTC = dt.timezone.utc
+CHECK = dt.datetime(2026, 6, 1, tzinfo=UTC)          # verification time
+RETIRED_AT = dt.datetime(2026, 1, 1, tzinfo=UTC)
+NB = dt.datetime(2025, 11, 1, tzinfo=UTC)             # notBefore of most certificates
+SCT_EXT = x509.ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2")
+
+def spki(key):
+    return key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+class Log:
+    def __init__(self, name, op, state, rsa_key=False, listed=True, state_time=None):
+        self.key = rsa.generate_private_key(65537, 2048) if rsa_key else ec.generate_private_key(ec.SECP256R1())
+        self.name, self.op, self.state, self.listed = name, op, state, listed
+        self.state_time = state_time or dt.datetime(2024, 1, 1, tzinfo=UTC)
+        self.id = hashlib.sha256(spki(self.key)).digest()
+        self.rsa = rsa_key
+
+    def sign(self, signed):
+        if self.rsa:
+            return 4, 1, self.key.sign(signed, padding.PKCS1v15(), hashes.SHA256())
+        return 4, 3, self.key.sign(signed, ec.ECDSA(hashes.SHA256()))
+
+    def sct(self, when, entry, tamper=False):
+        """entry: ('precert', issuer_key_hash, tbs) or ('x509', der)."""
+        ts = int(when.timestamp() * 1000)
+        body = struct.pack(">BBQ", 0, 0, ts)
+        if entry[0] == "precert":
+            body += struct.pack(">H", 1) + entry[1] + struct.pack(">I", len(entry[2]))[1:] + entry[2]
+        else:
+            body += struct.pack(">H", 0) + struct.pack(">I", len(entry[1]))[1:] + entry[1]
+        body += struct.pack(">H", 0)  # no CtExtensions
+        h, s, sig = self.sign(body)
+        if tamper:
+            ts += 1  # the SCT claims another time than the one signed
+        return bytes([0]) + self.id + struct.pack(">Q", ts) + struct.pack(">H", 0) + bytes([h, s]) + struct.pack(">H", len(sig)) + sig
+
+def der_octet_string(b):
+    n = len(b)
+    if n < 0x80: return bytes([4, n]) + b
+    if n < 0x100: return bytes([4, 0x81, n]) + b
+    return bytes([4, 0x82]) + struct.pack(">H", n) + b
+
+def sct_list(scts):
+    body = b"".join(struct.pack(">H", len(s)) + s for s in scts)
+    return struct.pack(">H", len(body)) + body
+
+A1 = Log("Alpha 1", "Alpha", "usable")
+A2 = Log("Alpha 2", "Alpha", "qualified")
+B1 = Log("Beta 1", "Beta", "usable")
+B2 = Log("Beta RSA", "Beta", "usable", rsa_key=True)
+C1 = Log("Gamma 1", "Gamma", "readonly")
+R = Log("Gamma retired", "Gamma", "retired", state_time=RETIRED_AT)
+P = Log("Beta pending", "Beta", "pending")
+U = Log("Unlisted", "Nobody", "usable", listed=False)
+LOGS = [A1, A2, B1, B2, C1, R, P, U]
+
+def rfc3339(t): return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+ops = {}
+for l in LOGS:
+    if not l.listed: continue
+    ops.setdefault(l.op, []).append({
+        "description": l.name, "log_id": base64.b64encode(l.id).decode(),
+        "key": base64.b64encode(spki(l.key)).decode(), "url": "https://ct.example/%s/" % l.name.replace(" ", "").lower(),
+        "mmd": 86400, "state": {l.state: {"timestamp": rfc3339(l.state_time)}}})
+with open(os.path.join(OUT, "log_list.json"), "w") as f:
+    json.dump({"version": "generated", "log_list_timestamp": rfc3339(CHECK),
+               "operators": [{"name": k, "email": [], "logs": v} for k, v in ops.items()]}, f, indent=1)
+
+ca_key = ec.generate_private_key(ec.SECP256R1())
+ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "CT Test CA")])
+ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+      .serial_number(1).not_valid_before(dt.datetime(2024, 1, 1, tzinfo=UTC)).not_valid_after(dt.datetime(2034, 1, 1, tzinfo=UTC))
+      .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
+open(os.path.join(OUT, "issuer.der"), "wb").write(ca.public_bytes(serialization.Encoding.DER))
+ikh = hashlib.sha256(spki(ca)).digest() if False else hashlib.sha256(ca.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)).digest()
+
+def builder(name, days, nb):
+    key = ec.generate_private_key(ec.SECP256R1())
+    return (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name + ".example")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(nb).not_valid_after(nb + dt.timedelta(seconds=days * 86400 - 1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name + ".example")]), critical=False))
+
+# Each SCT spec: (log, origin, kind) with kind in valid | tampered | future | after-retirement
+def status_of(log, kind):
+    """The status the SCT must get, from how it was made (RFC 6962 §5.2 and the log's state)."""
+    if not log.listed: return "unknown-log"
+    if kind in ("tampered", "future"): return "invalid"
+    if log.state in ("pending", "rejected"): return "log-not-acceptable"
+    if log.state == "retired" and kind == "after-retirement": return "log-not-acceptable"
+    return "valid"
+
+def once_approved(l): return l.state in ("usable", "qualified", "readonly", "retired")
+def current(l): return l.state in ("usable", "qualified", "readonly")
+
+def apple(days, nb, valid):
+    """valid: list of (log, origin) of valid SCTs."""
+    if nb < dt.datetime(2018, 10, 15, tzinfo=UTC): return True
+    uniq = {}
+    for l, o in valid: uniq.setdefault(l.id, (l, o))
+    v = list(uniq.values())
+    if len([1 for l, o in v if once_approved(l)]) < 2: return False
+    cur = [(l, o) for l, o in v if current(l)]
+    if len(cur) >= 2 and any(o != "embedded" for l, o in cur): return True
+    if days > 398: return False
+    need, cap = (2, 1) if days <= 180 else (3, 2)
+    emb = [(l, o) for l, o in v if o == "embedded"]
+    if not any(current(l) for l, o in emb): return False
+    per = {}
+    for l, o in emb: per[l.op] = per.get(l.op, 0) + 1
+    return sum(min(n, cap) for n in per.values()) >= need
+
+def chrome(days, nb, valid):
+    if nb < dt.datetime(2018, 4, 30, tzinfo=UTC): return True
+    uniq = {}
+    for l, o in valid: uniq.setdefault(l.id, (l, o))
+    v = list(uniq.values())
+    emb = [(l, o) for l, o in v if o == "embedded"]
+    need = 2 if days <= 180 else 3
+    if len(emb) >= need and len({l.op for l, o in emb}) >= 2: return True
+    return len({l.op for l, o in v if o != "embedded"}) >= 2
+
+CASES = [
+    ("d90-two-operators", 90, NB, [(A1, "embedded", "valid"), (B1, "embedded", "valid")]),
+    ("d90-one-operator", 90, NB, [(A1, "embedded", "valid"), (A2, "embedded", "valid")]),
+    ("d200-three", 200, NB, [(A1, "embedded", "valid"), (A2, "embedded", "valid"), (B1, "embedded", "valid")]),
+    ("d200-two", 200, NB, [(A1, "embedded", "valid"), (B1, "embedded", "valid")]),
+    ("d400-three", 400, NB, [(A1, "embedded", "valid"), (B1, "embedded", "valid"), (C1, "embedded", "valid")]),
+    ("d90-tampered", 90, NB, [(A1, "embedded", "valid"), (B1, "embedded", "tampered")]),
+    ("d90-future", 90, NB, [(A1, "embedded", "valid"), (B1, "embedded", "future")]),
+    ("d90-retired-before", 90, NB, [(A1, "embedded", "valid"), (R, "embedded", "valid")]),
+    ("d90-retired-after", 90, dt.datetime(2026, 2, 1, tzinfo=UTC), [(A1, "embedded", "valid"), (R, "embedded", "after-retirement")]),
+    ("d90-unknown-log", 90, NB, [(A1, "embedded", "valid"), (U, "embedded", "valid")]),
+    ("d90-pending-log", 90, NB, [(A1, "embedded", "valid"), (P, "embedded", "valid")]),
+    ("d90-rsa-log", 90, NB, [(A1, "embedded", "valid"), (B2, "embedded", "valid")]),
+    ("d90-tls-only", 90, NB, [(A1, "tls", "valid"), (B1, "tls", "valid")]),
+    ("d90-embedded-plus-ocsp", 90, NB, [(A1, "embedded", "valid"), (B1, "ocsp", "valid")]),
+    ("d200-duplicate-log", 200, NB, [(A1, "embedded", "valid"), (A1, "embedded", "valid"), (B1, "embedded", "valid")]),
+    ("pre-2018-no-scts", 90, dt.datetime(2018, 6, 1, tzinfo=UTC), []),
+]
+
+manifest = {"checkTime": rfc3339(CHECK), "logList": "log_list.json", "issuer": "issuer.der", "cases": []}
+for name, days, nb, specs in CASES:
+    b = builder(name, days, nb)
+    when = lambda kind: CHECK + dt.timedelta(days=1) if kind == "future" else nb + dt.timedelta(hours=1)
+    pre = b.sign(ca_key, hashes.SHA256())
+    tbs = pre.tbs_certificate_bytes
+    emb = [l.sct(when(k), ("precert", ikh, tbs), tamper=(k == "tampered")) for l, o, k in specs if o == "embedded"]
+    if emb:
+        final = b.add_extension(x509.UnrecognizedExtension(SCT_EXT, der_octet_string(sct_list(emb))), critical=False).sign(ca_key, hashes.SHA256())
+        assert final.tbs_precertificate_bytes == tbs
+    else:
+        final = pre
+    der = final.public_bytes(serialization.Encoding.DER)
+    open(os.path.join(OUT, name + ".der"), "wb").write(der)
+    entry = {"name": name, "certificate": name + ".der", "lifetimeDays": days}
+    for origin in ("tls", "ocsp"):
+        lst = [l.sct(when(k), ("x509", der), tamper=(k == "tampered")) for l, o, k in specs if o == origin]
+        if lst:
+            open(os.path.join(OUT, "%s.%s.bin" % (name, origin)), "wb").write(sct_list(lst))
+            entry[origin] = "%s.%s.bin" % (name, origin)
+    order = [s for s in specs if s[1] == "embedded"] + [s for s in specs if s[1] == "ocsp"] + [s for s in specs if s[1] == "tls"]
+    entry["statuses"] = [status_of(l, k) for l, o, k in order]
+    valid = [(l, o) for l, o, k in order if status_of(l, k) == "valid"]
+    entry["apple"] = apple(days, nb, valid)
+    entry["chrome"] = chrome(days, nb, valid)
+    manifest["cases"].append(entry)
+with open(os.path.join(OUT, "manifest.json"), "w") as f:
+    json.dump(manifest, f, indent=1)
+print("\n".join("%-24s apple=%-5s chrome=%-5s %s" % (c["name"], c["apple"], c["chrome"], c["statuses"]) for c in manifest["cases"]))

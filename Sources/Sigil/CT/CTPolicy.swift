@@ -1,0 +1,141 @@
+import SigilDER
+import SigilX509
+
+/// Which Certificate Transparency policy to apply.
+public enum CTPolicyProfile: String, Sendable, Hashable {
+    /// Apple's (support.apple.com/103214), what SecTrust enforces for publicly trusted TLS
+    /// server certificates issued on or after 2018-10-15.
+    case apple
+    /// Chrome's (googlechrome.github.io/CertificateTransparency/ct_policy.html), for
+    /// certificates issued on or after 2018-04-30.
+    case chrome
+}
+
+/// The outcome of a CT policy for one certificate.
+public struct CTPolicyVerdict: Sendable, Hashable {
+    /// Whether the certificate complies (or the policy does not apply to it).
+    public let compliant: Bool
+    /// Whether the policy applies (issued on or after its start date).
+    public let applies: Bool
+    /// A sentence saying why.
+    public let reason: String
+
+    /// A verdict from its parts.
+    public init(compliant: Bool, applies: Bool, reason: String) {
+        self.compliant = compliant
+        self.applies = applies
+        self.reason = reason
+    }
+}
+
+/// Certificate Transparency policies over checked SCTs (`SCTVerifier.check`). Only `valid` SCTs
+/// count; one SCT per log counts (RFC 6962 §3: a log's SCTs for the same entry are one promise).
+public enum CTPolicy {
+    /// 2018-10-15T00:00:00Z: Apple's policy covers certificates issued from then on.
+    public static let appleStart: Int64 = 1_539_561_600
+    /// 2018-04-30T00:00:00Z: Chrome's.
+    public static let chromeStart: Int64 = 1_525_046_400
+
+    /// Lifetime in days as Apple counts it: notBefore through notAfter inclusive (RFC 5280
+    /// §4.1.2.5), in days of 86 400 s, any remainder counting as one more day.
+    public static func lifetimeDays(_ c: Certificate) -> Int64 {
+        let seconds = c.notAfter - c.notBefore + 1
+        return seconds <= 0 ? 0 : (seconds + 86_399) / 86_400
+    }
+
+    /// Judges `certificate` against `profile`.
+    public static func evaluate(
+        _ certificate: Certificate, checks: [SCTCheck], logList: CTLogList?, profile: CTPolicyProfile, at time: Int64
+    ) -> CTPolicyVerdict {
+        let start = profile == .apple ? appleStart : chromeStart
+        if certificate.notBefore < start {
+            return CTPolicyVerdict(
+                compliant: true, applies: false,
+                reason: "issued before \(DERTime.rfc3339(start)): the \(profile.rawValue) CT policy does not apply")
+        }
+        // Valid SCTs, one per log (the first of each), with their log.
+        var seen: [[UInt8]] = []
+        var counted: [(SCTCheck, CTLog)] = []
+        for c in checks where c.status == .valid {
+            guard let log = c.log, !seen.contains(log.logID) else { continue }
+            seen.append(log.logID)
+            counted.append((c, log))
+        }
+        let days = lifetimeDays(certificate)
+        let requireRFC6962 = logList?.hasTiledLogs ?? false
+        func hasRFC6962(_ s: [(SCTCheck, CTLog)]) -> Bool { !requireRFC6962 || s.contains { !$0.1.isTiled } }
+        let embedded = counted.filter { $0.0.origin == .embedded }
+        let delivered = counted.filter { $0.0.origin != .embedded }
+        switch profile {
+        case .apple:
+            // ≥ 2 SCTs from logs once or currently approved (a valid SCT's log accepted it).
+            guard counted.count >= 2 else {
+                return CTPolicyVerdict(
+                    compliant: false, applies: true,
+                    reason: "\(counted.count) valid SCT(s) from distinct logs, 2 required")
+            }
+            let current = counted.filter { $0.1.isCurrentlyApproved(at: time) }
+            // Either ≥ 2 from currently approved logs with one delivered by TLS or OCSP...
+            if current.count >= 2, current.contains(where: { $0.0.origin != .embedded }), hasRFC6962(counted) {
+                return CTPolicyVerdict(
+                    compliant: true, applies: true,
+                    reason: "\(current.count) valid SCTs from currently approved logs, one delivered by TLS or OCSP")
+            }
+            // ...or ≥ 1 embedded from a currently approved log plus the lifetime table.
+            let need: Int
+            let perOperator: Int
+            if days <= 180 {
+                need = 2
+                perOperator = 1
+            } else if days <= 398 {
+                need = 3
+                perOperator = 2
+            } else {
+                return CTPolicyVerdict(
+                    compliant: false, applies: true,
+                    reason: "a \(days)-day certificate is longer than Apple's CT policy allows (398 days)")
+            }
+            let n = countCapped(embedded, perOperator: perOperator)
+            guard embedded.contains(where: { $0.1.isCurrentlyApproved(at: time) }) else {
+                return CTPolicyVerdict(
+                    compliant: false, applies: true, reason: "no valid embedded SCT from a currently approved log")
+            }
+            guard hasRFC6962(embedded) else {
+                return CTPolicyVerdict(compliant: false, applies: true, reason: "no valid SCT from an RFC 6962 log")
+            }
+            return CTPolicyVerdict(
+                compliant: n >= need, applies: true,
+                reason:
+                    "\(n) valid embedded SCT(s) counted (at most \(perOperator) per operator), \(need) required for a \(days)-day certificate"
+            )
+        case .chrome:
+            // Embedded: ≤ 180 days → 2 SCTs, longer → 3, from distinct logs of ≥ 2 operators.
+            let need = days <= 180 ? 2 : 3
+            let operators = Set(embedded.map { $0.1.operatorName }).count
+            if embedded.count >= need, operators >= 2, hasRFC6962(embedded) {
+                return CTPolicyVerdict(
+                    compliant: true, applies: true,
+                    reason: "\(embedded.count) valid embedded SCTs from \(operators) operators, \(need) required")
+            }
+            // Delivered by TLS or OCSP: 2 SCTs from distinct operators.
+            let deliveredOperators = Set(delivered.map { $0.1.operatorName }).count
+            if deliveredOperators >= 2, hasRFC6962(delivered) {
+                return CTPolicyVerdict(
+                    compliant: true, applies: true,
+                    reason: "valid SCTs delivered by TLS or OCSP from \(deliveredOperators) operators")
+            }
+            return CTPolicyVerdict(
+                compliant: false, applies: true,
+                reason:
+                    "\(embedded.count) valid embedded SCT(s) from \(operators) operator(s) (\(need) from 2 operators required); \(deliveredOperators) operator(s) by TLS/OCSP (2 required)"
+            )
+        }
+    }
+
+    /// SCTs counted with at most `perOperator` per operator.
+    static func countCapped(_ s: [(SCTCheck, CTLog)], perOperator: Int) -> Int {
+        var byOperator: [String: Int] = [:]
+        for (_, log) in s { byOperator[log.operatorName, default: 0] += 1 }
+        return byOperator.values.reduce(0) { $0 + min($1, perOperator) }
+    }
+}
