@@ -22,6 +22,7 @@ struct SigilCommand: ParsableCommand {
 
 /// Reads a file, or exits 2 with a message.
 func readInput(_ path: String) -> [UInt8] {
+    if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     guard let data = FileManager.default.contents(atPath: path) else {
         FileHandle.standardError.write(Data("sigil: cannot read \(path)\n".utf8))
         Foundation.exit(Exit.usage)
@@ -44,15 +45,40 @@ struct Inspect: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "One JSON object per certificate, one per line.")
+    @Flag(
+        name: .long,
+        help: """
+            JSON Lines: one JSON object per certificate (CRL, OCSP response), one per line, streamed \
+            from inputs of any size.
+            """)
     var json = false
 
-    @Argument(help: "Certificate files (PEM bundles or DER), CRLs (PEM or DER), OCSP responses (DER).")
+    @Option(name: .long, help: "With --json: render on N threads (output order is kept).")
+    var jobs: Int = 1
+
+    @Argument(
+        help:
+            "Certificate files (PEM bundles or DER, concatenated DER too), CRLs (PEM or DER), OCSP responses (DER); - for standard input."
+    )
     var files: [String]
+
+    func validate() throws {
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs takes 1…256") }
+    }
 
     func run() throws {
         let now = Int64(Date().timeIntervalSince1970)
         var failed = false
+        if json {
+            // Streaming: memory bounded by one batch of objects, whatever the input size.
+            var streamer = InspectStreamer(now: now, jobs: jobs)
+            for file in files where !streamer.inspect(file) {
+                printError("sigil: cannot read \(file)")
+                throw ExitCode(Exit.usage)
+            }
+            if streamer.failed { throw ExitCode(Exit.failure) }
+            return
+        }
         for file in files {
             let bytes = readInput(file)
             // CRLs (PEM `X509 CRL` blocks, or a DER CRL) and DER OCSP responses are reported

@@ -307,6 +307,21 @@ struct NormalizedScalars: IteratorProtocol {
 
 /// RFC 4514 §2.4 escaping of an attribute value.
 func rfc4514Escape(_ s: String) -> String {
+    // Most values need no escaping: check the UTF-8 once and return the string as it is (the
+    // scalar-by-scalar copy below dominated `inspect` reports).
+    var copy = s
+    let plain = copy.withUTF8 { u -> Bool in
+        guard let first = u.first else { return true }
+        if first == 0x23 || first == 0x20 || u[u.count - 1] == 0x20 { return false }
+        for b in u {
+            switch b {
+            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: return false
+            default: continue
+            }
+        }
+        return true
+    }
+    if plain { return s }
     var out = ""
     let scalars = Array(s.unicodeScalars)
     for (i, c) in scalars.enumerated() {
