@@ -30,6 +30,11 @@ func readInput(_ path: String) -> [UInt8] {
     return [UInt8](data)
 }
 
+#if canImport(Glibc)
+    /// glibc's `mallopt(3)` (declared in malloc.h, which the Glibc module does not export).
+    @_silgen_name("mallopt") func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
+
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
@@ -71,6 +76,14 @@ struct Inspect: ParsableCommand {
         var failed = false
         if json {
             // Streaming: memory bounded by one batch of objects, whatever the input size.
+            // Keep freed memory in the process instead of returning it to the kernel after each
+            // batch (the page faults of re-growing it cost ≈ 10 % of the run); the bound is the
+            // same, only the churn goes.
+            #if canImport(Glibc)
+                _ = glibcMallopt(-3, 4 << 20)  // M_MMAP_THRESHOLD (malloc.h, not in the Glibc module)
+                _ = glibcMallopt(-1, 64 << 20)  // M_TRIM_THRESHOLD
+                _ = glibcMallopt(-2, 16 << 20)  // M_TOP_PAD
+            #endif
             var streamer = InspectStreamer(now: now, jobs: jobs)
             for file in files where !streamer.inspect(file) {
                 printError("sigil: cannot read \(file)")

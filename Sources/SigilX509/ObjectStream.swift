@@ -182,7 +182,9 @@ public struct ObjectStream {
             }
             if try ensure(size) {
                 // What follows: the end, or another object (concatenated DER).
-                if try ensure(size + 1) == false || startsObject(at: size) {
+                let more = try ensure(size + 1)
+                let another = more ? try startsObject(at: size) : false
+                if !more || another {
                     let der = Array(buffer[start..<(start + size)])
                     start += size
                     return Object(der: der, label: nil, position: offset)
@@ -278,6 +280,7 @@ public struct ObjectStream {
         var sawPadding = false
         var failure: DERError?
         var pendingPiece = false
+        let table = Base64.decodeTable
         while let (range, number, complete) = try nextLine() {
             if complete { lineNumber = number }
             if !pendingPiece, complete, let endLabel = PEM.endLabel(buffer[range]) {
@@ -294,7 +297,8 @@ public struct ObjectStream {
                 var hasBlanks = false
                 for i in range {
                     let c = b[i]
-                    if Base64.decodeTable[Int(c)] != 0xFF {
+                    let value = table.withUnsafeBufferPointer { $0[Int(c)] }
+                    if value != 0xFF {
                         if sawPadding { return false }
                     } else if c == 0x3D {
                         sawPadding = true

@@ -1093,30 +1093,34 @@ extension LenientCertificate {
                     continue
                 }
                 let oid = Array(ber.content(c[0]))
-                let dotted = oid.withUnsafeBytes { objectIdentifierDottedString($0) }
+                // Named in warnings only; a strictly parsed certificate's list comes from the
+                // strict parser, so the walk does not spell the OID out for it.
+                func dotted() -> String { oid.withUnsafeBytes { objectIdentifierDottedString($0) } }
                 var critical = false
                 if c.count == 3 {
                     let b = c[1]
                     if b.tag != 0x01 || b.contentCount != 1 {
-                        warn("RFC 5280 §4.1", b.start, "extension \(dotted): critical is not a BOOLEAN")
+                        warn("RFC 5280 §4.1", b.start, "extension \(dotted()): critical is not a BOOLEAN")
                     } else {
                         let v = bytes[b.contentStart]
                         critical = v != 0
                         if v == 0 {
                             warn(
                                 "X.690 §11.5", b.start,
-                                "extension \(dotted): critical FALSE (the DEFAULT) encoded explicitly")
+                                "extension \(dotted()): critical FALSE (the DEFAULT) encoded explicitly")
                         } else if v != 0xFF {
-                            warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF")
+                            warn("X.690 §11.1", b.contentStart, "extension \(dotted()): BOOLEAN is not 0x00 or 0xFF")
                         }
                     }
                 }
-                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: c[0].contentStart))
+                f.extensions.append(
+                    ExtensionSummary(oid: strictAccepted ? "" : dotted(), critical: critical, offset: c[0].contentStart)
+                )
                 let before = ber.warnings.count
                 checkOID(c[0])
                 let badOID = ber.warnings.count != before
                 if seen.contains(oid) {
-                    warn("RFC 5280 §4.2", e.start, "duplicate extension \(dotted) (only the first is decoded)")
+                    warn("RFC 5280 §4.2", e.start, "duplicate extension \(dotted()) (only the first is decoded)")
                     repaired = true
                     continue
                 }
@@ -1139,8 +1143,8 @@ extension LenientCertificate {
                     w.write(.node(v))
                     if !w.out.elementsEqual(bytes[octets.contentStart..<octets.contentEnd]) {
                         repaired = true
-                        for x in probe.warnings { warn(x.clause, x.offset, "extension \(dotted): " + x.message) }
-                        for x in w.repairs { warn(x.clause, x.offset, "extension \(dotted): " + x.message) }
+                        for x in probe.warnings { warn(x.clause, x.offset, "extension \(dotted()): " + x.message) }
+                        for x in w.repairs { warn(x.clause, x.offset, "extension \(dotted()): " + x.message) }
                     }
                     value = .node(v)
                 }
