@@ -100,13 +100,22 @@ public struct DistinguishedName: Sequence, Sendable {
     /// joined by "+", attribute types by short name (CN, C, L, ST, STREET, O, OU, DC, UID)
     /// or dotted OID, values escaped per §2.4, non-string values as "#" + hex of their encoding.
     public var rfc4514String: String {
-        var rdns: [String] = []
-        for rdn in self {
-            var parts: [String] = []
-            for atv in rdn { parts.append(atv.rfc4514String) }
-            rdns.append(parts.joined(separator: "+"))
+        // One byte buffer for the whole name (joining a String per attribute and per RDN cost
+        // a fifth of an `inspect` report).
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        var first = true
+        for rdn in Array(self).reversed() {
+            if !first { out.append(0x2C) }
+            first = false
+            var firstAttribute = true
+            for atv in rdn {
+                if !firstAttribute { out.append(0x2B) }
+                firstAttribute = false
+                atv.writeRFC4514(into: &out)
+            }
         }
-        return rdns.reversed().joined(separator: ",")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Values of the attributes with the given type, in order (e.g. every CN).
@@ -242,6 +251,18 @@ public struct NameAttribute: Sendable {
         let key = typeShortName ?? typeDotted
         guard let s = stringValue else { return key + "=#" + encodedValue.hex }
         return key + "=" + rfc4514Escape(s)
+    }
+
+    /// Appends ``rfc4514String``'s UTF-8 to `out`.
+    func writeRFC4514(into out: inout [UInt8]) {
+        if let short = typeShortName { out += short.utf8 } else { out += typeDotted.utf8 }
+        out.append(0x3D)
+        guard let s = stringValue else {
+            out.append(0x23)
+            out += encodedValue.hex.utf8
+            return
+        }
+        out += rfc4514Escape(s).utf8
     }
 
     func valueMatches(_ other: NameAttribute) -> Bool {
