@@ -261,7 +261,10 @@ public func derBytesEqual(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
 
 /// Renders OID content octets in dotted-decimal form (allocates; for display).
 public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> String {
-    var out = ""
+    // Built as ASCII bytes, then one String (appending Strings arc by arc cost more than the
+    // rest of an inspection report's extension list).
+    var out: [UInt8] = []
+    out.reserveCapacity(content.count * 3 + 4)
     var arc: UInt64 = 0
     var first = true
     for b in content {
@@ -270,15 +273,38 @@ public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> S
             if first {
                 // X.690 §8.19.4: the first octet(s) encode 40 × arc1 + arc2.
                 let (a1, a2): (UInt64, UInt64) = arc < 40 ? (0, arc) : arc < 80 ? (1, arc - 40) : (2, arc - 80)
-                out += String(a1) + "." + String(a2)
+                appendDecimal(a1, to: &out)
+                out.append(0x2E)
+                appendDecimal(a2, to: &out)
                 first = false
             } else {
-                out += "." + String(arc)
+                out.append(0x2E)
+                appendDecimal(arc, to: &out)
             }
             arc = 0
         }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Appends `v` in decimal ASCII.
+@usableFromInline
+func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
+    if v < 10 {
+        out.append(0x30 + UInt8(v))
+        return
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes ≥ 20 digits
+    var m = v
+    withUnsafeMutableBytes(of: &digits) { d in
+        var n = 0
+        repeat {
+            d[23 - n] = UInt8(48 + m % 10)
+            m /= 10
+            n += 1
+        } while m > 0
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(24 - n)...]))
+    }
 }
 
 /// Encodes a dotted-decimal OID into content octets; nil if malformed.

@@ -231,6 +231,11 @@ public struct DERString {
 
     /// The value as a Swift `String` (allocates; for display).
     public var string: String {
+        // ASCII content in a one-byte-per-character type (or UTF-8) is its own UTF-8: one copy
+        // instead of a scalar-by-scalar append.
+        if tag != .bmpString && tag != .universalString && !bytes.contains(where: { $0 >= 0x80 }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var s = String.UnicodeScalarView()
         var it = makeScalarIterator()
         while let c = it.next() { s.append(c) }

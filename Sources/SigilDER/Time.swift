@@ -112,12 +112,29 @@ public enum DERTime {
     /// RFC 3339 rendering in UTC, e.g. `2026-11-21T09:30:00Z`.
     public static func rfc3339(_ seconds: Int64) -> String {
         let c = components(seconds)
-        func pad(_ v: Int, _ w: Int) -> String {
-            let s = String(v)
-            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        // ASCII bytes, then one String (interpolating six padded Strings cost more).
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func pad(_ v: Int, _ w: Int) {
+            // As before: zeros in front of String(v) up to `w` characters (sign included).
+            var text: [UInt8] = v < 0 ? [0x2D] : []
+            appendDecimal(UInt64(v.magnitude), to: &text)
+            if text.count < w { out.append(contentsOf: repeatElement(0x30, count: w - text.count)) }
+            out += text
         }
-        return
-            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+        pad(c.year, 4)
+        out.append(0x2D)
+        pad(c.month, 2)
+        out.append(0x2D)
+        pad(c.day, 2)
+        out.append(0x54)
+        pad(c.hour, 2)
+        out.append(0x3A)
+        pad(c.minute, 2)
+        out.append(0x3A)
+        pad(c.second, 2)
+        out.append(0x5A)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -91,16 +91,18 @@ func withStorage<R, E: Error>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointe
     return try result.get()
 }
 
-let hexDigits: [Character] = Array("0123456789abcdef")
+let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
-/// Lowercase hex of bytes (allocates; for display).
+/// Lowercase hex of bytes (allocates; for display). Built as UTF-8 bytes, then one String:
+/// appending Characters one by one cost more than the rest of a report.
 public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-    var s = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.underestimatedCount * 2)
     for b in bytes {
-        s.append(hexDigits[Int(b >> 4)])
-        s.append(hexDigits[Int(b & 0xF)])
+        out.append(hexDigitBytes[Int(b >> 4)])
+        out.append(hexDigitBytes[Int(b & 0xF)])
     }
-    return s
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// One element's TLV in a list being iterated: its identifier octet and absolute offsets.

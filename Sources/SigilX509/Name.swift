@@ -100,13 +100,22 @@ public struct DistinguishedName: Sequence, Sendable {
     /// joined by "+", attribute types by short name (CN, C, L, ST, STREET, O, OU, DC, UID)
     /// or dotted OID, values escaped per §2.4, non-string values as "#" + hex of their encoding.
     public var rfc4514String: String {
-        var rdns: [String] = []
-        for rdn in self {
-            var parts: [String] = []
-            for atv in rdn { parts.append(atv.rfc4514String) }
-            rdns.append(parts.joined(separator: "+"))
+        // One byte buffer for the whole name (joining a String per attribute and per RDN cost
+        // a fifth of an `inspect` report).
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        var first = true
+        for rdn in Array(self).reversed() {
+            if !first { out.append(0x2C) }
+            first = false
+            var firstAttribute = true
+            for atv in rdn {
+                if !firstAttribute { out.append(0x2B) }
+                firstAttribute = false
+                atv.writeRFC4514(into: &out)
+            }
         }
-        return rdns.reversed().joined(separator: ",")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Values of the attributes with the given type, in order (e.g. every CN).
@@ -244,6 +253,18 @@ public struct NameAttribute: Sendable {
         return key + "=" + rfc4514Escape(s)
     }
 
+    /// Appends ``rfc4514String``'s UTF-8 to `out`.
+    func writeRFC4514(into out: inout [UInt8]) {
+        if let short = typeShortName { out += short.utf8 } else { out += typeDotted.utf8 }
+        out.append(0x3D)
+        guard let s = stringValue else {
+            out.append(0x23)
+            out += encodedValue.hex.utf8
+            return
+        }
+        out += rfc4514Escape(s).utf8
+    }
+
     func valueMatches(_ other: NameAttribute) -> Bool {
         let sa = DERString.isStringTag(valueTag)
         let sb = DERString.isStringTag(other.valueTag)
@@ -307,6 +328,21 @@ struct NormalizedScalars: IteratorProtocol {
 
 /// RFC 4514 §2.4 escaping of an attribute value.
 func rfc4514Escape(_ s: String) -> String {
+    // Most values need no escaping: check the UTF-8 once and return the string as it is (the
+    // scalar-by-scalar copy below dominated `inspect` reports).
+    var copy = s
+    let plain = copy.withUTF8 { u -> Bool in
+        guard let first = u.first else { return true }
+        if first == 0x23 || first == 0x20 || u[u.count - 1] == 0x20 { return false }
+        for b in u {
+            switch b {
+            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: return false
+            default: continue
+            }
+        }
+        return true
+    }
+    if plain { return s }
     var out = ""
     let scalars = Array(s.unicodeScalars)
     for (i, c) in scalars.enumerated() {

@@ -113,6 +113,12 @@ public struct LenientCertificate: Sendable {
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
         var reader = Reader(der)
+        // The walk runs for its warnings (tolerated deviations, string types X.520 does not name,
+        // BER inside extension values); the fields it would rebuild come from the strict
+        // certificate, so it skips re-encoding names, algorithm identifiers and the extension
+        // carrier that would be thrown away.
+        reader.strictAccepted = true
+        if case .unknown = strict.signatureAlgorithm {} else { reader.needsSignatureName = false }
         // The strict parser accepted these bytes, so the lenient walk cannot fail on them; if it
         // ever did, the fields below come from the strict certificate anyway.
         let fields = (try? reader.readCertificate()) ?? Fields()
@@ -214,6 +220,13 @@ extension LenientCertificate {
         var ber: BERReader
         var bytes: [UInt8] { ber.bytes }
 
+        /// The strict parser accepted these bytes: the fields it reads are not rebuilt (see
+        /// `LenientCertificate.read`), only the warnings are gathered.
+        var strictAccepted = false
+        /// Whether the readable signature algorithm name is needed (the strict one is used
+        /// unless the strict parser does not know the algorithm).
+        var needsSignatureName = true
+
         init(_ bytes: [UInt8]) { ber = BERReader(bytes) }
 
         mutating func warn(_ clause: String, _ offset: Int, _ message: String) { ber.warn(clause, offset, message) }
@@ -263,7 +276,7 @@ extension LenientCertificate {
                         "signatureAlgorithm is encoded differently from the TBS signature field")
                 }
             }
-            f.signatureAlgorithmName = signatureAlgorithmName(outer, oid: outerOID.content)
+            if needsSignatureName { f.signatureAlgorithmName = signatureAlgorithmName(outer, oid: outerOID.content) }
 
             let sig = c[2]
             if sig.tag != 0x03 {
@@ -594,6 +607,9 @@ extension LenientCertificate {
                 }
                 rdns.append(.constructed(tag: 0x31, children: atvs, origin: set.start))
             }
+            // Strictly parsed: the name is the strict parser's, and its DER re-encodes to itself
+            // (no repairs to report).
+            if strictAccepted { return Self.emptyName }
             var w = DERWriter(source: bytes)
             w.write(.constructed(tag: 0x30, children: rdns, origin: n.start))
             // Values re-encoded in DER (a non-minimal INTEGER, a BOOLEAN 01): the strict parser
@@ -622,6 +638,20 @@ extension LenientCertificate {
 
         /// The strict-ANY verdict (`DERValue.validateAsAny`) on the value's DER re-encoding, with
         /// the error's offset mapped back to the certificate; nil when valid.
+        /// True when `bytes[start..<end]` is exactly one value in strict DER (`readAnyValue`:
+        /// minimal lengths, canonical primitives, constructed contents complete TLVs).
+        func isStrictDER(_ start: Int, _ end: Int) -> Bool {
+            guard start < end else { return false }
+            return bytes.withUnsafeBytes { all -> Bool in
+                do throws(DERError) {
+                    var r = DERReader(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                    _ = try r.readAnyValue()
+                    try r.finish()
+                    return true
+                } catch { return false }
+            }
+        }
+
         func anyValueError(_ v: BERNode) -> DERError? {
             if v.opaque { return DERError(.truncated, at: v.contentStart) }
             var w = DERWriter(source: bytes)
@@ -1063,30 +1093,34 @@ extension LenientCertificate {
                     continue
                 }
                 let oid = Array(ber.content(c[0]))
-                let dotted = oid.withUnsafeBytes { objectIdentifierDottedString($0) }
+                // Named in warnings only; a strictly parsed certificate's list comes from the
+                // strict parser, so the walk does not spell the OID out for it.
+                func dotted() -> String { oid.withUnsafeBytes { objectIdentifierDottedString($0) } }
                 var critical = false
                 if c.count == 3 {
                     let b = c[1]
                     if b.tag != 0x01 || b.contentCount != 1 {
-                        warn("RFC 5280 §4.1", b.start, "extension \(dotted): critical is not a BOOLEAN")
+                        warn("RFC 5280 §4.1", b.start, "extension \(dotted()): critical is not a BOOLEAN")
                     } else {
                         let v = bytes[b.contentStart]
                         critical = v != 0
                         if v == 0 {
                             warn(
                                 "X.690 §11.5", b.start,
-                                "extension \(dotted): critical FALSE (the DEFAULT) encoded explicitly")
+                                "extension \(dotted()): critical FALSE (the DEFAULT) encoded explicitly")
                         } else if v != 0xFF {
-                            warn("X.690 §11.1", b.contentStart, "extension \(dotted): BOOLEAN is not 0x00 or 0xFF")
+                            warn("X.690 §11.1", b.contentStart, "extension \(dotted()): BOOLEAN is not 0x00 or 0xFF")
                         }
                     }
                 }
-                f.extensions.append(ExtensionSummary(oid: dotted, critical: critical, offset: c[0].contentStart))
+                f.extensions.append(
+                    ExtensionSummary(oid: strictAccepted ? "" : dotted(), critical: critical, offset: c[0].contentStart)
+                )
                 let before = ber.warnings.count
                 checkOID(c[0])
                 let badOID = ber.warnings.count != before
                 if seen.contains(oid) {
-                    warn("RFC 5280 §4.2", e.start, "duplicate extension \(dotted) (only the first is decoded)")
+                    warn("RFC 5280 §4.2", e.start, "duplicate extension \(dotted()) (only the first is decoded)")
                     repaired = true
                     continue
                 }
@@ -1099,15 +1133,18 @@ extension LenientCertificate {
                 let octets = c[c.count - 1]
                 var value: DEROut = .raw(start: octets.contentStart, end: octets.contentEnd)
                 var probe = BERReader(bytes)
-                if let v = try? probe.parse(at: octets.contentStart, limit: octets.contentEnd),
+                if strictAccepted && !octets.isConstructed && isStrictDER(octets.contentStart, octets.contentEnd) {
+                    // Strict DER already (X.690 §10, `readAnyValue`): its re-encoding is itself, so
+                    // there is nothing to repair or report; the carrier is not built (below).
+                } else if let v = try? probe.parse(at: octets.contentStart, limit: octets.contentEnd),
                     v.end == octets.contentEnd
                 {
                     var w = DERWriter(source: bytes)
                     w.write(.node(v))
                     if !w.out.elementsEqual(bytes[octets.contentStart..<octets.contentEnd]) {
                         repaired = true
-                        for x in probe.warnings { warn(x.clause, x.offset, "extension \(dotted): " + x.message) }
-                        for x in w.repairs { warn(x.clause, x.offset, "extension \(dotted): " + x.message) }
+                        for x in probe.warnings { warn(x.clause, x.offset, "extension \(dotted()): " + x.message) }
+                        for x in w.repairs { warn(x.clause, x.offset, "extension \(dotted()): " + x.message) }
                     }
                     value = .node(v)
                 }
@@ -1118,6 +1155,8 @@ extension LenientCertificate {
                 carrierExtensions.append(.constructed(tag: 0x30, children: fields, origin: e.start))
             }
             f.extensionValuesRepaired = repaired
+            // A strictly parsed certificate whose values needed no repair is its own carrier.
+            if strictAccepted && !repaired { return }
             // The stand-in certificate that carries the extensions to the strict decoders:
             // placeholder version, serial, names, validity and key; an algorithm nothing
             // verifies (1.3.6.1.4.1.0.1, under the IANA-reserved enterprise number 0).

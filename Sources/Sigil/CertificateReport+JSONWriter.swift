@@ -1,0 +1,133 @@
+import SigilCrypto
+import SigilDER
+import SigilX509
+
+extension CertificateReport {
+    /// Writes the object of ``json(sha256:spkiSha256:)`` — the same members, in the same order,
+    /// byte for byte what `json(…).serialized()` gives — straight into `out`, without building a
+    /// `JSONValue` tree. The fingerprints are the digests themselves (written as hex), so a
+    /// caller hashes each input once.
+    public mutating func writeJSON(into out: inout JSONWriter, sha256: HashDigest?, spkiSha256: HashDigest?) {
+        // Decode first, in the order `json` does: rendering adds warnings, written last.
+        let s = sans()
+        let b = attempt("basicConstraints", { (c) throws(DERError) in try c.basicConstraints() })
+        let k = attempt("keyUsage", { (c) throws(DERError) in try c.keyUsage() })
+        let e = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() })
+        let ski = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() })
+        let aki = attempt("authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() })
+        validateRemainingExtensions()
+        let key = keyDescription
+        let v = inspected
+
+        out.raw("{\"subject\":")
+        out.string(v.subject?.rfc4514String ?? "")
+        out.raw(",\"issuer\":")
+        out.string(v.issuer?.rfc4514String ?? "")
+        out.raw(",\"serial\":")
+        out.string(v.serialHex)
+        out.raw(",\"version\":")
+        out.int(Int64(v.version))
+        out.raw(",\"notBefore\":")
+        if let t = v.notBefore { out.string(DERTime.rfc3339(t)) } else { out.null() }
+        out.raw(",\"notAfter\":")
+        if let t = v.notAfter { out.string(DERTime.rfc3339(t)) } else { out.null() }
+        out.raw(",\"signatureAlgorithm\":")
+        out.string(v.signatureAlgorithmOID)
+        out.raw(",\"signatureAlgorithmName\":")
+        out.string(v.signatureAlgorithmName)
+        if v.tbsSignatureAlgorithmOID != v.signatureAlgorithmOID {
+            out.raw(",\"tbsSignatureAlgorithm\":")
+            out.string(v.tbsSignatureAlgorithmOID)
+        }
+        out.raw(",\"publicKey\":{\"algorithm\":")
+        out.string(key.algorithm)
+        out.raw(",\"bits\":")
+        if let bits = key.bits { out.int(Int64(bits)) } else { out.null() }
+        if let curve = key.curve {
+            out.raw(",\"curve\":")
+            out.string(curve)
+        }
+        if key.explicit { out.raw(",\"parameters\":\"explicit\"") }
+        out.raw("},\"subjectAltNames\":")
+        if let s {
+            out.raw("{\"dns\":")
+            out.strings(s.dns)
+            out.raw(",\"ip\":")
+            out.strings(s.ip)
+            out.raw(",\"email\":")
+            out.strings(s.email)
+            out.raw(",\"uri\":")
+            out.strings(s.uri)
+            if !s.malformed.isEmpty {
+                out.raw(",\"malformed\":[")
+                for (i, m) in s.malformed.enumerated() {
+                    if i > 0 { out.byte(0x2C) }
+                    out.raw("{\"type\":")
+                    out.string(m.kind)
+                    out.raw(",\"value\":")
+                    out.string(m.value)
+                    out.raw(",\"offset\":")
+                    out.int(Int64(m.offset))
+                    out.raw(",\"reason\":")
+                    out.string(m.reason)
+                    out.byte(0x7D)
+                }
+                out.byte(0x5D)
+            }
+            out.byte(0x7D)
+        } else {
+            out.raw("{\"dns\":[],\"ip\":[],\"email\":[],\"uri\":[]}")
+        }
+        out.raw(",\"basicConstraints\":")
+        if let b {
+            out.raw("{\"ca\":")
+            out.bool(b.isCA)
+            if let p = b.pathLength {
+                out.raw(",\"pathLen\":")
+                out.int(Int64(p))
+            }
+            out.byte(0x7D)
+        } else {
+            out.null()
+        }
+        out.raw(",\"keyUsage\":")
+        if let k { out.strings(k.names) } else { out.null() }
+        out.raw(",\"extendedKeyUsage\":")
+        if let e { out.strings(e.dotted) } else { out.null() }
+        out.raw(",\"subjectKeyIdentifier\":")
+        if let ski { ski.withUnsafeBytes { out.hexString($0) } } else { out.null() }
+        out.raw(",\"authorityKeyIdentifier\":")
+        if let id = aki?.keyIdentifier { id.withUnsafeBytes { out.hexString($0) } } else { out.null() }
+        out.raw(",\"extensions\":[")
+        for (i, x) in v.extensions.enumerated() {
+            if i > 0 { out.byte(0x2C) }
+            out.raw("{\"oid\":")
+            out.string(x.oid)
+            out.raw(",\"critical\":")
+            out.bool(x.critical)
+            out.byte(0x7D)
+        }
+        out.raw("],\"sha256\":")
+        if let sha256 { sha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
+        out.raw(",\"spkiSha256\":")
+        if let spkiSha256 { spkiSha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
+        out.raw(",\"parsedStrictly\":")
+        out.bool(v.strictCertificate != nil)
+        if let err = v.strictError {
+            out.raw(",\"strictError\":")
+            out.string(err.description)
+        }
+        out.raw(",\"warnings\":[")
+        for (i, w) in inspected.warnings.enumerated() {
+            if i > 0 { out.byte(0x2C) }
+            out.raw("{\"clause\":")
+            out.string(w.clause)
+            out.raw(",\"offset\":")
+            out.int(Int64(w.offset))
+            out.raw(",\"message\":")
+            out.string(w.message)
+            out.byte(0x7D)
+        }
+        out.raw("]}")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Sigil
+import SigilTestSupport
+import XCTest
+
+/// The direct JSON writer (`CertificateReport.writeJSON`) against the reference report
+/// (`json(…).serialized()`, cross-checked against openssl/pyca elsewhere): byte for byte, for
+/// every certificate of the fixtures and every system root.
+final class InspectJSONWriterTests: XCTestCase {
+    func certificates(in path: String) -> [[UInt8]] {
+        guard let bytes = try? TestSupport.read(path) else { return [] }
+        if let blocks = try? PEM.certificatesDER(in: bytes) { return blocks.certificates }
+        return []
+    }
+
+    func testWriterMatchesTheReportTreeByteForByte() throws {
+        var files: [String] = TestSupport.systemRootFiles()
+        let enumerator = FileManager.default.enumerator(atPath: TestSupport.fixtures.path)
+        while let f = enumerator?.nextObject() as? String {
+            if [".pem", ".der", ".crt", ".cer"].contains(where: { f.hasSuffix($0) }) {
+                files.append(TestSupport.fixtures.appendingPathComponent(f).path)
+            }
+        }
+        var compared = 0
+        var writer = JSONWriter()
+        for file in files {
+            for der in certificates(in: file) {
+                guard let cert = try? LenientCertificate(der: der) else { continue }
+                var a = CertificateReport(cert, now: 1_750_000_000)
+                var b = a
+                let reference = a.json(
+                    sha256: Fingerprint.sha256Hex(cert.der),
+                    spkiSha256: Fingerprint.sha256Hex(cert.subjectPublicKeyInfo)
+                ).serialized()
+                writer.removeAll()
+                b.writeJSON(
+                    into: &writer, sha256: SHA256.hash(cert.der), spkiSha256: SHA256.hash(cert.subjectPublicKeyInfo))
+                XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), reference, file)
+                XCTAssertEqual(a.warnings, b.warnings, file)
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
+    }
+
+    func testStringEscapingMatchesJSONValue() {
+        for s in ["", "plain", "q\"b\\s", "\n\r\t\u{01}\u{1F}", "é€😀", "\u{7F}x\u{0}"] {
+            var w = JSONWriter()
+            w.string(s)
+            XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), JSONValue.string(s).serialized(), s)
+        }
+        for i: Int64 in [0, 7, -1, 42, 1_000_000, .max, .min] {
+            var w = JSONWriter()
+            w.int(i)
+            XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), String(i))
+        }
+    }
+}
+
+/// `sigil inspect --json` streams: standard input, concatenated DER, `--jobs`, bounded memory.
+final class InspectStreamCLITests: XCTestCase {
+    func sigil() throws -> String {
+        guard let path = TestSupport.sigilExecutable else {
+            throw XCTSkip("sigil executable not built next to the test runner")
+        }
+        return path
+    }
+
+    /// Runs sigil with `stdinFile` as standard input (through `/usr/bin/time` when `measure`):
+    /// status, stdout, stderr, and the peak RSS in KiB (0 when not measured).
+    func run(_ args: [String], stdinFile: String? = nil, measure: Bool = false) throws -> (
+        status: Int32, out: Data, err: String, rss: Int
+    ) {
+        let p = Process()
+        if measure {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            p.arguments = ["-f", "maxrss=%M", try sigil()] + args
+        } else {
+            p.executableURL = URL(fileURLWithPath: try sigil())
+            p.arguments = args
+        }
+        let outPath = try tempFile("out-\(UInt64.random(in: 0...UInt64.max))", [])
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        let err = Pipe()
+        p.standardError = err
+        if let stdinFile { p.standardInput = FileHandle(forReadingAtPath: stdinFile) }
+        try p.run()
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        var rss = 0
+        if measure, let line = e.split(separator: "\n").last(where: { $0.hasPrefix("maxrss=") }) {
+            rss = Int(line.dropFirst(7)) ?? 0
+        }
+        return (p.terminationStatus, try Data(contentsOf: URL(fileURLWithPath: outPath)), e, rss)
+    }
+
+    func tempFile(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-stream-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func bundle() throws -> [UInt8] {
+        let system = "/etc/ssl/certs/ca-certificates.crt"
+        if FileManager.default.fileExists(atPath: system) { return try TestSupport.read(system) }
+        return try TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path)
+    }
+
+    func testStandardInputConcatenatedDERAndJobsGiveTheSameLines() throws {
+        let pem = try bundle()
+        let certs = try PEM.certificatesDER(in: pem).certificates
+        let pemFile = try tempFile("bundle.pem", pem)
+        let derFile = try tempFile("bundle.der", Array(certs.joined()))
+        let reference = try run(["inspect", "--json", pemFile])
+        XCTAssertEqual(reference.status, 0, reference.err)
+        let lines = reference.out.split(separator: UInt8(ascii: "\n"))
+        XCTAssertEqual(lines.count, certs.count)
+        // Each line is the report of that certificate.
+        for (line, der) in zip(lines, certs).prefix(20) {
+            let o = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+            XCTAssertEqual(o["sha256"] as? String, Fingerprint.sha256Hex(der))
+        }
+        let stdin = try run(["inspect", "--json", "-"], stdinFile: pemFile)
+        XCTAssertEqual(stdin.status, 0, stdin.err)
+        XCTAssertEqual(stdin.out, reference.out)
+        let der = try run(["inspect", "--json", derFile])
+        XCTAssertEqual(der.status, 0, der.err)
+        XCTAssertEqual(der.out, reference.out)
+        let derStdin = try run(["inspect", "--json", "-"], stdinFile: derFile)
+        XCTAssertEqual(derStdin.out, reference.out)
+        for jobs in ["2", "3"] {
+            let parallel = try run(["inspect", "--json", "--jobs", jobs, pemFile, derFile])
+            XCTAssertEqual(parallel.status, 0, parallel.err)
+            XCTAssertEqual(parallel.out, reference.out + reference.out, "--jobs \(jobs)")
+        }
+    }
+
+    /// A bad PEM block is reported (exit 1) and the blocks after it are still inspected.
+    func testABadBlockDoesNotStopTheStream() throws {
+        let certs = try PEM.certificatesDER(in: try bundle()).certificates
+        let good = PEM.encode(certs[0])
+        let bad = good.replacingOccurrences(of: "\n-----END", with: "!\n-----END")
+        let file = try tempFile("bad.pem", Array((good + bad + good).utf8))
+        let r = try run(["inspect", "--json", file])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.out.split(separator: UInt8(ascii: "\n")).count, 2)
+        XCTAssertTrue(r.err.contains("[2]"), r.err)
+    }
+
+    /// Memory does not follow the input: ~35 MB of PEM (what the former whole-file reader
+    /// refused beyond 64 MiB and held 2.4 times over) is inspected in well under its size.
+    func testMemoryIsBoundedIndependentlyOfInputSize() throws {
+        let pem = try bundle()
+        let copies = max(1, (35 << 20) / pem.count)
+        var big: [UInt8] = []
+        big.reserveCapacity(pem.count * copies)
+        for _ in 0..<copies { big += pem }
+        let file = try tempFile("big.pem", big)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        big = []
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time is not installed")
+        }
+        let r = try run(["inspect", "--json", file], measure: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        let expected = try PEM.certificatesDER(in: pem).certificates.count * copies
+        XCTAssertEqual(r.out.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, expected)
+        XCTAssertLessThan(r.rss, 30 << 10, "peak RSS \(r.rss) KiB for a \(pem.count * copies >> 20) MiB input")
+    }
+}
