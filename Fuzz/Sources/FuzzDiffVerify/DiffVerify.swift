@@ -234,6 +234,23 @@ public enum DiffVerify {
         Row(id: "D10 error off Sigil's path", error: 7 /* CERT_SIGNATURE_FAILURE */) { c in
             c.onlyIssuerOffPath(7)
         },
+        // And a presented "intermediate" without basicConstraints (strict: 79 invalid CA, 82
+        // keyCertSign in a non-CA certificate, RFC 5280 §4.2.1.3) that OpenSSL took as the
+        // leaf's issuer while an anchor with the same name and key issues the leaf directly
+        // (the final campaign's chunk 2; Go trusts; Sigil never uses a non-CA as an issuer).
+        Row(id: "D10 error off Sigil's path", error: 79 /* INVALID_CA (strict) */) { c in
+            c.onlyOffPath(79)
+        },
+        Row(id: "D10 error off Sigil's path", error: 82 /* KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA */) { c in
+            c.onlyOffPath(82)
+        },
+        // And a presented "intermediate" re-encoded as version 1 with extensions (strict: 93
+        // extensions require v3, RFC 5280 §4.1.2.1) beside an anchor with its name and key that
+        // issues the leaf directly (the final campaign's chunk 3; Go trusts). Sigil's parser
+        // refuses the explicit DEFAULT version (X.690 §11.5) and never uses that certificate.
+        Row(id: "D10 error off Sigil's path", error: 93 /* EXTENSIONS_REQUIRE_VERSION_3 */) { c in
+            c.onlyOffPath(93)
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
         },
@@ -291,6 +308,16 @@ public enum DiffVerify {
         // OpenSSL) process them (RFC 5280 §6.1, PolicyTree.swift).
         GoRow(id: "G1 Go: no policy processing", kind: "UnhandledCriticalExtension") { c in
             c.path.contains { cert in
+                [OID.policyConstraints, OID.policyMappings, OID.inhibitAnyPolicy].contains {
+                    cert.extension($0)?.critical == true
+                }
+            }
+        },
+        // The same on an issuer (intermediate or anchor) of Sigil's path: Go rejects that
+        // candidate issuer and, with no other, reports UnknownAuthority (the final campaign's
+        // chunk 2: an anchor with a critical inhibitAnyPolicy; OpenSSL trusts too).
+        GoRow(id: "G1 Go: no policy processing", kind: "UnknownAuthority") { c in
+            c.path.dropFirst().contains { cert in
                 [OID.policyConstraints, OID.policyMappings, OID.inhibitAnyPolicy].contains {
                     cert.extension($0)?.critical == true
                 }
