@@ -251,6 +251,12 @@ public enum DiffVerify {
         Row(id: "D10 error off Sigil's path", error: 93 /* EXTENSIONS_REQUIRE_VERSION_3 */) { c in
             c.onlyOffPath(93)
         },
+        // And 26 (unsuitable purpose) on an anchor without extensions that OpenSSL took as the
+        // leaf's issuer by name while Sigil's path goes through another certificate of that name
+        // (the final 10-minute chunk; Go trusts).
+        Row(id: "D10 error off Sigil's path", error: 26 /* INVALID_PURPOSE */) { c in
+            c.onlyOffPath(26)
+        },
         Row(id: "D6 non-string attribute value", error: 20 /* UNABLE_TO_GET_ISSUER_CERT_LOCALLY */) { c in
             !c.undecodable.isEmpty
         },
