@@ -611,9 +611,15 @@ public enum DiffVerify {
         var explained: [String] = []
         if out.sigilTrusted && !out.openSSLTrusted {
             var all = true
+            let goTrusts = out.go?.trusted == true
             for e in Set(out.openSSLErrors) {
                 if let row = documented.first(where: { $0.error == e && $0.holds(context) }) {
                     explained.append(row.id)
+                } else if goTrusts && context.onlyOffPath(e) {
+                    // D10 for any other error number: every certificate OpenSSL reported it at
+                    // is off Sigil's path (OpenSSL's one chain, mapped back to the inputs), and
+                    // the third verifier trusts the chain (RFC 5280 §6.1, RFC 4158 §3).
+                    explained.append("D10 error off Sigil's path")
                 } else {
                     all = false
                 }
