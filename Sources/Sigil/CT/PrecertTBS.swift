@@ -65,43 +65,19 @@ public struct PrecertificateTBS: Sendable {
         // X.690 §8.1.3 / §10.1: definite, minimal lengths. An Extensions SEQUENCE with no element
         // left is omitted with its [3] (as `extensions` is OPTIONAL). The three headers are
         // written into one array of at most 3 × 6 octets: the only allocation.
-        let seqHeader = extCount > 0 ? PrecertificateTBS.headerCount(extCount) : 0
-        let ctxHeader = extCount > 0 ? PrecertificateTBS.headerCount(seqHeader + extCount) : 0
+        let seqHeader = extCount > 0 ? DERHeader.count(extCount) : 0
+        let ctxHeader = extCount > 0 ? DERHeader.count(seqHeader + extCount) : 0
         let contentCount = (l.1 - l.0) + ctxHeader + seqHeader + extCount
         var h: [UInt8] = []
         h.reserveCapacity(18)
-        PrecertificateTBS.appendHeader(&h, 0x30, contentCount)
+        DERHeader.append(&h, tag: 0x30, length: contentCount)
         tbsHeaderCount = h.count
         if extCount > 0 {
-            PrecertificateTBS.appendHeader(&h, 0xA3, seqHeader + extCount)
-            PrecertificateTBS.appendHeader(&h, 0x30, extCount)
+            DERHeader.append(&h, tag: 0xA3, length: seqHeader + extCount)
+            DERHeader.append(&h, tag: 0x30, length: extCount)
         }
         headers = h
         count = tbsHeaderCount + contentCount
-    }
-
-    /// Octets of a DER header with a minimal definite length `n` (X.690 §8.1.3.4–5).
-    static func headerCount(_ n: Int) -> Int {
-        if n < 0x80 { return 2 }
-        var k = 0
-        var v = n
-        while v > 0 {
-            k += 1
-            v >>= 8
-        }
-        return 2 + k
-    }
-
-    /// Appends tag and minimal definite length (X.690 §8.1.3.4–5, §10.1).
-    static func appendHeader(_ out: inout [UInt8], _ tag: UInt8, _ n: Int) {
-        out.append(tag)
-        if n < 0x80 {
-            out.append(UInt8(n))
-            return
-        }
-        let k = headerCount(n) - 2
-        out.append(0x80 | UInt8(k))
-        for i in stride(from: k - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: n >> (8 * i))) }
     }
 
     /// Calls `body` with each chunk of the encoding, in order (no copy of the certificate).

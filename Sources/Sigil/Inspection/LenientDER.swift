@@ -199,17 +199,6 @@ struct DERWriter {
 
     init(source: [UInt8]) { self.source = source }
 
-    static func headerCount(_ length: Int) -> Int {
-        if length < 0x80 { return 2 }
-        var n = 0
-        var l = length
-        while l > 0 {
-            n += 1
-            l >>= 8
-        }
-        return 2 + n
-    }
-
     /// The DER form of a primitive's content when it differs from the original: X.690 §8.3.2
     /// (INTEGER without superfluous leading octets) and §11.1 (BOOLEAN TRUE is 0xFF). Returns
     /// where the kept content starts, or replacement content.
@@ -262,12 +251,12 @@ struct DERWriter {
                 let (from, replacement) = canonical(n)
                 c = replacement?.count ?? (n.contentEnd - from)
             }
-            return DERWriter.headerCount(c) + c
+            return DERHeader.count(c) + c
         case .primitive(_, let content, _):
-            return DERWriter.headerCount(content.count) + content.count
+            return DERHeader.count(content.count) + content.count
         case .constructed(_, let children, _):
             let c = children.reduce(0) { $0 + length($1) }
-            return DERWriter.headerCount(c) + c
+            return DERHeader.count(c) + c
         case .raw(let s, let e):
             return e - s
         }
@@ -275,20 +264,8 @@ struct DERWriter {
 
     mutating func header(_ tag: UInt8, _ length: Int, origin: Int) {
         map.segments.append(
-            .init(newStart: out.count, count: DERWriter.headerCount(length), originalStart: origin, linear: false))
-        out.append(tag)
-        if length < 0x80 {
-            out.append(UInt8(length))
-        } else {
-            var octets: [UInt8] = []
-            var l = length
-            while l > 0 {
-                octets.append(UInt8(l & 0xFF))
-                l >>= 8
-            }
-            out.append(0x80 | UInt8(octets.count))
-            out.append(contentsOf: octets.reversed())
-        }
+            .init(newStart: out.count, count: DERHeader.count(length), originalStart: origin, linear: false))
+        DERHeader.append(&out, tag: tag, length: length)
     }
 
     mutating func write(_ v: DEROut) {
