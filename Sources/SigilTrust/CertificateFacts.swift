@@ -28,7 +28,7 @@ struct CertificateFacts: Sendable {
         static let extKeyUsageCritical = Flags(rawValue: 1 << 7)
         static let hasNameConstraints = Flags(rawValue: 1 << 8)
         static let hasSubjectKeyID = Flags(rawValue: 1 << 9)
-        /// A critical extension outside `Checks.understoodCritical`.
+        /// A critical extension outside `CheckUnit.understoodCritical`.
         static let unsupportedCritical = Flags(rawValue: 1 << 10)
         /// One of `Checks.mustBeNonCritical` is marked critical.
         static let criticalMustBeNonCritical = Flags(rawValue: 1 << 11)
@@ -78,16 +78,12 @@ struct CertificateFacts: Sendable {
     /// Offsets in `der` of the authorityKeyIdentifier's keyIdentifier octets (equal when absent).
     let authorityKeyID: (start: UInt32, end: UInt32)
 
-    /// Extension OIDs, as `TrustExtensions.Bit`s, that `Checks.understoodCritical` lists.
-    static let understoodCriticalBits: UInt32 =
-        TrustExtensions.Bit.basicConstraints | TrustExtensions.Bit.keyUsage | TrustExtensions.Bit.extKeyUsage
-        | TrustExtensions.Bit.subjectAltName | TrustExtensions.Bit.nameConstraints
-        | TrustExtensions.Bit.certificatePolicies | TrustExtensions.Bit.policyMappings
-        | TrustExtensions.Bit.policyConstraints | TrustExtensions.Bit.inhibitAnyPolicy
-    /// Extension OIDs, as `TrustExtensions.Bit`s, that `Checks.mustBeNonCritical` lists.
-    static let mustBeNonCriticalBits: UInt32 =
-        TrustExtensions.Bit.authorityKeyIdentifier | TrustExtensions.Bit.subjectKeyIdentifier
-        | TrustExtensions.Bit.authorityInfoAccess | TrustExtensions.Bit.cRLDistributionPoints
+    /// Extension OIDs, as `TrustExtensions.Bit`s, that the check units understand when
+    /// critical (`CheckUnit.understoodCritical`, derived once from the units).
+    static var understoodCriticalBits: UInt32 { CheckUnit.understoodCriticalBits }
+    /// Extension OIDs, as `TrustExtensions.Bit`s, that must not be critical
+    /// (`CheckUnit.mustBeNonCritical`).
+    static var mustBeNonCriticalBits: UInt32 { CheckUnit.mustBeNonCriticalBits }
 
     /// The facts of `c`, everything worked out (anchors: computed once with the store).
     init(_ c: Certificate) {

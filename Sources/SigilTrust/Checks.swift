@@ -3,24 +3,15 @@ import SigilX509
 
 /// The path-independent checks, as pure functions of a certificate and the options.
 enum Checks {
-    /// Extensions Sigil processes; any other extension marked critical makes the certificate
-    /// unacceptable (RFC 5280 §4.2: "A certificate-using system MUST reject the certificate if
-    /// it encounters a critical extension it does not recognize").
-    ///
-    /// The four policy extensions are processed by RFC 5280 §6.1 policy processing
-    /// (PolicyTree.swift) on every complete path.
-    static let understoodCritical: [[UInt8]] = [
-        OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName, OID.nameConstraints,
-        OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy,
-    ]
+    /// Extensions Sigil processes, derived from the check units (CheckUnits.swift); any other
+    /// extension marked critical makes the certificate unacceptable (RFC 5280 §4.2: "A
+    /// certificate-using system MUST reject the certificate if it encounters a critical
+    /// extension it does not recognize").
+    static var understoodCritical: [[UInt8]] { CheckUnit.understoodCritical }
 
-    /// Extensions that conforming CAs MUST mark non-critical; critical ones are rejected.
-    static let mustBeNonCritical: [([UInt8], String)] = [
-        (OID.authorityKeyIdentifier, "authorityKeyIdentifier (RFC 5280 §4.2.1.1)"),
-        (OID.subjectKeyIdentifier, "subjectKeyIdentifier (RFC 5280 §4.2.1.2)"),
-        (OID.authorityInfoAccess, "authorityInfoAccess (RFC 5280 §4.2.2.1)"),
-        (OID.cRLDistributionPoints, "cRLDistributionPoints (BR §7.1.2)"),
-    ]
+    /// Extensions that conforming CAs MUST mark non-critical; critical ones are rejected
+    /// (declared by the check units).
+    static var mustBeNonCritical: [([UInt8], String)] { CheckUnit.mustBeNonCritical }
 
     static func within(_ c: Certificate, _ time: Double) -> TrustFailure? {
         // RFC 5280 §4.1.2.5: valid from notBefore through notAfter, both inclusive. Times are

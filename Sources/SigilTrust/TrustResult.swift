@@ -1,12 +1,12 @@
 import SigilDER
 import SigilX509
 
-/// Why a chain is not trusted.
+/// Why a chain is not trusted. Each kind is produced by a check unit (CheckUnits.swift).
 ///
 /// When several candidate paths fail, or one path fails several checks, the failures are
 /// ordered by `rank` (see `TrustFailure.sortedByRank`), not by the raw values, which only
 /// identify the cases.
-public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
+public enum TrustFailureKind: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// No certificate found for an issuer name (and the certificate is not self-issued).
     case unknownIssuer = 1
     /// The path ends at a self-issued certificate that is not an anchor.

@@ -54,6 +54,12 @@
         public static let freshestCRL: UInt32 = 1 << 13
         public static let authorityInfoAccess: UInt32 = 1 << 14
         public static let signedCertificateTimestampList: UInt32 = 1 << 15
+
+        /// The bit of a known extension OID (content octets), nil for an extension the index
+        /// does not know.
+        public static func of(_ oid: [UInt8]) -> UInt32? {
+            KnownExtension.slot(oid).map { UInt32(1) << UInt32($0) }
+        }
     }
 }
 
