@@ -277,7 +277,11 @@ lines += ["How to read these numbers (see `Benchmarks/README.md` for the setup):
           "policies (with qualifiers), CRL distribution points, freshest CRL and SCTs, which "
           "swift-certificates has no decoder for.",
           "- Chain goal \"≥ 2× swift-certificates (pre-parsed)\" is read as Sigil pre-parsed vs "
-          "swift-certificates pre-parsed.", ""]
+          "swift-certificates pre-parsed.",
+          "- Go `crypto/x509` runs in its own process right after the Swift benchmarks of the same "
+          "`run.sh` (not interleaved with them): its ratios compare numbers a few minutes apart, "
+          "so on a busy machine they carry the load's drift too. Its allocation counts are Go heap "
+          "objects (`runtime.MemStats.Mallocs`), not malloc calls.", ""]
 
 used = set()
 for title, ops in SECTIONS:
