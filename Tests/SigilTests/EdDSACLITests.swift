@@ -97,7 +97,9 @@ final class EdDSACLITests: XCTestCase {
             let name = alg.uppercased()
             try run(base + ["--sig-alg", name, f(alg, "leaf.pem")], exit: 0)
             let refused = try run(
-                base + ["--sig-alg", "ECDSA_WITH_SHA256", "--sig-alg", "RSA_WITH_SHA256", "--json", f(alg, "leaf.pem")],
+                base + [
+                    "--sig-alg", "ECDSA_WITH_SHA256", "--sig-alg", "RSA_WITH_SHA256", "--json", f(alg, "leaf.pem"),
+                ],
                 exit: 1)
             XCTAssertTrue(refused.out.lowercased().contains("algorithm"), refused.out)
             let pin = try opensslPin(f(alg, "leaf.pem"))
