@@ -73,5 +73,5 @@ fi
     echo "Fixtures: Fixtures/certs (rsa2048/rsa4096/p256/p384/p521 root→intermediate→leaf), Fixtures/eddsa (ed25519/ed448); system bundle /etc/ssl/certs/ca-certificates.crt ($(grep -c 'BEGIN CERTIFICATE' /etc/ssl/certs/ca-certificates.crt) certificates)"
 } > "$out/meta.txt"
 
-python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$masked_dir" "$memory" "$out/meta.txt" "$go_json"
+REPORT_FULL_RUN=$([ $# -eq 0 ] && echo 1 || echo 0) python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$masked_dir" "$memory" "$out/meta.txt" "$go_json"
 python3 "$here/scripts/results_svg.py" "$here/results.json" "$here/results.svg"

@@ -158,7 +158,11 @@ else:
 
 this_run = run_id(meta)
 measured_ops = {n.rpartition("_")[0] for n in main}
-benchmarks = {n: r for n, r in store["benchmarks"].items() if n.rpartition("_")[0] not in measured_ops}
+# A full run (run.sh without arguments sets REPORT_FULL_RUN=1) replaces everything: benchmarks
+# that no longer exist do not linger from older runs.
+full_run = os.environ.get("REPORT_FULL_RUN") == "1" and bool(main)
+benchmarks = {} if full_run else \
+    {n: r for n, r in store["benchmarks"].items() if n.rpartition("_")[0] not in measured_ops}
 for n, r in main.items():
     benchmarks[n] = dict(r, run=this_run)
 if masked:
