@@ -112,6 +112,19 @@ public struct LenientCertificate: Sendable {
     }
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
+        // Nothing to warn about and nothing to repair (proved without allocating): the walk
+        // below would only confirm it.
+        if let key = CleanCheck.summary(strict) {
+            var fields = Fields()
+            fields.publicKey = key
+            return LenientCertificate(der: der, strict: strict, strictError: strictError, fields: fields, warnings: [])
+        }
+        return walk(der, strict: strict, strictError: strictError)
+    }
+
+    /// The full lenient walk over a strictly parsed certificate (what ``read`` skips when
+    /// `CleanCheck` proves it would find nothing).
+    static func walk(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
         var reader = Reader(der)
         // The walk runs for its warnings (tolerated deviations, string types X.520 does not name,
         // BER inside extension values); the fields it would rebuild come from the strict
