@@ -60,30 +60,22 @@ enum CleanCheck {
         return true
     }
 
-    /// Up to `N` children of a constructed value; nil when there are more or one is unreadable.
-    struct Children {
-        var items: (TLV, TLV, TLV, TLV, TLV, TLV, TLV, TLV, TLV, TLV, TLV, TLV)
-        var count = 0
-        subscript(i: Int) -> TLV {
-            withUnsafeBytes(of: items) { $0.load(fromByteOffset: i * MemoryLayout<TLV>.stride, as: TLV.self) }
+    /// The elements of a constructed value, one at a time.
+    struct Cursor {
+        var p: Int
+        let end: Int
+        init(_ v: TLV) {
+            p = v.contentStart
+            end = v.end
         }
-    }
-
-    static let capacity = 12
-
-    static func children(_ b: UnsafeRawBufferPointer, _ v: TLV) -> Children? {
-        let z = TLV(tag: 0, start: 0, contentStart: 0, end: 0)
-        var out = Children(items: (z, z, z, z, z, z, z, z, z, z, z, z))
-        var p = v.contentStart
-        while p < v.end {
-            guard out.count < capacity, let c = tlv(b, p, v.end) else { return nil }
-            withUnsafeMutableBytes(of: &out.items) {
-                $0.storeBytes(of: c, toByteOffset: out.count * MemoryLayout<TLV>.stride, as: TLV.self)
-            }
-            out.count += 1
-            p = c.end
+        var isAtEnd: Bool { p >= end }
+        /// The next element; nil at the end or when unreadable.
+        @inline(__always)
+        mutating func next(_ b: UnsafeRawBufferPointer) -> TLV? {
+            guard p < end, let t = tlv(b, p, end) else { return nil }
+            p = t.end
+            return t
         }
-        return out
     }
 
     static func equal(_ b: UnsafeRawBufferPointer, _ v: TLV, _ bytes: [UInt8]) -> Bool {
@@ -116,8 +108,12 @@ enum CleanCheck {
 
     /// The AlgorithmIdentifier's OID when it has at most two elements and a clean OID.
     static func algorithm(_ b: UnsafeRawBufferPointer, _ v: TLV) -> (oid: TLV, params: TLV?)? {
-        guard v.tag == 0x30, let c = children(b, v), c.count >= 1, c.count <= 2, oidClean(b, c[0]) else { return nil }
-        return (c[0], c.count == 2 ? c[1] : nil)
+        guard v.tag == 0x30 else { return nil }
+        var c = Cursor(v)
+        guard let oid = c.next(b), oidClean(b, oid) else { return nil }
+        let params = c.next(b)
+        guard c.isAtEnd else { return nil }
+        return (oid, params)
     }
 
     /// The TBS `signature` AlgorithmIdentifier: the parameter rules `Reader.checkSignatureAlgorithm`
@@ -218,10 +214,10 @@ enum CleanCheck {
     /// NULL parameters and a clean RSAPublicKey, EC on P-256/P-384/P-521, Ed25519/Ed448 without
     /// parameters; nil otherwise (left to the walk).
     static func publicKey(_ b: UnsafeRawBufferPointer, _ v: TLV) -> PublicKeySummary? {
-        guard v.tag == 0x30, let c = children(b, v), c.count == 2, c[0].tag == 0x30,
-            let (oid, params) = algorithm(b, c[0])
+        guard v.tag == 0x30 else { return nil }
+        var c = Cursor(v)
+        guard let alg = c.next(b), let keyNode = c.next(b), c.isAtEnd, let (oid, params) = algorithm(b, alg)
         else { return nil }
-        let keyNode = c[1]
         guard keyNode.tag == 0x03, keyNode.contentCount >= 1, b[keyNode.contentStart] == 0 else { return nil }
         let keyStart = keyNode.contentStart + 1
         if equal(b, oid, OID.rsaEncryption) {
@@ -280,16 +276,18 @@ enum CleanCheck {
         var count = 0
         while p < list.end {
             count += 1
-            guard count <= Certificate.maximumExtensionCount, let e = tlv(b, p, list.end), e.tag == 0x30,
-                let c = children(b, e), c.count >= 2, c.count <= 3, oidClean(b, c[0])
+            guard count <= Certificate.maximumExtensionCount, let e = tlv(b, p, list.end), e.tag == 0x30
             else { return false }
             p = e.end
-            let octets = c[c.count - 1]
-            guard octets.tag == 0x04 else { return false }
-            if c.count == 3 {
-                let flag = c[1]
-                guard flag.tag == 0x01, flag.contentCount == 1, b[flag.contentStart] == 0xFF else { return false }
+            var c = Cursor(e)
+            guard let oid = c.next(b), oidClean(b, oid), var octets = c.next(b) else { return false }
+            if octets.tag == 0x01 {
+                // critical: TRUE only (FALSE is the DEFAULT, X.690 §11.5; TRUE is 0xFF, §11.1).
+                let flag = octets
+                guard flag.contentCount == 1, b[flag.contentStart] == 0xFF, let v = c.next(b) else { return false }
+                octets = v
             }
+            guard c.isAtEnd, octets.tag == 0x04 else { return false }
             guard strictDER(b, octets.contentStart, octets.end) else { return false }
         }
         return true
@@ -301,50 +299,43 @@ enum CleanCheck {
         if case .unknown = c.signatureAlgorithm { return nil }
         return c.der.withUnsafeBytes { b -> PublicKeySummary? in
             guard let root = tlv(b, 0, b.count), root.end == b.count, root.tag == 0x30,
-                treeClean(b, root, depth: 0),
-                let top = children(b, root), top.count == 3, top[0].tag == 0x30
+                treeClean(b, root, depth: 0)
             else { return nil }
-            let sig = top[2]
+            var top = Cursor(root)
+            guard let tbs = top.next(b), tbs.tag == 0x30, let outer = top.next(b), let sig = top.next(b), top.isAtEnd
+            else { return nil }
             guard sig.tag == 0x03, sig.contentCount > 0, b[sig.contentStart] == 0 else { return nil }
-            guard let t = children(b, top[0]) else { return nil }
-            var i = 0
+            var t = Cursor(tbs)
+            guard var n = t.next(b) else { return nil }
             var version = 1
-            if i < t.count, t[i].tag == 0xA0 {
+            if n.tag == 0xA0 {
                 // [0] EXPLICIT INTEGER 1 or 2 (v1 is the DEFAULT, X.690 §11.5).
-                let v = t[i]
-                guard v.contentCount == 3, b[v.contentStart] == 0x02, b[v.contentStart + 1] == 0x01,
-                    b[v.contentStart + 2] == 1 || b[v.contentStart + 2] == 2
+                guard n.contentCount == 3, b[n.contentStart] == 0x02, b[n.contentStart + 1] == 0x01,
+                    b[n.contentStart + 2] == 1 || b[n.contentStart + 2] == 2, let m = t.next(b)
                 else { return nil }
-                version = Int(b[v.contentStart + 2]) + 1
-                i += 1
+                version = Int(b[n.contentStart + 2]) + 1
+                n = m
             }
             // CertificateSerialNumber: positive, non-zero, at most 20 octets (RFC 5280 §4.1.2.2).
-            guard i < t.count, integerClean(b, t[i]), b[t[i].contentStart] & 0x80 == 0 else { return nil }
-            var s = t[i].contentStart
-            while s < t[i].end && b[s] == 0 { s += 1 }
-            guard s < t[i].end, t[i].end - s <= 20 else { return nil }
-            i += 1
-            guard i < t.count, signatureAlgorithmClean(b, t[i]) else { return nil }
+            guard integerClean(b, n), b[n.contentStart] & 0x80 == 0 else { return nil }
+            var s = n.contentStart
+            while s < n.end && b[s] == 0 { s += 1 }
+            guard s < n.end, n.end - s <= 20 else { return nil }
+            guard let inner = t.next(b), signatureAlgorithmClean(b, inner) else { return nil }
             // The outer signatureAlgorithm is the same encoding (RFC 5280 §4.1.1.2).
-            let inner = t[i]
-            let outer = top[1]
             guard outer.end - outer.start == inner.end - inner.start else { return nil }
             for j in 0..<(inner.end - inner.start) where b[outer.start + j] != b[inner.start + j] { return nil }
-            i += 1
-            guard i < t.count, nameClean(b, t[i]) else { return nil }
-            i += 1
-            guard i < t.count, t[i].tag == 0x30, let validity = children(b, t[i]), validity.count == 2,
-                timeClean(b, validity[0]), timeClean(b, validity[1])
+            guard let issuer = t.next(b), nameClean(b, issuer) else { return nil }
+            guard let validity = t.next(b), validity.tag == 0x30 else { return nil }
+            var vc = Cursor(validity)
+            guard let notBefore = vc.next(b), let notAfter = vc.next(b), vc.isAtEnd, timeClean(b, notBefore),
+                timeClean(b, notAfter)
             else { return nil }
-            i += 1
-            guard i < t.count, nameClean(b, t[i]) else { return nil }
-            i += 1
-            guard i < t.count, let key = publicKey(b, t[i]) else { return nil }
-            i += 1
+            guard let subject = t.next(b), nameClean(b, subject) else { return nil }
+            guard let spki = t.next(b), let key = publicKey(b, spki) else { return nil }
             var sawExtensions = false
-            while i < t.count {
-                let n = t[i]
-                i += 1
+            while !t.isAtEnd {
+                guard let n = t.next(b) else { return nil }
                 switch n.tag {
                 case 0x81, 0xA1, 0x82, 0xA2:
                     if version == 1 { return nil }
