@@ -44,7 +44,9 @@ extension CertificateReport {
         if let c = v.strictCertificate, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
             // The strict certificate's outer and TBS identifiers are one encoding.
             out.string { b in
-                c.der.withUnsafeBytes { appendObjectIdentifierDotted(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b) }
+                c.der.withUnsafeBytes {
+                    appendObjectIdentifierDotted(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                }
             }
         } else {
             out.string(v.signatureAlgorithmOID)

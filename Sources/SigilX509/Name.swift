@@ -366,7 +366,11 @@ extension DistinguishedName {
 extension NameAttribute {
     /// `TYPE=value` (``rfc4514String``) appended as UTF-8.
     static func appendRFC4514(type: UnsafeRawBufferPointer, value: DERValue, to out: inout [UInt8]) {
-        if let short = OID.attributeShortName(type) { out += short.utf8 } else { appendObjectIdentifierDotted(type, to: &out) }
+        if let short = OID.attributeShortName(type) {
+            out += short.utf8
+        } else {
+            appendObjectIdentifierDotted(type, to: &out)
+        }
         out.append(0x3D)
         guard DERString.isStringTag(value.tag) else {
             out.append(0x23)

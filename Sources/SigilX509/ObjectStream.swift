@@ -431,3 +431,23 @@ struct Base64Stream {
         return out
     }
 }
+
+extension ObjectStream {
+    /// Hands each certificate of the input to `body`, in order, one at a time — what
+    /// `PEM.certificatesDER(in:)` finds in a whole input, read with bounded memory: PEM
+    /// `CERTIFICATE` (and legacy) blocks, other labels skipped; DER input one object at a time
+    /// (concatenated DER too). Throws the first error of the input (a malformed block, an
+    /// object over the limit) — after `body` has seen the certificates before it — and
+    /// `.noCertificate` when the input holds none. Returns the number of certificates.
+    @discardableResult
+    public mutating func forEachCertificate(_ body: ([UInt8]) -> Void) throws(DERError) -> Int {
+        var count = 0
+        while let o = try next() {
+            guard o.isCertificateBlock else { continue }
+            count += 1
+            body(o.der)
+        }
+        if count == 0 { throw DERError(.noCertificate, at: 0) }
+        return count
+    }
+}
