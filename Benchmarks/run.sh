@@ -40,4 +40,8 @@ swift run --package-path "$here" -c release SigilMemory | tee "$out/memory.txt"
     echo "Fixtures: Fixtures/certs (rsa2048/rsa4096/p256/p384/p521 root→intermediate→leaf); system bundle /etc/ssl/certs/ca-certificates.crt ($(grep -c 'BEGIN CERTIFICATE' /etc/ssl/certs/ca-certificates.crt) certificates)"
 } > "$out/meta.txt"
 
-python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$out/masked" "$out/memory.txt" "$out/meta.txt"
+echo "== inspect throughput"
+swift build --package-path "$here/.." -c release --product sigil
+bash "$here/scripts/inspect_throughput.sh" "$here/../.build/release/sigil" "$out/inspect.md" || true
+
+python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$out/masked" "$out/memory.txt" "$out/meta.txt" "$out/inspect.md"

@@ -271,6 +271,11 @@ for fam, vs_openssl, vs_swift in [("RSA2048", 8, 3), ("P256", 3, 1.5), ("P384", 
         if s and p:
             goal(f"chain {fam} with host, pre-parsed, ≥ 1.3× faster than {title} (issue 11)",
                  p / s >= 1.3, f"{p / s:.2f}× ({fmt_time(s)} vs {fmt_time(p)})")
+# `sigil inspect --json` throughput (scripts/inspect_throughput.sh), a section as written.
+inspect_path = sys.argv[6] if len(sys.argv) > 6 else ""
+if inspect_path and os.path.exists(inspect_path):
+    lines += open(inspect_path).read().strip().splitlines() + [""]
+
 mem = [l.split() for l in open(memory_path) if l.startswith("memory Sigil ")] if os.path.exists(memory_path) else []
 if mem:
     _, _, retained, count, der = mem[0]
