@@ -60,6 +60,10 @@ if [ $# -eq 0 ]; then
     echo "== memory"
     swift run --package-path "$here" -c release SigilMemory | tee "$out/memory.txt"
     memory="$out/memory.txt"
+
+    echo "== inspect throughput"
+    swift build --package-path "$here/.." -c release --product sigil
+    bash "$here/scripts/inspect_throughput.sh" "$here/../.build/release/sigil" "$out/inspect.md" || true
 fi
 
 {
@@ -73,5 +77,5 @@ fi
     echo "Fixtures: Fixtures/certs (rsa2048/rsa4096/p256/p384/p521 root→intermediate→leaf), Fixtures/eddsa (ed25519/ed448); system bundle /etc/ssl/certs/ca-certificates.crt ($(grep -c 'BEGIN CERTIFICATE' /etc/ssl/certs/ca-certificates.crt) certificates)"
 } > "$out/meta.txt"
 
-REPORT_FULL_RUN=$([ $# -eq 0 ] && echo 1 || echo 0) python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$masked_dir" "$memory" "$out/meta.txt" "$go_json"
+REPORT_FULL_RUN=$([ $# -eq 0 ] && echo 1 || echo 0) python3 "$here/scripts/report.py" "$here/RESULTS.md" "$out/main" "$masked_dir" "$memory" "$out/meta.txt" "$go_json" "$out/inspect.md"
 python3 "$here/scripts/results_svg.py" "$here/results.json" "$here/results.svg"

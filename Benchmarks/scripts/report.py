@@ -478,6 +478,12 @@ for fam, limit in [("RSA2048", 10), ("P256", 2.5), ("P384", 4)]:
     if s_ and g:
         goal(f"chain {fam} with host, parse included, ≥ {limit}× faster than Go `crypto/x509` (issue 24)",
              g / s_ >= limit, f"{g / s_:.1f}× ({fmt_time(s_)} vs {fmt_time(g)})")
+# `sigil inspect --json` throughput (scripts/inspect_throughput.sh, full runs): a section as
+# written.
+inspect_path = sys.argv[7] if len(sys.argv) > 7 else ""
+if inspect_path and os.path.exists(inspect_path):
+    lines += open(inspect_path).read().strip().splitlines() + [""]
+
 mem = [l.split() for l in memory_lines if l.startswith("memory Sigil ")]
 if mem:
     _, _, retained, count, der = mem[0]

@@ -20,22 +20,40 @@ extension CertificateReport {
         let v = inspected
 
         out.raw("{\"subject\":")
-        out.string(v.subject?.rfc4514String ?? "")
+        out.string { b in v.subject?.appendRFC4514(to: &b) }
         out.raw(",\"issuer\":")
-        out.string(v.issuer?.rfc4514String ?? "")
+        out.string { b in v.issuer?.appendRFC4514(to: &b) }
         out.raw(",\"serial\":")
-        out.string(v.serialHex)
+        if let c = v.strictCertificate {
+            // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
+            c.serialNumber.withUnsafeBytes { s in
+                var i = 0
+                while i < s.count && s[i] == 0 { i += 1 }
+                if i == s.count { out.raw("\"0\"") } else { out.hexString(UnsafeRawBufferPointer(rebasing: s[i...])) }
+            }
+        } else {
+            out.string(v.serialHex)
+        }
         out.raw(",\"version\":")
         out.int(Int64(v.version))
         out.raw(",\"notBefore\":")
-        if let t = v.notBefore { out.string(DERTime.rfc3339(t)) } else { out.null() }
+        if let t = v.notBefore { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
         out.raw(",\"notAfter\":")
-        if let t = v.notAfter { out.string(DERTime.rfc3339(t)) } else { out.null() }
+        if let t = v.notAfter { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
         out.raw(",\"signatureAlgorithm\":")
-        out.string(v.signatureAlgorithmOID)
+        if let c = v.strictCertificate, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
+            // The strict certificate's outer and TBS identifiers are one encoding.
+            out.string { b in
+                c.der.withUnsafeBytes {
+                    appendObjectIdentifierDotted(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                }
+            }
+        } else {
+            out.string(v.signatureAlgorithmOID)
+        }
         out.raw(",\"signatureAlgorithmName\":")
         out.string(v.signatureAlgorithmName)
-        if v.tbsSignatureAlgorithmOID != v.signatureAlgorithmOID {
+        if v.strictCertificate == nil && v.tbsSignatureAlgorithmOID != v.signatureAlgorithmOID {
             out.raw(",\"tbsSignatureAlgorithm\":")
             out.string(v.tbsSignatureAlgorithmOID)
         }
@@ -99,13 +117,26 @@ extension CertificateReport {
         out.raw(",\"authorityKeyIdentifier\":")
         if let id = aki?.keyIdentifier { id.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"extensions\":[")
-        for (i, x) in v.extensions.enumerated() {
-            if i > 0 { out.byte(0x2C) }
-            out.raw("{\"oid\":")
-            out.string(x.oid)
-            out.raw(",\"critical\":")
-            out.bool(x.critical)
-            out.byte(0x7D)
+        if let c = v.strictCertificate {
+            var first = true
+            for x in c.extensions {
+                if !first { out.byte(0x2C) }
+                first = false
+                out.raw("{\"oid\":")
+                out.string { b in x.oid.withUnsafeBytes { appendObjectIdentifierDotted($0, to: &b) } }
+                out.raw(",\"critical\":")
+                out.bool(x.critical)
+                out.byte(0x7D)
+            }
+        } else {
+            for (i, x) in v.extensions.enumerated() {
+                if i > 0 { out.byte(0x2C) }
+                out.raw("{\"oid\":")
+                out.string(x.oid)
+                out.raw(",\"critical\":")
+                out.bool(x.critical)
+                out.byte(0x7D)
+            }
         }
         out.raw("],\"sha256\":")
         if let sha256 { sha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
@@ -129,5 +160,17 @@ extension CertificateReport {
             out.byte(0x7D)
         }
         out.raw("]}")
+    }
+
+    /// Where the OID content of an AlgorithmIdentifier encoding lies in the certificate (what
+    /// `signatureAlgorithmOID` spells).
+    static func algorithmOID(_ identifier: ByteSpan) -> (Int, Int)? {
+        try? identifier.read { (r) throws(DERError) -> (Int, Int) in
+            try r.enter(.sequence) { (a) throws(DERError) -> (Int, Int) in
+                let o = try a.read(.objectIdentifier)
+                if !a.isAtEnd { try a.skip() }
+                return (o.contentStart, o.end)
+            }
+        }
     }
 }

@@ -64,6 +64,30 @@ public struct JSONWriter {
         bytes.append(0x22)
     }
 
+    /// A JSON string whose UTF-8 `body` appends straight into the output (an RFC 4514 name,
+    /// a time, a dotted OID): escaped afterwards only when it holds a character JSON escapes.
+    @inlinable
+    public mutating func string(appending body: (inout [UInt8]) -> Void) {
+        bytes.append(0x22)
+        let start = bytes.count
+        body(&bytes)
+        var clean = true
+        for i in start..<bytes.count {
+            let c = bytes[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C {
+                clean = false
+                break
+            }
+        }
+        if clean {
+            bytes.append(0x22)
+            return
+        }
+        let raw = Array(bytes[start...])
+        bytes.removeSubrange((start - 1)...)
+        raw.withUnsafeBufferPointer { string(utf8: $0) }
+    }
+
     /// A JSON string of lowercase hex digits.
     public mutating func hexString(_ raw: UnsafeRawBufferPointer) {
         bytes.append(0x22)

@@ -258,3 +258,37 @@ struct Progress {
         shown = false
     }
 }
+
+/// Runs `body` over an `ObjectStream` reading `path` ("-": standard input) one object at a
+/// time; exits 2 with a message when the file cannot be opened (as `readInput`).
+func withInputStream<R>(_ path: String, _ body: (inout ObjectStream) -> R) -> R {
+    let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
+    if fd < 0 {
+        printError("sigil: cannot read \(path)")
+        Foundation.exit(Exit.usage)
+    }
+    defer { if fd != 0 { close(fd) } }
+    var stream = ObjectStream { buffer in
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            return n
+        }
+    }
+    return body(&stream)
+}
+
+/// The certificates' DER of `path` ("-": standard input) through the streaming reader: what
+/// `PEM.certificatesDER(in:)` gives for the whole file (the first malformed block, or no
+/// certificate, is an error), without reading the file into memory first.
+func readCertificates(_ path: String) -> Result<[[UInt8]], DERError> {
+    withInputStream(path) { stream -> Result<[[UInt8]], DERError> in
+        var out: [[UInt8]] = []
+        do throws(DERError) {
+            try stream.forEachCertificate { out.append($0) }
+            return .success(out)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

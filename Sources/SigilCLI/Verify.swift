@@ -260,14 +260,13 @@ struct Verify: ParsableCommand {
             return
         }
         let leaf = self.leaf ?? ""
-        // The leaf (and any bundled intermediates).
-        let leafBytes = readInput(leaf)
+        // The leaf (and any bundled intermediates), read one object at a time.
         let leafCert: Certificate
         var pool: [Certificate] = []
         do {
-            let blocks = try PEM.certificatesDER(in: leafBytes)
-            leafCert = try Certificate(der: blocks.certificates[0])
-            for der in blocks.certificates.dropFirst() {
+            let blocks = try readCertificates(leaf).get()
+            leafCert = try Certificate(der: blocks[0])
+            for der in blocks.dropFirst() {
                 if let c = try? Certificate(der: der) { pool.append(c) }
             }
         } catch {
@@ -276,9 +275,8 @@ struct Verify: ParsableCommand {
         }
         // Intermediates: unparseable ones are ignored, never fatal.
         for file in intermediates {
-            let bytes = readInput(file)
-            if let blocks = try? PEM.certificatesDER(in: bytes) {
-                for der in blocks.certificates { if let c = try? Certificate(der: der) { pool.append(c) } }
+            if let blocks = try? readCertificates(file).get() {
+                for der in blocks { if let c = try? Certificate(der: der) { pool.append(c) } }
             }
         }
         let trust = makeTrust(certificates: [leafCert] + pool)
@@ -321,7 +319,7 @@ struct Verify: ParsableCommand {
             // Set even when the files hold no certificate: anchors given never fall back to the
             // system store under --anchors-only.
             var custom = TrustStore()
-            for file in anchors { custom.add(contentsOf: readInput(file), source: .custom) }
+            for file in anchors { withInputStream(file) { custom.add(from: &$0, source: .custom) } }
             trust.anchors = custom.anchors.map(\.certificate)
         }
         trust.anchorsOnly = anchorsOnly

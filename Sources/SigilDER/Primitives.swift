@@ -265,6 +265,13 @@ public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> S
     // rest of an inspection report's extension list).
     var out: [UInt8] = []
     out.reserveCapacity(content.count * 3 + 4)
+    appendObjectIdentifierDotted(content, to: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Appends the dotted-decimal form of OID content octets (what `objectIdentifierDottedString`
+/// returns) to `out` as ASCII, without an intermediate String.
+public func appendObjectIdentifierDotted(_ content: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     var arc: UInt64 = 0
     var first = true
     for b in content {
@@ -284,7 +291,6 @@ public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> S
             arc = 0
         }
     }
-    return String(decoding: out, as: UTF8.self)
 }
 
 /// Appends `v` in decimal ASCII.

@@ -111,11 +111,24 @@ public enum DERTime {
 
     /// RFC 3339 rendering in UTC, e.g. `2026-11-21T09:30:00Z`.
     public static func rfc3339(_ seconds: Int64) -> String {
-        let c = components(seconds)
         // ASCII bytes, then one String (interpolating six padded Strings cost more).
         var out: [UInt8] = []
         out.reserveCapacity(24)
+        appendRFC3339(seconds, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``rfc3339(_:)``'s ASCII to `out`, without an intermediate String.
+    public static func appendRFC3339(_ seconds: Int64, to out: inout [UInt8]) {
+        let c = components(seconds)
         func pad(_ v: Int, _ w: Int) {
+            if v >= 0 && v < 10_000 {
+                // The usual case: zeros in front of the digits up to `w` characters.
+                let digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4
+                if digits < w { out.append(contentsOf: repeatElement(0x30, count: w - digits)) }
+                appendDecimal(UInt64(v), to: &out)
+                return
+            }
             // As before: zeros in front of String(v) up to `w` characters (sign included).
             var text: [UInt8] = v < 0 ? [0x2D] : []
             appendDecimal(UInt64(v.magnitude), to: &text)
@@ -134,7 +147,6 @@ public enum DERTime {
         out.append(0x3A)
         pad(c.second, 2)
         out.append(0x5A)
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -32,6 +32,11 @@ import SigilX509
     }
 #endif
 
+/// Set by a stream's read function when the file cannot be read.
+private final class ReadFailure {
+    var value = false
+}
+
 /// Reading files without Foundation (the library stays Foundation-free for embedded users).
 /// Internal to Sigil (`@_spi(SigilInternal)`, for its tests and fuzz harness): applications
 /// load anchors through `TrustStore` and `CertificateFiles`.
@@ -56,6 +61,31 @@ public enum FileInput {
                 if out.count > maximumFileSize { return nil }
             }
             return out
+        #else
+            return nil
+        #endif
+    }
+
+    /// Runs `body` over an `ObjectStream` reading `path` (a read buffer and one object at a
+    /// time, whatever the file's size); nil when the file cannot be opened.
+    public static func withObjectStream<R>(_ path: String, _ body: (inout ObjectStream) -> R) -> R? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            // A read error (a directory, an I/O error) makes the file unreadable, as `read`
+            // says, whatever was read before it.
+            let failed = ReadFailure()
+            var stream = ObjectStream { buffer in
+                while true {
+                    let n = systemRead(fd, buffer.baseAddress, buffer.count)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failed.value = true }
+                    return n
+                }
+            }
+            let result = body(&stream)
+            return failed.value ? nil : result
         #else
             return nil
         #endif
@@ -122,26 +152,27 @@ extension TrustStore {
     public static func system(environment: [String: String]? = nil) -> TrustStore {
         var store = TrustStore()
         let location = systemLocation(environment: environment)
-        if let file = location.file, let bytes = FileInput.read(file) {
-            store.add(contentsOf: bytes, source: .system)
+        // Read through the streaming reader (`ObjectStream`): no whole-file buffer, the
+        // per-certificate size limit kept.
+        if let file = location.file {
+            _ = FileInput.withObjectStream(file) { store.add(from: &$0, source: .system) }
         }
         if let dir = location.directory {
             for name in FileInput.list(dir) {
                 let path = dir + "/" + name
-                guard FileInput.isRegularFile(path), let bytes = FileInput.read(path) else { continue }
+                guard FileInput.isRegularFile(path) else { continue }
                 // Hashed directories hold one PEM certificate per file (`<hash>.<n>`), often
                 // symlinks to `*.pem`; duplicates collapse in the store.
-                store.add(contentsOf: bytes, source: .system)
+                _ = FileInput.withObjectStream(path) { store.add(from: &$0, source: .system) }
             }
         }
         return store
     }
 
-    /// Anchors from a DER or PEM file (all certificates in it).
+    /// Anchors from a DER or PEM file (all certificates in it), read one object at a time.
     public static func loading(file path: String, source: AnchorSource = .custom) -> TrustStore? {
-        guard let bytes = FileInput.read(path) else { return nil }
         var store = TrustStore()
-        store.add(contentsOf: bytes, source: source)
+        guard FileInput.withObjectStream(path, { store.add(from: &$0, source: source) }) != nil else { return nil }
         return store
     }
 

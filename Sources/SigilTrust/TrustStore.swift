@@ -148,6 +148,32 @@ public struct TrustStore: Sendable {
         return added
     }
 
+    /// Adds every certificate read from `stream` (a file or pipe of any size, one object at a
+    /// time: `ObjectStream`, per-object limit included); returns how many were added. As
+    /// ``add(contentsOf:source:)``: an input with a malformed block, or no certificate, adds
+    /// nothing and counts one skipped; certificates that do not parse are skipped and counted.
+    @discardableResult
+    public mutating func add(from stream: inout ObjectStream, source: AnchorSource = .custom) -> Int {
+        var parsed: [Certificate] = []
+        var unparseable = 0
+        do {
+            try stream.forEachCertificate { der in
+                if let c = try? Certificate(der: der) { parsed.append(c) } else { unparseable += 1 }
+            }
+        } catch {
+            // Fail closed on a damaged input: none of it becomes an anchor.
+            skippedCount += 1
+            return 0
+        }
+        skippedCount += unparseable
+        for c in parsed { add(c, source: source) }
+        if !parsed.isEmpty && anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
+        if !parsed.isEmpty && bySubjectBytes.capacity > bySubjectBytes.count {
+            bySubjectBytes = bySubjectBytes.map { $0 }
+        }
+        return parsed.count
+    }
+
     /// Merges another store (e.g. custom anchors plus the system's).
     public mutating func add(_ other: TrustStore) {
         for a in other.anchors { add(a) }

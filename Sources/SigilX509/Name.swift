@@ -326,6 +326,116 @@ struct NormalizedScalars: IteratorProtocol {
     }
 }
 
+extension DistinguishedName {
+    /// Appends ``rfc4514String``'s UTF-8 to `out` — the same bytes — without building a String
+    /// per attribute or for the name (the bulk `inspect --json` path).
+    public func appendRFC4514(to out: inout [UInt8]) {
+        encoded.withUnsafeBytes { b in
+            var r = DERReader(b)
+            guard let name = try? r.read(.sequence) else { return }
+            // RFC 4514 §2.1: the last RDN first. The RDNs' places, then written in reverse.
+            var count = 0
+            var c = DERReader(name.content)
+            while !c.isAtEnd, (try? c.readAny()) != nil { count += 1 }
+            if count == 0 { return }
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: count) { places in
+                var c = DERReader(name.content)
+                for i in 0..<count {
+                    guard let v = try? c.readAny() else { return }
+                    places[i] = (v.contentStart, v.end)
+                }
+                for i in stride(from: count - 1, through: 0, by: -1) {
+                    if i != count - 1 { out.append(0x2C) }
+                    let (start, end) = places[i]
+                    var atvs = DERReader(UnsafeRawBufferPointer(rebasing: name.content[start..<end]))
+                    var first = true
+                    while !atvs.isAtEnd {
+                        guard let atv = try? atvs.read(.sequence) else { break }
+                        var t = DERReader(atv.content)
+                        guard let type = try? t.read(.objectIdentifier), let value = try? t.readAny() else { break }
+                        if !first { out.append(0x2B) }
+                        first = false
+                        NameAttribute.appendRFC4514(type: type.content, value: value, to: &out)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension NameAttribute {
+    /// `TYPE=value` (``rfc4514String``) appended as UTF-8.
+    static func appendRFC4514(type: UnsafeRawBufferPointer, value: DERValue, to out: inout [UInt8]) {
+        if let short = OID.attributeShortName(type) {
+            out += short.utf8
+        } else {
+            appendObjectIdentifierDotted(type, to: &out)
+        }
+        out.append(0x3D)
+        guard DERString.isStringTag(value.tag) else {
+            out.append(0x23)
+            appendHex(value.encoded, to: &out)
+            return
+        }
+        let start = out.count
+        let content = value.content
+        if value.tag != .bmpString && value.tag != .universalString && !content.contains(where: { $0 >= 0x80 }) {
+            out.append(contentsOf: content)
+        } else {
+            var it = DERString(tag: value.tag, bytes: content, offset: 0).makeScalarIterator()
+            while let c = it.next() { UTF8.encode(c) { out.append($0) } }
+        }
+        rfc4514EscapeInPlace(&out, from: start)
+    }
+}
+
+/// Lowercase hex of `bytes` appended as ASCII (what `hexString` gives).
+func appendHex(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    let digits: StaticString = "0123456789abcdef"
+    digits.withUTF8Buffer { d in
+        for b in bytes {
+            out.append(d[Int(b >> 4)])
+            out.append(d[Int(b & 15)])
+        }
+    }
+}
+
+/// `rfc4514Escape` over the UTF-8 in `out[start...]`, in place: the characters it escapes are
+/// all ASCII, and the first and last scalars are spaces or `#` exactly when the first and last
+/// octets are.
+func rfc4514EscapeInPlace(_ out: inout [UInt8], from start: Int) {
+    let n = out.count - start
+    guard n > 0 else { return }
+    var plain = out[start] != 0x23 && out[start] != 0x20 && out[out.count - 1] != 0x20
+    if plain {
+        for i in start..<out.count {
+            switch out[i] {
+            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: plain = false
+            default: continue
+            }
+            break
+        }
+    }
+    if plain { return }
+    let value = Array(out[start...])
+    out.removeSubrange(start...)
+    for (i, c) in value.enumerated() {
+        switch c {
+        case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E:
+            out.append(0x5C)
+            out.append(c)
+        case 0x23 where i == 0:
+            out += [0x5C, 0x23]
+        case 0x20 where i == 0 || i == value.count - 1:
+            out += [0x5C, 0x20]
+        case 0x00:
+            out += [0x5C, 0x30, 0x30]
+        default:
+            out.append(c)
+        }
+    }
+}
+
 /// RFC 4514 §2.4 escaping of an attribute value.
 func rfc4514Escape(_ s: String) -> String {
     // Most values need no escaping: check the UTF-8 once and return the string as it is (the

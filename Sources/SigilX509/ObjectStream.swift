@@ -216,6 +216,13 @@ public struct ObjectStream {
         while true {
             let nl: Int? = buffer.withUnsafeBufferPointer { b in
                 var i = scanFrom
+                // Eight octets at a time until a word holds a line feed (SWAR zero-byte test).
+                let raw = UnsafeRawBufferPointer(b)
+                while end - i >= 8 {
+                    let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                    if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
+                    i += 8
+                }
                 while i < end {
                     if b[i] == 0x0A { return i }
                     i += 1
@@ -273,57 +280,174 @@ public struct ObjectStream {
     }
 
     mutating func readBlock(label: String, beginLine: Int) throws(DERError) -> Object? {
-        let labelBytes = Array(label.utf8)
         let limit = maximumObjectSize / 3 * 4 + 4
-        var body: [UInt8] = []
-        body.reserveCapacity(2048)
+        var decoder = Base64Stream()
         var sawPadding = false
         var failure: DERError?
         var pendingPiece = false
-        let table = Base64.decodeTable
         while let (range, number, complete) = try nextLine() {
             if complete { lineNumber = number }
             if !pendingPiece, complete, let endLabel = PEM.endLabel(buffer[range]) {
-                if !endLabel.elementsEqual(labelBytes) { throw failure ?? DERError(.invalidPEM, at: number) }
+                if !endLabel.elementsEqual(label.utf8) { throw failure ?? DERError(.invalidPEM, at: number) }
                 if let failure { throw failure }
-                guard let der = Base64.decode(body) else { throw DERError(.invalidBase64, at: beginLine + 1) }
+                // RFC 4648 §3.5: canonical length, padding and trailing bits.
+                guard let der = decoder.finish() else { throw DERError(.invalidBase64, at: beginLine + 1) }
                 guard der.count <= maximumObjectSize else { throw DERError(.tooLarge, at: beginLine) }
                 let object = label == "TRUSTED CERTIFICATE" ? (PEM.firstTLV(der) ?? der) : der
                 return Object(der: object, label: label, position: beginLine)
             }
             pendingPiece = !complete
             if failure != nil { continue }
-            let ok: Bool = buffer.withUnsafeBufferPointer { b in
-                var hasBlanks = false
-                for i in range {
-                    let c = b[i]
-                    let value = table.withUnsafeBufferPointer { $0[Int(c)] }
-                    if value != 0xFF {
-                        if sawPadding { return false }
-                    } else if c == 0x3D {
-                        sawPadding = true
-                    } else if c == 0x20 || c == 0x09 {
-                        hasBlanks = true
-                    } else {
-                        return false
-                    }
-                }
-                if hasBlanks {
-                    for i in range where b[i] != 0x20 && b[i] != 0x09 { body.append(b[i]) }
-                } else {
-                    body.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
-                }
-                return true
+            // RFC 7468 §2/§3: base64 characters and blanks only, `=` only at the end.
+            let ok = buffer.withUnsafeBufferPointer { b in
+                decoder.line(UnsafeBufferPointer(rebasing: b[range]), sawPadding: &sawPadding)
             }
             if !ok {
                 failure = DERError(.invalidBase64, at: number)
-                body = []
-            } else if body.count > limit {
+                decoder = Base64Stream()
+            } else if decoder.characters > limit {
                 failure = DERError(.tooLarge, at: beginLine)
-                body = []
+                decoder = Base64Stream()
             }
         }
         finished = true
         throw failure ?? DERError(.invalidPEM, at: beginLine)
+    }
+}
+
+/// Base64 (RFC 4648 §4) decoded line by line as a PEM body arrives, with the acceptance rules
+/// of `Base64.decode` over the whole body with blanks removed: the standard alphabet, `=`
+/// only in the last quantum (two at most), a length that is a multiple of four, zero bits
+/// beyond the data (§3.5). Lines whose characters are all in the alphabet (the usual 64)
+/// decode four characters at a time without a copy.
+struct Base64Stream {
+    /// Decoded octets so far.
+    var out: [UInt8] = []
+    /// Characters of an incomplete quantum (alphabet values; 0xFE for `=`).
+    var carry: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+    var carried = 0
+    /// A quantum with padding was complete: anything after it is not canonical.
+    var closed = false
+    /// The body is not canonical base64 (reported when the block ends).
+    var invalid = false
+    /// Characters of the body so far (blanks not counted).
+    var characters = 0
+
+    init() { out.reserveCapacity(2048) }
+
+    /// Feeds one line; false when it holds a character other than base64, `=` and blanks, or
+    /// an alphabet character after `=` (what the line check of `PEM.decodeBlocks` refuses).
+    mutating func line(_ l: UnsafeBufferPointer<UInt8>, sawPadding: inout Bool) -> Bool {
+        if !sawPadding && carried == 0 && l.count & 3 == 0 && fastLine(l) { return true }
+        for c in l {
+            let v = Base64.decodeTable[Int(c)]
+            if v != 0xFF {
+                if sawPadding { return false }
+                push(v)
+            } else if c == 0x3D {
+                sawPadding = true
+                push(0xFE)
+            } else if c != 0x20 && c != 0x09 {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whole quanta of alphabet characters only; false (nothing consumed) otherwise.
+    mutating func fastLine(_ l: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = l.count
+        if n == 0 { return true }
+        if closed || invalid { return false }
+        let before = out.count
+        var ok = true
+        Base64.decodeTable.withUnsafeBufferPointer { table in
+            out.append(contentsOf: repeatElement(0, count: n / 4 * 3))
+            out.withUnsafeMutableBufferPointer { dst in
+                var o = before
+                var i = 0
+                while i < n {
+                    let a = table[Int(l[i])]
+                    let b = table[Int(l[i + 1])]
+                    let c = table[Int(l[i + 2])]
+                    let d = table[Int(l[i + 3])]
+                    if (a | b | c | d) & 0x80 != 0 {
+                        ok = false
+                        return
+                    }
+                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    dst[o] = UInt8(truncatingIfNeeded: v >> 16)
+                    dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    dst[o + 2] = UInt8(truncatingIfNeeded: v)
+                    i += 4
+                    o += 3
+                }
+            }
+        }
+        if ok { characters += n } else { out.removeLast(out.count - before) }
+        return ok
+    }
+
+    mutating func push(_ v: UInt8) {
+        characters += 1
+        if closed { invalid = true }
+        if invalid { return }
+        switch carried {
+        case 0: carry.0 = v
+        case 1: carry.1 = v
+        case 2: carry.2 = v
+        default: carry.3 = v
+        }
+        carried += 1
+        guard carried == 4 else { return }
+        carried = 0
+        let (a, b, c, d) = carry
+        if (a | b | c | d) & 0x80 == 0 {
+            let x = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            out.append(UInt8(truncatingIfNeeded: x >> 16))
+            out.append(UInt8(truncatingIfNeeded: x >> 8))
+            out.append(UInt8(truncatingIfNeeded: x))
+            return
+        }
+        // The padded last quantum: "xx==" (4 zero bits beyond) or "xxx=" (2 zero bits beyond).
+        closed = true
+        guard d == 0xFE, a & 0x80 == 0, b & 0x80 == 0 else {
+            invalid = true
+            return
+        }
+        if c == 0xFE {
+            if b & 0x0F != 0 { invalid = true } else { out.append(a << 2 | b >> 4) }
+        } else if c & 0x80 != 0 || c & 0x03 != 0 {
+            invalid = true
+        } else {
+            out.append(a << 2 | b >> 4)
+            out.append((b & 0x0F) << 4 | c >> 2)
+        }
+    }
+
+    /// The decoded octets; nil when the body is not canonical base64.
+    mutating func finish() -> [UInt8]? {
+        if invalid || carried != 0 { return nil }
+        return out
+    }
+}
+
+extension ObjectStream {
+    /// Hands each certificate of the input to `body`, in order, one at a time — what
+    /// `PEM.certificatesDER(in:)` finds in a whole input, read with bounded memory: PEM
+    /// `CERTIFICATE` (and legacy) blocks, other labels skipped; DER input one object at a time
+    /// (concatenated DER too). Throws the first error of the input (a malformed block, an
+    /// object over the limit) — after `body` has seen the certificates before it — and
+    /// `.noCertificate` when the input holds none. Returns the number of certificates.
+    @discardableResult
+    public mutating func forEachCertificate(_ body: ([UInt8]) -> Void) throws(DERError) -> Int {
+        var count = 0
+        while let o = try next() {
+            guard o.isCertificateBlock else { continue }
+            count += 1
+            body(o.der)
+        }
+        if count == 0 { throw DERError(.noCertificate, at: 0) }
+        return count
     }
 }

@@ -171,3 +171,53 @@ final class InspectStreamCLITests: XCTestCase {
         XCTAssertLessThan(r.rss, 30 << 10, "peak RSS \(r.rss) KiB for a \(pem.count * copies >> 20) MiB input")
     }
 }
+
+/// `sigil verify` reads its leaf, --intermediate and --anchor files through the streaming
+/// reader: standard input for the leaf, concatenated DER bundles; verdicts as the chain
+/// manifest (Fixtures/scripts/gen_chains.py) gives them.
+final class VerifyStreamingInputTests: XCTestCase {
+    func testLeafFromStandardInputAndDERBundles() throws {
+        guard let sigil = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built") }
+        let s = try XCTUnwrap(try TestSupport.chainScenarios().first { $0.scenario == "eku-absent-ok" })
+        XCTAssertEqual(s.expected, "trusted")
+        let dir = TestSupport.fixtures.appendingPathComponent("chains/\(s.scenario)").path
+        let options = [
+            "--anchors-only", "--kind", s.kind, "--host", s.host ?? "", "--at", String(Int(s.at)),
+        ]
+        func run(_ args: [String], stdin: String? = nil) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: sigil)
+            p.arguments = args + options
+            p.standardOutput = Pipe()
+            p.standardError = Pipe()
+            if let stdin { p.standardInput = FileHandle(forReadingAtPath: stdin) }
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        let leaf = dir + "/leaf.pem"
+        let inter = dir + "/intermediates.pem"
+        let anchors = dir + "/anchors.pem"
+        XCTAssertEqual(try run(["verify", leaf, "--intermediate", inter, "--anchor", anchors]), 0)
+        XCTAssertEqual(try run(["verify", "-", "--intermediate", inter, "--anchor", anchors], stdin: leaf), 0)
+        // The anchors and intermediates as concatenated DER (several certificates per file).
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-verify-\(getpid())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        func derBundle(_ pem: String, _ name: String, extra: [[UInt8]] = []) throws -> String {
+            let certs = try PEM.certificatesDER(in: TestSupport.read(pem)).certificates + extra
+            let path = tmp.appendingPathComponent(name).path
+            try Data(certs.joined()).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let other = try PEM.certificatesDER(in: TestSupport.read(leaf)).certificates
+        let derAnchors = try derBundle(anchors, "anchors.der", extra: other)
+        let derInter = try derBundle(inter, "inter.der", extra: other)
+        XCTAssertEqual(try run(["verify", leaf, "--intermediate", derInter, "--anchor", derAnchors]), 0)
+        // A damaged anchor file adds no anchor: untrusted (fail closed).
+        let text = try String(contentsOfFile: anchors, encoding: .utf8)
+        let damaged = tmp.appendingPathComponent("damaged.pem").path
+        try Data((text + "-----BEGIN CERTIFICATE-----\n!!\n-----END CERTIFICATE-----\n").utf8).write(
+            to: URL(fileURLWithPath: damaged))
+        XCTAssertEqual(try run(["verify", leaf, "--intermediate", inter, "--anchor", damaged]), 1)
+    }
+}

@@ -104,6 +104,56 @@ final class ObjectStreamTests: XCTestCase {
         XCTAssertEqual(e4, [DERError(.invalidPEM, at: 2)])
     }
 
+    /// The line-by-line base64 decoder accepts and refuses exactly what the whole-input reader
+    /// (`PEM.decodeBlocks`, `Base64.decode` over the joined body) does, with the same error
+    /// and line: padding in every position, blanks, bad characters, lengths that are not a
+    /// multiple of four, non-zero trailing bits (RFC 4648 §3.5), lines split across refills.
+    func testBase64EdgeCasesMatchTheWholeInputReader() throws {
+        let bodies = [
+            "", "AA==", "AAA=", "AAAA", "AB==", "AAB=", "A===", "====", "AA=", "AAAAA", "AA==AA==",
+            "AAAA\nAA==", "AA\n==", "AAA\n=", "AA=\n=", "AA==\n=", "AA==\nAAAA", "A A A A", "AA\tAA",
+            "AAAA \n AA==", "AA!A", "AAAA\n\nAAAA", "AAAA\nA\nAAA", "AAA=\n", "=AAA", "AA=A",
+            "MIIB\nAA==", "QUJD", "QUJDRA==", "QUJDREU=", "QUJDREUF", "QUJDRB==", "QUJDREV=",
+        ]
+        var cases = bodies
+        // Mutations of a real block: one character replaced, inserted or removed.
+        let cert = try PEM.decodeBlocks(try bundle()).certificates[0]
+        let body = Array(PEM.encode(cert).split(separator: "\n").dropFirst().dropLast().joined(separator: "\n"))
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var b = body
+            let i = Int.random(in: 0..<b.count, using: &rng)
+            let c = Array("A=+/ \t!\n").randomElement(using: &rng)!
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: b[i] = c
+            case 1: b.insert(c, at: i)
+            default: b.remove(at: i)
+            }
+            cases.append(String(b))
+        }
+        for body in cases {
+            let text = Array(("x\n-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n").utf8)
+            var expected: Result<[UInt8], DERError>
+            do {
+                let blocks = try PEM.decodeBlocks(text)
+                expected = .success(blocks.certificates.first ?? [])
+            } catch {
+                expected = .failure(error)
+            }
+            for size in [256, 1 << 16] {
+                let (objects, errors) = all(text, bufferSize: size)
+                switch expected {
+                case .success(let der):
+                    XCTAssertEqual(errors, [], body)
+                    XCTAssertEqual(objects.map(\.der), [der], body)
+                case .failure(let e):
+                    XCTAssertEqual(objects.count, 0, body)
+                    XCTAssertEqual(errors, [e], body)
+                }
+            }
+        }
+    }
+
     /// Base64 on one line longer than the read buffer, and text lines longer than it.
     func testLinesLongerThanTheBuffer() throws {
         let cert = try PEM.decodeBlocks(try bundle()).certificates[0]

@@ -52,7 +52,8 @@ public struct LenientCertificate: Sendable {
     /// As encoded: 1, 2, 3 — or another number for an unknown version (raw value + 1).
     public private(set) var version = 1
     /// Lowercase hex of the serial's value in whole octets ("-" first when negative).
-    public private(set) var serialHex = "0"
+    public var serialHex: String { strictCertificate?.serialNumberHex ?? lenientSerialHex }
+    var lenientSerialHex = "0"
     /// The issuer name: the strict parser's when it accepted the certificate, else the
     /// attributes the lenient reader could read, re-encoded in DER (each repair warned); nil
     /// when the field is missing.
@@ -65,18 +66,27 @@ public struct LenientCertificate: Sendable {
     /// epoch (UTC); nil when unreadable.
     public private(set) var notAfter: Int64?
     /// Dotted OID of the outer signatureAlgorithm (what signs the certificate).
-    public private(set) var signatureAlgorithmOID = ""
+    public var signatureAlgorithmOID: String { strictCertificate?.signatureAlgorithmOID ?? lenientAlgorithmOIDs.outer }
     /// Dotted OID of the TBS `signature` field (equal to the outer one unless warned).
-    public private(set) var tbsSignatureAlgorithmOID = ""
+    public var tbsSignatureAlgorithmOID: String {
+        strictCertificate?.signatureAlgorithmOID ?? lenientAlgorithmOIDs.tbs
+    }
+    var lenientAlgorithmOIDs = (outer: "", tbs: "")
     /// Display name of the outer signature algorithm (`SignatureAlgorithm.name`, e.g.
     /// "ECDSA with SHA-256"), a name for a few algorithms Sigil does not verify, or "unknown".
     public private(set) var signatureAlgorithmName = "unknown"
     /// What the SubjectPublicKeyInfo holds (algorithm "unknown" when unreadable).
     public private(set) var publicKey = PublicKeySummary(algorithm: "unknown")
     /// The SubjectPublicKeyInfo's bytes as encoded (what SPKI pins hash).
-    public private(set) var subjectPublicKeyInfo: [UInt8] = []
+    public var subjectPublicKeyInfo: [UInt8] { strictCertificate?.subjectPublicKeyInfo.array ?? lenientSPKI }
+    var lenientSPKI: [UInt8] = []
     /// The extensions as listed, in order, duplicates included.
-    public private(set) var extensions: [ExtensionSummary] = []
+    public var extensions: [ExtensionSummary] {
+        guard let c = strictCertificate else { return lenientExtensions }
+        // Fields of a strictly parsed certificate come from the strict parser.
+        return c.extensions.map { e in ExtensionSummary(oid: e.oidDotted, critical: e.critical, offset: e.oid.start) }
+    }
+    var lenientExtensions: [ExtensionSummary] = []
 
     /// Decodes extension values: the strict certificate itself, or (when the strict parser
     /// refused the certificate, or an extension value needed repair) a stand-in certificate
@@ -112,6 +122,19 @@ public struct LenientCertificate: Sendable {
     }
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
+        // Nothing to warn about and nothing to repair (proved without allocating): the walk
+        // below would only confirm it.
+        if let key = CleanCheck.summary(strict) {
+            var fields = Fields()
+            fields.publicKey = key
+            return LenientCertificate(der: der, strict: strict, strictError: strictError, fields: fields, warnings: [])
+        }
+        return walk(der, strict: strict, strictError: strictError)
+    }
+
+    /// The full lenient walk over a strictly parsed certificate (what ``read`` skips when
+    /// `CleanCheck` proves it would find nothing).
+    static func walk(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
         var reader = Reader(der)
         // The walk runs for its warnings (tolerated deviations, string types X.520 does not name,
         // BER inside extension values); the fields it would rebuild come from the strict
@@ -132,33 +155,25 @@ public struct LenientCertificate: Sendable {
         self.strictError = strictError
         self.warnings = warnings
         self.version = fields.version
-        self.serialHex = fields.serialHex
+        self.lenientSerialHex = fields.serialHex
         self.notBefore = fields.notBefore
         self.notAfter = fields.notAfter
-        self.signatureAlgorithmOID = fields.outerAlgorithmOID
-        self.tbsSignatureAlgorithmOID = fields.tbsAlgorithmOID
+        self.lenientAlgorithmOIDs = (fields.outerAlgorithmOID, fields.tbsAlgorithmOID)
         self.signatureAlgorithmName = fields.signatureAlgorithmName
         self.publicKey = fields.publicKey
-        self.subjectPublicKeyInfo = fields.spki
-        self.extensions = fields.extensions
+        self.lenientSPKI = fields.spki
+        self.lenientExtensions = fields.extensions
         self.issuer = fields.issuer
         self.subject = fields.subject
         if let c = strict {
             // Fields of a strictly parsed certificate come from the strict parser, so reports
             // of normal certificates are exactly what they were.
             self.version = Int(c.version.rawValue)
-            self.serialHex = c.serialNumberHex
             self.issuer = c.issuer
             self.subject = c.subject
             self.notBefore = c.notBefore
             self.notAfter = c.notAfter
-            self.signatureAlgorithmOID = c.signatureAlgorithmOID
-            self.tbsSignatureAlgorithmOID = c.signatureAlgorithmOID
-            self.subjectPublicKeyInfo = c.subjectPublicKeyInfo.array
             if case .unknown = c.signatureAlgorithm {} else { self.signatureAlgorithmName = c.signatureAlgorithm.name }
-            self.extensions = c.extensions.map { e in
-                ExtensionSummary(oid: e.oidDotted, critical: e.critical, offset: e.oid.start)
-            }
         }
         if let c = strict, !fields.extensionValuesRepaired {
             extensionCarrier = c

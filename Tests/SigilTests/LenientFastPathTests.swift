@@ -1,0 +1,99 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+@testable import Sigil
+
+/// `CleanCheck`: the fast path that skips the lenient walk over a strictly parsed certificate
+/// when it proves the walk would find nothing. Whenever it answers, the result must be what
+/// the full walk gives (warnings, key summary, extension carrier) — over every certificate of
+/// the fixtures, the system roots and x509-limbo, and over single-byte mutations of a few of
+/// them (which produce certificates the strict parser still accepts but the walk warns about:
+/// the cases the check must hand to the walk).
+final class LenientFastPathTests: XCTestCase {
+    func corpus() throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var files: [String] = TestSupport.systemRootFiles()
+        let enumerator = FileManager.default.enumerator(atPath: TestSupport.fixtures.path)
+        while let f = enumerator?.nextObject() as? String {
+            if [".pem", ".der", ".crt", ".cer"].contains(where: { f.hasSuffix($0) }) {
+                files.append(TestSupport.fixtures.appendingPathComponent(f).path)
+            }
+        }
+        for file in files {
+            guard let bytes = try? TestSupport.read(file) else { continue }
+            if let blocks = try? PEM.certificatesDER(in: bytes) { out += blocks.certificates }
+        }
+        if let limbo = try TestSupport.limboSuiteJSON(),
+            let object = try JSONSerialization.jsonObject(with: limbo) as? [String: Any],
+            let cases = object["testcases"] as? [[String: Any]]
+        {
+            for c in cases {
+                var pems = [c["peer_certificate"] as? String ?? ""]
+                pems += c["untrusted_intermediates"] as? [String] ?? []
+                pems += c["trusted_certs"] as? [String] ?? []
+                for p in pems {
+                    if let blocks = try? PEM.certificatesDER(in: Array(p.utf8)) { out += blocks.certificates }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Fast and full readings of a strictly parsed certificate agree; true when the fast one
+    /// answered.
+    @discardableResult
+    func check(_ strict: Certificate, _ what: String) -> Bool {
+        let fast = LenientCertificate.read(strict.der, strict: strict, strictError: nil)
+        let full = LenientCertificate.walk(strict.der, strict: strict, strictError: nil)
+        XCTAssertEqual(fast.warnings, full.warnings, what)
+        XCTAssertEqual(fast.publicKey, full.publicKey, what)
+        XCTAssertEqual(fast.extensions, full.extensions, what)
+        XCTAssertEqual(fast.extensionCarrier?.der, full.extensionCarrier?.der, what)
+        XCTAssertEqual(fast.carrierMap == nil, full.carrierMap == nil, what)
+        guard CleanCheck.summary(strict) != nil else { return false }
+        // Answered: the walk indeed found nothing.
+        XCTAssertEqual(full.warnings, [], what)
+        return true
+    }
+
+    func testFastPathAgreesWithTheWalkOverTheCorpora() throws {
+        var strictCount = 0
+        var fastCount = 0
+        var seen = Set<[UInt8]>()
+        for der in try corpus() where seen.insert(der).inserted {
+            guard let strict = try? Certificate(der: der) else { continue }
+            strictCount += 1
+            if check(strict, "certificate \(strictCount)") { fastCount += 1 }
+        }
+        XCTAssertGreaterThan(strictCount, 300)
+        // Most real certificates are clean (the point of the fast path).
+        XCTAssertGreaterThan(fastCount, strictCount / 2)
+    }
+
+    func testFastPathAgreesWithTheWalkOnMutations() throws {
+        let samples = ["certs/rsa2048-leaf.der", "certs/p256-intermediate.der", "certs/names-string-types.der"]
+            .map { TestSupport.fixtures.appendingPathComponent($0).path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        var der = try samples.map { try TestSupport.read($0) }
+        der += TestSupport.systemRootFiles().prefix(3).compactMap {
+            (try? TestSupport.read($0)).flatMap { try? PEM.certificatesDER(in: $0).certificates.first }
+        }
+        XCTAssertGreaterThanOrEqual(der.count, 3)
+        var accepted = 0
+        var handedToWalk = 0
+        for original in der {
+            for i in 0..<original.count {
+                for x: UInt8 in [0x01, 0x80, 0x20] {
+                    var m = original
+                    m[i] ^= x
+                    guard let strict = try? Certificate(der: m) else { continue }
+                    accepted += 1
+                    if !check(strict, "byte \(i) ^ \(x)") { handedToWalk += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+        XCTAssertGreaterThan(handedToWalk, 0)
+    }
+}
