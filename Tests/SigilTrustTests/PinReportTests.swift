@@ -355,4 +355,47 @@ final class PinReportTests: XCTestCase {
             "{\"pin-sets\": [{\"domain\": \"a.test\", \(pins)}, {\"domain\": \"A.TEST\", \(pins)}]}",
             .duplicateDomain(path: "$.pin-sets[1].domain", domain: "A.TEST"))
     }
+
+    /// Random edits of a valid document never crash or hang: each either parses (and then every
+    /// set has a DNS-name domain and at least two distinct pins) or throws a typed error.
+    func testConfigurationMutationsNeverCrash() throws {
+        let (m, _, _) = try M.load()
+        let doc = Array(
+            """
+            {"pin-sets": [{"domain": "pin.sigil.test", "include-subdomains": true, "enforce": false,
+              "expires": "2031-01-01T00:00:00Z", "pins": ["\(m.pins["leaf"]!)", "\(m.pins["unrelated"]!)"]}]}
+            """.utf8)
+        XCTAssertNoThrow(try PinConfiguration(json: doc))
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("{}[]\",:. -_0123456789abcdefAZtrue/=+\\".utf8) + [0x00, 0xC3, 0xFF]
+        var parsed = 0
+        for _ in 0..<3000 {
+            var d = doc
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let at = Int.random(in: 0..<d.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: d[at] = alphabet.randomElement(using: &rng)!
+                case 1: d.remove(at: at)
+                default: d.insert(alphabet.randomElement(using: &rng)!, at: at)
+                }
+                if d.isEmpty { d = [0x20] }
+            }
+            do {
+                let c = try PinConfiguration(json: d)
+                for set in c.pinSets {
+                    XCTAssertTrue(
+                        set.domain.utf8.allSatisfy {
+                            $0 == 0x2D || $0 == 0x2E || (0x30...0x39).contains($0)
+                                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                        }
+                            && !set.domain.hasSuffix("."), set.domain)
+                    XCTAssertGreaterThanOrEqual(Set(set.pins).count, 2)
+                }
+                parsed += 1
+            } catch {
+                XCTAssertFalse(error.description.isEmpty)
+            }
+        }
+        print("pin configuration mutations: \(parsed) of 3000 still parse")
+    }
 }
