@@ -147,6 +147,24 @@ final class PinReportTests: XCTestCase {
         XCTAssertNil(e.pinFailureReport)
     }
 
+    /// The three-argument `evaluate` — the route SigilNIO's verifier takes — hands the report to
+    /// the sink too, with the port unknown (null): the flag and the sink need no SigilNIO code.
+    func testThreeArgumentEvaluateReportsThroughTheSink() throws {
+        let (m, certs, chains) = try M.load()
+        var anchors = TrustStore()
+        anchors.add(certs["root"]!, source: .system)
+        let box = Box()
+        var p = SecurityPolicy(pinningMode: .publicKey, anchors: anchors)
+        p.pinSets = [PinSet(domain: m.domain, pins: [PublicKeyPin(m.pins["unrelated"]!)!], enforced: false)]
+        p.pinFailureReporter = { box.add($0) }
+        let e = p.evaluate(serverChain: chains["valid"]!, domain: m.domain, at: m.at)
+        XCTAssertEqual(e.outcome, .trusted)
+        XCTAssertEqual(box.reports.count, 1)
+        XCTAssertEqual(box.reports.first, e.pinFailureReport)
+        XCTAssertNil(box.reports.first?.port)
+        XCTAssertFalse(box.reports.first?.enforced ?? true)
+    }
+
     // MARK: RFC 7469 §3 shape
 
     static func pemToDER(_ pem: String) throws -> Data {
