@@ -126,6 +126,8 @@ extension SecurityPolicy {
     func pinFailureReport(
         for e: SecurityPolicyEvaluation, serverChain: [Certificate], domain: String?, port: Int?, at time: Double
     ) -> PinFailureReport? {
+        // Matched pins (the trusted path of public-key mode) return before any allocation.
+        if case .pinMatched = e.outcome { return nil }
         guard pinningMode == .publicKey, let domain, !serverChain.isEmpty, let ordinary = e.ordinaryResult else {
             return nil
         }
