@@ -19,7 +19,10 @@ struct Verify: ParsableCommand {
             Security policy (AFSecurityPolicy semantics, see Docs/SecurityPolicies.md): --pin-mode \
             certificate|public-key with --pin-cert/--pin-key, --allow-invalid, --no-domain-check and \
             --validate-whole-chain evaluate the chain as AFNetworking's evaluateServerTrust:forDomain: \
-            would, with the host (--host/--ip) as the domain. Pins are matched against the validated path.
+            would, with the host (--host/--ip) as the domain. Pins are matched against the validated path. \
+            --pin-config FILE loads per-domain key pins (JSON, see README); --pin-report-only checks the \
+            key pins without enforcing them (exit 0 when the chain is otherwise trusted) and --pin-report \
+            FILE writes the RFC 7469 §3 report when pins in force did not match.
 
             --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
             SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
@@ -189,9 +192,13 @@ struct Verify: ParsableCommand {
         help: "Every certificate of the matched chain must be pinned (validatesCertificateChain, AFNetworking 2.x).")
     var validateWholeChain = false
 
+    @OptionGroup(title: "Pin reporting (RFC 7469 §3, TrustKit's report-only mode)")
+    var pinReporting: PinReportOptions
+
     /// Any security-policy option given: the chain is judged by `SecurityPolicy`.
     var usesSecurityPolicy: Bool {
         pinMode != nil || !pinCerts.isEmpty || !pinKeys.isEmpty || allowInvalid || noDomainCheck || validateWholeChain
+            || pinReporting.isSet
     }
 
     func validate() throws {
@@ -540,7 +547,7 @@ extension Verify {
 
 extension Verify {
     func validatePolicyOptions() throws {
-        let mode = pinMode ?? .none
+        let mode = effectivePinMode
         if mode == .none && (!pinCerts.isEmpty || !pinKeys.isEmpty) {
             throw ValidationError("--pin-cert/--pin-key need --pin-mode certificate or public-key")
         }
@@ -548,8 +555,8 @@ extension Verify {
             throw ValidationError(
                 "--pin-key pins keys: use --pin-mode public-key (certificate mode pins --pin-cert certificates)")
         }
-        if mode != .none && pinCerts.isEmpty && pinKeys.isEmpty {
-            throw ValidationError("--pin-mode \(mode.rawValue) needs --pin-cert or --pin-key")
+        if mode != .none && pinCerts.isEmpty && pinKeys.isEmpty && pinReporting.configFile == nil {
+            throw ValidationError("--pin-mode \(mode.rawValue) needs --pin-cert, --pin-key or --pin-config")
         }
         if mode == .none && validateWholeChain {
             throw ValidationError("--validate-whole-chain needs --pin-mode certificate or public-key")
@@ -560,6 +567,7 @@ extension Verify {
         if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
         }
+        try validatePinReportOptions()
     }
 
     func loadPins() throws -> (certificates: [Certificate], keys: [PublicKeyPin]) {
@@ -617,7 +625,7 @@ extension Verify {
         var policy = SecurityPolicy(
             pinningMode: .none, pinnedCertificates: pins.certificates, anchors: trust.systemAnchors)
         policy.options = trust.options
-        switch pinMode ?? .none {
+        switch effectivePinMode {
         case .none: policy.pinningMode = .none
         case .certificate: policy.pinningMode = .certificate
         case .publicKey: policy.pinningMode = .publicKey
@@ -626,6 +634,7 @@ extension Verify {
         policy.allowInvalidCertificates = allowInvalid
         policy.validatesDomainName = !(noDomainCheck || kind == .basic)
         policy.validatesCertificateChain = validateWholeChain
+        try applyPinReporting(to: &policy)
         if allowInvalid {
             printError(
                 """
@@ -640,6 +649,7 @@ extension Verify {
     }
 
     func printPolicyEvaluation(_ e: SecurityPolicyEvaluation) throws {
+        let reportWritten = writePinReport(e)
         for w in e.warnings where !w.hasPrefix("allowInvalidCertificates is on") { printError("warning: " + w) }
         if json {
             var o: [(String, JSONValue)] = [("trusted", .bool(e.isTrusted))]
@@ -652,7 +662,7 @@ extension Verify {
             }
             o.append(("outcome", .string(outcome)))
             o.append(("message", .string(e.message)))
-            o.append(("pinMode", .string((pinMode ?? .none).rawValue)))
+            o.append(("pinMode", .string(effectivePinMode.rawValue)))
             if let src = e.matchedChainSource {
                 o.append(("matchedAgainst", .string(src == .validatedPath ? "validatedPath" : "presented")))
                 o.append(("chain", .array(e.matchedChain.map { .string($0.subject.rfc4514String) })))
@@ -663,12 +673,16 @@ extension Verify {
                 o.append(("policies", Verify.policiesJSON(details.policies)))
             }
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
+            if let r = e.pinFailureReport { o.append(("pinFailureReport", r.json)) }
             print(JSONValue.object(o).serialized())
         } else {
             switch e.outcome {
-            case .trusted: print("trusted (pin mode none)")
+            case .trusted:
+                // Public-key mode judged as mode none: a report-only or expired pin set.
+                print(
+                    effectivePinMode == .none ? "trusted (pin mode none)" : "trusted (pins not enforced for this host)")
             case .acceptedWithoutValidation: print("ACCEPTED WITHOUT VALIDATION (--allow-invalid)")
-            case .pinMatched: print("trusted (pin mode \((pinMode ?? .none).rawValue)): \(e.message)")
+            case .pinMatched: print("trusted (pin mode \(effectivePinMode.rawValue)): \(e.message)")
             case .rejected(let r): print("not trusted (\(r.rawValue)): \(e.message)")
             }
             if let src = e.matchedChainSource {
@@ -682,5 +696,6 @@ extension Verify {
             }
         }
         if !e.isTrusted { throw ExitCode(Exit.failure) }
+        if !reportWritten { throw ExitCode(Exit.usage) }
     }
 }

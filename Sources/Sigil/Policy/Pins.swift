@@ -59,13 +59,23 @@ public struct PinSet: Sendable, Hashable {
     public var pins: [PublicKeyPin]
     /// Unix seconds after which the set is not enforced; nil = never expires.
     public var expires: Double?
+    /// True (the default): a chain whose validated path carries none of the pins is refused.
+    /// False: report-only (TrustKit's `kTSKEnforcePinning = NO`, HPKP's
+    /// `Public-Key-Pins-Report-Only`, RFC 7469 §2.1): the pins are evaluated and a failure is
+    /// reported (`SecurityPolicy.pinFailureReporter`), but the verdict is the ordinary evaluation's —
+    /// report-only never turns an untrusted chain into a trusted one.
+    public var enforced: Bool = true
 
-    /// Pins for `domain` (and its subdomains when `includesSubdomains`), enforced until `expires` (seconds since the epoch; nil: never expires).
-    public init(domain: String, includesSubdomains: Bool = false, pins: [PublicKeyPin], expires: Double? = nil) {
+    /// Pins for `domain` (and its subdomains when `includesSubdomains`), enforced until `expires` (seconds since the epoch; nil: never expires), or only reported when `enforced` is false.
+    public init(
+        domain: String, includesSubdomains: Bool = false, pins: [PublicKeyPin], expires: Double? = nil,
+        enforced: Bool = true
+    ) {
         self.domain = domain
         self.includesSubdomains = includesSubdomains
         self.pins = pins
         self.expires = expires
+        self.enforced = enforced
     }
 
     static func normalized(_ name: String) -> String {

@@ -99,6 +99,10 @@ public struct SecurityPolicyEvaluation: Sendable {
     public let warnings: [String]
     /// One line saying why.
     public let message: String
+    /// The RFC 7469 §3 report of pins in force that failed (public-key mode, enforced or
+    /// report-only); nil when they matched or none applied. Also handed to
+    /// `SecurityPolicy.pinFailureReporter`.
+    public internal(set) var pinFailureReport: PinFailureReport? = nil
 
     /// True unless rejected.
     public var isTrusted: Bool {
@@ -168,6 +172,11 @@ public struct SecurityPolicy: Sendable {
     }
     /// Checks signatures (Sigil's own by default).
     public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+    /// Receives the RFC 7469 §3 report (`PinFailureReport`) each time public-key pins in force
+    /// fail, enforced or report-only (`PinSet.enforced`); nil: none handed out. Called
+    /// synchronously inside `evaluate`: the library does no network I/O, the sink posts, logs or
+    /// stores the report (and must not block an event loop).
+    public var pinFailureReporter: (@Sendable (PinFailureReport) -> Void)? = nil
 
     /// A policy with `pinningMode`, the `pinnedCertificates`, and the anchors of the ordinary evaluation; the other properties at AFNetworking's defaults.
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
@@ -276,7 +285,16 @@ public struct SecurityPolicy: Sendable {
     /// 6. Public-key mode: a certificate of the validated path of step 4 — or, with
     ///    `allowInvalidCertificates`, of the presented chain, nothing being evaluated — must carry
     ///    a pinned key (with `validatesCertificateChain`: every one).
+    ///
+    /// A report-only `PinSet` (`enforced` false) for the domain is judged as mode none (so it
+    /// does not satisfy clause 1 either); its pins are checked and a failure reported, see
+    /// `evaluate(serverChain:domain:port:at:)`.
     public func evaluate(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
+        evaluate(serverChain: serverChain, domain: domain, port: nil, at: time)
+    }
+
+    /// The clauses of `evaluate`, without the pin-failure report (PinReport.swift adds it).
+    func evaluateClauses(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
         var warnings = configurationWarnings(at: time)
         let policy: VerificationPurpose = validatesDomainName ? .server(host: domain) : .basic
         // The pins in force, for the comparison context (set once the mode is known).
@@ -308,6 +326,12 @@ public struct SecurityPolicy: Sendable {
                     warnings.append(
                         "the pin set for \(set.domain) has expired: its pins are not enforced, ordinary evaluation only"
                     )
+                } else if !set.enforced {
+                    // Report-only (RFC 7469 §2.1 PKP-RO): ordinary evaluation decides; the pins
+                    // are checked and reported by `evaluate(serverChain:domain:port:at:)`.
+                    mode = .none
+                    warnings.append(
+                        "the pin set for \(set.domain) is report-only: its pins are checked and reported, not enforced")
                 } else {
                     keyPins = set.pins
                 }
