@@ -9,7 +9,8 @@
  * fully reduced (below p). The Swift side (P384Reduction) keeps plain integers: the kernel
  * converts Q in and the result out.
  *  - Products: 6x6 limbs, operand scanning with unsigned __int128, then six word-by-word REDC
- *    rounds with -p^-1 = 2^32 + 1 (mod 2^64); compiled twice: once for any x86-64 / other CPU,
+ *    rounds with -p^-1 = 2^32 + 1 (mod 2^64), each subtracting m·(2^384 - p) (two products
+ *    instead of six, see redc); compiled twice: once for any x86-64 / other CPU,
  *    once with target("bmi2,adx") so that the compiler emits MULX (selected at run time with
  *    csigil_bignum_mulx_supported()). Squares form the 15 cross products once and double them.
  *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p.
@@ -43,25 +44,38 @@ INL limb subb(limb a, limb b, limb bin, limb *bout) { return __builtin_subcl(a, 
 /* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. */
 INL void final_sub(fe *r, const limb s[NL], limb top) {
     limb d[NL], b = 0;
-    for (int i = 0; i < NL; i++) d[i] = subb(s[i], P[i], b, &b);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(s[i], P[i], b, &b);
     (void)subb(top, 0, b, &b); /* b = 1: s < p */
     limb keep = 0 - b;
-    for (int i = 0; i < NL; i++) r->v[i] = (s[i] & keep) | (d[i] & ~keep);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = (s[i] & keep) | (d[i] & ~keep);
 }
 
-/* r ≡ t · 2^-384 (mod p), t < p · 2^384 (12 limbs, clobbered): below p. */
+/* r ≡ t · 2^-384 (mod p), t < p · 2^384 (12 limbs, clobbered): below p.
+   Word-by-word REDC using the shape of p: p = 2^384 - c with c = 2^128 + 2^96 - 2^32 + 1
+   = (1, 2^32 - 1, 2^64 - 2^32 + 1) in limbs (c is also R mod p). Round i adds m·p·2^(64 i) for
+   m = t_i·(-p^-1) mod 2^64, i.e. subtracts m·c (three limbs and m at the third: two products)
+   at limb i, which clears limb i, and adds m at limb i + 6. t + m·p stays non-negative, and m
+   covers the borrow out of limb i + 5 (m = 0 makes m·c = 0). */
 INL void redc(fe *r, limb t[2 * NL]) {
-    limb top = 0; /* carry above limb i + NL */
-    for (int i = 0; i < NL; i++) {
-        limb m = t[i] * N0, c = 0;
-        for (int j = 0; j < NL; j++) {
-            u128 s = (u128)m * P[j] + t[i + j] + c;
-            t[i + j] = (limb)s;
-            c = (limb)(s >> 64);
-        }
-        limb c2;
-        t[i + NL] = addc(t[i + NL], c, top, &c2);
-        top = c2;
+    limb top = 0; /* carry into limb i + NL of round i */
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) {
+        limb m = t[i] * N0;
+        u128 a = (u128)m * 0xffffffff00000001UL;
+        u128 b = (u128)m * 0x00000000ffffffffUL + (limb)(a >> 64);
+        /* m·c = (limb)a + (limb)b·2^64 + ((limb)(b >> 64) + m)·2^128; the last may carry. */
+        limb c2lo, c2hi;
+        c2lo = addc((limb)(b >> 64), m, 0, &c2hi);
+        limb bw;
+        (void)subb(t[i], (limb)a, 0, &bw); /* limb i becomes 0 */
+        t[i + 1] = subb(t[i + 1], (limb)b, bw, &bw);
+        t[i + 2] = subb(t[i + 2], c2lo, bw, &bw);
+        t[i + 3] = subb(t[i + 3], c2hi, bw, &bw);
+        t[i + 4] = subb(t[i + 4], 0, bw, &bw);
+        t[i + 5] = subb(t[i + 5], 0, bw, &bw);
+        limb c, c1;
+        t[i + NL] = addc(t[i + NL], m - bw, 0, &c);
+        t[i + NL] = addc(t[i + NL], top, 0, &c1);
+        top = c + c1;
     }
     final_sub(r, t + NL, top);
 }
@@ -70,16 +84,16 @@ INL void fmul(fe *r, const fe *a, const fe *b) {
     limb t[2 * NL];
     {
         limb c = 0;
-        for (int j = 0; j < NL; j++) {
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < NL; j++) {
             u128 s = (u128)a->v[j] * b->v[0] + c;
             t[j] = (limb)s;
             c = (limb)(s >> 64);
         }
         t[NL] = c;
     }
-    for (int i = 1; i < NL; i++) {
+    _Pragma("clang loop unroll(full)") for (int i = 1; i < NL; i++) {
         limb c = 0;
-        for (int j = 0; j < NL; j++) {
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < NL; j++) {
             u128 s = (u128)a->v[j] * b->v[i] + t[i + j] + c;
             t[i + j] = (limb)s;
             c = (limb)(s >> 64);
@@ -91,11 +105,11 @@ INL void fmul(fe *r, const fe *a, const fe *b) {
 
 INL void fsqr(fe *r, const fe *a) {
     limb t[2 * NL];
-    for (int i = 0; i < 2 * NL; i++) t[i] = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < 2 * NL; i++) t[i] = 0;
     /* Cross products a_i a_j, i < j. */
-    for (int i = 0; i < NL - 1; i++) {
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL - 1; i++) {
         limb c = 0;
-        for (int j = i + 1; j < NL; j++) {
+        _Pragma("clang loop unroll(full)") for (int j = i + 1; j < NL; j++) {
             u128 s = (u128)a->v[i] * a->v[j] + t[i + j] + c;
             t[i + j] = (limb)s;
             c = (limb)(s >> 64);
@@ -104,9 +118,9 @@ INL void fsqr(fe *r, const fe *a) {
     }
     /* Double, then add the squares. */
     t[2 * NL - 1] = t[2 * NL - 2] >> 63;
-    for (int i = 2 * NL - 2; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+    _Pragma("clang loop unroll(full)") for (int i = 2 * NL - 2; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
     limb c = 0;
-    for (int i = 0; i < NL; i++) {
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) {
         u128 q = (u128)a->v[i] * a->v[i];
         t[2 * i] = addc(t[2 * i], (limb)q, c, &c);
         t[2 * i + 1] = addc(t[2 * i + 1], (limb)(q >> 64), c, &c);
@@ -117,29 +131,29 @@ INL void fsqr(fe *r, const fe *a) {
 /* r = a + b mod p, a, b < p. */
 INL void fadd(fe *r, const fe *a, const fe *b) {
     limb s[NL], c = 0;
-    for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], b->v[i], c, &c);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], b->v[i], c, &c);
     final_sub(r, s, c);
 }
 
 /* r = a - b mod p, a, b < p. */
 INL void fsub(fe *r, const fe *a, const fe *b) {
     limb d[NL], bw = 0, c = 0;
-    for (int i = 0; i < NL; i++) d[i] = subb(a->v[i], b->v[i], bw, &bw);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(a->v[i], b->v[i], bw, &bw);
     limb mask = 0 - bw;
-    for (int i = 0; i < NL; i++) r->v[i] = addc(d[i], P[i] & mask, c, &c);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = addc(d[i], P[i] & mask, c, &c);
 }
 
 /* r = a / 2 mod p, a < p: add p when a is odd (the sum is even, below 2p), shift right. */
 INL void fhalf(fe *r, const fe *a) {
     limb mask = 0 - (a->v[0] & 1), c = 0, s[NL];
-    for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], P[i] & mask, c, &c);
-    for (int i = 0; i < NL - 1; i++) r->v[i] = (s[i] >> 1) | (s[i + 1] << 63);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], P[i] & mask, c, &c);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL - 1; i++) r->v[i] = (s[i] >> 1) | (s[i + 1] << 63);
     r->v[NL - 1] = (s[NL - 1] >> 1) | (c << 63);
 }
 
 INL int fis_zero(const fe *a) {
     limb o = 0;
-    for (int i = 0; i < NL; i++) o |= a->v[i];
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) o |= a->v[i];
     return o == 0;
 }
 

@@ -99,7 +99,8 @@ final class P384KernelTests: XCTestCase {
         reduced = reduced.filter { limbsCompareArrays($0, p) < 0 }
         // Inputs at or above p (products only).
         var unreduced: [[UInt]] = [
-            p, [0x1_0000_0000, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE, UInt.max, UInt.max, UInt.max] /* p + 1 */,
+            p,
+            [0x1_0000_0000, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE, UInt.max, UInt.max, UInt.max] /* p + 1 */,
             [UInt.max, UInt.max, UInt.max, UInt.max, UInt.max, UInt.max],
         ]
         for _ in 0..<20 {
@@ -195,7 +196,8 @@ final class P384KernelTests: XCTestCase {
             // Out of the table's Montgomery form: multiply by the plain 1.
             let tx = op(0, Array(UnsafeBufferPointer(start: table + 12 * k, count: 6)), one, mulx: false)
             let ty = op(0, Array(UnsafeBufferPointer(start: table + 12 * k + 6, count: 6)), one, mulx: false)
-            XCTAssertEqual(tx + ty, Array(UnsafeBufferPointer(start: mine + 12 * k, count: 12)), "entry \(k): \(2 * k + 1)G")
+            XCTAssertEqual(
+                tx + ty, Array(UnsafeBufferPointer(start: mine + 12 * k, count: 12)), "entry \(k): \(2 * k + 1)G")
         }
         // Affine coordinates from `cryptography` (derive_private_key(k).public_key()).
         let known: [(Int, String, String)] = [
