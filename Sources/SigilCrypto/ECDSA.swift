@@ -70,7 +70,7 @@ public struct ECDSAPublicKey: Sendable {
         try verify(signatureDER: signatureDER, digest: digest, p256UseMulx: true)
     }
 
-    /// `p256UseMulx: false` runs P-256 on the kernel's portable products even when the CPU
+    /// `p256UseMulx: false` runs P-256 and P-384 on the kernels' portable products even when the CPU
     /// has MULX/ADX (the tests check both paths on the same vectors).
     func verify(signatureDER: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool)
         throws(CryptoError)
@@ -109,7 +109,9 @@ public struct ECDSAPublicKey: Sendable {
             case .p256:
                 return ecdsaVerify(
                     P256Field.self, p256CurveData, xy, r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
-            case .p384: return ecdsaVerify(P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest)
+            case .p384:
+                return ecdsaVerify(
+                    P384Reduction.self, p384CurveData, xy, r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
             case .p521: return ecdsaVerify(P521Reduction.self, p521CurveData, xy, r: r, s: s, digest: digest)
             }
         }
@@ -312,6 +314,13 @@ func ecdsaVerify<R: ECFieldImpl>(
             arith.f.canonicalize(qTable)
             arith.f.canonicalize(qTable + n)
             let finite = csigil_p256_mul_public(acc, u1, u2, qTable, p256UseMulx ? 1 : 0)
+            // Step 7: R at infinity rejects.
+            if finite == 0 { return .invalid }
+        } else if R.self == P384Reduction.self {
+            // P-384: the C kernel (CSigilBignum/p384.c: Montgomery products, MULX when the CPU
+            // has it; width-10 wNAF of u1 over its static table of G, p384_gtable.h). Q goes in
+            // and R comes out as plain integers below p (this field's representation).
+            let finite = csigil_p384_mul_public(acc, u1, u2, q, p256UseMulx ? 1 : 0)
             // Step 7: R at infinity rejects.
             if finite == 0 { return .invalid }
         } else {

@@ -83,6 +83,12 @@ final class ECDSAVectorTests: XCTestCase {
     }
     func testWycheproofP384SHA256() throws { try runWycheproof("ecdsa_secp384r1_sha256_test.json", minimumTests: 400) }
     func testWycheproofP384SHA384() throws { try runWycheproof("ecdsa_secp384r1_sha384_test.json", minimumTests: 400) }
+    func testWycheproofP384SHA256PortableKernel() throws {
+        try runWycheproof("ecdsa_secp384r1_sha256_test.json", minimumTests: 400, p256UseMulx: false)
+    }
+    func testWycheproofP384SHA384PortableKernel() throws {
+        try runWycheproof("ecdsa_secp384r1_sha384_test.json", minimumTests: 400, p256UseMulx: false)
+    }
     func testWycheproofP521SHA512() throws { try runWycheproof("ecdsa_secp521r1_sha512_test.json", minimumTests: 400) }
 
     /// NIST CAVP FIPS 186-3 ECDSA SigVer: every P-256/P-384/P-521 section with SHA-224...SHA-512

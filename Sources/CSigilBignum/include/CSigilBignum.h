@@ -48,4 +48,23 @@ size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
    2^256, not necessarily below p (the kernel's lazy reduction). use_mulx as above. */
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx);
 
+/* P-384 (p384.c; variable time: for signature verification only, all inputs public).
+   R = u1·G + u2·Q for scalars u1, u2 < 2^384 (6 little-endian limbs) and q = the affine public
+   key (x then y, plain integers below p): interleaved width-10 wNAF of u1 over the static table
+   of G (p384_gtable.h) and width-5 wNAF of u2. Writes R as Jacobian X, Y, Z (plain integers,
+   below p) to out and returns 1, or returns 0 when R is the point at infinity. use_mulx = 0
+   forces the build without MULX (tests); otherwise MULX is used when the CPU has BMI2/ADX. */
+int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
+                           const csigil_limb q[12], int use_mulx);
+
+/* For tests: the static table of G (count entries of x, y, 12 limbs each, (2k+1)·G in
+   Montgomery form, R = 2^384) and the kernel's width-w NAF of k < 2^384 (385 digits). */
+const csigil_limb *csigil_p384_gtable(size_t *count, int *window);
+size_t csigil_p384_wnaf(short out[385], const csigil_limb k[6], int w);
+
+/* One P-384 field operation on Montgomery-form values below p, for tests: op 0 r = a·b·R^-1,
+   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p); results below p. The products
+   also accept any a, b below 2^384 (result congruent, below 2^384). */
+void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], const csigil_limb b[6], int use_mulx);
+
 #endif

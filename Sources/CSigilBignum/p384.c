@@ -1,0 +1,420 @@
+/* P-384 (secp384r1, FIPS 186-5 / SP 800-186 §3.2.1.4) field arithmetic and the double-scalar
+ * multiplication u1·G + u2·Q of ECDSA verification (SEC 1 §4.1.4 step 5).
+ *
+ * VARIABLE TIME, on purpose: this code only serves signature *verification*, where every input
+ * (public key, digest, signature, hence u1 and u2) is public. It branches on digits and on
+ * the exceptional cases of the addition formulas. Do not reuse it for signing or key agreement.
+ *
+ * Field: p = 2^384 - 2^128 - 2^96 + 2^32 - 1, Montgomery form with R = 2^384, every element
+ * fully reduced (below p). The Swift side (P384Reduction) keeps plain integers: the kernel
+ * converts Q in and the result out.
+ *  - Products: 6x6 limbs, operand scanning with unsigned __int128, then six word-by-word REDC
+ *    rounds with -p^-1 = 2^32 + 1 (mod 2^64), each subtracting m·(2^384 - p) (two products
+ *    instead of six, see redc); compiled twice: once for any x86-64 / other CPU,
+ *    once with target("bmi2,adx") so that the compiler emits MULX (selected at run time with
+ *    csigil_bignum_mulx_supported()). Squares form the 15 cross products once and double them.
+ *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p.
+ * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; the same formulas as p256.c
+ * (Explicit-Formulas Database): dbl-2001-b (a = -3) scaled by 1/2, add-1998-cmo-2 with Z2^2, Z2^3
+ * cached (the table of Q, width-5 wNAF), madd-2004-hmv (the static affine table of G,
+ * p384_gtable.h, width-10 wNAF). The exceptional cases (an input at infinity, P + P, P + (-P))
+ * are detected and handled: a verifier sees attacker-chosen keys and signatures.
+ */
+#include "CSigilBignum.h"
+
+typedef csigil_limb limb;
+typedef unsigned __int128 u128;
+
+#define INL __attribute__((always_inline)) static inline
+#define NL 6
+
+static const limb P[NL] = {0x00000000ffffffffUL, 0xffffffff00000000UL, 0xfffffffffffffffeUL,
+                           0xffffffffffffffffUL, 0xffffffffffffffffUL, 0xffffffffffffffffUL};
+/* R mod p and R^2 mod p (R = 2^384). */
+static const limb ONE[NL] = {0xffffffff00000001UL, 0x00000000ffffffffUL, 0x0000000000000001UL, 0, 0, 0};
+static const limb RR[NL] = {0xfffffffe00000001UL, 0x0000000200000000UL, 0xfffffffe00000000UL,
+                            0x0000000200000000UL, 0x0000000000000001UL, 0};
+#define N0 0x0000000100000001UL /* -p^-1 mod 2^64 */
+
+typedef struct { limb v[NL]; } fe;
+
+INL limb addc(limb a, limb b, limb cin, limb *cout) { return __builtin_addcl(a, b, cin, cout); }
+INL limb subb(limb a, limb b, limb bin, limb *bout) { return __builtin_subcl(a, b, bin, bout); }
+
+/* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. */
+INL void final_sub(fe *r, const limb s[NL], limb top) {
+    limb d[NL], b = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(s[i], P[i], b, &b);
+    (void)subb(top, 0, b, &b); /* b = 1: s < p */
+    limb keep = 0 - b;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = (s[i] & keep) | (d[i] & ~keep);
+}
+
+/* r ≡ t · 2^-384 (mod p), t < p · 2^384 (12 limbs, clobbered): below p.
+   Word-by-word REDC using the shape of p: p = 2^384 - c with c = 2^128 + 2^96 - 2^32 + 1
+   = (1, 2^32 - 1, 2^64 - 2^32 + 1) in limbs (c is also R mod p). Round i adds m·p·2^(64 i) for
+   m = t_i·(-p^-1) mod 2^64, i.e. subtracts m·c (three limbs and m at the third: two products)
+   at limb i, which clears limb i, and adds m at limb i + 6. t + m·p stays non-negative, and m
+   covers the borrow out of limb i + 5 (m = 0 makes m·c = 0). */
+INL void redc(fe *r, limb t[2 * NL]) {
+    limb top = 0; /* carry into limb i + NL of round i */
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) {
+        limb m = t[i] * N0;
+        u128 a = (u128)m * 0xffffffff00000001UL;
+        u128 b = (u128)m * 0x00000000ffffffffUL + (limb)(a >> 64);
+        /* m·c = (limb)a + (limb)b·2^64 + ((limb)(b >> 64) + m)·2^128; the last may carry. */
+        limb c2lo, c2hi;
+        c2lo = addc((limb)(b >> 64), m, 0, &c2hi);
+        limb bw;
+        (void)subb(t[i], (limb)a, 0, &bw); /* limb i becomes 0 */
+        t[i + 1] = subb(t[i + 1], (limb)b, bw, &bw);
+        t[i + 2] = subb(t[i + 2], c2lo, bw, &bw);
+        t[i + 3] = subb(t[i + 3], c2hi, bw, &bw);
+        t[i + 4] = subb(t[i + 4], 0, bw, &bw);
+        t[i + 5] = subb(t[i + 5], 0, bw, &bw);
+        limb c, c1;
+        t[i + NL] = addc(t[i + NL], m - bw, 0, &c);
+        t[i + NL] = addc(t[i + NL], top, 0, &c1);
+        top = c + c1;
+    }
+    final_sub(r, t + NL, top);
+}
+
+INL void fmul(fe *r, const fe *a, const fe *b) {
+    limb t[2 * NL];
+    {
+        limb c = 0;
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < NL; j++) {
+            u128 s = (u128)a->v[j] * b->v[0] + c;
+            t[j] = (limb)s;
+            c = (limb)(s >> 64);
+        }
+        t[NL] = c;
+    }
+    _Pragma("clang loop unroll(full)") for (int i = 1; i < NL; i++) {
+        limb c = 0;
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < NL; j++) {
+            u128 s = (u128)a->v[j] * b->v[i] + t[i + j] + c;
+            t[i + j] = (limb)s;
+            c = (limb)(s >> 64);
+        }
+        t[i + NL] = c;
+    }
+    redc(r, t);
+}
+
+INL void fsqr(fe *r, const fe *a) {
+    limb t[2 * NL];
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < 2 * NL; i++) t[i] = 0;
+    /* Cross products a_i a_j, i < j. */
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL - 1; i++) {
+        limb c = 0;
+        _Pragma("clang loop unroll(full)") for (int j = i + 1; j < NL; j++) {
+            u128 s = (u128)a->v[i] * a->v[j] + t[i + j] + c;
+            t[i + j] = (limb)s;
+            c = (limb)(s >> 64);
+        }
+        t[i + NL] = c;
+    }
+    /* Double, then add the squares. */
+    t[2 * NL - 1] = t[2 * NL - 2] >> 63;
+    _Pragma("clang loop unroll(full)") for (int i = 2 * NL - 2; i > 0; i--) t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+    limb c = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) {
+        u128 q = (u128)a->v[i] * a->v[i];
+        t[2 * i] = addc(t[2 * i], (limb)q, c, &c);
+        t[2 * i + 1] = addc(t[2 * i + 1], (limb)(q >> 64), c, &c);
+    }
+    redc(r, t);
+}
+
+/* r = a + b mod p, a, b < p. */
+INL void fadd(fe *r, const fe *a, const fe *b) {
+    limb s[NL], c = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], b->v[i], c, &c);
+    final_sub(r, s, c);
+}
+
+/* r = a - b mod p, a, b < p. */
+INL void fsub(fe *r, const fe *a, const fe *b) {
+    limb d[NL], bw = 0, c = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(a->v[i], b->v[i], bw, &bw);
+    limb mask = 0 - bw;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = addc(d[i], P[i] & mask, c, &c);
+}
+
+/* r = a / 2 mod p, a < p: add p when a is odd (the sum is even, below 2p), shift right. */
+INL void fhalf(fe *r, const fe *a) {
+    limb mask = 0 - (a->v[0] & 1), c = 0, s[NL];
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) s[i] = addc(a->v[i], P[i] & mask, c, &c);
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL - 1; i++) r->v[i] = (s[i] >> 1) | (s[i + 1] << 63);
+    r->v[NL - 1] = (s[NL - 1] >> 1) | (c << 63);
+}
+
+INL int fis_zero(const fe *a) {
+    limb o = 0;
+    _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) o |= a->v[i];
+    return o == 0;
+}
+
+static const fe FE_ZERO = {{0, 0, 0, 0, 0, 0}};
+
+typedef struct { fe x, y, z; } jac;
+typedef struct { fe x, y, z, zz, zzz; } qentry;
+
+/* r = 2a (see p256.c for the derivation of the halved dbl-2001-b). r may alias a. */
+INL void pdbl(jac *r, const jac *a) {
+    fe delta, gamma, beta, alpha, t, u;
+    fsqr(&delta, &a->z);
+    fsqr(&gamma, &a->y);
+    fmul(&beta, &a->x, &gamma);
+    fsub(&t, &a->x, &delta);
+    fadd(&u, &a->x, &delta);
+    fmul(&r->z, &a->y, &a->z);
+    fmul(&alpha, &t, &u);
+    fhalf(&t, &alpha);
+    fadd(&alpha, &alpha, &t);
+    fsqr(&t, &alpha);
+    fsub(&t, &t, &beta);
+    fsub(&r->x, &t, &beta);
+    fsub(&u, &beta, &r->x);
+    fmul(&u, &u, &alpha);
+    fsqr(&gamma, &gamma);
+    fsub(&r->y, &u, &gamma);
+}
+
+__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a) { pdbl(r, a); }
+
+/* r = a + b, b a Q-table entry (never infinity) with y replaced by `by`. add-1998-cmo-2. */
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by) {
+    if (fis_zero(&a->z)) {
+        r->x = b->x; r->y = *by; r->z = b->z;
+        return;
+    }
+    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+    fsqr(&z1z1, &a->z);
+    fmul(&u1, &a->x, &b->zz);
+    fmul(&u2, &b->x, &z1z1);
+    fmul(&s1, &a->y, &b->zzz);
+    fmul(&t, &a->z, &z1z1);
+    fmul(&s2, by, &t);
+    fsub(&h, &u2, &u1);
+    fsub(&rr, &s2, &s1);
+    if (fis_zero(&h)) {
+        if (fis_zero(&rr)) {
+            pdbl_rare(r, a);
+        } else {
+            r->z = FE_ZERO;
+        }
+        return;
+    }
+    fmul(&t, &a->z, &h);
+    fmul(&r->z, &t, &b->z);
+    fsqr(&hh, &h);
+    fmul(&hhh, &hh, &h);
+    fmul(&v, &u1, &hh);
+    fsqr(&t, &rr);
+    fsub(&t, &t, &hhh);
+    fsub(&t, &t, &v);
+    fsub(&r->x, &t, &v);
+    fsub(&v, &v, &r->x);
+    fmul(&v, &rr, &v);
+    fmul(&t, &s1, &hhh);
+    fsub(&r->y, &v, &t);
+}
+
+/* r = a + (qx, qy), affine, never infinity. madd-2004-hmv. */
+INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy) {
+    if (fis_zero(&a->z)) {
+        r->x = *qx; r->y = *qy;
+        for (int k = 0; k < NL; k++) r->z.v[k] = ONE[k];
+        return;
+    }
+    fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
+    fsqr(&z1z1, &a->z);
+    fmul(&t, &a->z, &z1z1);
+    fmul(&h, qx, &z1z1);
+    fmul(&rr, qy, &t);
+    fsub(&h, &h, &x1);
+    fsub(&rr, &rr, &y1);
+    if (fis_zero(&h)) {
+        if (fis_zero(&rr)) {
+            pdbl_rare(r, a);
+        } else {
+            r->z = FE_ZERO;
+        }
+        return;
+    }
+    fmul(&r->z, &a->z, &h);
+    fsqr(&hh, &h);
+    fmul(&hhh, &hh, &h);
+    fmul(&v, &x1, &hh);
+    fsqr(&t, &rr);
+    fsub(&t, &t, &hhh);
+    fsub(&t, &t, &v);
+    fsub(&r->x, &t, &v);
+    fsub(&v, &v, &r->x);
+    fmul(&v, &rr, &v);
+    fmul(&t, &y1, &hhh);
+    fsub(&r->y, &v, &t);
+}
+
+#define QTABLE 8 /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
+
+INL void q_table(qentry tab[QTABLE], const limb q[2 * NL]) {
+    jac acc, twice;
+    const fe rr = {{RR[0], RR[1], RR[2], RR[3], RR[4], RR[5]}};
+    fe x, y;
+    for (int k = 0; k < NL; k++) { x.v[k] = q[k]; y.v[k] = q[NL + k]; }
+    fmul(&tab[0].x, &x, &rr); /* into Montgomery form */
+    fmul(&tab[0].y, &y, &rr);
+    for (int k = 0; k < NL; k++) tab[0].z.v[k] = ONE[k];
+    tab[0].zz = tab[0].z;
+    tab[0].zzz = tab[0].z;
+    acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
+    pdbl_rare(&twice, &acc);
+    /* Q has prime order n: no multiple below 16 is infinity or equal to another. */
+    qentry two;
+    two.x = twice.x; two.y = twice.y; two.z = twice.z;
+    fsqr(&two.zz, &two.z);
+    fmul(&two.zzz, &two.zz, &two.z);
+    for (int k = 1; k < QTABLE; k++) {
+        padd(&acc, &acc, &two, &two.y);
+        tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
+        fsqr(&tab[k].zz, &acc.z);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z);
+    }
+}
+
+#include "p384_gtable.h"
+
+#define NDIGITS 385
+/* Width-w NAF of k < 2^384 (HMV algorithm 3.35, windows read in place with a carry; as
+   p256.c's wnaf): digits 0 or odd, |d| < 2^(w-1), least significant first. Returns the count up
+   to the last non-zero digit (0 for k = 0). */
+static size_t wnaf(short out[NDIGITS], const limb k[NL], int w) {
+    for (int i = 0; i < NDIGITS; i++) out[i] = 0;
+    int carry = 0, pos = 0, last = -1;
+    while (pos < NDIGITS) {
+        int li = pos >> 6, off = pos & 63;
+        limb v = li < NL ? k[li] >> off : 0;
+        if ((int)(v & 1) == carry) { pos++; continue; }
+        int now = NDIGITS - pos < w ? NDIGITS - pos : w;
+        if (off + now > 64 && li + 1 < NL) v |= k[li + 1] << (64 - off);
+        int word = (int)(v & ((1UL << now) - 1)) + carry;
+        carry = (word >> (w - 1)) & 1;
+        word -= carry << w;
+        out[pos] = (short)word;
+        last = pos;
+        pos += now;
+    }
+    return (size_t)(last + 1);
+}
+
+INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
+    qentry tab[QTABLE];
+    jac acc;
+    short d1[NDIGITS], d2[NDIGITS];
+    size_t len1 = wnaf(d1, u1, P384_GWINDOW), len2 = wnaf(d2, u2, 5);
+    q_table(tab, q);
+    acc.z = FE_ZERO;
+    int started = 0;
+    size_t len = len1 > len2 ? len1 : len2;
+    for (size_t i = len; i-- > 0;) {
+        if (started) pdbl(&acc, &acc);
+        int a = d2[i];
+        if (a != 0) {
+            const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
+            fe ny;
+            const fe *y = &e->y;
+            if (a < 0) {
+                fsub(&ny, &FE_ZERO, &e->y);
+                y = &ny;
+            }
+            padd(&acc, &acc, e, y);
+            started = 1;
+        }
+        int b = d1[i];
+        if (b != 0) {
+            const limb *g = P384_GTABLE[(b < 0 ? -b : b) >> 1];
+            fe gx, gy;
+            for (int k = 0; k < NL; k++) { gx.v[k] = g[k]; gy.v[k] = g[NL + k]; }
+            if (b < 0) fsub(&gy, &FE_ZERO, &gy);
+            pmadd(&acc, &acc, &gx, &gy);
+            started = 1;
+        }
+    }
+    /* Out of Montgomery form: x · R · R^-1 = x (multiply by the plain 1). */
+    const fe one = {{1, 0, 0, 0, 0, 0}};
+    fe x, y, z;
+    fmul(&x, &acc.x, &one);
+    fmul(&y, &acc.y, &one);
+    fmul(&z, &acc.z, &one);
+    for (int k = 0; k < NL; k++) { out[k] = x.v[k]; out[NL + k] = y.v[k]; out[2 * NL + k] = z.v[k]; }
+    return !fis_zero(&acc.z);
+}
+
+#if defined(__x86_64__)
+#define P384_HAVE_MULX 1
+__attribute__((target("bmi2,adx"), noinline))
+static int mul_public_mulx(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
+    return mul_public(out, u1, u2, q);
+}
+#else
+#define P384_HAVE_MULX 0
+#endif
+
+__attribute__((noinline))
+static int mul_public_portable(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
+    return mul_public(out, u1, u2, q);
+}
+
+int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
+                           const csigil_limb q[12], int use_mulx) {
+#if P384_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, u1, u2, q);
+#endif
+    (void)use_mulx;
+    return mul_public_portable(out, u1, u2, q);
+}
+
+const csigil_limb *csigil_p384_gtable(size_t *count, int *window) {
+    *count = sizeof P384_GTABLE / sizeof P384_GTABLE[0];
+    *window = P384_GWINDOW;
+    return &P384_GTABLE[0][0];
+}
+
+size_t csigil_p384_wnaf(short out[385], const csigil_limb k[6], int w) {
+    if (w < 2 || w > 15) return 0;
+    return wnaf(out, k, w);
+}
+
+static void field_op(int op, fe *z, const fe *x, const fe *y) {
+    switch (op) {
+    case 0: fmul(z, x, y); break;
+    case 1: fsqr(z, x); break;
+    case 2: fadd(z, x, y); break;
+    case 3: fsub(z, x, y); break;
+    default: fhalf(z, x); break;
+    }
+}
+
+#if P384_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static void field_op_mulx(int op, fe *z, const fe *x, const fe *y) { field_op(op, z, x, y); }
+#endif
+
+void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], const csigil_limb b[6], int use_mulx) {
+    fe x, y, z;
+    for (int k = 0; k < NL; k++) { x.v[k] = a[k]; y.v[k] = b[k]; }
+#if P384_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) {
+        field_op_mulx(op, &z, &x, &y);
+        for (int k = 0; k < NL; k++) r[k] = z.v[k];
+        return;
+    }
+#endif
+    (void)use_mulx;
+    field_op(op, &z, &x, &y);
+    for (int k = 0; k < NL; k++) r[k] = z.v[k];
+}

@@ -1,0 +1,280 @@
+import CSigilBignum
+import Foundation
+import XCTest
+
+@testable import SigilCrypto
+
+/// The P-384 C kernel's field operations (CSigilBignum/p384.c), with and without MULX, against
+/// Python's integers: Montgomery product a·b·2^-384 mod p, square, sum, difference and half
+/// mod p. Edge values: 0, 1, 2, p - 1, p - 2, p - 2^32, limbs all ones / all zeros, carry-rippling
+/// patterns, R mod p, R^2 mod p; products also on inputs in [p, 2^384) (the kernel's contract:
+/// a congruent result below 2^384, i.e. at most one subtraction of p from the expected value).
+/// Sums, differences and halves take inputs below p and must return values below p exactly.
+final class P384KernelTests: XCTestCase {
+    static let pHex = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff"
+    static let p: [UInt] = [
+        0x0000_0000_FFFF_FFFF, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE, UInt.max, UInt.max, UInt.max,
+    ]
+
+    func hex(_ l: [UInt]) -> String {
+        l.reversed().map { String($0, radix: 16).leftPadded(16) }.joined()
+    }
+
+    func limbs(_ v: String) -> [UInt] {
+        let s = String(repeating: "0", count: max(0, 96 - v.count)) + v
+        var out = [UInt](repeating: 0, count: 6)
+        let chars = Array(s.utf8)
+        for i in 0..<6 {
+            let chunk = String(decoding: chars[(5 - i) * 16..<(6 - i) * 16], as: UTF8.self)
+            out[i] = UInt(chunk, radix: 16)!
+        }
+        return out
+    }
+
+    /// v mod p for v < 2p.
+    func reduce(_ v: [UInt]) -> [UInt] {
+        guard limbsCompareArrays(v, Self.p) >= 0 else { return v }
+        var r = v
+        var borrow: UInt = 0
+        for i in 0..<6 {
+            let (d1, o1) = v[i].subtractingReportingOverflow(Self.p[i])
+            let (d2, o2) = d1.subtractingReportingOverflow(borrow)
+            r[i] = d2
+            borrow = (o1 || o2) ? 1 : 0
+        }
+        return r
+    }
+
+    func op(_ code: Int32, _ a: [UInt], _ b: [UInt], mulx: Bool) -> [UInt] {
+        var r = [UInt](repeating: 0, count: 6)
+        a.withUnsafeBufferPointer { ap in
+            b.withUnsafeBufferPointer { bp in
+                r.withUnsafeMutableBufferPointer { rp in
+                    csigil_p384_field_op(code, rp.baseAddress!, ap.baseAddress!, bp.baseAddress!, mulx ? 1 : 0)
+                }
+            }
+        }
+        return r
+    }
+
+    func testFieldOperationsAgainstPython() throws {
+        let p = Self.p
+        func pMinus(_ k: UInt) -> [UInt] {
+            var v = p
+            var borrow = k
+            for i in 0..<6 where borrow != 0 {
+                let (d, o) = v[i].subtractingReportingOverflow(borrow)
+                v[i] = d
+                borrow = o ? 1 : 0
+            }
+            return v
+        }
+        var reduced: [[UInt]] = [[0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]]
+        for k: UInt in [1, 2, 3, 0x1_0000_0000, 0xFFFF_FFFF] { reduced.append(pMinus(k)) }
+        for i in 0..<6 {
+            var v = [UInt](repeating: 0, count: 6)
+            v[i] = UInt.max
+            reduced.append(v)
+            var w = [UInt](repeating: 0, count: 6)
+            w[i] = 1 << 63
+            reduced.append(w)
+            var u = [UInt](repeating: 0, count: 6)
+            u[i] = 0xFFFF_FFFF
+            reduced.append(u)
+            var z = pMinus(1)
+            z[i] = 0
+            reduced.append(z)
+        }
+        // R mod p (Montgomery 1) and R^2 mod p.
+        reduced.append([0xFFFF_FFFF_0000_0001, 0x0000_0000_FFFF_FFFF, 1, 0, 0, 0])
+        reduced.append([
+            0xFFFF_FFFE_0000_0001, 0x0000_0002_0000_0000, 0xFFFF_FFFE_0000_0000, 0x0000_0002_0000_0000, 1, 0,
+        ])
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<150 {
+            var v = (0..<6).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+            if limbsCompareArrays(v, p) >= 0 { v[5] = p[5] >> 1 }
+            reduced.append(v)
+        }
+        reduced = reduced.filter { limbsCompareArrays($0, p) < 0 }
+        // Inputs at or above p (products only).
+        var unreduced: [[UInt]] = [
+            p,
+            [0x1_0000_0000, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE, UInt.max, UInt.max, UInt.max] /* p + 1 */,
+            [UInt.max, UInt.max, UInt.max, UInt.max, UInt.max, UInt.max],
+        ]
+        for _ in 0..<20 {
+            var v = (0..<6).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
+            v[5] = UInt.max
+            v[4] = UInt.max
+            v[3] = UInt.max
+            v[2] = UInt.max
+            unreduced.append(v)
+        }
+        var pairs: [([UInt], [UInt], Bool)] = []  // (a, b, both below p)
+        for (i, a) in reduced.enumerated() {
+            pairs.append((a, reduced[(i * 7 + 3) % reduced.count], true))
+            pairs.append((a, a, true))
+            if i < 30 { for b in reduced.prefix(30) { pairs.append((a, b, true)) } }
+        }
+        for a in unreduced {
+            for b in unreduced + reduced.prefix(10) {
+                pairs.append((a, b, false))
+                pairs.append((b, a, false))
+            }
+        }
+        let script = """
+            import sys
+            p = int(sys.argv[1], 16)
+            rinv = pow(2**384, -1, p)
+            for line in open(sys.argv[2]):
+                a, b = (int(x, 16) for x in line.split())
+                print('%x %x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p,
+                                         a * pow(2, -1, p) % p))
+            """
+        let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-p384-kernel-\(getpid()).txt")
+        try Data(input.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard let out = runTool("/usr/bin/env", ["python3", "-c", script, Self.pHex, url.path]) else {
+            print("SKIPPED P384KernelTests: python3 not available")
+            return
+        }
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, pairs.count)
+        if csigil_bignum_mulx_supported() == 0 {
+            print("P384KernelTests: no MULX/ADX on this CPU, the portable path twice")
+        }
+        for (k, line) in lines.enumerated() where k < pairs.count {
+            let e = line.split(separator: " ").map { limbs(String($0)) }
+            let (a, b, belowP) = pairs[k]
+            for mulx in [true, false] {
+                let ctx = "a=\(hex(a)) b=\(hex(b)) below p: \(belowP) mulx=\(mulx)"
+                if belowP {
+                    // Fully reduced: every result exactly the expected value below p.
+                    for code in 0..<5 {
+                        XCTAssertEqual(op(Int32(code), a, b, mulx: mulx), e[code], "op \(code) " + ctx)
+                    }
+                } else {
+                    for code in 0..<2 {
+                        XCTAssertEqual(reduce(op(Int32(code), a, b, mulx: mulx)), e[code], "op \(code) " + ctx)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_p384_gtable.py
+    /// with Python integers) against Sigil's generic point arithmetic (ecBuildAffineOddMultiples
+    /// over P384Reduction: other code, other field representation) for every entry, and against
+    /// multiples of G from Python's `cryptography` (OpenSSL) for 3G, 255G and 511G.
+    func testStaticGeneratorTable() {
+        var count = 0
+        var window: Int32 = 0
+        let table = csigil_p384_gtable(&count, &window)!
+        XCTAssertEqual(window, 10)
+        XCTAssertEqual(count, 1 << (Int(window) - 2))
+        let c = p384CurveData
+        let gx: [UInt] = [
+            0x3a54_5e38_7276_0ab7, 0x5502_f25d_bf55_296c, 0x59f7_41e0_8254_2a38, 0x6e1d_3b62_8ba7_9b98,
+            0x8eb1_c71e_f320_ad74, 0xaa87_ca22_be8b_0537,
+        ]
+        let gy: [UInt] = [
+            0x7a43_1d7c_90ea_0e5f, 0x0a60_b1ce_1d7e_819d, 0xe9da_3113_b5f0_b8c0, 0xf8f4_1dbd_289a_147c,
+            0x5d9e_98bf_9292_dc29, 0x3617_de4a_9626_2c6f,
+        ]
+        let mine = UnsafeMutablePointer<UInt>.allocate(capacity: count * 12)
+        defer { mine.deallocate() }
+        ecBuildAffineOddMultiples(P384Reduction.self, p: c.p, x: gx, y: gy, count: count, into: mine)
+        var scratch = [UInt](repeating: 0, count: 24)
+        scratch.withUnsafeMutableBufferPointer { t in
+            let f = ECFieldOps<P384Reduction>(p: c.p, scratch: t.baseAddress!)
+            for k in 0..<2 * count { f.canonicalize(mine + 6 * k) }
+        }
+        let one: [UInt] = [1, 0, 0, 0, 0, 0]
+        for k in 0..<count {
+            // Out of the table's Montgomery form: multiply by the plain 1.
+            let tx = op(0, Array(UnsafeBufferPointer(start: table + 12 * k, count: 6)), one, mulx: false)
+            let ty = op(0, Array(UnsafeBufferPointer(start: table + 12 * k + 6, count: 6)), one, mulx: false)
+            XCTAssertEqual(
+                tx + ty, Array(UnsafeBufferPointer(start: mine + 12 * k, count: 12)), "entry \(k): \(2 * k + 1)G")
+        }
+        // Affine coordinates from `cryptography` (derive_private_key(k).public_key()).
+        let known: [(Int, String, String)] = [
+            (
+                3,
+                "077a41d4606ffa1464793c7e5fdc7d98cb9d3910202dcd06bea4f240d3566da6b408bbae5026580d02d7e5c70500c831",
+                "c995f7ca0b0c42837d0bbe9602a9fc998520b41c85115aa5f7684c0edc111eacc24abd6be4b5d298b65f28600a2f1df1"
+            ),
+            (
+                255,
+                "913ee585ac49138778366888055f6e18874e4ba0f45c6c0d9cdc23c662401ae27d44704af137e6fa6c679238031e49a5",
+                "122fb8a51307410051adc3846990cca4ca65c8aec1f2f2231a136f3dd8a15c1e6265211771ae52c5fa62d8e7487db3b1"
+            ),
+            (
+                511,
+                "c6c1a4d9a80691ad8e228e86b9795dc1f183e5baf989538c30244f6bca2e2c444880c742cf593f78ca328ab02adc6965",
+                "189726ee24329acf053f05f8518b21ef9724130d178ef93c09d0b8ac8ceb79b04f957297600c7c73daf956cc8e87b4b0"
+            ),
+        ]
+        for (m, x, y) in known {
+            let e = table + 12 * (m >> 1)
+            let ex = op(0, Array(UnsafeBufferPointer(start: e, count: 6)), one, mulx: false)
+            let ey = op(0, Array(UnsafeBufferPointer(start: e + 6, count: 6)), one, mulx: false)
+            XCTAssertEqual(hex(ex), x, "\(m)G x")
+            XCTAssertEqual(hex(ey), y, "\(m)G y")
+        }
+    }
+
+    /// The kernel's wNAF (csigil_p384_wnaf): digits odd, |d| < 2^(w-1), non-zero digits at least
+    /// w apart, and sum d_i 2^i == k, for windows 5 (Q) and 10 (G) and others, on edge and random
+    /// scalars below 2^384.
+    func testKernelWNAF() {
+        var rng = SystemRandomNumberGenerator()
+        var scalars: [[UInt]] = [
+            [0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [UInt](repeating: UInt.max, count: 6),
+            [0, 0, 0, 0, 0, 1 << 63], [UInt.max, 0, UInt.max, 0, UInt.max, 0],
+        ]
+        for _ in 0..<300 { scalars.append((0..<6).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }) }
+        var digits = [Int16](repeating: 0, count: 385)
+        for w in [2, 5, 8, 10, 12] {
+            for k in scalars {
+                let len = digits.withUnsafeMutableBufferPointer { d in
+                    k.withUnsafeBufferPointer { csigil_p384_wnaf(d.baseAddress!, $0.baseAddress!, Int32(w)) }
+                }
+                XCTAssertLessThanOrEqual(len, 385)
+                var pos = [UInt](repeating: 0, count: 8)
+                var neg = [UInt](repeating: 0, count: 8)
+                var last = -w
+                for i in 0..<385 where digits[i] != 0 {
+                    XCTAssertLessThan(i, len)
+                    let d = Int(digits[i])
+                    XCTAssertTrue(d & 1 == 1 && abs(d) < 1 << (w - 1), "digit \(d) w \(w)")
+                    XCTAssertGreaterThanOrEqual(i - last, w, "digits too close, w \(w)")
+                    last = i
+                    let m = UInt(abs(d))
+                    var add = [UInt](repeating: 0, count: 8)
+                    add[i >> 6] = m << UInt(i & 63)
+                    if i & 63 > 0 { add[(i >> 6) + 1] = m >> UInt(64 - (i & 63)) }
+                    var carry: UInt = 0
+                    for j in 0..<8 {
+                        let (s1, o1) = (d > 0 ? pos[j] : neg[j]).addingReportingOverflow(add[j])
+                        let (s2, o2) = s1.addingReportingOverflow(carry)
+                        if d > 0 { pos[j] = s2 } else { neg[j] = s2 }
+                        carry = (o1 || o2) ? 1 : 0
+                    }
+                }
+                var sum = [UInt](repeating: 0, count: 8)
+                var carry: UInt = 0
+                let k8 = k + [0, 0]
+                for j in 0..<8 {
+                    let (s1, o1) = k8[j].addingReportingOverflow(neg[j])
+                    let (s2, o2) = s1.addingReportingOverflow(carry)
+                    sum[j] = s2
+                    carry = (o1 || o2) ? 1 : 0
+                }
+                XCTAssertEqual(pos, sum, "wNAF value, w \(w), k \(hex(k))")
+            }
+        }
+    }
+}
