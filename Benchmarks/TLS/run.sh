@@ -7,9 +7,9 @@
 #   bash Benchmarks/TLS/run.sh [bench|load|all]        (default all)
 #
 # Environment: N (handshakes per cell, 2000), WARMUP (per cell, 200), ROUNDS (alternating rounds
-# per cell, 4), TOTAL (load handshakes, 100000), CONCURRENCY (load connections in flight, 8),
+# per cell, 10), TOTAL (load handshakes, 100000), CONCURRENCY (load connections in flight, 8),
 # LOAD_WARMUP (5000), MAX_SECONDS (load time limit, 600), SIGIL_LOCK (flock file for the build),
-# SKIP_BUILD=1 (use the existing release build).
+# MICRO_ITERATIONS (10000), SKIP_BUILD=1 (use the existing release build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
@@ -62,12 +62,18 @@ OUT="$TMP/section.md"
 if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
     start_server serve
     {
-        echo "Sequential handshakes, N=${N:-2000} per cell after ${WARMUP:-200} warm-up, in ${ROUNDS:-4} alternating rounds. NIOSSL: \`certificateVerification = .fullVerification\`, \`trustRoots\` = the chain's root, host sigil.test. Sigil: \`SigilServerTrustVerifier(anchors: [root])\` via \`makeClientHandlers(serverHostname: \"sigil.test\")\`, \`.noHostnameVerification\`. Client CPU = user + system from \`getrusage(RUSAGE_SELF)\` of the client process / handshakes."
+        echo "Sequential handshakes, N=${N:-2000} per cell after ${WARMUP:-200} warm-up, in ${ROUNDS:-10} alternating rounds. NIOSSL: \`certificateVerification = .fullVerification\`, \`trustRoots\` = the chain's root, host sigil.test. Sigil: \`SigilServerTrustVerifier(anchors: [root])\` via \`makeClientHandlers(serverHostname: \"sigil.test\")\`, \`.noHostnameVerification\`. Client CPU = user + system from \`getrusage(RUSAGE_SELF)\` of the client process / handshakes."
         echo
     } | tee -a "$OUT"
     "$BIN/tls-bench-client" bench --repo "$REPO" --p256-port "$(port_of p256)" --rsa2048-port "$(port_of rsa2048)" \
-        --n "${N:-2000}" --warmup "${WARMUP:-200}" --rounds "${ROUNDS:-4}" | tee -a "$OUT"
+        --n "${N:-2000}" --warmup "${WARMUP:-200}" --rounds "${ROUNDS:-10}" | tee -a "$OUT"
     stop_server
+    {
+        echo
+        echo "Where the Sigil callback's time goes, outside a handshake (CPU time of one thread per call, best of 3 × ${MICRO_ITERATIONS:-10000} calls; \`tls-bench-client micro\`):"
+        echo
+    } | tee -a "$OUT"
+    "$BIN/tls-bench-client" micro --repo "$REPO" --iterations "${MICRO_ITERATIONS:-10000}" | tee -a "$OUT"
     echo | tee -a "$OUT"
 fi
 

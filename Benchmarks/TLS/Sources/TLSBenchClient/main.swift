@@ -2,7 +2,7 @@
 // session is ever offered back: NIOSSL keeps no client session cache), closed with close_notify
 // before the next one starts.
 //
-//   tls-bench-client bench --repo ROOT --p256-port P --rsa2048-port Q [--n 2000] [--warmup 200] [--rounds 4]
+//   tls-bench-client bench --repo ROOT --p256-port P --rsa2048-port Q [--n 2000] [--warmup 200] [--rounds 10]
 //       For each chain × TLS version, N sequential handshakes with (a) NIOSSL's own verification
 //       (BoringSSL: trustRoots = the chain's root, hostname checked) and (b) SigilServerTrustVerifier
 //       (same anchor, same host; certificateVerification = .noHostnameVerification + Sigil's
@@ -149,17 +149,23 @@ func bench(_ args: BenchArguments) throws {
     let repo = args.string("repo", ".")
     let n = args.int("n", 2000)
     let warmup = args.int("warmup", 200)
-    let rounds = max(1, args.int("rounds", 4))
+    let rounds = max(1, args.int("rounds", 10))
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
     var rows: [String] = []
     var summary: [String] = []
-    for chain in BenchChain.all {
+    // Subsets (for profiling one cell): --chains p256,rsa2048 --versions 1.3,1.2 --verifiers none,niossl,sigil,callback
+    let chains = args.string("chains", "p256,rsa2048").split(separator: ",").map(String.init)
+    let versions = args.string("versions", "1.3,1.2").split(separator: ",").map(String.init)
+    let kinds = ["none", "niossl", "sigil", "callback"]
+    let selected = args.string("verifiers", kinds.joined(separator: ",")).split(separator: ",").map(String.init)
+    for chain in BenchChain.all where chains.contains(chain.name) {
         let port = args.int("\(chain.name)-port", 0)
         guard port > 0 else { throw BenchError("--\(chain.name)-port is required") }
         let rootNIO = try nioCertificate(repo, chain.root)
         let anchors = try Certificate.all(from: try readFile(repo + "/" + chain.root))
-        for (version, label) in [(TLSVersion.tlsv13, "1.3"), (TLSVersion.tlsv12, "1.2")] {
+        for (version, label) in [(TLSVersion.tlsv13, "1.3"), (TLSVersion.tlsv12, "1.2")]
+        where versions.contains(label) {
             // (a) NIOSSL / BoringSSL: chain to the root and the host name.
             var a = TLSConfiguration.makeClientConfiguration()
             a.minimumTLSVersion = version
@@ -185,50 +191,76 @@ func bench(_ args: BenchArguments) throws {
                 handlers: { try verifier.makeClientHandlers(context: bContext, serverHostname: benchHost) },
                 waitForByte: false, expectVersion: version)
 
-            _ = try measure(warmup, nioDialer, on: loop)
-            _ = try measure(warmup, sigilDialer, on: loop)
-            var totalA = Measured()
-            var totalB = Measured()
+            // (0) Baseline: the same handshake with no certificate verification at all
+            // (`.none`), so "− baseline" is what each verification adds inside the handshake.
+            var z = a
+            z.certificateVerification = .none
+            let zContext = try NIOSSLContext(configuration: z)
+            let noneDialer = Dialer(
+                port: port,
+                handlers: { [try NIOSSLClientHandler(context: zContext, serverHostname: benchHost)] },
+                waitForByte: false, expectVersion: version)
+
+            // (0') NIOSSL's custom-verification machinery alone: a callback that accepts at once
+            // (peer chain → [NIOSSLCertificate], promise, a second handshake step). Not a verifier.
+            let yesDialer = Dialer(
+                port: port,
+                handlers: {
+                    [
+                        try NIOSSLClientHandler(
+                            context: bContext, serverHostname: benchHost,
+                            customVerificationCallbackWithMetadata: { _, promise in
+                                promise.succeed(.certificateVerified(VerificationMetadata(nil)))
+                            })
+                    ]
+                },
+                waitForByte: false, expectVersion: version)
+
+            let dialers = [noneDialer, nioDialer, sigilDialer, yesDialer]
+            for (t, d) in dialers.enumerated() where selected.contains(kinds[t]) {
+                _ = try measure(warmup, d, on: loop)
+            }
+            var totals = [Measured](repeating: Measured(), count: 4)
             var ratios: [Double] = []
             for r in 0..<rounds {
                 let k = n / rounds + (r < n % rounds ? 1 : 0)
-                var ma = Measured()
-                var mb = Measured()
-                if r % 2 == 0 {
-                    ma = try measure(k, nioDialer, on: loop)
-                    mb = try measure(k, sigilDialer, on: loop)
-                } else {
-                    mb = try measure(k, sigilDialer, on: loop)
-                    ma = try measure(k, nioDialer, on: loop)
+                var m = [Measured](repeating: Measured(), count: 4)
+                // Rotate the order every round so drift on the shared machine falls on all of them.
+                for step in 0..<4 {
+                    let which = (step + r) % 4
+                    if selected.contains(kinds[which]) { m[which] = try measure(k, dialers[which], on: loop) }
                 }
-                for (t, m) in [(0, ma), (1, mb)] {
-                    if t == 0 {
-                        totalA.handshakes += m.handshakes
-                        totalA.wall += m.wall
-                        totalA.cpu += m.cpu
-                    } else {
-                        totalB.handshakes += m.handshakes
-                        totalB.wall += m.wall
-                        totalB.cpu += m.cpu
-                    }
+                for t in 0..<4 {
+                    totals[t].handshakes += m[t].handshakes
+                    totals[t].wall += m[t].wall
+                    totals[t].cpu += m[t].cpu
                 }
-                ratios.append(mb.perHandshakeCPU / ma.perHandshakeCPU)
+                ratios.append(m[2].perHandshakeCPU / m[1].perHandshakeCPU)
                 FileHandleStderr.write(
-                    "round \(r) \(chain.label) TLS \(label): NIOSSL \(us(ma.perHandshakeCPU)) µs, Sigil \(us(mb.perHandshakeCPU)) µs CPU/handshake\n"
+                    "round \(r) \(chain.label) TLS \(label): none \(us(m[0].perHandshakeCPU)), callback \(us(m[3].perHandshakeCPU)), NIOSSL \(us(m[1].perHandshakeCPU)), Sigil \(us(m[2].perHandshakeCPU)) µs CPU/handshake\n"
                 )
             }
             let v = verdicts.withLockedValue { $0 }
             // Every Sigil handshake ran the callback (a full handshake, no resumption) and was accepted.
-            guard v.accepted == warmup + n, v.refused == 0 else {
+            let sigilRan = selected.contains("sigil")
+            guard v.accepted == (sigilRan ? warmup + n : 0), v.refused == 0 else {
                 throw BenchError("Sigil verdicts: \(v.accepted) accepted, \(v.refused) refused, expected \(warmup + n)")
             }
+            let (totalA, totalB) = (totals[1], totals[2])
+            let base = totals[0].perHandshakeCPU
             let ratio = totalB.perHandshakeCPU / totalA.perHandshakeCPU
             let sorted = ratios.sorted()
             rows.append(
-                "| \(chain.label) | \(label) | NIOSSL (BoringSSL) | \(totalA.handshakes) | \(fmt(totalA.rate, 0)) | \(us(totalA.perHandshakeCPU)) | |"
+                "| \(chain.label) | \(label) | none (baseline) | \(totals[0].handshakes) | \(fmt(totals[0].rate, 0)) | \(us(base)) | | |"
             )
             rows.append(
-                "| \(chain.label) | \(label) | Sigil | \(totalB.handshakes) | \(fmt(totalB.rate, 0)) | \(us(totalB.perHandshakeCPU)) | **\(fmt(ratio, 2))×** (rounds \(fmt(sorted.first!, 2))–\(fmt(sorted.last!, 2))) |"
+                "| \(chain.label) | \(label) | custom callback accepting at once (NIOSSL's callback machinery, no check) | \(totals[3].handshakes) | \(fmt(totals[3].rate, 0)) | \(us(totals[3].perHandshakeCPU)) | \(us(totals[3].perHandshakeCPU - base)) | |"
+            )
+            rows.append(
+                "| \(chain.label) | \(label) | NIOSSL (BoringSSL) | \(totalA.handshakes) | \(fmt(totalA.rate, 0)) | \(us(totalA.perHandshakeCPU)) | \(us(totalA.perHandshakeCPU - base)) | |"
+            )
+            rows.append(
+                "| \(chain.label) | \(label) | Sigil | \(totalB.handshakes) | \(fmt(totalB.rate, 0)) | \(us(totalB.perHandshakeCPU)) | \(us(totalB.perHandshakeCPU - base)) | **\(fmt(ratio, 2))×** (rounds \(fmt(sorted.first!, 2))–\(fmt(sorted.last!, 2))) |"
             )
             let met = ratio <= 0.9 ? "met" : "missed"
             summary.append(
@@ -237,9 +269,9 @@ func bench(_ args: BenchArguments) throws {
         }
     }
     say(
-        "| chain | TLS | client verification | handshakes | handshakes/s | client CPU µs/handshake | CPU Sigil / NIOSSL |"
+        "| chain | TLS | client verification | handshakes | handshakes/s | client CPU µs/handshake | − baseline µs | CPU Sigil / NIOSSL |"
     )
-    say("|---|---|---|---:|---:|---:|---|")
+    say("|---|---|---|---:|---:|---:|---:|---|")
     for r in rows { say(r) }
     say("")
     for s in summary { say(s) }
@@ -350,6 +382,72 @@ func load(_ args: BenchArguments) throws {
     if s.failed > 0 { exit(1) }
 }
 
+/// Where the Sigil callback's time goes, outside any handshake: per-call CPU time of the event-loop
+/// thread (`CLOCK_THREAD_CPUTIME_ID`, `iterations` calls, best of 3) of each step the callback takes
+/// on the certificates the server sends.
+func micro(_ args: BenchArguments) throws {
+    let repo = args.string("repo", ".")
+    let iterations = args.int("iterations", 20000)
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let t0 = threadCPUSeconds()
+            for _ in 0..<iterations { try body() }
+            best = min(best, (threadCPUSeconds() - t0) / Double(iterations))
+        }
+        return best
+    }
+    say("| chain | step (per handshake: leaf + intermediate) | µs |")
+    say("|---|---|---:|")
+    for chain in BenchChain.all {
+        let nio = [try nioCertificate(repo, chain.leaf), try nioCertificate(repo, chain.intermediate)]
+        let ders = try nio.map { try $0.toDERBytes() }
+        let anchors = try Certificate.all(from: try readFile(repo + "/" + chain.root))
+        let verifier = SigilServerTrustVerifier(anchors: anchors)
+        let parsed = try ders.map { try Certificate(der: $0) }
+        let now = WallClock.now()
+        let callback = verifier.makeCallback(serverHostname: benchHost, verdicts: SigilTLSVerdictBox())
+        var sink = 0
+        let rows: [(String, Double)] = try loop.submit {
+            [
+                (
+                    "NIOSSL: DER → NIOSSLCertificate (d2i_X509; NIOSSL does it before calling back)",
+                    try time { for d in ders { sink &+= try NIOSSLCertificate(bytes: d, format: .der).hashValue } }
+                ),
+                (
+                    "Sigil: NIOSSLCertificate → DER (toDERBytes)",
+                    try time { for c in nio { sink &+= try c.toDERBytes().count } }
+                ),
+                (
+                    "Sigil: parse (Certificate(der:))",
+                    try time { for d in ders { sink &+= try Certificate(der: d).der.count } }
+                ),
+                (
+                    "Sigil: evaluate (path + host + 2 signatures)",
+                    time { sink &+= verifier.verify(certificates: parsed, name: benchHost, at: now).accepted ? 1 : 0 }
+                ),
+                (
+                    "Sigil: verify(_:name:) (DER + parse + evaluate)",
+                    time { sink &+= verifier.verify(nio, name: benchHost).accepted ? 1 : 0 }
+                ),
+                (
+                    "Sigil: the whole callback (+ validated chain for NIOSSL, promise)",
+                    time {
+                        let p = loop.makePromise(of: NIOSSLVerificationResultWithMetadata.self)
+                        callback(nio, p)
+                        p.futureResult.whenSuccess { if case .certificateVerified = $0 { sink &+= 1 } }
+                    }
+                ),
+            ]
+        }.wait()
+        for (what, t) in rows { say("| \(chain.label) | \(what) | \(fmt(t * 1e6, 2)) |") }
+        if sink == 42 { say("") }
+    }
+    try group.syncShutdownGracefully()
+}
+
 func us(_ seconds: Double) -> String { fmt(seconds * 1e6, 1) }
 
 func fmt(_ x: Double, _ digits: Int) -> String {
@@ -377,6 +475,7 @@ do {
     switch arguments.command {
     case "bench": try bench(arguments)
     case "load": try load(arguments)
+    case "micro": try micro(arguments)
     default:
         say("usage: tls-bench-client bench|load … (see the header of Sources/TLSBenchClient/main.swift)")
         exit(2)

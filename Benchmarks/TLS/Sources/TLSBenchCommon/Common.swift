@@ -82,6 +82,13 @@ public func processCPUSeconds() -> Double {
     return user + system
 }
 
+/// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
+public func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
 /// Monotonic wall-clock seconds.
 public func monotonicSeconds() -> Double {
     var t = timespec()
