@@ -490,6 +490,12 @@ if mem:
     ratio = int(retained) / int(der)
     goal("loaded bundle ≤ 1.2× its DER size", ratio <= 1.2, f"{ratio:.2f}× ({int(retained) // int(count)} B per certificate)")
 
+# The TLS handshake benchmark is a separate run (Benchmarks/TLS/run.sh, BoringSSL build): its last
+# section is carried over as it was written, with its own date and load.
+tls_section = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "TLS", "RESULTS.md")
+if os.path.exists(tls_section):
+    lines += open(tls_section).read().rstrip("\n").splitlines() + [""]
+
 if goals:
     met = sum("**met**" in g for g in goals)
     lines += ["## Goals", "", f"{met} of {len(goals)} met.", "",
