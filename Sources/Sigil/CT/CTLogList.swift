@@ -5,13 +5,27 @@ import SigilX509
 /// A log's state in a log list (the v3 schema of the public log lists; Apple's v4 list uses the
 /// same names): when it entered that state is `CTLog.stateTimestamp`.
 public enum CTLogState: String, Sendable, Hashable {
-    case pending, qualified, usable, readonly, retired, rejected
+    /// Applied for inclusion, not yet accepted: its SCTs never count.
+    case pending
+    /// Accepted into the program (from the state's timestamp on): its SCTs count.
+    case qualified
+    /// Qualified and trusted by clients: its SCTs count.
+    case usable
+    /// Frozen, no longer accepting entries; approved until its timestamp, then "once approved".
+    case readonly
+    /// No longer trusted: its SCTs count only as "once approved" and only if issued before its
+    /// timestamp.
+    case retired
+    /// Never accepted: its SCTs never count.
+    case rejected
 }
 
 /// A log's verification key, decoded once when the list is loaded (RFC 6962 §3.2: ECDSA
 /// P-256 or RSA; Sigil takes RSA only with a modulus of at least 2048 bits).
 public enum CTLogKey: Sendable {
+    /// ECDSA on P-256 (`id-ecPublicKey`, `secp256r1`).
     case p256(ECDSAPublicKey)
+    /// RSA with a modulus of at least 2048 bits.
     case rsa(RSAPublicKey)
 }
 

@@ -2,25 +2,6 @@ import SigilCrypto
 import SigilDER
 import SigilX509
 
-/// What became of one SCT.
-public enum SCTStatus: String, Sendable, Hashable {
-    /// The log's key verifies it, it is not dated after the verification time, and the log was
-    /// acceptable when it issued it.
-    case valid
-    /// The signature does not verify, its algorithm is not ECDSA P-256 / RSA ≥ 2048 with SHA-256,
-    /// or it is dated after the verification time.
-    case invalid
-    /// No log of the list has its log ID (or no list was given).
-    case unknownLog = "unknown-log"
-    /// The log is known but was not acceptable at the SCT's time (pending, rejected, retired
-    /// before it, or the certificate outside its temporal interval).
-    case logNotAcceptable = "log-not-acceptable"
-    /// An embedded SCT whose precertificate entry cannot be built: no issuer key is at hand.
-    case issuerUnknown = "issuer-unknown"
-    /// It does not decode (hash `none`, signature `anonymous`, bad lengths or version).
-    case malformed
-}
-
 /// One SCT and its status.
 public struct SCTCheck: Sendable {
     /// The SCT, when it decoded.

@@ -133,6 +133,10 @@ public struct SecurityPolicy: Sendable {
     public var certificatePolicies = CertificatePolicyOptions()
     /// Checks signatures (Sigil's own by default).
     public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
+    /// Certificate Transparency in the ordinary evaluation (nil: not checked): enforced for a
+    /// path ending at an anchor of source `.system` (as `.system()` loads them), and at any
+    /// anchor when `CTOptions.required` (see `CTOptions`).
+    public var certificateTransparency: CTOptions? = nil
 
     /// A policy with `pinningMode`, the `pinnedCertificates`, and the anchors of the ordinary evaluation; the other properties at AFNetworking's defaults.
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
@@ -293,6 +297,7 @@ public struct SecurityPolicy: Sendable {
             signatureVerifier: signatureVerifier, systemAnchors: anchors)
         trust.algorithms = algorithms
         trust.requirements.certificatePolicies = certificatePolicies
+        trust.transparency = certificateTransparency
         let ordinary = trust.verify()
         if allowInvalidCertificates, case .untrusted(let f) = ordinary {
             warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))

@@ -83,6 +83,10 @@ public struct CertificateTrust: Sendable {
     /// the revocation data's), candidate visits, name-constraint comparisons and certificate
     /// policy work (`VerificationBudget`). Each policy of `policies` is one verification.
     public var budget = VerificationBudget.standard
+    /// Certificate Transparency, checked after the path validated (`CTOptions` in the module
+    /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
+    /// anchor only when CT is required. Nil: not checked.
+    public var transparency: (any CertificateTransparencyCheck)? = nil
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
     /// `requirements.time`.
@@ -181,6 +185,11 @@ public struct CertificateTrust: Sendable {
             return ValidatedPolicies()
         }
 
+        /// What Certificate Transparency found (every SCT and the policy's verdict), also when
+        /// its verdict made the chain untrusted; nil without `CertificateTrust.transparency`
+        /// or when the chain failed for other reasons.
+        public internal(set) var transparency: TransparencyDetails? = nil
+
         /// `result.isTrusted`.
         public var isTrusted: Bool { result.isTrusted }
     }
@@ -188,26 +197,32 @@ public struct CertificateTrust: Sendable {
     /// `SecTrustEvaluate`: every policy must hold (see `verify()`), mapped onto
     /// `TrustResultType`.
     public func evaluate() -> Evaluation {
-        let r = verify()
+        let (r, ct) = verifyReportingTransparency()
+        var e: Evaluation
         switch r {
         case .trusted(let path, let source, _):
-            return Evaluation(
+            e = Evaluation(
                 result: source == .system ? .unspecified : .proceed, chain: path,
                 anchorSource: source, failures: [], trustResult: r)
         case .untrusted(let failures):
-            return Evaluation(
+            e = Evaluation(
                 result: .forFailures(failures), chain: [], anchorSource: nil,
                 failures: failures, trustResult: r)
         }
+        e.transparency = ct
+        return e
     }
 
     /// The verdict as a `TrustResult`: every policy must hold (no policy = `.basicX509`); the
     /// path reported is the first policy's; the failures of all policies are merged, without
     /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
     /// `malformedCertificate` failure.
-    public func verify() -> TrustResult {
+    public func verify() -> TrustResult { verifyReportingTransparency().result }
+
+    /// `verify()` and what `transparency` found (`TrustResult.applyingTransparency`).
+    func verifyReportingTransparency() -> (result: TrustResult, transparency: TransparencyDetails?) {
         guard let leaf = certificates.first else {
-            return .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")])
+            return (.untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")]), nil)
         }
         let policies = self.policies.isEmpty ? [Policy.basicX509] : self.policies
         var verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
@@ -220,8 +235,8 @@ public struct CertificateTrust: Sendable {
             if first == nil { first = result }
             for x in result.failures where !failures.contains(x) { failures.append(x) }
         }
-        if !failures.isEmpty { return .untrusted(TrustFailure.sortedByRank(failures)) }
-        return first!
+        if !failures.isEmpty { return (.untrusted(TrustFailure.sortedByRank(failures)), nil) }
+        return first!.applyingTransparency(transparency, at: time)
     }
 
     /// `requirements` with the purpose and name of `policy`.
