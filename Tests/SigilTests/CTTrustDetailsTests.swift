@@ -17,6 +17,7 @@ final class CTTrustDetailsTests: XCTestCase {
             let statuses: [String]
             let apple: Bool
         }
+        let checkTime: String
         let cases: [Case]
     }
 
@@ -43,10 +44,9 @@ final class CTTrustDetailsTests: XCTestCase {
         }
         for c in m.cases {
             let leaf = try Certificate(der: bytes(c.certificate))
-            // The chain is checked two days into the leaf's validity (the script's verdicts do
-            // not depend on the time: its future SCTs are dated after every leaf's check time).
-            guard leaf.notBefore >= issuer.notBefore else { continue }
-            let time = leaf.notBefore + 2 * 86_400
+            // At the script's time of check, when the chain is valid (all but the pre-2018 leaf).
+            let time = try XCTUnwrap(parseRFC3339(m.checkTime))
+            guard leaf.notBefore <= time, time <= leaf.notAfter else { continue }
             var t = trust(leaf, anchor: issuer, source: .system, time: time)
             t.transparency = CTOptions(
                 logList: list, ocspSCTList: try c.ocsp.map(bytes), tlsSCTList: try c.tls.map(bytes))

@@ -53,23 +53,39 @@ public struct CTLog: Sendable {
     /// `mmd` in seconds, when given.
     public let maximumMergeDelay: Int64?
 
-    /// Whether an SCT with this `timestamp` (seconds) is from a log that was approved (qualified,
-    /// usable or readonly; or retired after the timestamp) — "once or currently approved".
-    public func acceptsSCT(issuedAt timestamp: Int64) -> Bool {
+    /// Whether an SCT this log issued at `timestamp` comes from a log "once or currently
+    /// approved at the time of check" `time` (Apple's CT policy, support.apple.com/103214,
+    /// "Policy requirements", first sentence; the states of the log lists' v3 schema and Apple's
+    /// v4 list, whose `state.*.timestamp` is when the log entered the state):
+    /// - `qualified` / `usable` since T: approved from T on — at a time of check before T the
+    ///   list says nothing of an earlier approval, so the log is not approved then (fail closed);
+    /// - `readonly` / `retired` since T: approved up to T, so an SCT issued before T counts as
+    ///   from a once-approved log; one issued at or after T does not;
+    /// - `pending` / `rejected`, or no state: never.
+    public func acceptsSCT(issuedAt timestamp: Int64, at time: Int64) -> Bool {
         switch state {
-        case .qualified?, .usable?, .readonly?: return true
-        case .retired?:
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?, .retired?:
             guard let t = stateTimestamp else { return false }
             return timestamp < t
         case .pending?, .rejected?, nil: return false
         }
     }
 
-    /// Whether the log is approved now (qualified, usable or readonly at `time`).
+    /// Whether the log is "currently approved" at the time of check `time` (Apple's CT policy,
+    /// both alternatives of "Policy requirements" need SCTs from currently approved logs):
+    /// `qualified` / `usable` from their state's timestamp on; `readonly` / `retired` only
+    /// before theirs (until then the log was approved — those states follow approval); never
+    /// `pending` / `rejected`.
     public func isCurrentlyApproved(at time: Int64) -> Bool {
         switch state {
-        case .qualified?, .usable?, .readonly?: return true
-        default: return false
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?, .retired?:
+            guard let t = stateTimestamp else { return false }
+            return time < t
+        case .pending?, .rejected?, nil: return false
         }
     }
 }
@@ -164,9 +180,10 @@ public struct CTLogList: Sendable {
                     throw CTLogListError(message: "log list: \(at).state.\(name).timestamp is not RFC 3339")
                 }
                 stateTime = t
-            } else if st == .retired {
-                // Without its date a retirement cannot be compared with an SCT: fail closed.
-                throw CTLogListError(message: "log list: \(at).state.retired has no timestamp")
+            } else if st == .retired || st == .readonly {
+                // Without its date a retirement or freeze cannot be compared with an SCT: fail
+                // closed (the v3 schema and Apple's v4 require `timestamp` in every state).
+                throw CTLogListError(message: "log list: \(at).state.\(name) has no timestamp")
             }
         }
         var interval: (Int64, Int64)? = nil

@@ -98,7 +98,7 @@ public enum SCTVerifier {
         guard verifySignature(sct, key: log.key, digest: digest) else { return .invalid }
         // RFC 6962 §5.2: a client checks the timestamp is not in the future.
         if sct.timestampSeconds > time { return .invalid }
-        guard log.acceptsSCT(issuedAt: sct.timestampSeconds) else { return .logNotAcceptable }
+        guard log.acceptsSCT(issuedAt: sct.timestampSeconds, at: time) else { return .logNotAcceptable }
         if let (a, b) = log.temporalInterval, !(certificate.notAfter >= a && certificate.notAfter < b) {
             return .logNotAcceptable
         }
