@@ -241,6 +241,46 @@ for name, days, nb, specs in CASES:
         entry["apple" + suffix] = apple(days, nb, valid, has_tiled)
         entry["chrome" + suffix] = chrome(days, nb, valid, has_tiled)
     manifest["cases"].append(entry)
+# A precertificate issued by a Precertificate Signing Certificate (RFC 6962 §3.1: directly
+# certified by the CA, EKU 1.3.6.1.4.1.11129.2.4.4). The log builds the precert_entry as §3.2
+# says: the TBS with the poison removed and its issuer and authority key identifier changed to
+# those of the CA that issues the final certificate, and issuer_key_hash = SHA-256 of THAT CA's
+# key (the issuer of the signing certificate). The final certificate then carries the same TBS
+# plus the SCT list, so a client checks it against the final certificate's issuer (the CA). The
+# signing certificate offered as the issuer does not give that key: its SCTs are issuer-unknown.
+PSC_EKU = x509.ObjectIdentifier("1.3.6.1.4.1.11129.2.4.4")
+POISON = x509.ObjectIdentifier("1.3.6.1.4.1.11129.2.4.3")
+psc_key = ec.generate_private_key(ec.SECP256R1())
+psc_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "CT Test Precertificate Signing")])
+psc = (x509.CertificateBuilder().subject_name(psc_name).issuer_name(ca_name).public_key(psc_key.public_key())
+       .serial_number(2).not_valid_before(dt.datetime(2024, 1, 1, tzinfo=UTC)).not_valid_after(dt.datetime(2034, 1, 1, tzinfo=UTC))
+       .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+       .add_extension(x509.ExtendedKeyUsage([PSC_EKU]), critical=False).sign(ca_key, hashes.SHA256()))
+open(os.path.join(OUT, "psc.der"), "wb").write(psc.public_bytes(serialization.Encoding.DER))
+leaf_key = ec.generate_private_key(ec.SECP256R1())
+serial = x509.random_serial_number()
+def psc_builder(issuer_name, issuer_pub):
+    return (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "psc.example")]))
+            .issuer_name(issuer_name).public_key(leaf_key.public_key()).serial_number(serial)
+            .not_valid_before(NB).not_valid_after(NB + dt.timedelta(seconds=90 * 86400 - 1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("psc.example")]), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_pub), critical=False))
+precert = (psc_builder(psc_name, psc_key.public_key())
+           .add_extension(x509.UnrecognizedExtension(POISON, b"\x05\x00"), critical=True).sign(psc_key, hashes.SHA256()))
+open(os.path.join(OUT, "psc-precert.der"), "wb").write(precert.public_bytes(serialization.Encoding.DER))
+# §3.2: issuer and AKI changed to the CA's, poison removed (built directly rather than edited).
+entry_tbs = psc_builder(ca_name, ca_key.public_key()).sign(ca_key, hashes.SHA256()).tbs_certificate_bytes
+when_psc = NB + dt.timedelta(hours=1)
+psc_scts = [l.sct(when_psc, ("precert", ikh, entry_tbs)) for l in (A1, B1)]
+final_psc = (psc_builder(ca_name, ca_key.public_key())
+             .add_extension(x509.UnrecognizedExtension(SCT_EXT, der_octet_string(sct_list(psc_scts))), critical=False)
+             .sign(ca_key, hashes.SHA256()))
+assert final_psc.tbs_precertificate_bytes == entry_tbs
+open(os.path.join(OUT, "psc-final.der"), "wb").write(final_psc.public_bytes(serialization.Encoding.DER))
+manifest["precertificateSigning"] = {
+    "certificate": "psc-final.der", "signingCertificate": "psc.der", "precertificate": "psc-precert.der",
+    "statusesWithCA": ["valid", "valid"], "statusesWithSigningCertificate": ["issuer-unknown", "issuer-unknown"], "apple": True}
+
 with open(os.path.join(OUT, "manifest.json"), "w") as f:
     json.dump(manifest, f, indent=1)
 print("\n".join("%-30s apple=%-5s chrome=%-5s %s | apple list: apple=%-5s chrome=%-5s %s" % (

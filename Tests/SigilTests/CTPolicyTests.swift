@@ -138,3 +138,49 @@ final class CTEnforcementTests: XCTestCase {
             bad.applyingCertificateTransparency(CTOptions(logList: list, required: true), at: time).0.isTrusted)
     }
 }
+
+/// RFC 6962 §3.1–3.2: a precertificate issued by a Precertificate Signing Certificate. The
+/// script (Fixtures/ct/generate.py) builds the precert_entry as a log does — issuer and AKI
+/// changed to the CA's, issuer_key_hash of the CA that certified the signing certificate — and
+/// the final certificate from the CA.
+final class CTPrecertificateSigningTests: XCTestCase {
+    struct Manifest: Decodable {
+        struct PSC: Decodable {
+            let certificate: String
+            let signingCertificate: String
+            let precertificate: String
+            let statusesWithCA: [String]
+            let statusesWithSigningCertificate: [String]
+            let apple: Bool
+        }
+        let checkTime: String
+        let logList: String
+        let issuer: String
+        let precertificateSigning: PSC
+    }
+
+    func testSCTsVerifyAgainstTheCAThatCertifiedTheSigningCertificate() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/generated")
+        func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
+        let m = try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
+        let p = m.precertificateSigning
+        let list = try CTLogList(json: bytes(m.logList))
+        let ca = try Certificate(der: bytes(m.issuer))
+        let psc = try Certificate(der: bytes(p.signingCertificate))
+        let final = try Certificate(der: bytes(p.certificate))
+        let time = try XCTUnwrap(parseRFC3339(m.checkTime))
+        XCTAssertTrue(SCTVerifier.isPrecertificateSigningCertificate(psc))
+        XCTAssertFalse(SCTVerifier.isPrecertificateSigningCertificate(ca))
+        let withCA = SCTVerifier.check(final, issuer: ca, logList: list, at: time)
+        XCTAssertEqual(withCA.map(\.status.rawValue), p.statusesWithCA)
+        XCTAssertEqual(
+            CTPolicy.evaluate(final, checks: withCA, logList: list, profile: .apple, at: time).compliant, p.apple)
+        XCTAssertEqual(
+            SCTVerifier.check(final, issuer: psc, logList: list, at: time).map(\.status.rawValue),
+            p.statusesWithSigningCertificate)
+        // The precertificate itself (poison extension, issued by the signing certificate) is not
+        // what a client verifies; it has no SCTs.
+        let pre = try Certificate(der: bytes(p.precertificate))
+        XCTAssertTrue(SCTVerifier.check(pre, issuer: psc, logList: list, at: time).isEmpty)
+    }
+}

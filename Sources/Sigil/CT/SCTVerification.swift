@@ -49,7 +49,15 @@ public enum SCTVerifier {
         }
         if sources.isEmpty { return [] }
         let precert = PrecertificateTBS(certificate)
-        let issuerKeyHash = issuer.map { SHA256.hash($0.subjectPublicKeyInfo.bytes).bytes }
+        // RFC 6962 §3.2: issuer_key_hash is of the CA that issues the final certificate. When the
+        // precertificate came from a Precertificate Signing Certificate (§3.1), that is the CA
+        // which certified the signing certificate — the final certificate's own issuer. A signing
+        // certificate offered as the issuer (EKU 1.3.6.1.4.1.11129.2.4.4: it signs precertificates
+        // only) therefore does not give the key: the SCTs are `issuer-unknown`, never checked
+        // against the wrong hash.
+        let issuerKeyHash = issuer.flatMap {
+            isPrecertificateSigningCertificate($0) ? nil : SHA256.hash($0.subjectPublicKeyInfo.bytes).bytes
+        }
         for (origin, result) in sources {
             switch result {
             case .failure(let e):
@@ -78,6 +86,17 @@ public enum SCTVerifier {
             }
         }
         return out
+    }
+
+    /// id-kp 1.3.6.1.4.1.11129.2.4.4, the Precertificate Signing Certificate's extended key
+    /// usage (RFC 6962 §3.1).
+    public static let precertificateSigningEKU: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x04]
+
+    /// Whether `c` is a Precertificate Signing Certificate (its EKU holds
+    /// 1.3.6.1.4.1.11129.2.4.4, RFC 6962 §3.1). A malformed EKU counts as not one.
+    public static func isPrecertificateSigningCertificate(_ c: Certificate) -> Bool {
+        guard let eku = try? c.extendedKeyUsage() else { return false }
+        return eku.contains(precertificateSigningEKU)
     }
 
     static func status(

@@ -44,7 +44,6 @@ public enum CTPolicyProfile: String, Sendable, Hashable {
     case chrome
 }
 
-
 /// One SCT as a trust evaluation records it (`TransparencyDetails.scts`).
 public struct SCTRecord: Sendable, Hashable {
     /// The log ID (SHA-256 of the log's key, RFC 6962 §3.2), when the SCT decoded that far.
@@ -133,7 +132,9 @@ extension TrustResult {
         let t = check.checkTransparency(path: path, anchor: anchor, at: Int64(time.rounded(.down)))
         if t.enforced && !t.compliant {
             let what = t.profile == .apple ? "Apple" : "Chrome"
-            return (.untrusted([TrustFailure(.certificateTransparency, at: 0, "\(what) CT policy not met: \(t.reason)")]), t)
+            return (
+                .untrusted([TrustFailure(.certificateTransparency, at: 0, "\(what) CT policy not met: \(t.reason)")]), t
+            )
         }
         details.transparency = t
         return (.trusted(path: path, anchor: anchor, details: details), t)
