@@ -10,6 +10,9 @@ let package = Package(
         .package(name: "Sigil", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        // Already in the graph through swift-certificates; named so the Ed25519 primitive can be
+        // measured without swift-certificates around it.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // OpenSSL's libcrypto (pkg-config `libcrypto`), with a few C helpers so the benchmark
@@ -33,6 +36,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sigil", package: "Sigil"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 "COpenSSL",
             ],
             path: "Benchmarks/SigilBenchmarks",

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""Turns package-benchmark JMH exports (+ SigilMemory output) into Benchmarks/RESULTS.md.
+"""Turns package-benchmark JMH exports (+ the Go peer's JSON, + SigilMemory output) into
+Benchmarks/RESULTS.md and Benchmarks/results.json.
 
-Usage: report.py OUT.md MAIN_JMH_DIR MASKED_JMH_DIR_OR_- MEMORY_TXT META_TXT
+Usage: report.py OUT.md MAIN_JMH_DIR MASKED_JMH_DIR_OR_- MEMORY_TXT_OR_- META_TXT [GO_JSON_OR_-]
+
 Benchmark names are <Operation>_<Library>; rows are grouped by operation and every peer's
 median is divided by Sigil's (ratio > 1: Sigil is faster). Generated: never edit RESULTS.md.
+
+results.json (beside OUT.md) keeps every number with the run it comes from. A run of a subset
+(`run.sh --filter ...`) replaces whole operations — Sigil and all its peers together — and
+keeps the other operations from the runs that measured them, so every ratio in RESULTS.md
+still compares numbers from one run; RESULTS.md names the run of each row.
 """
-import glob, json, os, sys
+import glob, json, os, re, sys
 
 out_path, main_dir, masked_dir, memory_path, meta_path = sys.argv[1:6]
+go_path = sys.argv[6] if len(sys.argv) > 6 else "-"
+store_path = os.path.join(os.path.dirname(os.path.abspath(out_path)), "results.json")
 
 def load(directory):
     results = {}
@@ -33,8 +42,92 @@ def load(directory):
                              "n": e.get("measurementIterations")}
     return results
 
+def load_go(path):
+    """The Go peer (Benchmarks/go): median ns/op and Go heap allocations per operation."""
+    if path == "-" or not os.path.exists(path):
+        return {}, None
+    doc = json.load(open(path))
+    return ({r["name"]: {"us": r["nsPerOp"] / 1000.0, "mallocs": r["allocsPerOp"], "n": r["iterations"]}
+             for r in doc.get("results", [])}, doc.get("go"))
+
 main = load(main_dir)
 masked = load(masked_dir)
+go_results, go_version = load_go(go_path)
+# Go's rows join only the operations Sigil measured in this run (a filtered run measures a subset).
+sigil_ops = {n.rpartition("_")[0] for n in main}
+for name, r in go_results.items():
+    if name.rpartition("_")[0] in sigil_ops:
+        main[name] = r
+meta = open(meta_path).read().strip().splitlines() if os.path.exists(meta_path) else []
+if go_version and any(n.endswith("_Go") for n in main):
+    meta.append(f"Go peer: {go_version}, `Benchmarks/go` (crypto/x509, crypto/ed25519; standard library only)")
+memory_lines = [l.rstrip("\n") for l in open(memory_path) if l.startswith("memory ")] \
+    if memory_path != "-" and os.path.exists(memory_path) else []
+
+# ---- the store: every number with its run ----------------------------------------------
+def run_id(meta_lines):
+    for m in meta_lines:
+        if m.startswith("Date: "):
+            return m[len("Date: "):]
+    return "unknown"
+
+def parse_time(text):
+    m = re.match(r"([0-9.]+) (ns|µs|ms)$", text.strip())
+    if not m:
+        return None
+    v = float(m.group(1))
+    return {"ns": v / 1000.0, "µs": v, "ms": v * 1000.0}[m.group(2)]
+
+def import_legacy(md_path):
+    """RESULTS.md written before results.json existed: its tables become the first run."""
+    text = open(md_path).read()
+    lines = text.splitlines()
+    legacy_meta = []
+    for l in lines:
+        if l.startswith("- ") and ":" in l and l[2:].split(":")[0] in (
+                "Date", "CPU", "Load average (1/5/15 min) at start of the main run", "Toolchain", "OpenSSL", "Sigil", "Fixtures"):
+            legacy_meta.append(l[2:])
+        if l.startswith("## "):
+            if legacy_meta:
+                break
+    rid = run_id(legacy_meta)
+    title_to_lib = {v: k for k, v in LIB_TITLE.items()}
+    benchmarks, masked_old, memory_old = {}, {}, []
+    total_der = re.search(r"Total DER size of the bundle: ([0-9.]+) KiB", text)
+    section = None
+    op = None
+    for l in lines:
+        if l.startswith("## "):
+            section = l[3:]
+            continue
+        cells = [c.strip() for c in l.strip().strip("|").split("|")] if l.startswith("|") else None
+        if not cells or set(cells[0]) <= set("-:") and cells[0] != "":
+            continue
+        if section and section.startswith("SHA-256 with OpenSSL's SHA-NI code masked") and len(cells) == 6 \
+                and cells[0] in ("64B", "1KiB", "16KiB"):
+            for lib, text in (("SigilPortable", cells[1]), ("OpenSSL", cells[2]), ("OpenSSLLowLevel", cells[3])):
+                us = parse_time(text)
+                if us is not None:
+                    masked_old[f"SHA256_{cells[0]}_{lib}"] = {"us": us, "mallocs": None, "n": None}
+        elif section and section.startswith("Memory of the loaded system bundle") and len(cells) == 5 \
+                and cells[0] in title_to_lib:
+            kib = float(cells[1].split()[0])
+            count = int(cells[2])
+            ratio = float(cells[4].rstrip("×"))
+            retained = round(kib * 1024)
+            der = round(float(total_der.group(1)) * 1024) if total_der else round(retained / ratio)
+            memory_old.append(f"memory {title_to_lib[cells[0]]} {retained} {count} {der}")
+        elif len(cells) == 5 and cells[1] in title_to_lib:
+            if cells[0]:
+                op = cells[0].strip("`").split("`")[0]
+            us = parse_time(cells[2])
+            mallocs = None if cells[3] in ("–", "") else float(cells[3])
+            if us is not None and op:
+                benchmarks[f"{op}_{title_to_lib[cells[1]]}"] = {"us": us, "mallocs": mallocs, "n": None, "run": rid}
+    return {"runs": {rid: legacy_meta}, "benchmarks": benchmarks,
+            "masked": {"run": rid, "benchmarks": masked_old} if masked_old else None,
+            "memory": {"run": rid, "lines": memory_old} if memory_old else None}
+
 
 def fmt_time(us):
     if us is None:
@@ -48,11 +141,51 @@ def fmt_time(us):
 def fmt_count(n):
     return "–" if n is None else f"{int(round(n))}"
 
-LIB_ORDER = ["Sigil", "SigilSHANI", "SigilPortable", "SwiftCertificates", "OpenSSL", "OpenSSLLowLevel"]
+LIB_ORDER = ["Sigil", "SigilSHANI", "SigilPortable", "SwiftCertificates", "SwiftCrypto", "OpenSSL",
+             "OpenSSLEVP", "OpenSSLLowLevel", "Go"]
 LIB_TITLE = {"Sigil": "Sigil", "SigilSHANI": "Sigil (SHA-NI engine)",
              "SigilPortable": "Sigil (portable engine)",
-             "SwiftCertificates": "swift-certificates", "OpenSSL": "OpenSSL",
-             "OpenSSLLowLevel": "OpenSSL (`SHA256_Init/Update/Final`)"}
+             "SwiftCertificates": "swift-certificates", "SwiftCrypto": "swift-crypto (BoringSSL)",
+             "OpenSSL": "OpenSSL", "OpenSSLEVP": "OpenSSL (`EVP_DigestVerify`)",
+             "OpenSSLLowLevel": "OpenSSL (`SHA256_Init/Update/Final`)", "Go": "Go `crypto/x509`"}
+
+if os.path.exists(store_path):
+    store = json.load(open(store_path))
+elif os.path.exists(out_path):
+    store = import_legacy(out_path)
+else:
+    store = {"runs": {}, "benchmarks": {}, "masked": None, "memory": None}
+
+this_run = run_id(meta)
+measured_ops = {n.rpartition("_")[0] for n in main}
+# A full run (run.sh without arguments sets REPORT_FULL_RUN=1) replaces everything: benchmarks
+# that no longer exist do not linger from older runs.
+full_run = os.environ.get("REPORT_FULL_RUN") == "1" and bool(main)
+benchmarks = {} if full_run else \
+    {n: r for n, r in store["benchmarks"].items() if n.rpartition("_")[0] not in measured_ops}
+for n, r in main.items():
+    benchmarks[n] = dict(r, run=this_run)
+if masked:
+    store["masked"] = {"run": this_run, "benchmarks": masked}
+if memory_lines:
+    store["memory"] = {"run": this_run, "lines": memory_lines}
+store["runs"][this_run] = meta
+used_runs = {r["run"] for r in benchmarks.values()}
+for part in ("masked", "memory"):
+    if store.get(part):
+        used_runs.add(store[part]["run"])
+store["runs"] = {k: v for k, v in store["runs"].items() if k in used_runs}
+store["benchmarks"] = dict(sorted(benchmarks.items()))
+with open(store_path, "w") as f:
+    json.dump(store, f, indent=1, ensure_ascii=False)
+    f.write("\n")
+
+# From here on, "main" is the merged view and "masked"/memory the latest measured.
+main = store["benchmarks"]
+masked = store["masked"]["benchmarks"] if store.get("masked") else {}
+memory_lines = store["memory"]["lines"] if store.get("memory") else []
+run_order = sorted(store["runs"], reverse=True)  # "YYYY-MM-DD HH:MM UTC": newest first
+run_label = {rid: f"R{i + 1}" for i, rid in enumerate(run_order)}
 
 groups = {}
 for name, r in main.items():
@@ -63,12 +196,14 @@ SECTIONS = [
     ("Parsing", ["ParseLeaf", "ParseWalkLeaf", "ParseDecodeExtensions", "ParseSystemRoots", "PEMDecodeBundle", "LoadBundleAnchors"]),
     ("One signature (leaf signed by its intermediate)",
      ["VerifySignatureRSA2048", "VerifySignatureRSA4096", "VerifySignatureP256",
-      "VerifySignatureP384", "VerifySignatureP521"]),
+      "VerifySignatureP384", "VerifySignatureP521", "VerifySignatureEd25519", "VerifySignatureEd448",
+      "VerifyEd25519_1KiB", "VerifyEd448_1KiB"]),
     ("SHA-256 (OpenSSL with its SHA-NI code; one-shot `SHA256()` and the low-level API)",
      ["SHA256_64B", "SHA256_1KiB", "SHA256_16KiB"]),
     ("Chain validation with host name (3 certificates, root trusted)",
      ["ChainParseRSA2048", "ChainPreparsedRSA2048", "TrustLayerRSA2048", "ChainParseP256", "ChainPreparsedP256",
-      "TrustLayerP256", "ChainParseP384", "ChainPreparsedP384", "TrustLayerP384"]),
+      "TrustLayerP256", "ChainParseP384", "ChainPreparsedP384", "TrustLayerP384",
+      "ChainParseEd25519", "ChainPreparsedEd25519", "TrustLayerEd25519"]),
     ("Path building (cross-signed dead end + N unrelated intermediates + the real one, pre-parsed)",
      ["PathBuildPool0", "PathBuildPool100", "PathBuildPool1000"]),
     ("CRLs (synthetic, 1 000 000 entries, ≈ 50 MB, generated at setup)",
@@ -97,7 +232,23 @@ DESCRIPTION = {
                          "the calls (2 signatures, 1 leaf-key check) and answers valid",
     "TrustLayerP256": "as `TrustLayerRSA2048`, P-256 chain",
     "TrustLayerP384": "as `TrustLayerRSA2048`, P-384 chain",
+    "VerifySignatureEd25519": "the Ed25519 fixture leaf (Fixtures/eddsa, TBS 416 B) with its intermediate's key: "
+                              "Sigil `CertificateSignature.verify`, swift-certificates (swift-crypto → BoringSSL), "
+                              "OpenSSL `X509_verify` and `EVP_DigestVerify` over the TBS alone, Go `CheckSignatureFrom`",
+    "VerifySignatureEd448": "as `VerifySignatureEd25519`, Ed448 chain (swift-crypto and Go have no Ed448)",
+    "VerifyEd25519_1KiB": "the primitive alone over a 1 024-byte message (an OpenSSL-made signature of "
+                          "Fixtures/eddsa/signatures.json): Sigil `Ed25519.verify`, swift-crypto "
+                          "`Curve25519.Signing.PublicKey.isValidSignature` (BoringSSL), OpenSSL `EVP_DigestVerify` "
+                          "(context made and freed per call), Go `ed25519.Verify`",
+    "VerifyEd448_1KiB": "as `VerifyEd25519_1KiB`, Ed448 (Sigil `Ed448.verify`, OpenSSL `EVP_DigestVerify`)",
+    "ChainParseEd25519": "Ed25519 root → intermediate → leaf (Fixtures/eddsa/ed25519), host "
+                         "`leaf.ed25519.sigil.test`: parse leaf + intermediate, then validate",
+    "ChainPreparsedEd25519": "validate pre-parsed certificates",
+    "TrustLayerEd25519": "as `TrustLayerRSA2048`, Ed25519 chain",
 }
+for _fam in ("RSA2048", "P256", "P384"):
+    DESCRIPTION[f"ChainParse{_fam}"] += "; Go: `x509.ParseCertificate` ×2, a `CertPool` of the intermediate, `Verify`"
+    DESCRIPTION[f"ChainPreparsed{_fam}"] += "; Go: `Verify` with pools made once"
 
 def reference(libs):
     for candidate in ("Sigil", "SigilSHANI"):
@@ -105,12 +256,19 @@ def reference(libs):
             return candidate
     return None
 
-meta = open(meta_path).read().strip().splitlines() if os.path.exists(meta_path) else []
 lines = ["# Sigil benchmark results", "",
          "Generated by `Benchmarks/run.sh` — do not edit by hand.", ""]
-lines += [f"- {m}" for m in meta]
+if len(run_order) == 1:
+    lines += [f"- {m}" for m in store["runs"][run_order[0]]]
+else:
+    lines += ["Rows come from more than one run (`run.sh --filter` measures a subset): each operation "
+              "— Sigil and every peer of it — comes from one run, named after the operation; ratios "
+              "never mix runs.", ""]
+    for rid in run_order:
+        lines += [f"**{run_label[rid]}**", ""] + [f"- {m}" for m in store["runs"][rid]] + [""]
 lines += ["", "Median wall-clock time per operation and median heap allocations per operation "
-          "(package-benchmark `mallocCountTotal`). *peer/Sigil* is the peer's median time divided "
+          "(package-benchmark `mallocCountTotal`; for the Go peer, Go heap allocations per operation "
+          "from `runtime.MemStats`). *peer/Sigil* is the peer's median time divided "
           "by Sigil's: above 1 means Sigil is faster.", ""]
 
 lines += ["How to read these numbers (see `Benchmarks/README.md` for the setup):", "",
@@ -123,7 +281,11 @@ lines += ["How to read these numbers (see `Benchmarks/README.md` for the setup):
           "policies (with qualifiers), CRL distribution points, freshest CRL and SCTs, which "
           "swift-certificates has no decoder for.",
           "- Chain goal \"≥ 2× swift-certificates (pre-parsed)\" is read as Sigil pre-parsed vs "
-          "swift-certificates pre-parsed.", ""]
+          "swift-certificates pre-parsed.",
+          "- Go `crypto/x509` runs in its own process right after the Swift benchmarks of the same "
+          "`run.sh` (not interleaved with them): its ratios compare numbers a few minutes apart, "
+          "so on a busy machine they carry the load's drift too. Its allocation counts are Go heap "
+          "objects (`runtime.MemStats.Mallocs`), not malloc calls.", ""]
 
 used = set()
 for title, ops in SECTIONS:
@@ -145,7 +307,11 @@ for title, ops in SECTIONS:
             ratio = ""
             if ref and lib != ref and r["us"]:
                 ratio = f"{r['us'] / libs[ref]['us']:.2f}×"
-            label = f"`{op}`" if first else ""
+            label = ""
+            if first:
+                label = f"`{op}`"
+                if len(run_order) > 1:
+                    label += f" ({run_label[r['run']]})"
             first = False
             lines.append(f"| {label} | {LIB_TITLE.get(lib, lib)} | {fmt_time(r['us'])} | {fmt_count(r['mallocs'])} | {ratio} |")
     notes = [f"`{op}`: {DESCRIPTION[op]}" for op in ops if op in DESCRIPTION and op in used]
@@ -163,7 +329,10 @@ if rest:
 
 # SHA-NI masked run: portable engine against OpenSSL without its SHA extensions code.
 if masked:
-    lines += ["## SHA-256 with OpenSSL's SHA-NI code masked (`OPENSSL_ia32cap=\":~0x20000000\"`)", "",
+    masked_title = "## SHA-256 with OpenSSL's SHA-NI code masked (`OPENSSL_ia32cap=\":~0x20000000\"`)"
+    if len(run_order) > 1:
+        masked_title += f" ({run_label[store['masked']['run']]})"
+    lines += [masked_title, "",
               "Sigil's portable engine against OpenSSL's non-SHA-NI assembly (the faster of its two APIs).", "",
               "| size | Sigil portable | OpenSSL masked `SHA256()` | OpenSSL masked low-level | OpenSSL (SHA-NI, main run, best) | OpenSSL masked best / Sigil portable |",
               "|---|---:|---:|---:|---:|---:|"]
@@ -185,10 +354,13 @@ if masked:
     lines.append("")
 
 # Memory of the loaded bundle.
-if os.path.exists(memory_path):
-    mem = [l.split() for l in open(memory_path) if l.startswith("memory ")]
+if memory_lines:
+    mem = [l.split() for l in memory_lines]
     if mem:
-        lines += ["## Memory of the loaded system bundle", "",
+        title = "## Memory of the loaded system bundle"
+        if len(run_order) > 1:
+            title += f" ({run_label[store['memory']['run']]})"
+        lines += [title, "",
                   "Heap retained by the trust store built from the bundle (glibc `mallinfo2().uordblks` "
                   "before/after; input bytes excluded).", "",
                   "| library | retained | certificates | per certificate | × DER size |", "|---|---:|---:|---:|---:|"]
@@ -271,7 +443,42 @@ for fam, vs_openssl, vs_swift in [("RSA2048", 8, 3), ("P256", 3, 1.5), ("P384", 
         if s and p:
             goal(f"chain {fam} with host, pre-parsed, ≥ 1.3× faster than {title} (issue 11)",
                  p / s >= 1.3, f"{p / s:.2f}× ({fmt_time(s)} vs {fmt_time(p)})")
-mem = [l.split() for l in open(memory_path) if l.startswith("memory Sigil ")] if os.path.exists(memory_path) else []
+# Issue 22: EdDSA.
+s_, w = t("VerifyEd25519_1KiB_Sigil"), t("VerifyEd25519_1KiB_SwiftCrypto")
+if s_ and w:
+    goal("Ed25519 signature (1 KiB) ≤ 0.8× swift-crypto/BoringSSL's time (issue 22)", s_ / w <= 0.8,
+         f"{s_ / w:.2f}× ({fmt_time(s_)} vs {fmt_time(w)})")
+s_, w = t("VerifySignatureEd25519_Sigil"), t("VerifySignatureEd25519_SwiftCertificates")
+if s_ and w:
+    goal("Ed25519 certificate signature ≤ 0.8× swift-certificates' (BoringSSL) time (issue 22)", s_ / w <= 0.8,
+         f"{s_ / w:.2f}× ({fmt_time(s_)} vs {fmt_time(w)})")
+for name in ("VerifyEd25519_1KiB_Sigil", "VerifySignatureEd25519_Sigil"):
+    if t(name) is not None:
+        a = m(name)
+        goal(f"`{name.rpartition('_')[0]}`: 0 allocations (issue 22)", a == 0, f"{fmt_count(a)} allocations")
+s_, g = t("VerifyEd25519_1KiB_Sigil"), t("VerifyEd25519_1KiB_Go")
+if s_ and g:
+    goal("Ed25519 signature (1 KiB) ≤ 0.8× Go `crypto/ed25519`'s time (issue 22)", s_ / g <= 0.8,
+         f"{s_ / g:.2f}× ({fmt_time(s_)} vs {fmt_time(g)})")
+for op in ("VerifyEd448_1KiB", "VerifySignatureEd448"):
+    s_, o = t(f"{op}_Sigil"), t(f"{op}_OpenSSLEVP")
+    if s_ and o:
+        goal(f"`{op}` ≤ 1.0× OpenSSL `EVP_DigestVerify`'s time (issue 22)", s_ / o <= 1.0,
+             f"{s_ / o:.2f}× ({fmt_time(s_)} vs {fmt_time(o)})")
+s_, o, w = t("ChainParseEd25519_Sigil"), t("ChainParseEd25519_OpenSSL"), t("ChainParseEd25519_SwiftCertificates")
+if s_ and o:
+    goal("chain Ed25519 with host, parse included, ≥ 5× faster than OpenSSL (issue 22)", o / s_ >= 5,
+         f"{o / s_:.1f}× ({fmt_time(s_)} vs {fmt_time(o)})")
+if s_ and w:
+    goal("chain Ed25519 with host, parse included, ≥ 2× faster than swift-certificates (issue 22)", w / s_ >= 2,
+         f"{w / s_:.1f}× ({fmt_time(s_)} vs {fmt_time(w)})")
+# Issue 24: Go crypto/x509 as a peer.
+for fam, limit in [("RSA2048", 10), ("P256", 2.5), ("P384", 4)]:
+    s_, g = t(f"ChainParse{fam}_Sigil"), t(f"ChainParse{fam}_Go")
+    if s_ and g:
+        goal(f"chain {fam} with host, parse included, ≥ {limit}× faster than Go `crypto/x509` (issue 24)",
+             g / s_ >= limit, f"{g / s_:.1f}× ({fmt_time(s_)} vs {fmt_time(g)})")
+mem = [l.split() for l in memory_lines if l.startswith("memory Sigil ")]
 if mem:
     _, _, retained, count, der = mem[0]
     ratio = int(retained) / int(der)

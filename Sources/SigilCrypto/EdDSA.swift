@@ -6,8 +6,10 @@
 //
 // Semantics, as RFC 8032 writes them (where common libraries differ, the difference is named):
 // - A and R decode strictly (§5.1.3 / §5.2.3): y >= p fails, x = 0 with the sign bit set fails,
-//   a y without a square root fails. (Go's crypto/ed25519 and BoringSSL accept a non-canonical A
-//   with y >= p; Sigil refuses it, as RFC 8032 asks.)
+//   a y without a square root fails. (Go's crypto/ed25519, OpenSSL 3.0 and BoringSSL accept a
+//   non-canonical A with y >= p, and Go, OpenSSL and pyca an A with x = 0 and the sign bit set;
+//   Sigil refuses both, as RFC 8032 asks: Fixtures/eddsa/ed25519-edges.json records each
+//   verifier's verdict, Ed25519EdgeTests checks Sigil against RFC 8032's.)
 // - S < L is required (§5.1.7 / §5.2.7 step 1); an S >= L is refused, not reduced.
 // - The cofactorless equation [S]B = R + [k]A is checked (§5.1.7 step 3 and §5.2.7 step 3 say
 //   it is sufficient), with R compared in its encoding: a signature whose R is a non-canonical

@@ -29,17 +29,62 @@ enum Inputs {
         var host: String { "leaf.\(family).sigil.test" }
         init(_ family: String) {
             self.family = family
-            root = Inputs.fixture("\(family)-root.der")
-            intermediate = Inputs.fixture("\(family)-intermediate.der")
-            leaf = Inputs.fixture("\(family)-leaf.der")
+            if family.hasPrefix("ed") {
+                // Fixtures/eddsa/<family>/ (Fixtures/scripts/gen_eddsa.py, made with openssl).
+                let dir = Inputs.root + "/Fixtures/eddsa/" + family + "/"
+                root = Inputs.read(dir + "root.der")
+                intermediate = Inputs.read(dir + "intermediate.der")
+                leaf = Inputs.read(dir + "leaf.der")
+            } else {
+                root = Inputs.fixture("\(family)-root.der")
+                intermediate = Inputs.fixture("\(family)-intermediate.der")
+                leaf = Inputs.fixture("\(family)-leaf.der")
+            }
         }
     }
 
     static let chains: [String: Chain] = {
         var d: [String: Chain] = [:]
-        for f in ["rsa2048", "rsa4096", "p256", "p384", "p521"] { d[f] = Chain(f) }
+        for f in ["rsa2048", "rsa4096", "p256", "p384", "p521", "ed25519", "ed448"] { d[f] = Chain(f) }
         return d
     }()
+
+    /// Benchmark-name tag of a family: `RSA2048`, `P256`, ..., `Ed25519`, `Ed448`.
+    static func tag(_ family: String) -> String {
+        family.hasPrefix("ed") ? "Ed" + family.dropFirst(2) : family.uppercased()
+    }
+
+    /// One OpenSSL-made signature over a 1 024-byte message (Fixtures/eddsa/signatures.json,
+    /// made by `openssl pkeyutl -sign -rawin`): the raw primitive, no certificate around it.
+    struct EdDSASample {
+        let publicKey: [UInt8]
+        let message: [UInt8]
+        let signature: [UInt8]
+    }
+
+    static func eddsaSample(_ family: String, messageCount: Int = 1024) -> EdDSASample {
+        let data = Data(read(root + "/Fixtures/eddsa/signatures.json"))
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = json[family] as? [[String: String]]
+        else { fatalError("signatures.json: no \(family)") }
+        func hex(_ s: String) -> [UInt8] {
+            var out: [UInt8] = []
+            var i = s.startIndex
+            while i < s.endIndex {
+                let j = s.index(i, offsetBy: 2)
+                out.append(UInt8(s[i..<j], radix: 16)!)
+                i = j
+            }
+            return out
+        }
+        for c in cases {
+            let message = hex(c["message"]!)
+            if message.count == messageCount {
+                return EdDSASample(publicKey: hex(c["publicKey"]!), message: message, signature: hex(c["signature"]!))
+            }
+        }
+        fatalError("signatures.json: no \(family) message of \(messageCount) bytes")
+    }
 
     static func chain(_ family: String) -> Chain { chains[family]! }
 

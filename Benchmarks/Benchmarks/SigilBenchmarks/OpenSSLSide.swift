@@ -1,5 +1,6 @@
 import Benchmark
 import COpenSSL
+import Sigil
 
 // OpenSSL 3's libcrypto through the small C helpers in Sources/COpenSSL, on the same inputs.
 
@@ -57,13 +58,45 @@ func registerOpenSSLBenchmarks() {
         }
     }
 
-    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521"] {
+    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521", "ed25519", "ed448"] {
         let chain = Inputs.chain(family)
         let child = openSSLParse(chain.leaf)
         let issuer = openSSLParse(chain.intermediate)
         precondition(sb_x509_verify(child.pointer, issuer.pointer) == 1, "OpenSSL \(family) signature")
-        Benchmark("VerifySignature\(family.uppercased())_OpenSSL") { b in
+        Benchmark("VerifySignature\(Inputs.tag(family))_OpenSSL") { b in
             for _ in b.scaledIterations { blackHole(sb_x509_verify(child.pointer, issuer.pointer)) }
+        }
+    }
+
+    // EdDSA: also EVP_DigestVerify alone over the certificate's TBS with the issuer's key (what
+    // X509_verify does after re-encoding the TBS), and over the 1 KiB sample.
+    for family in ["ed25519", "ed448"] {
+        let chain = Inputs.chain(family)
+        let parsed = try! Certificate(der: chain.leaf)
+        let tbs = Array(parsed.tbsCertificate.bytes)
+        let signature = Array(parsed.signature.bytes)
+        let issuer = openSSLParse(chain.intermediate)
+        let key = OpenSSLHandle(OpaquePointer(sb_x509_get0_pubkey(issuer.pointer)))
+        func verify(_ key: OpenSSLHandle, _ message: [UInt8], _ signature: [UInt8]) -> Int32 {
+            message.withUnsafeBufferPointer { m in
+                signature.withUnsafeBufferPointer { s in
+                    sb_eddsa_verify(
+                        UnsafeMutableRawPointer(key.pointer), m.baseAddress, m.count, s.baseAddress, s.count)
+                }
+            }
+        }
+        precondition(verify(key, tbs, signature) == 1, "OpenSSL EVP \(family) TBS")
+        Benchmark("VerifySignature\(Inputs.tag(family))_OpenSSLEVP") { b in
+            for _ in b.scaledIterations { blackHole(verify(key, tbs, signature)) }
+        }
+        let sample = Inputs.eddsaSample(family)
+        let raw = OpenSSLHandle(
+            sample.publicKey.withUnsafeBufferPointer {
+                OpaquePointer(sb_eddsa_raw_public_key(family == "ed448" ? 1 : 0, $0.baseAddress, $0.count))
+            })
+        precondition(verify(raw, sample.message, sample.signature) == 1, "OpenSSL EVP \(family) 1 KiB")
+        Benchmark("Verify\(Inputs.tag(family))_1KiB_OpenSSLEVP") { b in
+            for _ in b.scaledIterations { blackHole(verify(raw, sample.message, sample.signature)) }
         }
     }
 
@@ -87,9 +120,9 @@ func registerOpenSSLBenchmarks() {
         }
     }
 
-    for family in ["rsa2048", "p256", "p384"] {
+    for family in ["rsa2048", "p256", "p384", "ed25519"] {
         let chain = Inputs.chain(family)
-        let tag = family.uppercased()
+        let tag = Inputs.tag(family)
         let parseContext = openSSLChainContext(chain)
         let preparsed = openSSLChainContext(chain)
         chain.leaf.withUnsafeBufferPointer { _ = sb_chain_set_leaf(preparsed.pointer, $0.baseAddress, $0.count) }

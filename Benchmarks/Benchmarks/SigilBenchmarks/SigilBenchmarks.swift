@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     registerSigilBenchmarks()
     registerSwiftCertificatesBenchmarks()
+    registerSwiftCryptoBenchmarks()
     registerOpenSSLBenchmarks()
     registerRevocationBenchmarks()
     registerCTBenchmarks()

@@ -142,13 +142,42 @@ func registerSigilBenchmarks() {
 
     // One signature: the leaf's, with the intermediate's key (RSA-4096 and P-521: their own
     // fixture pairs).
-    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521"] {
+    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521", "ed25519", "ed448"] {
         let chain = Inputs.chain(family)
         let child = try! Certificate(der: chain.leaf)
         let issuer = try! Certificate(der: chain.intermediate)
         precondition(CertificateSignature.verify(child, issuer: issuer) == .verified, "\(family) signature")
-        Benchmark("VerifySignature\(family.uppercased())_Sigil") { b in
+        Benchmark("VerifySignature\(Inputs.tag(family))_Sigil") { b in
             for _ in b.scaledIterations { blackHole(CertificateSignature.verify(child, issuer: issuer)) }
+        }
+    }
+
+    // The EdDSA primitive alone over a 1 KiB message (RFC 8032 §5.1.7 / §5.2.7), an
+    // OpenSSL-made signature: no certificate, no algorithm dispatch.
+    for family in ["ed25519", "ed448"] {
+        let sample = Inputs.eddsaSample(family)
+        let is25519 = family == "ed25519"
+        func verify() -> Bool {
+            sample.signature.withUnsafeBytes { s in
+                sample.message.withUnsafeBytes { m in
+                    sample.publicKey.withUnsafeBytes { k in
+                        do throws(CryptoError) {
+                            if is25519 {
+                                try Ed25519.verify(signature: s, message: m, publicKey: k)
+                            } else {
+                                try Ed448.verify(signature: s, message: m, publicKey: k)
+                            }
+                            return true
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+            }
+        }
+        precondition(verify(), "\(family) 1 KiB signature")
+        Benchmark("Verify\(Inputs.tag(family))_1KiB_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(verify()) }
         }
     }
 
@@ -170,7 +199,7 @@ func registerSigilBenchmarks() {
     }
 
     // Chain validation with host name: root trusted, leaf + intermediate from the peer.
-    for family in ["rsa2048", "p256", "p384"] {
+    for family in ["rsa2048", "p256", "p384", "ed25519"] {
         let chain = Inputs.chain(family)
         let verifier = sigilChainVerifier(chain)
         let options = sigilOptions(chain)
@@ -178,7 +207,7 @@ func registerSigilBenchmarks() {
         let intermediates = [try! Certificate(der: chain.intermediate)]
         let check = verifier.verify(leaf: leafCert, intermediates: intermediates, options: options)
         precondition(check.isTrusted, "Sigil \(family) chain: \(check.failures)")
-        let tag = family.uppercased()
+        let tag = Inputs.tag(family)
         let leafDER = chain.leaf
         let intermediateDER = chain.intermediate
         Benchmark("ChainParse\(tag)_Sigil") { b in

@@ -1,4 +1,5 @@
 import Benchmark
+import Crypto
 import Foundation
 import SwiftASN1
 import X509
@@ -116,24 +117,26 @@ func registerSwiftCertificatesBenchmarks() {
         }
     }
 
-    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521"] {
+    // Ed25519 through swift-crypto's Curve25519 (BoringSSL on Linux). swift-crypto has no
+    // Ed448 and swift-certificates no Ed448 key type: no swift-certificates Ed448 row.
+    for family in ["rsa2048", "rsa4096", "p256", "p384", "p521", "ed25519"] {
         let chain = Inputs.chain(family)
         let child = try! Certificate(derEncoded: chain.leaf)
         let issuer = try! Certificate(derEncoded: chain.intermediate)
         precondition(issuer.publicKey.isValidSignature(child.signature, for: child), "\(family) signature")
-        Benchmark("VerifySignature\(family.uppercased())_SwiftCertificates") { b in
+        Benchmark("VerifySignature\(Inputs.tag(family))_SwiftCertificates") { b in
             for _ in b.scaledIterations { blackHole(issuer.publicKey.isValidSignature(child.signature, for: child)) }
         }
     }
 
     let time = Date(timeIntervalSince1970: TimeInterval(Inputs.time))
-    for family in ["rsa2048", "p256", "p384"] {
+    for family in ["rsa2048", "p256", "p384", "ed25519"] {
         let chain = Inputs.chain(family)
         let roots = CertificateStore([try! Certificate(derEncoded: chain.root)])
         let host = chain.host
         let leafCert = try! Certificate(derEncoded: chain.leaf)
         let intermediates = CertificateStore([try! Certificate(derEncoded: chain.intermediate)])
-        let tag = family.uppercased()
+        let tag = Inputs.tag(family)
         let leafDER = chain.leaf
         let intermediateDER = chain.intermediate
         @Sendable func validate(_ leaf: Certificate, _ intermediates: CertificateStore) async -> Bool {
@@ -180,5 +183,19 @@ func registerSwiftCertificatesBenchmarks() {
                 blackHole(result)
             }
         }
+    }
+}
+
+/// swift-crypto's Ed25519 alone (`Curve25519.Signing.PublicKey.isValidSignature`, BoringSSL's
+/// `ED25519_verify` on Linux) over the same 1 KiB message and signature as
+/// `VerifyEd25519_1KiB_Sigil`.
+func registerSwiftCryptoBenchmarks() {
+    let sample = Inputs.eddsaSample("ed25519")
+    let key = try! Curve25519.Signing.PublicKey(rawRepresentation: sample.publicKey)
+    let message = sample.message
+    let signature = sample.signature
+    precondition(key.isValidSignature(signature, for: message), "swift-crypto Ed25519 1 KiB")
+    Benchmark("VerifyEd25519_1KiB_SwiftCrypto") { b in
+        for _ in b.scaledIterations { blackHole(key.isValidSignature(signature, for: message)) }
     }
 }

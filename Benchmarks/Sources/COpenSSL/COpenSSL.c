@@ -33,6 +33,21 @@ int sb_x509_verify(sb_x509 *cert, sb_x509 *issuer) {
     return key && X509_verify((X509 *)cert, key) == 1;
 }
 
+void *sb_x509_get0_pubkey(sb_x509 *cert) { return X509_get0_pubkey((X509 *)cert); }
+
+void *sb_eddsa_raw_public_key(int ed448, const uint8_t *key, size_t len) {
+    return EVP_PKEY_new_raw_public_key(ed448 ? EVP_PKEY_ED448 : EVP_PKEY_ED25519, NULL, key, len);
+}
+
+int sb_eddsa_verify(void *pkey, const uint8_t *msg, size_t msgLen, const uint8_t *sig, size_t sigLen) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (!ctx) return 0;
+    int ok = EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, (EVP_PKEY *)pkey) == 1 &&
+             EVP_DigestVerify(ctx, sig, sigLen, msg, msgLen) == 1;
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
 void sb_sha256(const void *data, size_t len, uint8_t *out) { SHA256(data, len, out); }
 
 void sb_sha256_lowlevel(const void *data, size_t len, uint8_t *out) {

@@ -35,6 +35,9 @@ int sigil_diff_sign(int key, int digest, const uint8_t *msg, size_t len, uint8_t
     if (key < 0 || key >= key_count) return -1;
     const EVP_MD *md = digest == 1 ? EVP_sha1() : digest == 384 ? EVP_sha384()
                      : digest == 512 ? EVP_sha512() : EVP_sha256();
+    /* EdDSA signs the message itself (RFC 8032 PureEdDSA): no digest. */
+    int id = EVP_PKEY_get_base_id(keys[key]);
+    if (id == EVP_PKEY_ED25519 || id == EVP_PKEY_ED448) md = NULL;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     if (!ctx) return -1;
     size_t siglen = (size_t)cap;

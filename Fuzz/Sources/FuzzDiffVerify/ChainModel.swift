@@ -103,16 +103,20 @@ public struct DiffKeys: @unchecked Sendable {
         let name: String
         let spki: [UInt8]
         let isRSA: Bool
+        /// An Ed25519 key (RFC 8410): its signatures use the AlgorithmIdentifier 1.3.101.112
+        /// with parameters absent, whatever digest the certificate asks for.
+        let isEd25519: Bool
         let keyID: [UInt8]
     }
     public let keys: [Key]
     public let ok: Bool
     public static let shared = DiffKeys()
     // 0 root, 1 intermediate, 2 leaf, 3 second intermediate, 4 unrelated, 5 RSA-2048 CA,
-    // 6 RSA-1024 (weak), 7 P-384 leaf key.
+    // 6 RSA-1024 (weak), 7 P-384 leaf key, 8 and 9 Ed25519 keys (issue 22: EdDSA chains; Go
+    // 1.19 verifies Ed25519 but not Ed448, so Ed448 stays out of the three-way comparison).
     static let files = [
         "p256-root", "p256-intermediate", "p256-leaf", "chain-pathlen-i2", "chain-decoy",
-        "rsa2048-intermediate", "rsa1024-leaf", "p384-leaf",
+        "rsa2048-intermediate", "rsa1024-leaf", "p384-leaf", "ed25519-root", "ed25519-leaf",
     ]
 
     init() {
@@ -128,7 +132,9 @@ public struct DiffKeys: @unchecked Sendable {
             // Key identifiers need not be hashes (RFC 5280 §4.2.1.2 lists methods, none
             // required): distinct fixed values per key.
             let kid: [UInt8] = [0x5A, 0x1D, UInt8(i)] + (0..<17).map { UInt8(($0 * 31 + i * 7) & 0xFF) }
-            out.append(Key(handle: h, name: name, spki: spki, isRSA: spki.count > 200, keyID: kid))
+            // An Ed25519 SubjectPublicKeyInfo: SEQUENCE { SEQUENCE { OID 1.3.101.112 } BIT STRING }.
+            let ed = spki.count == 44 && Array(spki[4..<9]) == [0x06, 0x03] + OID.ed25519
+            out.append(Key(handle: h, name: name, spki: spki, isRSA: spki.count > 200, isEd25519: ed, keyID: kid))
         }
         keys = out
         ok = out.count == DiffKeys.files.count
@@ -310,6 +316,11 @@ public struct DiffChain {
 
     func algorithms(_ i: Int) -> (inner: [UInt8], outer: [UInt8]) {
         if let o = certs[i].algorithmOverride { return o }
+        if DiffKeys.shared.keys[signerKey(i)].isEd25519 {
+            // RFC 8410 §3: the parameters MUST be absent.
+            let a = D.seq(D.oid(OID.ed25519))
+            return (a, a)
+        }
         let rsa = DiffKeys.shared.keys[signerKey(i)].isRSA
         let oid: [UInt8]
         switch (certs[i].digest, rsa) {

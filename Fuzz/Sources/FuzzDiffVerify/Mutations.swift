@@ -169,7 +169,7 @@ extension DiffChain {
                 notes.append("c\(i) uniqueIDs")
             }
         case 10:  // algorithms
-            let k = b.pick(7)
+            let k = b.pick(9)
             switch k {
             case 0: certs[i].digest = .sha384
             case 1: certs[i].digest = .sha512
@@ -183,6 +183,17 @@ extension DiffChain {
                 certs[i].algorithmOverride = (a, a)
             case 5:  // RSA without NULL parameters (RFC 4055 §5: MUST be NULL)
                 let a = D.seq(D.oid(OID.sha256WithRSAEncryption))
+                certs[i].algorithmOverride = (a, a)
+            case 7:  // the issuer's key becomes Ed25519 (an EdDSA-signed certificate)
+                let ed = DiffKeys.files.firstIndex(of: "ed25519-root") ?? 0
+                if let j = certs[i].issuerIndex, j < certs.count {  // j == i: a self-signed Ed25519 root
+                    certs[j].key = ed
+                } else {
+                    certs[i].signerKeyOverride = ed
+                }
+            case 8:  // Ed25519 with NULL parameters (RFC 8410 §3: MUST be absent)
+                let a = D.seq(D.oid(OID.ed25519), [0x05, 0x00])
+                certs[i].signerKeyOverride = DiffKeys.files.firstIndex(of: "ed25519-root") ?? 0
                 certs[i].algorithmOverride = (a, a)
             default:
                 certs[i].digest = .sha256

@@ -16,6 +16,13 @@ sb_x509 *sb_x509_parse(const uint8_t *der, size_t len);
 void sb_x509_free(sb_x509 *cert);
 /// X509_verify(cert, X509_get0_pubkey(issuer)); 1 = valid.
 int sb_x509_verify(sb_x509 *cert, sb_x509 *issuer);
+/// X509_get0_pubkey (the EVP_PKEY the certificate owns; not to be freed).
+void *sb_x509_get0_pubkey(sb_x509 *cert);
+/// EVP_PKEY_new_raw_public_key for Ed25519 (ed448 = 0) or Ed448 (ed448 = 1); kept for the process.
+void *sb_eddsa_raw_public_key(int ed448, const uint8_t *key, size_t len);
+/// One EdDSA verification as an OpenSSL 3 user writes it: EVP_MD_CTX_new, EVP_DigestVerifyInit
+/// (no digest: pure EdDSA), EVP_DigestVerify, EVP_MD_CTX_free. 1 = valid.
+int sb_eddsa_verify(void *pkey, const uint8_t *msg, size_t msgLen, const uint8_t *sig, size_t sigLen);
 /// SHA256() one-shot into out[32].
 void sb_sha256(const void *data, size_t len, uint8_t *out);
 /// The low-level (deprecated in 3.0, still shipped) SHA256_Init/Update/Final: no EVP fetch,

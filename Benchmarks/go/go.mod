@@ -1,0 +1,3 @@
+module sigilbench/gopeer
+
+go 1.19

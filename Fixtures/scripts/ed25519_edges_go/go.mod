@@ -1,0 +1,3 @@
+module sigil/ed25519edges
+
+go 1.19
