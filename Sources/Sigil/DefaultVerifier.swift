@@ -1,5 +1,5 @@
 import SigilCrypto
-import SigilTrust
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 
 /// Path validation wired to Sigil's own cryptography.
@@ -67,7 +67,7 @@ extension SigilSignatureVerifier: RevocationSignatureVerifier {
 
 extension ChainVerifier {
     /// A verifier with Sigil's signature verification.
-    public init(anchors: TrustStore) {
+    @_spi(SigilInternal) public init(anchors: TrustStore) {
         self.init(anchors: anchors, signatureVerifier: SigilSignatureVerifier())
     }
 }

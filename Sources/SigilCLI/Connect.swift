@@ -136,7 +136,7 @@ extension Verify {
             let trust = makeTrust(certificates: [])
             var verifier: SigilServerTrustVerifier
             if usesSecurityPolicy {
-                let policy = try makeSecurityPolicy(anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
+                let policy = try makeSecurityPolicy(trust: trust)
                 verifier = SigilServerTrustVerifier(policy: policy)
                 // --no-domain-check: the policy checks no name whatever the verifier passes.
             } else {

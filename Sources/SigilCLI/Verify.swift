@@ -226,10 +226,6 @@ struct Verify: ParsableCommand {
             throw ValidationError("--policy \(p) is not a dotted OID")
         }
         if usesSecurityPolicy { try validatePolicyOptions() }
-        if usesSecurityPolicy && (!crls.isEmpty || !ocspResponses.isEmpty || revocation != nil) {
-            throw ValidationError(
-                "--crl, --ocsp-response and --revocation cannot be combined with security-policy options")
-        }
     }
 
     /// The revocation options the flags ask for (nil: no checking). A CRL or OCSP file that
@@ -287,8 +283,7 @@ struct Verify: ParsableCommand {
         }
         let trust = makeTrust(certificates: [leafCert] + pool)
         if usesSecurityPolicy {
-            try runSecurityPolicy(
-                leaf: leafCert, intermediates: pool, anchors: trust.effectiveAnchors, algorithms: trust.algorithms)
+            try runSecurityPolicy(leaf: leafCert, intermediates: pool, trust: trust)
             return
         }
         var result = trust.verify()
@@ -340,19 +335,19 @@ struct Verify: ParsableCommand {
         }
         switch kind {
         case .server:
-            trust.policies = [.ssl(host: host ?? ip)]
+            trust.options.purpose = .server(host: host ?? ip)
             if let w = nameWarning { printError("warning: " + w) }
-        case .client: trust.policies = [.sslClient]
+        case .client: trust.options.purpose = .client
         case .basic:
-            trust.policies = [.basicX509]
+            trust.options.purpose = .basic
             printError("warning: --kind basic checks the chain only; no name was checked")
         }
-        trust.requirements.emails = emails
-        trust.requirements.maximumDepth = maxDepth
-        trust.requirements.requiredEKUs = ekus.compactMap { OID.content(dotted: $0) }
-        for k in keyUsages { if let u = KeyUsage(name: k) { trust.requirements.requiredKeyUsage.insert(u) } }
+        trust.options.emails = emails
+        trust.options.maximumDepth = maxDepth
+        trust.options.requiredEKUs = ekus.compactMap { OID.content(dotted: $0) }
+        for k in keyUsages { if let u = KeyUsage(name: k) { trust.options.requiredKeyUsage.insert(u) } }
         trust.certificatePolicies = certificatePolicyOptions
-        trust.requirements.revocation = revocationOptions()
+        trust.options.revocation = revocationOptions()
         // An invalid expected name is not a usage error: no certificate is valid for it, and the
         // result says so (name mismatch).
         return trust
@@ -426,8 +421,26 @@ struct Verify: ParsableCommand {
                 print("  user-constrained policies: \(details.policies.userConstrainedDotted.joined(separator: ", "))")
             }
         case .untrusted(let failures):
-            print("not trusted: \(failures.first.map { "\($0.kind.name): \($0.message)" } ?? "unknown reason")")
-            for f in failures { print("  \(f)") }
+            print("not trusted: \(failures.first?.summary ?? "unknown reason")")
+            for f in failures {
+                print("  \(f)")
+                if let d = Self.contextDetail(f.context) { print("      \(d)") }
+            }
+        }
+    }
+
+    /// A second line for a failure whose structured context says more than its message: the
+    /// names a certificate presents when the name did not match, the validity period when it is
+    /// outside it. Formatted from the data, never from the message.
+    static func contextDetail(_ c: TrustFailure.Context) -> String? {
+        switch c {
+        case .hostMismatch(_, let presented), .emailMismatch(_, let presented):
+            return presented.isEmpty ? "presents no such name" : "presents: " + presented.joined(separator: ", ")
+        case .validity(let notBefore, let notAfter, let t):
+            return
+                "valid \(DERTime.rfc3339(notBefore)) to \(DERTime.rfc3339(notAfter)), checked at \(DERTime.rfc3339(Int64(t.rounded(.down))))"
+        default:
+            return nil
         }
     }
 }
@@ -476,12 +489,52 @@ extension Verify {
         ])
     }
 
-    /// One failure in the JSON output (both the plain and the security-policy verdicts).
+    /// One failure in the JSON output (both the plain and the security-policy verdicts):
+    /// kind, certificate, message, and `context` when the failure carries structured context.
     static func json(_ f: TrustFailure) -> JSONValue {
-        .object([
+        var o: [(String, JSONValue)] = [
             ("kind", .string(f.kind.name)), ("certificate", .int(Int64(f.certificateIndex))),
             ("message", .string(f.message)),
-        ])
+        ]
+        if let c = contextJSON(f.context) { o.append(("context", c)) }
+        return .object(o)
+    }
+
+    /// The structured context of a failure, formatted from the data (nil for a text-only one).
+    static func contextJSON(_ c: TrustFailure.Context) -> JSONValue? {
+        func time(_ t: Double) -> JSONValue { .string(DERTime.rfc3339(Int64(t.rounded(.down)))) }
+        switch c {
+        case .text:
+            return nil
+        case .validity(let notBefore, let notAfter, let t):
+            return .object([
+                ("notBefore", .string(DERTime.rfc3339(notBefore))), ("notAfter", .string(DERTime.rfc3339(notAfter))),
+                ("time", time(t)),
+            ])
+        case .hostMismatch(let checked, let presented):
+            return .object([("checked", .string(checked)), ("presented", .array(presented.map { .string($0) }))])
+        case .invalidHostName(let name):
+            return .object([("checked", .string(name)), ("valid", .bool(false))])
+        case .emailMismatch(let checked, let presented):
+            return .object([("checked", .string(checked)), ("presented", .array(presented.map { .string($0) }))])
+        case .revocation(let s):
+            return revocationJSON(s)
+        case .budget(let b):
+            var o: [(String, JSONValue)] = [("limit", .string(b.limit.rawValue)), ("stage", .string(b.stage.rawValue))]
+            if let spent = b.spent {
+                o.append(
+                    (
+                        "spent",
+                        .object([
+                            ("signatureChecks", .int(Int64(spent.signatureChecks))),
+                            ("candidateVisits", .int(Int64(spent.candidateVisits))),
+                            ("nameConstraintComparisons", .int(Int64(spent.nameConstraintComparisons))),
+                            ("policyTreeWork", .int(Int64(spent.policyTreeWork))),
+                        ])
+                    ))
+            }
+            return .object(o)
+        }
     }
 }
 
@@ -505,10 +558,6 @@ extension Verify {
         }
         if kind == .client {
             throw ValidationError("security-policy options judge a server chain: not with --kind client")
-        }
-        if maxDepth != nil || !ekus.isEmpty || !keyUsages.isEmpty || !emails.isEmpty {
-            throw ValidationError(
-                "--max-depth, --eku, --key-usage and --email cannot be combined with security-policy options")
         }
         if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
@@ -554,21 +603,22 @@ extension Verify {
         return (certs, keys)
     }
 
-    func runSecurityPolicy(
-        leaf: Certificate, intermediates: [Certificate], anchors: TrustStore,
-        algorithms: AlgorithmPolicy
-    ) throws {
-        let policy = try makeSecurityPolicy(anchors: anchors, algorithms: algorithms)
+    func runSecurityPolicy(leaf: Certificate, intermediates: [Certificate], trust: CertificateTrust) throws {
+        let policy = try makeSecurityPolicy(trust: trust)
         let time = at ?? Date().timeIntervalSince1970
         let domain = host ?? ip
         let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
         try printPolicyEvaluation(e)
     }
 
-    func makeSecurityPolicy(anchors: TrustStore, algorithms: AlgorithmPolicy) throws -> SecurityPolicy {
+    /// The security policy the flags ask for, holding `trust`'s one options value (anchors,
+    /// algorithms, certificate policies, usages, depth, revocation, budget) and system store;
+    /// the policy sets the purpose (the domain, or none with --no-domain-check) and the time.
+    func makeSecurityPolicy(trust: CertificateTrust) throws -> SecurityPolicy {
         let pins = try loadPins()
-        var policy = SecurityPolicy(pinningMode: .none, pinnedCertificates: pins.certificates, anchors: anchors)
-        policy.algorithms = algorithms
+        var policy = SecurityPolicy(
+            pinningMode: .none, pinnedCertificates: pins.certificates, anchors: trust.systemAnchors)
+        policy.options = trust.options
         switch pinMode ?? .none {
         case .none: policy.pinningMode = .none
         case .certificate: policy.pinningMode = .certificate
@@ -578,7 +628,6 @@ extension Verify {
         policy.allowInvalidCertificates = allowInvalid
         policy.validatesDomainName = !(noDomainCheck || kind == .basic)
         policy.validatesCertificateChain = validateWholeChain
-        policy.certificatePolicies = certificatePolicyOptions
         if allowInvalid {
             printError(
                 """

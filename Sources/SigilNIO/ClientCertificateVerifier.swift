@@ -7,8 +7,8 @@
     /// callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`.
     ///
     /// The client's chain must validate to one of `anchors` (anchors only: the system store is
-    /// not used unless you add it to `anchors`) under the client profile (`CertificateTrust.Policy
-    /// .sslClient`: clientAuth extended key usage when the leaf has one, key usage, CA/B profile
+    /// not used unless you add it to `anchors`) under the client purpose (`VerificationPurpose
+    /// .client`: clientAuth extended key usage when the leaf has one, key usage, CA/B profile
     /// where it applies), at the time source's time; then, when the allow-lists are not empty, the
     /// leaf must carry one of `allowedEmails` (subjectAltName rfc822Name, RFC 5280 §4.2.1.6) or have
     /// one of `allowedSubjects` as its subject (RFC 4514 text, e.g. "CN=alice,O=Example").
@@ -28,8 +28,10 @@
         /// order and escaping Sigil renders, e.g. "CN=alice,O=Example"). The leaf passes when it matches
         /// this list or `allowedEmails`.
         public var allowedSubjects: [String] = []
-        /// The verification options (kind `.client` by default: clientAuth, the client profile);
-        /// `time` is replaced by the time source's value on every handshake.
+        /// The verification options, the one options value (purpose `.client` by default:
+        /// clientAuth, the client profile); `time` is replaced by the time source's value on every
+        /// handshake. `anchors` play the part of the system's: with `options.customAnchors` nil (the
+        /// default) exactly they are used.
         public var options: VerificationOptions
         /// Checks signatures (Sigil's own by default).
         public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
@@ -53,10 +55,10 @@
         }
 
         /// A verifier trusting the anchors of `anchors`, no allow-list, the client profile
-        /// (`VerificationOptions(kind: .client)`).
+        /// (`VerificationOptions(purpose: .client)`).
         public init(anchors: TrustStore) {
             self.anchors = anchors
-            self.options = VerificationOptions(kind: .client, time: 0)
+            self.options = VerificationOptions(purpose: .client, time: 0)
         }
 
         /// The verification callback for `NIOSSLServerHandler(context:customVerificationCallbackWithMetadata:)`:
@@ -112,11 +114,10 @@
             }
             var o = options
             o.time = now
-            // The one evaluator (`CertificateTrust`), with exactly these anchors and options (the
-            // policy `options.kind` names: `.sslClient` by default).
+            // The one evaluator (`CertificateTrust`), with these anchors and the one options value
+            // (its purpose: `.client` by default).
             let e = CertificateTrust(
-                certificates: presented, anchors: anchors, requirements: o,
-                signatureVerifier: signatureVerifier
+                certificates: presented, options: o, systemAnchors: anchors, signatureVerifier: signatureVerifier
             ).evaluate()
             let r = e.trustResult
             guard e.isTrusted else {
@@ -125,7 +126,7 @@
                     presented: presented,
                     error: SigilTLSVerificationError(
                         reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                        message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: nil),
+                        message: f.first?.summary ?? "not trusted", checkedName: nil),
                     name: nil, time: now, trust: e, result: r)
             }
             let path = e.chain

@@ -42,12 +42,13 @@
             case securityPolicy(SecurityPolicy)
             /// `SecTrust` semantics: the template's anchors, anchors-only, policies, algorithms and
             /// signature verifier; its `certificates` and `time` are replaced by the presented chain
-            /// and the time source, and every `.ssl` policy's host by the checked name.
+            /// and the time source, and every `.server` purpose's host by the checked name.
             case certificateTrust(CertificateTrust)
-            /// Path validation with every `VerificationOptions` field (kind, EKUs, key usage, depth,
-            /// algorithms, revocation) and exactly these anchors, evaluated by `CertificateTrust`
-            /// (`init(certificates:anchors:requirements:signatureVerifier:)`); `time` comes from the
-            /// time source and, for the server kind, `host` is the checked name.
+            /// Path validation with the one options value (`VerificationOptions`: purpose, EKUs, key
+            /// usage, depth, algorithms, revocation, budget) and these anchors as the system's,
+            /// evaluated by `CertificateTrust` (`init(certificates:options:systemAnchors:signatureVerifier:)`);
+            /// `time` comes from the time source and, for the server purpose, the host is the
+            /// checked name.
             case chain(
                 anchors: TrustStore, options: VerificationOptions, signatureVerifier: any CertificateSignatureVerifier)
         }
@@ -82,8 +83,8 @@
             self.init(evaluator: .securityPolicy(policy), hostOverride: hostOverride)
         }
 
-        /// From a `SecTrust`-style configuration: `anchors`, `anchorsOnly`, `policies` (`.ssl`,
-        /// `.basicX509`…), `algorithms`; build it with any certificates (they are replaced).
+        /// From a `SecTrust`-style configuration: `anchors`, `anchorsOnly`, `policies` (`.server(host:)`,
+        /// `.basic`…), `algorithms`; build it with any certificates (they are replaced).
         public init(trust: CertificateTrust, hostOverride: String? = nil) {
             self.init(evaluator: .certificateTrust(trust), hostOverride: hostOverride)
         }
@@ -91,7 +92,7 @@
         /// Anchors only (your company's root, a development server's self-signed certificate):
         /// the server policy, the name checked, the system store not used.
         public init(anchors: [Certificate], hostOverride: String? = nil) {
-            var trust = CertificateTrust(certificates: [], policies: [.ssl(host: nil)], systemAnchors: TrustStore())
+            var trust = CertificateTrust(certificates: [], policies: [.server(host: nil)], systemAnchors: TrustStore())
             trust.anchors = anchors
             trust.anchorsOnly = true
             self.init(trust: trust, hostOverride: hostOverride)
@@ -180,7 +181,7 @@
                 trust.certificates = presented
                 trust.time = now
                 if let ct { trust.transparency = ct }
-                let checksName = trust.policies.contains { if case .ssl = $0 { return true } else { return false } }
+                let checksName = trust.policies.contains { $0.isServer }
                 if checksName {
                     guard let name else {
                         return SigilTLSVerdict(
@@ -199,28 +200,28 @@
                     let first = e.failures.first
                     error = SigilTLSVerificationError(
                         reason: .notTrusted(first?.kind ?? .unknownIssuer), failures: e.failures,
-                        message: first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
+                        message: first?.summary ?? "not trusted", checkedName: name)
                 }
                 return SigilTLSVerdict(
                     presented: presented, path: e.chain, error: error, name: name, time: now, trust: e,
                     result: e.trustResult)
             case .chain(let anchors, var options, let signatureVerifier):
                 options.time = now
-                if options.kind == .server {
+                if options.purpose.isServer {
                     guard let name else {
                         return SigilTLSVerdict(
                             presented: presented,
                             error: SigilTLSVerificationError(
                                 reason: .policy(.domainRequired),
                                 message:
-                                    "the server kind checks the server name but none was given (no SNI name and no host override)",
+                                    "the server purpose checks the server name but none was given (no SNI name and no host override)",
                                 checkedName: nil), name: nil, time: now)
                     }
-                    options.host = name
+                    options.purpose = .server(host: name)
                 }
                 // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
                 var trust = CertificateTrust(
-                    certificates: presented, anchors: anchors, requirements: options,
+                    certificates: presented, options: options, systemAnchors: anchors,
                     signatureVerifier: signatureVerifier)
                 trust.transparency = ct
                 let e = trust.evaluate()
@@ -232,7 +233,7 @@
                 let f = e.failures
                 let error = SigilTLSVerificationError(
                     reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                    message: f.first.map { "\($0.kind.name): \($0.message)" } ?? "not trusted", checkedName: name)
+                    message: f.first?.summary ?? "not trusted", checkedName: name)
                 return SigilTLSVerdict(
                     presented: presented, error: error, name: name, time: now, trust: e, result: e.trustResult)
             }
@@ -258,7 +259,9 @@
                     reason = .pinMismatch(r)
                 }
             }
-            return SigilTLSVerificationError(reason: reason, failures: failures, message: e.message, checkedName: name)
+            return SigilTLSVerificationError(
+                reason: reason, failures: failures, message: e.message, checkedName: name,
+                pinComparison: e.pinComparison)
         }
     }
 
@@ -299,7 +302,8 @@
 
     extension SigilTLSVerificationError {
         func withName(_ name: String?) -> SigilTLSVerificationError {
-            SigilTLSVerificationError(reason: reason, failures: failures, message: message, checkedName: name)
+            SigilTLSVerificationError(
+                reason: reason, failures: failures, message: message, checkedName: name, pinComparison: pinComparison)
         }
     }
 #endif

@@ -57,14 +57,22 @@
         public let message: String
         /// The name the certificate had to prove (server verification), nil for mTLS.
         public let checkedName: String?
+        /// A `SecurityPolicy` refusal: the pins in force and the keys they were compared with
+        /// (the context of a `.pinMismatch`), nil otherwise.
+        public let pinComparison: PinComparison?
 
         /// An error with its reason, the ranked failures (most important first), a one-line
-        /// message and the name that was checked.
-        public init(reason: Reason, failures: [TrustFailure] = [], message: String, checkedName: String?) {
+        /// message, the name that was checked and, for a security policy's refusal, the pin
+        /// comparison.
+        public init(
+            reason: Reason, failures: [TrustFailure] = [], message: String, checkedName: String?,
+            pinComparison: PinComparison? = nil
+        ) {
             self.reason = reason
             self.failures = failures
             self.message = message
             self.checkedName = checkedName
+            self.pinComparison = pinComparison
         }
 
         /// True for every refusal caused by the pins rather than by the chain itself.
@@ -75,6 +83,11 @@
 
         /// The highest-ranked trust failure, if the chain itself failed.
         public var primaryFailure: TrustFailureKind? { failures.first?.kind }
+
+        /// What the highest-ranked trust failure concerns, as data (the expired certificate's
+        /// dates and the time, the name checked and the names presented, the revocation status,
+        /// the budget limit), to format from instead of parsing `message`.
+        public var primaryContext: TrustFailure.Context? { failures.first?.context }
 
         /// "certificate verification failed: " followed by `message`.
         public var description: String { "certificate verification failed: \(message)" }

@@ -9,13 +9,18 @@ import SigilX509
 /// intermediates and candidates whose subject key identifier matches the child's authority key
 /// identifier first. A candidate that fails any check is abandoned and the next one tried, so
 /// cross-signed and expired alternatives still find the valid path.
+///
+/// Evaluate through `CertificateTrust` (one options value, `VerificationOptions`): the
+/// verifier itself — its anchors, budget and `verify` — is `@_spi(SigilInternal)`, for the
+/// fuzzers, the benchmarks and the tests; its limits are public.
 public struct ChainVerifier: Sendable {
     /// The trust anchors paths may end at.
-    public var anchors: TrustStore
+    @_spi(SigilInternal) public var anchors: TrustStore
     /// Checks one certificate's signature with its issuer's key.
-    public var signatureVerifier: any CertificateSignatureVerifier
-    /// The work one `verify` call may do, all of it (see `VerificationBudget`).
-    public var budget = VerificationBudget.standard
+    @_spi(SigilInternal) public var signatureVerifier: any CertificateSignatureVerifier
+    /// The work one `verify` call may do, all of it (see `VerificationBudget`);
+    /// `CertificateTrust` sets it from `VerificationOptions.budget`.
+    @_spi(SigilInternal) public var budget = VerificationBudget.standard
 
     /// Work budget (why: a hostile peer controls the intermediates, and with many certificates
     /// sharing a subject or key the number of candidate paths grows exponentially — Go's
@@ -30,14 +35,17 @@ public struct ChainVerifier: Sendable {
     public static let maximumPathLength = 16
 
     /// A verifier ending paths at `anchors`, checking signatures with `signatureVerifier`.
-    public init(anchors: TrustStore, signatureVerifier: any CertificateSignatureVerifier) {
+    @_spi(SigilInternal) public init(anchors: TrustStore, signatureVerifier: any CertificateSignatureVerifier) {
         self.anchors = anchors
         self.signatureVerifier = signatureVerifier
     }
 
     /// Validates `leaf` with the untrusted `intermediates` (any order; duplicates and unrelated
-    /// ones are ignored) at `options.time`.
-    public func verify(leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) -> TrustResult {
+    /// ones are ignored) at `options.time`. `options`' anchors and budget are not read here
+    /// (`CertificateTrust` turns them into this verifier's `anchors` and `budget`).
+    @_spi(SigilInternal) public func verify(
+        leaf: Certificate, intermediates: [Certificate], options: VerificationOptions
+    ) -> TrustResult {
         var session = Session(verifier: self, leaf: leaf, intermediates: intermediates, options: options)
         return session.run()
     }
@@ -180,9 +188,9 @@ struct Session {
             failures.append(
                 TrustFailure(
                     .budgetExhausted, at: path.count,
-                    "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
-                        + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
-                        + " and \(used.policyTreeWork) certificate policy work units"))
+                    context: .budget(
+                        TrustFailure.BudgetExhaustion(
+                            limit: budget.exhaustedLimit, stage: .pathBuilding, limits: verifier.budget, spent: used))))
             if let b = best { failures.append(b) }
         } else if let b = best {
             failures.append(b)
@@ -354,11 +362,11 @@ struct Session {
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
         if let cached = caCheckCache[node] {
-            if let f = cached { return TrustFailure(f.kind, at: depth, f.message) }
+            if let f = cached { return f.at(depth) }
         } else {
             let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options)
             caCheckCache[node] = .some(f)
-            if let f { return TrustFailure(f.kind, at: depth, f.message) }
+            if let f { return f.at(depth) }
         }
         // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)),
         // counted only when the limit could be reached: there are at most `path.count - 1`.
@@ -393,14 +401,14 @@ struct Session {
         let childNode = path[path.count - 1]
         let child = certificate(childNode)
         if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
-            return TrustFailure(f.kind, at: depth - 1, f.message)
+            return f.at(depth - 1)
         }
         // RFC 5280 §4.2.1.1: the AKI keyIdentifier may be omitted only from a *self-signed*
         // certificate. `Checks.commonFailures` exempts every self-issued certificate (it cannot
         // see the issuer); here the issuer is known: a self-issued child issued under another
         // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
         // such a certificate for self-signed and refuses, error 19 or 18).
-        if options.kind != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
+        if options.profile != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
             child.subjectPublicKeyInfo != cand.subjectPublicKeyInfo
         {
             return TrustFailure(
@@ -445,7 +453,12 @@ struct Session {
                 return TrustFailure(.nameConstraintUnsupported, at: i, why)
             case .overBudget?:
                 budgetHit = true
-                return TrustFailure(.budgetExhausted, at: depth, "too many name-constraint comparisons")
+                return TrustFailure(
+                    .budgetExhausted, at: depth,
+                    context: .budget(
+                        TrustFailure.BudgetExhaustion(
+                            limit: .nameConstraintComparisons, stage: .nameConstraints, limits: verifier.budget,
+                            spent: nil)))
             }
         }
         return nil
@@ -500,6 +513,29 @@ public struct VerificationBudget: Sendable, Hashable {
     /// policy work units.
     public static let standard = VerificationBudget()
 
+    /// One of the four limits.
+    public enum Limit: String, Sendable, Hashable, CaseIterable {
+        /// `signatureChecks`.
+        case signatureChecks
+        /// `candidateVisits`.
+        case candidateVisits
+        /// `nameConstraintComparisons`.
+        case nameConstraintComparisons
+        /// `policyTreeWork`.
+        case policyTreeWork
+    }
+
+    /// The limit a remaining budget shows as run out: signature checks or candidate visits at
+    /// zero, comparisons or policy work overdrawn (those are charged before they are checked);
+    /// signature checks when none shows (revocation stops when the next check could not be paid).
+    var exhaustedLimit: Limit {
+        if signatureChecks <= 0 { return .signatureChecks }
+        if candidateVisits <= 0 { return .candidateVisits }
+        if nameConstraintComparisons < 0 { return .nameConstraintComparisons }
+        if policyTreeWork < 0 { return .policyTreeWork }
+        return .signatureChecks
+    }
+
     /// Takes one signature check; false when none is left.
     mutating func spendSignatureCheck() -> Bool {
         guard signatureChecks > 0 else { return false }
@@ -545,7 +581,11 @@ extension Session {
         details.revocation = statuses
         if work.exhausted {
             budgetHit = true
-            return TrustFailure(.budgetExhausted, at: 0, "revocation checking ran out of the verification budget")
+            return TrustFailure(
+                .budgetExhausted, at: 0,
+                context: .budget(
+                    TrustFailure.BudgetExhaustion(
+                        limit: budget.exhaustedLimit, stage: .revocation, limits: verifier.budget, spent: nil)))
         }
         return RevocationChecker.failures(statuses, policy: r.policy).first
     }

@@ -27,10 +27,12 @@ enum Checks {
         // whole seconds; a fractional validation time past notAfter by less than a second is
         // still within the last encoded second (limbo notafter-fractional).
         if time < Double(c.notBefore) {
-            return TrustFailure(.notYetValid, at: 0, "valid from \(DERTime.rfc3339(c.notBefore))")
+            return TrustFailure(
+                .notYetValid, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
         }
         if time >= Double(c.notAfter) + 1 {
-            return TrustFailure(.expired, at: 0, "expired at \(DERTime.rfc3339(c.notAfter))")
+            return TrustFailure(
+                .expired, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
         }
         return nil
     }
@@ -61,7 +63,7 @@ enum Checks {
                 out.append(TrustFailure(.unsupportedCriticalExtension, at: 0, "a critical extension is not supported"))
             }
         }
-        if options.kind == .basic { return out }
+        if options.profile == .basic { return out }
         if f.has(.criticalMustBeNonCritical) {
             let before = out.count
             for (oid, name) in mustBeNonCritical where c.extension(oid)?.critical == true {
@@ -207,7 +209,7 @@ enum Checks {
         // §6.1.4 (k): basicConstraints present with cA TRUE; §4.2.1.9: MUST be critical in CAs.
         if f.has(.hasBasicConstraints) {
             if !f.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
-            if options.kind != .basic, !f.has(.basicConstraintsCritical) {
+            if options.profile != .basic, !f.has(.basicConstraintsCritical) {
                 failures.append(
                     TrustFailure(
                         .profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
@@ -219,7 +221,7 @@ enum Checks {
         if let ku = f.keyUsageIfPresent, !ku.contains(.keyCertSign) {
             failures.append(TrustFailure(.keyUsage, at: 0, "keyUsage lacks keyCertSign"))
         }
-        if options.kind != .basic {
+        if options.profile != .basic {
             // §4.1.2.6: a CA's subject is non-empty. §4.2.1.2: CAs carry an SKI.
             if f.has(.emptySubject) {
                 failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)"))
@@ -247,7 +249,7 @@ enum Checks {
     }
 
     /// Calls `body` with each required purpose (`VerificationOptions.requiredEKUs`, else the
-    /// kind's) that `eku` does not list. Allocates nothing.
+    /// purpose's) that `eku` does not list. Allocates nothing.
     /// `c`'s extKeyUsage is present (`f.has(.hasExtKeyUsage)`); the kinds' purposes are read
     /// from the fact block, caller-required ones from the extension.
     static func forEachMissingEKU(
@@ -259,10 +261,15 @@ enum Checks {
             for r in options.requiredEKUs where eku?.contains(r) != true { body(r) }
             return
         }
-        switch options.kind {
+        switch options.profile {
         case .server: if !f.has(.ekuServerAuth) { body(OID.serverAuth) }
         case .client: if !f.has(.ekuClientAuth) { body(OID.clientAuth) }
-        case .basic: break
+        case .basic:
+            // `.codeSigning` and `.extendedKeyUsage(_)`: the purpose's one usage, read from the
+            // extension (no fact flag for it); `.basic` requires none.
+            guard let required = options.purpose.defaultEKU else { return }
+            let eku = (try? c.extendedKeyUsage()) ?? nil
+            if eku?.contains(required) != true { body(required) }
         }
     }
 
@@ -288,16 +295,16 @@ enum Checks {
         // keyAgreement (static DH) for servers; BR §7.1.2.7.11). A CA certificate in the leaf
         // position is left to the RFC 5280 rules (limbo rfc5280::ca-as-leaf expects success).
         // Found by Fuzz/FuzzVerifyDiff: a leaf with keyUsage cRLSign only was trusted.
-        if let ku, !isCA, options.kind != .basic {
+        if let ku, !isCA, options.profile != .basic {
             let usable: KeyUsage =
-                options.kind == .server
+                options.profile == .server
                 ? [.digitalSignature, .keyEncipherment, .keyAgreement]
                 : [.digitalSignature, .keyAgreement]
             if ku.isDisjoint(with: usable) {
                 out.append(
                     TrustFailure(
                         .keyUsage, at: 0,
-                        "keyUsage allows no TLS \(options.kind == .server ? "server" : "client") use (RFC 8446 §4.4.2.2)"
+                        "keyUsage allows no TLS \(options.profile == .server ? "server" : "client") use (RFC 8446 §4.4.2.2)"
                     ))
             }
         }
@@ -323,7 +330,7 @@ enum Checks {
                 out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
             }
         }
-        if options.kind != .basic {
+        if options.profile != .basic {
             if c.version != .v3 {
                 out.append(
                     TrustFailure(.profileViolation, at: 0, "end-entity certificate is \(c.version), not v3 (BR §7.1.1)")
@@ -382,12 +389,12 @@ enum Checks {
                         .profileViolation, at: 0,
                         "subjectAltName must be critical when the subject is empty (RFC 5280 §4.2.1.6)"))
             }
-        } else if sanCritical && options.kind == .server {
+        } else if sanCritical && options.profile == .server {
             out.append(
                 TrustFailure(
                     .profileViolation, at: 0, "subjectAltName is critical with a non-empty subject (BR §7.1.2.7.12)"))
         }
-        guard options.kind == .server else { return out }
+        guard options.profile == .server else { return out }
         guard hasSAN, let sans = subjectAltNames ?? ((try? c.subjectAlternativeNames()) ?? nil) else {
             out.append(
                 TrustFailure(

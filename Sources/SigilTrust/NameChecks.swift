@@ -33,17 +33,47 @@ enum NameChecks {
         -> [TrustFailure]
     {
         var out: [TrustFailure] = []
-        if let host = options.host, let parsed = options.hostIdentity {
+        if let host = options.checkedHost, let parsed = options.hostIdentity {
             // RFC 6125 §6.4 / BR: subjectAltName only, no Common Name fallback.
             guard case .success(let id) = parsed else {
-                return [TrustFailure(.nameMismatch, at: 0, "\"\(host)\" is not a valid host name or IP address")]
+                return [TrustFailure(.nameMismatch, at: 0, context: .invalidHostName(host))]
             }
             if (hostMatched ?? ((try? c.matches(id)) == true)) != true {
-                out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for \(id)"))
+                out.append(
+                    TrustFailure(
+                        .nameMismatch, at: 0, context: .hostMismatch(checked: "\(id)", presented: presentedHostNames(c))
+                    ))
             }
         }
         for email in options.emails where (try? c.matchesEmail(email)) != true {
-            out.append(TrustFailure(.nameMismatch, at: 0, "certificate is not valid for the e-mail address \(email)"))
+            out.append(
+                TrustFailure(
+                    .nameMismatch, at: 0, context: .emailMismatch(checked: email, presented: presentedEmails(c))))
+        }
+        return out
+    }
+
+    /// The leaf's subjectAltName dNSName and iPAddress entries as text (failure context only:
+    /// decoded again, allocating, once a name did not match).
+    static func presentedHostNames(_ c: Certificate) -> [String] {
+        guard let sans = (try? c.subjectAlternativeNames()) ?? nil else { return [] }
+        var out: [String] = []
+        for name in sans {
+            switch name {
+            case .dnsName(let n): out.append(n.latin1String)
+            case .ipAddress(let b): out.append(IPAddress(bytes: Array(b.bytes)).map { "\($0)" } ?? "\(Array(b.bytes))")
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// The leaf's subjectAltName rfc822Name entries as text (failure context only).
+    static func presentedEmails(_ c: Certificate) -> [String] {
+        guard let sans = (try? c.subjectAlternativeNames()) ?? nil else { return [] }
+        var out: [String] = []
+        for name in sans {
+            if case .rfc822Name(let n) = name { out.append(n.latin1String) }
         }
         return out
     }

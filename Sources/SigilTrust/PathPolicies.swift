@@ -43,8 +43,9 @@ extension Session {
                 budgetHit = true
                 return TrustFailure(
                     .budgetExhausted, at: index,
-                    "certificate policy processing exceeded the verification's policy work budget of \(verifier.budget.policyTreeWork) units"
-                )
+                    context: .budget(
+                        TrustFailure.BudgetExhaustion(
+                            limit: .policyTreeWork, stage: .certificatePolicies, limits: verifier.budget, spent: nil)))
             case .duplicatePolicy:
                 return TrustFailure(
                     .invalidPolicy, at: index, "policy \(oid) appears twice in certificatePolicies (RFC 5280 §4.2.1.4)")

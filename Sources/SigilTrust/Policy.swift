@@ -1,14 +1,114 @@
 import SigilX509
 
-/// What the chain is being validated for.
-public enum ValidationKind: Sendable, Hashable {
-    /// A TLS server's chain: requires serverAuth (RFC 5280 §4.2.1.12) and checks the host or
-    /// IP when one is given, under the CA/Browser Forum profile.
-    case server
-    /// A TLS client's chain: requires clientAuth and checks the e-mail addresses given.
+/// What a verification is for: the one way to say it, read by `VerificationOptions.purpose`,
+/// `CertificateTrust.policies` (Apple's `SecPolicyRef`s), `SecurityPolicy` and SigilNIO.
+///
+/// | Purpose | profile | extended key usage required (RFC 5280 §4.2.1.12) | name |
+/// |---|---|---|---|
+/// | `.server(host:)` | CA/Browser Forum | serverAuth | `host` (DNS name or IP), when given |
+/// | `.client` | CA/Browser Forum | clientAuth | `VerificationOptions.emails` |
+/// | `.codeSigning` | RFC 5280 only | codeSigning | — |
+/// | `.extendedKeyUsage(oid)` | RFC 5280 only | `oid` | — |
+/// | `.basic` | RFC 5280 only | none | — |
+///
+/// `VerificationOptions.requiredEKUs`, when not empty, replaces the purpose's extended key usage.
+/// An extKeyUsage absent from a certificate allows any purpose, for every case.
+public enum VerificationPurpose: Sendable, Hashable {
+    /// A TLS server (`SecPolicyCreateSSL(true, host)`): serverAuth, the CA/B Forum profile, and
+    /// `host` (a DNS name or an IP address) checked against the subjectAltName when given. The
+    /// host is whatever name the certificate must prove, which the caller may override: when
+    /// connecting by IP to a server whose certificate names it, or when one certificate serves
+    /// several domains, pass the expected name rather than the address dialled. `nil` checks no
+    /// name — prefer `.basic` to say so.
+    case server(host: String?)
+    /// A TLS client (`SecPolicyCreateSSL(false, nil)`): clientAuth and the CA/B Forum profile;
+    /// the e-mail addresses of `VerificationOptions.emails` are checked.
     case client
-    /// The chain only (RFC 5280 path validation), no purpose and no name: legitimate for some
-    /// private PKIs, dangerous with public CAs (any certificate they ever issued passes).
+    /// Code signing: RFC 5280 path validation requiring the codeSigning extended key usage
+    /// (RFC 5280 §4.2.1.12) of the leaf and of every issuer that carries an extKeyUsage.
+    case codeSigning
+    /// Any other purpose named by its extended key usage (OID content octets, e.g.
+    /// `OID.timeStamping`; from text with `OID.content(dotted:)`): RFC 5280 path validation
+    /// requiring it as `.codeSigning` requires codeSigning.
+    case extendedKeyUsage([UInt8])
+    /// The chain only (`SecPolicyCreateBasicX509()`, RFC 5280 path validation): no purpose and
+    /// no name. Legitimate for some private PKIs; with a public CA as anchor it accepts every
+    /// certificate that CA ever issued.
+    case basic
+
+    /// The host `.server(host:)` checks; nil for the other purposes.
+    public var host: String? {
+        if case .server(let h) = self { return h }
+        return nil
+    }
+
+    /// True for `.server(host:)`.
+    public var isServer: Bool {
+        if case .server = self { return true }
+        return false
+    }
+
+    /// `SecPolicyCreateSSL(true, host)`.
+    @available(*, deprecated, renamed: "server(host:)")
+    public static func ssl(host: String?) -> VerificationPurpose { .server(host: host) }
+    /// `SecPolicyCreateSSL(false, nil)`.
+    @available(*, deprecated, renamed: "client")
+    public static var sslClient: VerificationPurpose { .client }
+    /// `SecPolicyCreateBasicX509()`.
+    @available(*, deprecated, renamed: "basic")
+    public static var basicX509: VerificationPurpose { .basic }
+
+    /// The purpose an old `ValidationKind` and host named.
+    @available(*, deprecated, message: "use VerificationPurpose's cases")
+    public init(kind: ValidationKind, host: String?) {
+        switch kind {
+        case .server: self = .server(host: host)
+        case .client: self = .client
+        case .basic: self = .basic
+        }
+    }
+
+    /// The rule set the checks apply: the CA/B Forum profile for TLS, RFC 5280 alone otherwise.
+    var profile: Profile {
+        switch self {
+        case .server: return .server
+        case .client: return .client
+        case .codeSigning, .extendedKeyUsage, .basic: return .basic
+        }
+    }
+
+    /// The extended key usage the purpose requires when `VerificationOptions.requiredEKUs` is
+    /// empty; nil for `.basic`.
+    var defaultEKU: [UInt8]? {
+        switch self {
+        case .server: return OID.serverAuth
+        case .client: return OID.clientAuth
+        case .codeSigning: return OID.codeSigning
+        case .extendedKeyUsage(let oid): return oid
+        case .basic: return nil
+        }
+    }
+}
+
+/// The profile of checks a purpose selects (internal: `VerificationPurpose` is the public word).
+enum Profile: Sendable, Hashable {
+    /// serverAuth and the CA/B Forum profile, the host.
+    case server
+    /// clientAuth and the CA/B Forum profile.
+    case client
+    /// RFC 5280 alone.
+    case basic
+}
+
+/// What the chain is being validated for, before `VerificationPurpose` (which adds the host to
+/// the server case, code signing and any extended key usage).
+@available(*, deprecated, message: "use VerificationPurpose (.server(host:), .client, .basic)")
+public enum ValidationKind: Sendable, Hashable {
+    /// A TLS server's chain: `VerificationPurpose.server(host:)`.
+    case server
+    /// A TLS client's chain: `VerificationPurpose.client`.
+    case client
+    /// The chain only: `VerificationPurpose.basic`.
     case basic
 }
 
@@ -76,36 +176,51 @@ extension AlgorithmPolicy {
     }
 }
 
-/// Everything a verification needs besides the certificates. The time is always explicit here;
-/// only the outermost APIs (the CLI, the SecTrust-style evaluator) default it to now.
+/// Everything a verification takes besides the certificates: the one options value that
+/// `CertificateTrust`, `SecurityPolicy`, SigilNIO's verifiers and the CLI hold — the anchors the
+/// caller set, the time, the purpose, required usages, the depth, algorithms, certificate
+/// policies, revocation and the work budget. The time is always explicit here; only the
+/// outermost APIs (the CLI, `CertificateTrust`'s Sigil initializer) default it to now.
+///
+/// The system's anchors are not an option but the environment: `CertificateTrust.systemAnchors`
+/// (or `SecurityPolicy.anchors`) supplies them, and `customAnchors` with `anchorsOnly` decides
+/// whether they count (`CertificateTrust.usesSystemAnchors(customAnchorsSet:anchorsOnly:)`).
 public struct VerificationOptions: Sendable {
-    /// What the chain is validated for (purpose and profile).
-    public var kind: ValidationKind
+    /// What the chain is validated for (purpose, profile and, for a server, the host).
+    public var purpose: VerificationPurpose {
+        didSet { hostIdentity = Self.parse(purpose.host) }
+    }
     /// Validation time, seconds since the Unix epoch (UTC). Fractions matter at the boundary:
     /// a certificate is valid while notBefore ≤ time ≤ notAfter (RFC 5280 §4.1.2.5).
     public var time: Double
-    /// DNS name or IP address the server must be valid for (server kind); nil = not checked.
-    public var host: String? {
-        get { hostText }
-        set {
-            hostText = newValue
-            hostIdentity = newValue.map { h in
-                Result { () throws(ServerIdentity.ParseError) in try ServerIdentity.parse(h) }
-            }
-        }
-    }
-    private var hostText: String?
-    /// `host` parsed (RFC 6125 §6.2 reference identity), once, when it is set: a verification
-    /// reads it instead of parsing the text again. Always the parse of the current `host` (set
-    /// only by its setter), so it cannot disagree with it.
+    /// `purpose`'s host parsed (RFC 6125 §6.2 reference identity), once, when the purpose is
+    /// set: a verification reads it instead of parsing the text again. Always the parse of the
+    /// current purpose's host (kept by `purpose`'s observer), so it cannot disagree with it.
     private(set) var hostIdentity: Result<ServerIdentity, ServerIdentity.ParseError>?
-    /// E-mail addresses the client certificate must be valid for (client kind).
+    /// The caller's anchors as set (`SecTrustSetAnchorCertificates`): nil when never set (or
+    /// reset with `useSystemAnchors()`, Apple's `SecTrustSetAnchorCertificates(trust, NULL)`),
+    /// so the system's anchors are used; an array — even an empty one — once set, which
+    /// replaces the system's unless `anchorsOnly` is false. An empty array with `anchorsOnly`
+    /// (a bundled root that failed to load, say) trusts nothing: it never falls back to the
+    /// system store.
+    public var customAnchors: [Certificate]? = nil
+    /// The caller's anchors (`SecTrustSetAnchorCertificates`); setting it, even to `[]`, sets
+    /// `customAnchors`. Reads `[]` when never set.
+    public var anchors: [Certificate] {
+        get { customAnchors ?? [] }
+        set { customAnchors = newValue }
+    }
+    /// With anchors set (even to none): trust only them (`true`, Apple's default once anchors
+    /// are set) or them plus the system's (`false`). Never set: the system's are used.
+    public var anchorsOnly = true
+    /// E-mail addresses the leaf must be valid for (RFC 5280 §4.2.1.6 rfc822Name; the
+    /// `.client` purpose's names, checked whatever the purpose).
     public var emails: [String] = []
     /// Extended key usages required of the leaf, as OID content octets (e.g. `OID.serverAuth`;
     /// from text with `OID.content(dotted:)`). Every one must be listed by the leaf's
     /// extKeyUsage when it has one (absent means any purpose, RFC 5280 §4.2.1.12, for every
-    /// kind), and by that of each issuer that carries one. Empty = the kind's default
-    /// (serverAuth for server, clientAuth for client, none for basic).
+    /// purpose), and by that of each issuer that carries one. Empty = the purpose's own
+    /// (serverAuth, clientAuth, codeSigning, the `.extendedKeyUsage` OID; none for `.basic`).
     public var requiredEKUs: [[UInt8]] = []
     /// Key usages the leaf must allow, when it has a keyUsage extension.
     public var requiredKeyUsage: KeyUsage = []
@@ -118,17 +233,65 @@ public struct VerificationOptions: Sendable {
     public var certificatePolicies = CertificatePolicyOptions()
     /// Revocation checking (CRLs, OCSP responses, hard or soft fail); nil = none.
     public var revocation: RevocationOptions?
+    /// The work one verification may do, all of it: signature checks (the certificates' and
+    /// the revocation data's), candidate visits, name-constraint comparisons and certificate
+    /// policy work (`VerificationBudget`). Each purpose of `CertificateTrust.policies` is one
+    /// verification.
+    public var budget = VerificationBudget.standard
 
     /// Default depth: real Web PKI paths have 1–3 intermediates.
     public static let defaultMaximumDepth = 8
 
-    /// Options for `kind` at `time` (seconds since the epoch), checking `host` when given.
-    public init(kind: ValidationKind = .server, time: Double, host: String? = nil) {
-        self.kind = kind
+    /// Options for `purpose` at `time` (seconds since the epoch); everything else at its
+    /// default (no caller anchors, the standard algorithms, budget and depth, no revocation).
+    public init(purpose: VerificationPurpose = .server(host: nil), time: Double) {
+        self.purpose = purpose
         self.time = time
-        self.hostText = nil
-        self.hostIdentity = nil
-        self.host = host
+        self.hostIdentity = Self.parse(purpose.host)
+    }
+
+    /// Forgets the caller's anchors: the system's are used again
+    /// (`SecTrustSetAnchorCertificates(trust, NULL)`).
+    public mutating func useSystemAnchors() { customAnchors = nil }
+
+    static func parse(_ host: String?) -> Result<ServerIdentity, ServerIdentity.ParseError>? {
+        host.map { h in Result { () throws(ServerIdentity.ParseError) in try ServerIdentity.parse(h) } }
+    }
+
+    /// The profile of checks `purpose` selects.
+    var profile: Profile { purpose.profile }
+
+    /// The host `purpose` checks (server purpose), nil otherwise.
+    var checkedHost: String? { purpose.host }
+}
+
+extension VerificationOptions {
+    /// Options for `kind` at `time`, checking `host` when given (server kind).
+    @available(*, deprecated, renamed: "init(purpose:time:)")
+    public init(kind: ValidationKind = .server, time: Double, host: String? = nil) {
+        self.init(purpose: VerificationPurpose(kind: kind, host: host), time: time)
+    }
+
+    /// The purpose as a `ValidationKind` (`.codeSigning` and `.extendedKeyUsage` read as
+    /// `.basic`); setting it keeps the host when the purpose stays a server one.
+    @available(*, deprecated, renamed: "purpose")
+    public var kind: ValidationKind {
+        get {
+            switch purpose.profile {
+            case .server: return .server
+            case .client: return .client
+            case .basic: return .basic
+            }
+        }
+        set { purpose = VerificationPurpose(kind: newValue, host: purpose.host) }
+    }
+
+    /// The host of a `.server(host:)` purpose; setting it on another purpose has no effect (a
+    /// host is only checked for a server).
+    @available(*, deprecated, message: "use purpose = .server(host:)")
+    public var host: String? {
+        get { purpose.host }
+        set { if purpose.isServer { purpose = .server(host: newValue) } }
     }
 }
 

@@ -1,3 +1,4 @@
+import SigilDER
 import SigilX509
 
 /// Why a chain is not trusted.
@@ -139,24 +140,41 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable {
 }
 
 /// One reason, with the index of the certificate it concerns (0 = leaf, then up the attempted
-/// path) and a one-line human message.
+/// path) and what it concerns as data (`context`: the dates, the names, the revocation status,
+/// the limit), from which the one-line human `message` is derived.
 public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public let kind: TrustFailureKind
     /// The certificate concerned: 0 the leaf, then up the attempted path.
     public let certificateIndex: Int
-    /// One line for humans (names the certificate, constraint or algorithm involved).
-    public let message: String
+    /// What the failure concerns, as data; `message` is derived from it.
+    public let context: Context
 
-    /// A failure of `kind` concerning certificate `index`.
+    /// One line for humans (names the certificate, constraint or algorithm involved), derived
+    /// from `context`.
+    public var message: String { context.message }
+
+    /// A failure of `kind` concerning certificate `index`, with only a text for context
+    /// (`Context.text`).
     public init(_ kind: TrustFailureKind, at index: Int, _ message: String) {
+        self.init(kind, at: index, context: .text(message))
+    }
+
+    /// A failure of `kind` concerning certificate `index`, with structured context.
+    public init(_ kind: TrustFailureKind, at index: Int, context: Context) {
         self.kind = kind
         self.certificateIndex = index
-        self.message = message
+        self.context = context
     }
+
+    /// The same failure concerning certificate `index` (a cached check's failure placed on a path).
+    func at(_ index: Int) -> TrustFailure { TrustFailure(kind, at: index, context: context) }
 
     /// `[index] kind: message`.
     public var description: String { "[\(certificateIndex)] \(kind.name): \(message)" }
+
+    /// `kind: message`, the one-line summary SigilNIO's errors and the CLI's verdict line use.
+    public var summary: String { "\(kind.name): \(message)" }
 
     /// The one ordering of failures, used everywhere failures are chosen or listed (the best
     /// failure among candidate paths, the reasons of a verdict, merged policies): higher
@@ -175,6 +193,115 @@ public struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
             if precedes(y.element, x.element) { return false }
             return x.offset < y.offset
         }.map(\.element)
+    }
+}
+
+extension TrustFailure {
+    /// What a failure concerns, as data (as webpki's `CertExpired { time, not_after }` or Go's
+    /// `HostnameError { Certificate, Host }`): callers format from it, and `message` is derived
+    /// from it, never the other way round. Built only when a check fails (the trusted path
+    /// never makes one); the larger cases are stored out of line.
+    public enum Context: Sendable, Hashable {
+        /// A failure whose text is all there is (checks without structured context).
+        case text(String)
+        /// `expired` or `notYetValid` (RFC 5280 §4.1.2.5): the certificate's notBefore and
+        /// notAfter (seconds since the Unix epoch) and the verification time.
+        case validity(notBefore: Int64, notAfter: Int64, time: Double)
+        /// `nameMismatch` for the server's name: the name checked (RFC 6125 reference
+        /// identity, as text) and the names the leaf presents (its subjectAltName dNSName and
+        /// iPAddress entries, as text; the Common Name is never used).
+        indirect case hostMismatch(checked: String, presented: [String])
+        /// `nameMismatch`: the name to check is neither a valid host name nor an IP address.
+        case invalidHostName(String)
+        /// `nameMismatch` for an e-mail address: the one checked and the leaf's rfc822Name
+        /// entries.
+        indirect case emailMismatch(checked: String, presented: [String])
+        /// `revoked` or `revocationUndetermined`: the status (reason and date, or why it is
+        /// undetermined) and its source (RFC 5280 §6.3, RFC 6960).
+        indirect case revocation(CertificateRevocationStatus)
+        /// `budgetExhausted`: which limit ran out, where, and what was spent.
+        indirect case budget(BudgetExhaustion)
+
+        /// The one-line text of a failure with this context.
+        public var message: String {
+            switch self {
+            case .text(let t):
+                return t
+            case .validity(let notBefore, let notAfter, let time):
+                if time < Double(notBefore) { return "valid from \(DERTime.rfc3339(notBefore))" }
+                return "expired at \(DERTime.rfc3339(notAfter))"
+            case .hostMismatch(let checked, _):
+                return "certificate is not valid for \(checked)"
+            case .invalidHostName(let name):
+                return "\"\(name)\" is not a valid host name or IP address"
+            case .emailMismatch(let checked, _):
+                return "certificate is not valid for the e-mail address \(checked)"
+            case .revocation(let s):
+                switch s.status {
+                case .revoked(let reason, let date):
+                    return
+                        "revoked (\(reason.name)) on \(DERTime.rfc3339(date)) according to \(s.source == .ocsp ? "an OCSP response" : "a CRL")"
+                case .undetermined(let why):
+                    return "revocation status undetermined: \(why)"
+                case .good:
+                    return "revocation status good"
+                }
+            case .budget(let b):
+                return b.message
+            }
+        }
+    }
+
+    /// Where and how a verification's one budget (`VerificationBudget`) ran out.
+    public struct BudgetExhaustion: Sendable, Hashable {
+        /// The stage of the verification that ran out.
+        public enum Stage: String, Sendable, Hashable, CaseIterable {
+            /// Path building as a whole (the summary failure of a verification that gave up).
+            case pathBuilding
+            /// A CA's name constraints (RFC 5280 §6.1.3 (b), (c)).
+            case nameConstraints
+            /// Certificate policy processing (RFC 5280 §6.1).
+            case certificatePolicies
+            /// Revocation checking (CRL and OCSP signatures, CRL signers' paths).
+            case revocation
+        }
+
+        /// The limit that ran out.
+        public let limit: VerificationBudget.Limit
+        /// Where it ran out.
+        public let stage: Stage
+        /// The limits the verification started with.
+        public let limits: VerificationBudget
+        /// What was spent, when the stage reports it (path building does).
+        public let spent: VerificationBudget?
+
+        /// A budget failure of `limit` at `stage`, under `limits`, having spent `spent`.
+        public init(
+            limit: VerificationBudget.Limit, stage: Stage, limits: VerificationBudget, spent: VerificationBudget?
+        ) {
+            self.limit = limit
+            self.stage = stage
+            self.limits = limits
+            self.spent = spent
+        }
+
+        /// The one-line text.
+        public var message: String {
+            switch stage {
+            case .pathBuilding:
+                let used = spent ?? limits
+                return "gave up after \(used.signatureChecks) signature checks (certificates and revocation data),"
+                    + " \(used.candidateVisits) candidates, \(used.nameConstraintComparisons) name-constraint comparisons"
+                    + " and \(used.policyTreeWork) certificate policy work units"
+            case .nameConstraints:
+                return "too many name-constraint comparisons"
+            case .certificatePolicies:
+                return
+                    "certificate policy processing exceeded the verification's policy work budget of \(limits.policyTreeWork) units"
+            case .revocation:
+                return "revocation checking ran out of the verification budget"
+            }
+        }
     }
 }
 

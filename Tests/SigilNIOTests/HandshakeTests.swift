@@ -225,7 +225,7 @@
 
         func testCertificateTrustTemplateAnchorsOnlyFalseUsesSystemToo() throws {
             let port = try serve("leaf")
-            var trust = CertificateTrust(certificates: [], policies: [.ssl(host: nil)], systemAnchors: TrustStore())
+            var trust = CertificateTrust(certificates: [], policies: [.server(host: nil)], systemAnchors: TrustStore())
             trust.anchors = [try TLSFixtures.certificate("rogue-root")]
             var system = TrustStore()
             system.add(try TLSFixtures.certificate("root"), source: .system)
@@ -253,11 +253,11 @@
         /// A basic X.509 template checks no name (and needs none).
         func testCertificateTrustBasicX509ChecksNoName() throws {
             let port = try serve("leaf")
-            var trust = CertificateTrust(certificates: [], policies: [.basicX509], systemAnchors: TrustStore())
+            var trust = CertificateTrust(certificates: [], policies: [.basic], systemAnchors: TrustStore())
             trust.anchors = [try TLSFixtures.certificate("root")]
             XCTAssertNoThrow(try handshake(port, name: "other.test", SigilServerTrustVerifier(trust: trust)).get())
             XCTAssertNoThrow(try handshake(port, name: nil, SigilServerTrustVerifier(trust: trust)).get())
-            trust.policies = [.ssl(host: nil)]
+            trust.policies = [.server(host: nil)]
             XCTAssertEqual(
                 refusal(handshake(port, name: "other.test", SigilServerTrustVerifier(trust: trust)))?.reason,
                 .notTrusted(.nameMismatch))

@@ -30,7 +30,7 @@
         }
 
         func testChainEvaluatorGoesThroughCertificateTrust() throws {
-            let options = VerificationOptions(kind: .server, time: 0)
+            let options = VerificationOptions(purpose: .server(host: nil), time: 0)
             let v = SigilServerTrustVerifier(
                 evaluator: .chain(
                     anchors: try Self.anchors(), options: options,
@@ -43,9 +43,9 @@
                 let e = try XCTUnwrap(verdict.trustEvaluation, host)
                 var o = options
                 o.time = Self.time
-                o.host = host
+                o.purpose = .server(host: host)
                 let direct = CertificateTrust(
-                    certificates: presented, anchors: try Self.anchors(), requirements: o,
+                    certificates: presented, options: o, systemAnchors: try Self.anchors(),
                     signatureVerifier: SigilSignatureVerifier()
                 ).evaluate()
                 XCTAssertEqual(e.result, direct.result, host)
@@ -69,7 +69,7 @@
                 XCTAssertEqual(verdict.accepted, try Self.opensslAccepts(client, purpose: "sslclient"), client)
                 let e = try XCTUnwrap(verdict.trustEvaluation, client)
                 let direct = CertificateTrust(
-                    certificates: presented, policies: [.sslClient], time: Self.time,
+                    certificates: presented, policies: [.client], time: Self.time,
                     signatureVerifier: SigilSignatureVerifier(), systemAnchors: try Self.anchors()
                 ).evaluate()
                 XCTAssertEqual(e.result, direct.result, client)
@@ -80,7 +80,7 @@
         /// A requirement set on the options (revocation, hard fail, nothing supplied) reaches the
         /// verdict through the one evaluator in both verifiers.
         func testRequirementsReachTheVerdict() throws {
-            var options = VerificationOptions(kind: .server, time: 0)
+            var options = VerificationOptions(purpose: .server(host: nil), time: 0)
             options.revocation = RevocationOptions(policy: .hardFail)
             let server = SigilServerTrustVerifier(
                 evaluator: .chain(

@@ -8,8 +8,8 @@
 // Verified as the fuzz target does: server kind, 2030-01-01T00:00:00Z, the host.
 
 import Foundation
-import Sigil
-import SigilTrust
+@_spi(SigilInternal) import Sigil
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 import Testing
 
@@ -60,7 +60,7 @@ struct DiffRegressionTests {
             anchors.add(try Certificate(der: try der(f)))
         }
         let host = fields["host"].flatMap { $0 == "none" ? nil : $0 }
-        let options = VerificationOptions(kind: .server, time: 1_893_456_000, host: host)
+        let options = VerificationOptions(purpose: .server(host: host), time: 1_893_456_000)
         let result = ChainVerifier(anchors: anchors).verify(leaf: leaf, intermediates: presented, options: options)
         switch fields["verdict"] {
         case "untrusted":

@@ -26,7 +26,7 @@ final class DocumentationSamplesTests: XCTestCase {
     func overviewSample(_ presented: [Certificate]) -> String {
         let trust = CertificateTrust(
             certificates: presented,  // leaf first
-            policies: [.ssl(host: "api.example.com")])  // now, system roots
+            policies: [.server(host: "api.example.com")])  // now, system roots
         switch trust.verify() {
         case .trusted(let path, let anchor, _):
             return "trusted via a \(anchor) anchor: \(path.map(\.subject.rfc4514String))"
@@ -42,7 +42,7 @@ final class DocumentationSamplesTests: XCTestCase {
         // What the sample relies on, with the fixture's root as the caller's anchor and its name:
         // the path runs leaf → anchor and the anchor source is reported.
         var trust = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            certificates: [c.leaf, c.intermediate], policies: [.server(host: "leaf.rsa2048.sigil.test")],
             time: Self.at2030)
         trust.anchors = [c.root]
         guard case .trusted(let path, let anchor, _) = trust.verify() else { return XCTFail("\(trust.verify())") }
@@ -58,7 +58,7 @@ final class DocumentationSamplesTests: XCTestCase {
     /// TLSRecipes.md, "Without a TLS stack", verbatim.
     func verifyServer(_ presentedDER: [[UInt8]], host: String) -> Bool {
         guard let chain = try? presentedDER.map({ try Certificate(der: $0) }) else { return false }
-        let trust = CertificateTrust(certificates: chain, policies: [.ssl(host: host)])
+        let trust = CertificateTrust(certificates: chain, policies: [.server(host: host)])
         return trust.verify().isTrusted
     }
 
@@ -83,7 +83,7 @@ final class DocumentationSamplesTests: XCTestCase {
         func use(_ chain: [Certificate]) { used = chain }
         // Verbatim from the comment, but for the host (the fixture's name):
         var trust = CertificateTrust(
-            certificates: presented, policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            certificates: presented, policies: [.server(host: "leaf.rsa2048.sigil.test")],
             time: now, signatureVerifier: SigilSignatureVerifier(),
             systemAnchors: .system())
         trust.anchors = [companyRoot]  // SecTrustSetAnchorCertificates

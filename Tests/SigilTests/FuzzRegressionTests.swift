@@ -8,8 +8,8 @@
 // compiling and its oracles keep holding on valid data.
 
 import Foundation
-import Sigil
-import SigilTrust
+@_spi(SigilInternal) import Sigil
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 import Testing
 
@@ -102,7 +102,7 @@ struct FuzzRegressionX509Tests {
         let inter = f.named("p256-intermediate.der")
         let verifier = ChainVerifier(anchors: VerifyWalk.anchors, signatureVerifier: VerifyWalk.CountingVerifier())
         let result = verifier.verify(
-            leaf: leaf, intermediates: [inter], options: VerificationOptions(kind: .basic, time: VerifyWalk.time))
+            leaf: leaf, intermediates: [inter], options: VerificationOptions(purpose: .basic, time: VerifyWalk.time))
         #expect(result.isTrusted)
     }
 }

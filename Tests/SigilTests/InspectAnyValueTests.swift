@@ -6,10 +6,10 @@
 // and the chain verifier trusts exactly the ones whose every field is valid.
 
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilDER
 import SigilTestSupport
-import SigilTrust
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 import XCTest
 
@@ -103,7 +103,7 @@ final class InspectAnyValueTests: XCTestCase {
         var anchors = TrustStore()
         anchors.add(try fixture("rsa2048-root"))
         let intermediate = try fixture("rsa2048-intermediate")
-        let options = VerificationOptions(kind: .server, time: 1_893_456_000, host: "leaf.rsa2048.sigil.test")
+        let options = VerificationOptions(purpose: .server(host: "leaf.rsa2048.sigil.test"), time: 1_893_456_000)
         var checked = 0
         for e in try entries() where e.where != "parse" || e.sigil == nil {
             let leaf = try Certificate(der: try bytes(e.file))

@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// `sigil inspect` on odd certificates (Fixtures/odd/, made by Fixtures/scripts/gen_odd.py):
@@ -197,7 +198,7 @@ final class InspectOddTests: XCTestCase {
             }
             // Server policy: the leaf key itself is judged (BR §6.1.5); SAN hosts as generated.
             let host = e.file.hasPrefix("san-utf8") ? "a.odd.sigil.test" : "odd.sigil.test"
-            let options = VerificationOptions(kind: .server, time: Double(m.verifyAt), host: host)
+            let options = VerificationOptions(purpose: .server(host: host), time: Double(m.verifyAt))
             let result = verifier.verify(leaf: leaf, intermediates: [], options: options)
             let trusted = result.isTrusted
             switch e.file {

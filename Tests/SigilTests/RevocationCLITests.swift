@@ -125,4 +125,41 @@ final class RevocationCLITests: XCTestCase {
         XCTAssertEqual(rc, 1, out)
         XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
     }
+
+    /// Security-policy options with revocation and the depth limit, which the command refused
+    /// together while the options lived in two types (`SecurityPolicy` had no revocation, depth,
+    /// EKU or budget). Pinning the root's key: the good leaf matches; the revoked one is refused
+    /// for its revocation (openssl verify -crl_check_all: error 23 at depth 0), its context
+    /// carrying the CRL's reason (openssl crl -text: serial 1005, Key Compromise); --max-depth 0
+    /// refuses the one-intermediate path as openssl verify -verify_depth 0 does (error 22), and
+    /// --max-depth 1 accepts it as -verify_depth 1 does.
+    func testSecurityPolicyWithRevocationAndDepth() throws {
+        let crls = ["--crl", f("root.crl.pem"), "--crl", f("int.crl.pem")]
+        let pin = ["--pin-mode", "public-key", "--pin-key", f("root.pem")]
+        var (rc, out) = try run(try base() + crls + pin + [f("leaf-good.pem")])
+        XCTAssertEqual(rc, 0, out)
+        XCTAssertTrue(out.contains(#""outcome":"pinMatched""#), out)
+        (rc, out) = try run(try base() + crls + pin + [f("leaf-revoked.pem")])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""outcome":"untrusted""#), out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+        if let text = try TestSupport.run(["openssl", "crl", "-in", f("int.crl.pem"), "-noout", "-text"]) {
+            let entry = text.components(separatedBy: "Serial Number: 1005").dropFirst().first ?? ""
+            XCTAssertTrue(entry.prefix(200).contains("Key Compromise"), text)
+            XCTAssertTrue(out.contains(#""reason":"keyCompromise""#), out)
+        }
+        let m =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json"))))
+            as! [String: Any]
+        let at = "\(m["verificationTime"] as! Int)"
+        for depth in [0, 1] {
+            (rc, out) = try run(try base() + pin + ["--max-depth", "\(depth)", f("leaf-good.pem")])
+            let openssl = try TestSupport.run([
+                "openssl", "verify", "-verify_depth", "\(depth)", "-CAfile", f("root.pem"), "-untrusted",
+                f("int.pem"), "-attime", at, f("leaf-good.pem"),
+            ])
+            XCTAssertEqual(rc == 0, openssl != nil, "depth \(depth): \(out)")
+            if depth == 0 { XCTAssertTrue(out.contains(#""kind":"maximum depth exceeded""#), out) }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// Review of the thin trust layer (issue 11): anchors are looked up by raw subject bytes in the
@@ -41,11 +42,14 @@ final class AnchorLookupReviewTests: XCTestCase {
         return c
     }
 
-    func verify(_ leaf: Certificate, _ pool: [Certificate], anchors: [Certificate], kind: ValidationKind = .basic)
+    func verify(
+        _ leaf: Certificate, _ pool: [Certificate], anchors: [Certificate], purpose: VerificationPurpose = .basic
+    )
         -> TrustResult
     {
         let verifier = ChainVerifier(anchors: TrustStore(anchors.map { TrustAnchor($0) }))
-        return verifier.verify(leaf: leaf, intermediates: pool, options: VerificationOptions(kind: kind, time: Self.at))
+        return verifier.verify(
+            leaf: leaf, intermediates: pool, options: VerificationOptions(purpose: purpose, time: Self.at))
     }
 
     /// No intermediates at all: the only candidate is an anchor named under §7.1, which the
@@ -73,10 +77,11 @@ final class AnchorLookupReviewTests: XCTestCase {
     /// certificate in two roles): neither role may make it the intermediate's issuer.
     func testDecoyAsIntermediateAndAnchor() throws {
         let c = try load()
-        let full = verify(c.leaf, [c.decoy, c.intermediate, c.decoy], anchors: [c.decoy, c.anchor], kind: .server)
+        let full = verify(
+            c.leaf, [c.decoy, c.intermediate, c.decoy], anchors: [c.decoy, c.anchor], purpose: .server(host: nil))
         XCTAssertTrue(full.isTrusted, "\(full.failures)")
         if case .trusted(let path, _, _) = full { XCTAssertEqual(path, [c.leaf, c.intermediate, c.anchor]) }
-        let without = verify(c.leaf, [c.decoy, c.intermediate], anchors: [c.decoy], kind: .server)
+        let without = verify(c.leaf, [c.decoy, c.intermediate], anchors: [c.decoy], purpose: .server(host: nil))
         XCTAssertFalse(without.isTrusted)
     }
 
@@ -85,19 +90,19 @@ final class AnchorLookupReviewTests: XCTestCase {
     func testChangingHostIsHonoured() throws {
         let c = try load()
         let verifier = ChainVerifier(anchors: TrustStore([TrustAnchor(c.anchor)]))
-        var options = VerificationOptions(kind: .server, time: Self.at, host: "other.pool.sigil.test")
-        options.host = Self.host
+        var options = VerificationOptions(purpose: .server(host: "other.pool.sigil.test"), time: Self.at)
+        options.purpose = .server(host: Self.host)
         XCTAssertTrue(verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: options).isTrusted)
         var copy = options
-        copy.host = "other.pool.sigil.test"
+        copy.purpose = .server(host: "other.pool.sigil.test")
         let r = verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: copy)
         XCTAssertFalse(r.isTrusted)
         XCTAssertTrue(r.failures.contains { $0.kind == .nameMismatch }, "\(r.failures)")
         // The copy made before the change keeps its own host.
         XCTAssertTrue(verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: options).isTrusted)
-        copy.host = nil
+        copy.purpose = .server(host: nil)
         XCTAssertTrue(verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: copy).isTrusted)
-        copy.host = "not a host name"
+        copy.purpose = .server(host: "not a host name")
         XCTAssertFalse(verifier.verify(leaf: c.leaf, intermediates: [c.intermediate], options: copy).isTrusted)
     }
 
@@ -116,7 +121,7 @@ final class AnchorLookupReviewTests: XCTestCase {
         let verifier = ChainVerifier(anchors: TrustStore([TrustAnchor(root)]))
         let r = verifier.verify(
             leaf: leaf, intermediates: [],
-            options: VerificationOptions(kind: .server, time: Self.at, host: "large-rsa.sigil.test"))
+            options: VerificationOptions(purpose: .server(host: "large-rsa.sigil.test"), time: Self.at))
         // Sigil's own RSA code refuses moduli above 16 384 bits (`RSAPublicKey.maximumModulusBits`),
         // so the leaf's key does not decode: that is the one failure, not a "weak key".
         XCTAssertFalse(r.failures.contains { $0.kind == .weakKey }, "\(r.failures)")
@@ -126,7 +131,7 @@ final class AnchorLookupReviewTests: XCTestCase {
             anchors: TrustStore([TrustAnchor(root)]), signatureVerifier: AcceptingLeafKeys())
         let l = lenient.verify(
             leaf: leaf, intermediates: [],
-            options: VerificationOptions(kind: .server, time: Self.at, host: "large-rsa.sigil.test"))
+            options: VerificationOptions(purpose: .server(host: "large-rsa.sigil.test"), time: Self.at))
         XCTAssertTrue(l.isTrusted, "\(l.failures)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// Path building among the untrusted intermediates a peer sends (CandidatePool.swift): the
@@ -56,7 +57,7 @@ final class CandidatePoolTests: XCTestCase {
         let verifier = ChainVerifier(anchors: TrustStore(l.anchors.map { TrustAnchor($0) }), signatureVerifier: counter)
         let r = verifier.verify(
             leaf: l.leaf, intermediates: pool ?? l.pool,
-            options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
+            options: VerificationOptions(purpose: .server(host: l.s.host), time: l.s.at))
         return (r, counter.calls)
     }
 
@@ -130,7 +131,7 @@ final class CandidatePoolTests: XCTestCase {
         verifier.budget.signatureChecks = 30
         let small = verifier.verify(
             leaf: l.leaf, intermediates: l.pool,
-            options: VerificationOptions(kind: .server, time: l.s.at, host: l.s.host))
+            options: VerificationOptions(purpose: .server(host: l.s.host), time: l.s.at))
         XCTAssertFalse(small.isTrusted)
         XCTAssertTrue(small.failures.contains { $0.kind == .budgetExhausted }, "\(small.failures)")
     }

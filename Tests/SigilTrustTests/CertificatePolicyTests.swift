@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 @testable import SigilX509
@@ -56,7 +57,7 @@ final class CertificatePolicyTests: XCTestCase {
     ) throws -> TrustResult {
         var store = TrustStore()
         for a in try certs(scenario, "root.pem") { store.add(a) }
-        var options = VerificationOptions(kind: .basic, time: at)
+        var options = VerificationOptions(purpose: .basic, time: at)
         if !policies.isEmpty { options.certificatePolicies.userInitialPolicySet = oids(policies) }
         options.certificatePolicies.initialExplicitPolicy = explicit
         options.certificatePolicies.initialPolicyMappingInhibit = inhibitMap
@@ -250,7 +251,7 @@ final class CertificatePolicyTests: XCTestCase {
         let root = try Self.certs("explicit-match", "root.pem")
         let chain = try Self.certs("explicit-match", "leaf.pem") + Self.certs("explicit-match", "intermediates.pem")
         var trust = CertificateTrust(
-            certificates: chain, policies: [.basicX509], time: 1_893_456_000,
+            certificates: chain, policies: [.basic], time: 1_893_456_000,
             signatureVerifier: SigilSignatureVerifier(), systemAnchors: TrustStore())
         trust.anchors = root
         trust.certificatePolicies.userInitialPolicySet = Self.oids(["2.999.1.1"])

@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// EdDSA (RFC 8410) chains, CRLs and OCSP responses made by OpenSSL (`Fixtures/eddsa/`,
@@ -27,7 +28,7 @@ final class EdDSAChainTests: XCTestCase {
         var store = TrustStore()
         store.add(try cert(alg, "root.pem"))
         var options = VerificationOptions(
-            kind: .server, time: Double(try XCTUnwrap(m["at"] as? Int)), host: try XCTUnwrap(m["host"] as? String))
+            purpose: .server(host: try XCTUnwrap(m["host"] as? String)), time: Double(try XCTUnwrap(m["at"] as? Int)))
         options.revocation = revocation
         options.algorithms = algorithms
         return ChainVerifier(anchors: store).verify(

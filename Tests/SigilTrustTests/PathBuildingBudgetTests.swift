@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// The path builder's work budget on hostile inputs: limbo's pathological chains (100
@@ -47,7 +48,7 @@ final class PathBuildingBudgetTests: XCTestCase {
                 let start = Date()
                 let result = chain.verify(
                     leaf: leaf, intermediates: pool,
-                    options: VerificationOptions(kind: .basic, time: 1_700_000_000))
+                    options: VerificationOptions(purpose: .basic, time: 1_700_000_000))
                 let elapsed = Date().timeIntervalSince(start)
                 XCTAssertFalse(result.isTrusted, c.id)
                 if verifier is AlwaysValid {
@@ -81,7 +82,7 @@ final class PathBuildingBudgetTests: XCTestCase {
             let result = ChainVerifier(anchors: store, signatureVerifier: AlwaysValid())
                 .verify(
                     leaf: try pem(c.peer_certificate), intermediates: try c.untrusted_intermediates.map(pem),
-                    options: VerificationOptions(kind: .basic, time: 1_700_000_000))
+                    options: VerificationOptions(purpose: .basic, time: 1_700_000_000))
             XCTAssertFalse(result.isTrusted, c.id)
             XCTAssertEqual(
                 result.failures.first { $0.kind == .budgetExhausted }?.kind, .budgetExhausted,
@@ -106,7 +107,7 @@ final class PathBuildingBudgetTests: XCTestCase {
         for a in c.trusted_certs { store.add(try pem(a)) }
         var verifier = ChainVerifier(anchors: store)
         let leaf = try pem(c.peer_certificate)
-        let options = VerificationOptions(kind: .server, time: 1_700_000_000, host: "example.com")
+        let options = VerificationOptions(purpose: .server(host: "example.com"), time: 1_700_000_000)
         XCTAssertTrue(verifier.verify(leaf: leaf, intermediates: [], options: options).isTrusted)
         verifier.budget.nameConstraintComparisons = 1
         let r = verifier.verify(leaf: leaf, intermediates: [], options: options)

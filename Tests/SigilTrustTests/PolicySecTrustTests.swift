@@ -96,7 +96,7 @@ final class PolicySecTrustTests: XCTestCase {
         var byResult: [String: Int] = [:]
         for s in scenarios {
             let folder = dir.appendingPathComponent(s.scenario)
-            let policy: CertificateTrust.Policy = s.kind == "basic" ? .basicX509 : .ssl(host: s.host ?? s.ip)
+            let policy: VerificationPurpose = s.kind == "basic" ? .basic : .server(host: s.host ?? s.ip)
             var trust = CertificateTrust(
                 certificates: try certs(folder, "leaf.pem") + certs(folder, "intermediates.pem"),
                 policies: [policy], time: s.at, systemAnchors: TrustStore())
@@ -142,7 +142,7 @@ final class PolicySecTrustTests: XCTestCase {
         var system = TrustStore()
         system.add(c.root, source: .system)
         var trust = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            certificates: [c.leaf, c.intermediate], policies: [.server(host: "leaf.rsa2048.sigil.test")],
             time: Self.at2030, systemAnchors: system)
         var e = trust.evaluate()
         XCTAssertEqual(
@@ -170,7 +170,7 @@ final class PolicySecTrustTests: XCTestCase {
     func testHostOverride() throws {
         let c = try rsa2048()
         var trust = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "203.0.113.7")],
+            certificates: [c.leaf, c.intermediate], policies: [.server(host: "203.0.113.7")],
             time: Self.at2030, systemAnchors: TrustStore())
         trust.anchors = [c.root]
         var e = trust.evaluate()
@@ -186,17 +186,17 @@ final class PolicySecTrustTests: XCTestCase {
     func testPoliciesTimeAndInput() throws {
         let c = try rsa2048()
         var trust = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.basicX509],
+            certificates: [c.leaf, c.intermediate], policies: [.basic],
             time: Self.at2030, systemAnchors: TrustStore())
         trust.anchors = [c.root]
         XCTAssertEqual(trust.evaluate().result, .proceed, "basic X.509: no name")
-        trust.policies = [.ssl(host: "leaf.rsa2048.sigil.test"), .basicX509]
+        trust.policies = [.server(host: "leaf.rsa2048.sigil.test"), .basic]
         XCTAssertEqual(trust.evaluate().result, .proceed, "all policies hold")
-        trust.policies = [.ssl(host: "other.sigil.test"), .basicX509]
+        trust.policies = [.server(host: "other.sigil.test"), .basic]
         XCTAssertEqual(trust.evaluate().result, .recoverableTrustFailure, "one policy fails")
-        trust.policies = [.sslClient]
+        trust.policies = [.client]
         XCTAssertEqual(trust.evaluate().result, .proceed, "the fixture leaf also has clientAuth")
-        trust.policies = [.ssl(host: "leaf.rsa2048.sigil.test")]
+        trust.policies = [.server(host: "leaf.rsa2048.sigil.test")]
         trust.time = 2_200_000_000  // 2039: after notAfter (2035)
         let late = trust.evaluate()
         XCTAssertEqual(late.result, .recoverableTrustFailure)
@@ -204,7 +204,7 @@ final class PolicySecTrustTests: XCTestCase {
         trust.certificates = []
         XCTAssertEqual(trust.evaluate().result, .fatalTrustFailure, "no certificate: malformed input")
         // Sigil's convenience initializer defaults the time to now.
-        let now = CertificateTrust(certificates: [c.leaf], policies: [.basicX509], systemAnchors: TrustStore())
+        let now = CertificateTrust(certificates: [c.leaf], policies: [.basic], systemAnchors: TrustStore())
         XCTAssertEqual(now.time, Date().timeIntervalSince1970, accuracy: 60)
     }
 
@@ -223,7 +223,7 @@ final class PolicySecTrustTests: XCTestCase {
             let policy = SecurityPolicy.defaultPolicy(anchors: store)
             let e = policy.evaluate(serverChain: [c.leaf, c.intermediate], domain: host, at: time)
             let trust = CertificateTrust(
-                certificates: [c.leaf, c.intermediate], policies: [.ssl(host: host)],
+                certificates: [c.leaf, c.intermediate], policies: [.server(host: host)],
                 time: time, systemAnchors: store)
             let r = trust.verify()
             XCTAssertEqual(e.isTrusted, r.isTrusted, host)
@@ -231,7 +231,7 @@ final class PolicySecTrustTests: XCTestCase {
         }
         // 2039 and the wrong host: expired and nameMismatch, nameMismatch ranked first.
         let r = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "other.sigil.test")],
+            certificates: [c.leaf, c.intermediate], policies: [.server(host: "other.sigil.test")],
             time: 2_200_000_000, systemAnchors: store
         ).verify()
         XCTAssertEqual(r.failures.map(\.kind).prefix(2), [.nameMismatch, .expired])
@@ -255,7 +255,7 @@ final class PolicySecTrustTests: XCTestCase {
         var system = TrustStore()
         system.add(c.root, source: .system)
         var trust = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.ssl(host: "leaf.rsa2048.sigil.test")],
+            certificates: [c.leaf, c.intermediate], policies: [.server(host: "leaf.rsa2048.sigil.test")],
             time: Self.at2030, systemAnchors: system)
         XCTAssertNil(trust.customAnchors)
         XCTAssertEqual(trust.evaluate().result, .unspecified, "never set: the system's")
@@ -303,7 +303,7 @@ final class PolicySecTrustTests: XCTestCase {
         let folder = TestSupport.fixtures.appendingPathComponent("chains/valid-p384")
         var trust = CertificateTrust(
             certificates: try certs(folder, "leaf.pem") + certs(folder, "intermediates.pem"),
-            policies: [.basicX509], time: Self.at2030, systemAnchors: TrustStore())
+            policies: [.basic], time: Self.at2030, systemAnchors: TrustStore())
         trust.anchors = try certs(folder, "anchors.pem")
         XCTAssertTrue(trust.verify().isTrusted)
         trust.algorithms.allowedSignatureAlgorithms = [.ecdsaWithSHA384]
@@ -314,7 +314,7 @@ final class PolicySecTrustTests: XCTestCase {
         XCTAssertFalse(trust.verify().isTrusted, "an empty restriction accepts nothing")
         let c = try rsa2048()
         var rsa = CertificateTrust(
-            certificates: [c.leaf, c.intermediate], policies: [.basicX509], time: Self.at2030,
+            certificates: [c.leaf, c.intermediate], policies: [.basic], time: Self.at2030,
             systemAnchors: TrustStore())
         rsa.anchors = [c.root]
         rsa.algorithms.allowedSignatureAlgorithms = [.rsaWithSHA256]

@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// The RFC 5280 §6.3.3 rules of `Fixtures/revocation/rules/` beyond the verdicts
@@ -35,7 +36,7 @@ final class RevocationRuleTests: XCTestCase {
         store.add(try cert("root.pem"))
         var v = ChainVerifier(anchors: store)
         v.budget = budget
-        var options = VerificationOptions(kind: .basic, time: try time())
+        var options = VerificationOptions(purpose: .basic, time: try time())
         options.revocation = RevocationOptions(
             crls: try crls.flatMap {
                 try CertificateList.all(from: TestSupport.read(Self.dir.appendingPathComponent($0).path))

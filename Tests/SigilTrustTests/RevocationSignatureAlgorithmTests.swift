@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// The signature algorithm restriction (`AlgorithmPolicy.allowedSignatureAlgorithms`, the CLI's
@@ -37,7 +38,7 @@ final class RevocationSignatureAlgorithmTests: XCTestCase {
     {
         var store = TrustStore()
         store.add(try Certificate.all(from: bytes("root.pem"))[0])
-        var options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
+        var options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
         options.revocation = revocation
         options.algorithms.allowedSignatureAlgorithms = allowed
         return ChainVerifier(anchors: store).verify(

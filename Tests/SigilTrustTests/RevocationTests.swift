@@ -1,6 +1,7 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// Revocation (RFC 5280 §5, §6.3; RFC 6960) against `Fixtures/revocation/`, made by
@@ -76,7 +77,7 @@ final class RevocationTests: XCTestCase {
         store.add(try cert(sub + m.anchor))
         let v = ChainVerifier(anchors: store)
         for s in m.crlScenarios {
-            var options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
+            var options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
             var r = RevocationOptions(crls: try crls(s.crls.map { sub + $0 }), policy: .hardFail)
             // -crl_check checks the leaf only; -crl_check_all the whole path. -use_deltas.
             r.scope = s.openssl.contains("-crl_check_all") ? .wholePath : .leafOnly
@@ -120,7 +121,7 @@ final class RevocationTests: XCTestCase {
 
     func testSoftFailReportsUndetermined() throws {
         let m = try manifest()
-        var options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
+        var options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
         options.revocation = RevocationOptions(crls: try crls(["root.crl.pem"]), policy: .softFail)
         let result = try verifier(m).verify(
             leaf: try cert("leaf-good.pem"), intermediates: [try cert("int.pem")], options: options)
@@ -135,7 +136,7 @@ final class RevocationTests: XCTestCase {
 
     func testNoRevocationOptionsMeansNoChecking() throws {
         let m = try manifest()
-        let options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
+        let options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
         let result = try verifier(m).verify(
             leaf: try cert("leaf-revoked.pem"), intermediates: [try cert("int.pem")], options: options)
         guard case .trusted(_, _, let details) = result else { return XCTFail("\(result.failures)") }
@@ -305,7 +306,7 @@ final class RevocationTests: XCTestCase {
     func testStapledOCSPThroughTheVerifier() throws {
         let m = try manifest()
         let v = try verifier(m)
-        let options = VerificationOptions(kind: .basic, time: Double(m.verificationTime))
+        let options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
         let int = try cert("int.pem")
         let good = v.verify(
             leaf: try cert("leaf-good.pem"), intermediates: [int], options: options,

@@ -20,7 +20,7 @@ final class SharedBudgetTests: XCTestCase {
         var trust = CertificateTrust(
             certificates: try CertificatePolicyTests.certs(h.name, "leaf.pem")
                 + CertificatePolicyTests.certs(h.name, "intermediates.pem"),
-            policies: [.basicX509], time: h.at, signatureVerifier: SigilSignatureVerifier(),
+            policies: [.basic], time: h.at, signatureVerifier: SigilSignatureVerifier(),
             systemAnchors: TrustStore())
         trust.anchors = try CertificatePolicyTests.certs(h.name, "root.pem")
         trust.certificatePolicies.userInitialPolicySet = CertificatePolicyTests.oids(h.policies)
@@ -75,11 +75,11 @@ final class SharedBudgetTests: XCTestCase {
 
     func revocationTrust(leaf: String, revocation: RevocationOptions, signatureChecks: Int) throws -> CertificateTrust {
         var trust = CertificateTrust(
-            certificates: [try cert(leaf), try cert("int.pem")], policies: [.basicX509],
+            certificates: [try cert(leaf), try cert("int.pem")], policies: [.basic],
             time: Self.revocationTime, signatureVerifier: SigilSignatureVerifier(),
             systemAnchors: TrustStore())
         trust.anchors = [try cert("root.pem")]
-        trust.requirements.revocation = revocation
+        trust.options.revocation = revocation
         trust.budget = VerificationBudget(signatureChecks: signatureChecks)
         return trust
     }

@@ -1,5 +1,6 @@
 import Benchmark
-import Sigil
+@_spi(SigilInternal) import Sigil
+@_spi(SigilInternal) import SigilTrust
 
 // Sigil's side of every comparison. Names are `<Operation>_<Library>`; run.sh groups on the
 // operation and computes peer/Sigil ratios.
@@ -101,7 +102,7 @@ final class RecordingSignatureVerifier: CertificateSignatureVerifier, @unchecked
 }
 
 func sigilOptions(_ chain: Inputs.Chain) -> VerificationOptions {
-    VerificationOptions(kind: .server, time: Double(Inputs.time), host: chain.host)
+    VerificationOptions(purpose: .server(host: chain.host), time: Double(Inputs.time))
 }
 
 func registerSigilBenchmarks() {

@@ -13,8 +13,8 @@
 
 import COpenSSLDiff
 import FuzzSupport
-import Sigil
-import SigilTrust
+@_spi(SigilInternal) import Sigil
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 
 public struct DiffOutcome {
@@ -521,7 +521,7 @@ public enum DiffVerify {
         for a in anchors { if let c = try? Certificate(der: a) { store.add(c) } }
         if let leaf = try? Certificate(der: leafDER) {
             let intermediates = presented.compactMap { try? Certificate(der: $0) }
-            let options = VerificationOptions(kind: .server, time: Double(time), host: chain.host)
+            let options = VerificationOptions(purpose: .server(host: chain.host), time: Double(time))
             let result = ChainVerifier(anchors: store).verify(
                 leaf: leaf, intermediates: intermediates, options: options)
             switch result {

@@ -210,8 +210,8 @@ public enum SecurityPolicyWalk {
     /// ends at an effective anchor; unspecified exactly when the anchor is a system one; the
     /// result type agrees with `TrustResultType.forFailures`.
     static func secTrust(chain: [Certificate], domain: String?, time: Double, config: UInt8, pinned: [Certificate]) {
-        let all: [CertificateTrust.Policy] = [.ssl(host: domain), .sslClient, .basicX509]
-        var policies: [CertificateTrust.Policy] = []
+        let all: [VerificationPurpose] = [.server(host: domain), .client, .basic]
+        var policies: [VerificationPurpose] = []
         for (i, p) in all.enumerated() where config & (0x20 << i) != 0 { policies.append(p) }
         var trust = CertificateTrust(
             certificates: chain, policies: policies, time: time,

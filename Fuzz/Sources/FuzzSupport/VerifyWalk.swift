@@ -12,8 +12,8 @@
 // the path is byte-identical to a fixture certificate (of Fixtures/certs or Fixtures/chains:
 // some chain scenarios are issued by the fixture roots), since a fuzzer cannot forge signatures.
 
-import Sigil
-import SigilTrust
+@_spi(SigilInternal) import Sigil
+@_spi(SigilInternal) import SigilTrust
 import SigilX509
 
 public enum VerifyWalk {
@@ -55,10 +55,8 @@ public enum VerifyWalk {
             }
         }
         guard let leaf = certs.first else { return }
-        let kinds: [ValidationKind] = [.server, .client, .basic]
-        var opts = VerificationOptions(
-            kind: kinds[Int(options & 3) % 3], time: time,
-            host: hosts[Int(options >> 2) % hosts.count])
+        let purposes: [VerificationPurpose] = [.server(host: hosts[Int(options >> 2) % hosts.count]), .client, .basic]
+        var opts = VerificationOptions(purpose: purposes[Int(options & 3) % 3], time: time)
         if options & 0x80 != 0 { opts.emails = ["leaf@rsa2048.sigil.test"] }
 
         let counter = CountingVerifier()

@@ -120,9 +120,9 @@ public struct ATSReport: Sendable {
                         detail: "no certificate was given", offending: [])
                 ])
         }
-        // The one evaluator: `anchors` as the system's, the SSL policy for `host`.
+        // The one evaluator: `anchors` as the system's, the server purpose for `host`.
         let trust = CertificateTrust(
-            certificates: presented, policies: [.ssl(host: host)], time: time,
+            certificates: presented, policies: [.server(host: host)], time: time,
             signatureVerifier: signatureVerifier, systemAnchors: anchors
         ).verify()
         var chain = presented

@@ -6,7 +6,7 @@ extension CertificateTrust {
     /// the system's roots, and the verification time defaulting to now (this is the outermost
     /// API; set `time` to evaluate at another moment).
     public init(
-        certificates: [Certificate], policies: [Policy], time: Double? = nil,
+        certificates: [Certificate], policies: [VerificationPurpose], time: Double? = nil,
         systemAnchors: TrustStore = .system()
     ) {
         self.init(

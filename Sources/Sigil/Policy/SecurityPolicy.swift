@@ -44,6 +44,23 @@ public enum MatchedChain: Sendable, Hashable {
     case presented
 }
 
+/// What the pins were compared with: the failure context of a pin mismatch (and the record of
+/// a match), as data rather than text.
+public struct PinComparison: Sendable, Hashable {
+    /// The pins in force: public-key mode, the domain's pin set or the global key pins;
+    /// certificate mode, the keys of the pinned certificates.
+    public let pins: [PublicKeyPin]
+    /// The keys of the certificates compared (`SecurityPolicyEvaluation.matchedChain`, or the
+    /// presented chain when no path was validated), in their order.
+    public let chainKeys: [PublicKeyPin]
+
+    /// A comparison of `pins` with `chainKeys`.
+    public init(pins: [PublicKeyPin], chainKeys: [PublicKeyPin]) {
+        self.pins = pins
+        self.chainKeys = chainKeys
+    }
+}
+
 /// The verdict of `SecurityPolicy.evaluate`.
 public struct SecurityPolicyEvaluation: Sendable {
     /// How the chain was judged.
@@ -61,9 +78,9 @@ public struct SecurityPolicyEvaluation: Sendable {
 
     /// The decision.
     public let outcome: Outcome
-    /// The policy the chain was judged by: `.ssl(host: domain)` when `validatesDomainName`,
-    /// else `.basicX509`.
-    public let policy: CertificateTrust.Policy
+    /// The purpose the chain was judged for: `.server(host: domain)` when
+    /// `validatesDomainName`, else `.basic`.
+    public let policy: VerificationPurpose
     /// The ordinary evaluation against `SecurityPolicy.anchors` (nil when refused before it).
     public let ordinaryResult: TrustResult?
     /// Certificate mode: the re-evaluation with the pinned certificates as the only anchors.
@@ -74,6 +91,9 @@ public struct SecurityPolicyEvaluation: Sendable {
     public let matchedChainSource: MatchedChain?
     /// Indexes into `matchedChain` of the certificates that matched a pin.
     public let matchedIndexes: [Int]
+    /// The pins and the keys they were compared with, whenever a pinning mode got as far as
+    /// comparing (or found nothing to compare: `noPins`); nil in mode none.
+    public let pinComparison: PinComparison?
     /// Things the caller should know even when accepted (allowed-invalid failures, unchecked
     /// domain, expired pin set...).
     public let warnings: [String]
@@ -125,12 +145,27 @@ public struct SecurityPolicy: Sendable {
     /// mode) or carry a pinned key (public-key mode). Default false.
     public var validatesCertificateChain = false
     /// Anchors of the ordinary evaluation (AFNetworking: the system's, or whatever the
-    /// `SecTrust` was given). `defaultPolicy()` uses the system store.
+    /// `SecTrust` was given): they play the part of `CertificateTrust.systemAnchors`, so
+    /// `options.customAnchors` with `anchorsOnly` can add to or replace them.
+    /// `defaultPolicy()` uses the system store.
     public var anchors: TrustStore
-    /// Algorithm and key requirements of both evaluations.
-    public var algorithms: AlgorithmPolicy = .standard
-    /// RFC 5280 §6.1.1 certificate policy inputs of the ordinary evaluation.
-    public var certificatePolicies = CertificatePolicyOptions()
+    /// Everything both evaluations take (the one options value, `VerificationOptions`):
+    /// algorithms, certificate policies, required usages, depth, revocation, budget, caller
+    /// anchors. Its `purpose` and `time` are set by each `evaluate` (the server purpose with
+    /// the domain when `validatesDomainName`, else `.basic`; the time given); in certificate
+    /// mode the re-evaluation replaces the anchors by the pinned certificates.
+    public var options = VerificationOptions(purpose: .server(host: nil), time: 0)
+    /// Algorithm and key requirements of both evaluations; stored in `options.algorithms`.
+    public var algorithms: AlgorithmPolicy {
+        get { options.algorithms }
+        set { options.algorithms = newValue }
+    }
+    /// RFC 5280 §6.1.1 certificate policy inputs of both evaluations; stored in
+    /// `options.certificatePolicies`.
+    public var certificatePolicies: CertificatePolicyOptions {
+        get { options.certificatePolicies }
+        set { options.certificatePolicies = newValue }
+    }
     /// Checks signatures (Sigil's own by default).
     public var signatureVerifier: any CertificateSignatureVerifier = SigilSignatureVerifier()
     /// Certificate Transparency in the ordinary evaluation (nil: not checked): enforced for a
@@ -247,16 +282,22 @@ public struct SecurityPolicy: Sendable {
     ///    a pinned key (with `validatesCertificateChain`: every one).
     public func evaluate(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
         var warnings = configurationWarnings(at: time)
-        let policy: CertificateTrust.Policy = validatesDomainName ? .ssl(host: domain) : .basicX509
+        let policy: VerificationPurpose = validatesDomainName ? .server(host: domain) : .basic
+        // The pins in force, for the comparison context (set once the mode is known).
+        var pinsInForce: [PublicKeyPin]? = nil
         func done(
             _ outcome: SecurityPolicyEvaluation.Outcome, _ message: String, ordinary: TrustResult? = nil,
             pinned: TrustResult? = nil, chain: [Certificate] = [], source: MatchedChain? = nil,
             matched: [Int] = []
         ) -> SecurityPolicyEvaluation {
-            SecurityPolicyEvaluation(
+            let comparison = pinsInForce.map { pins in
+                PinComparison(
+                    pins: pins, chainKeys: (chain.isEmpty ? serverChain : chain).map(PublicKeyPin.init(certificate:)))
+            }
+            return SecurityPolicyEvaluation(
                 outcome: outcome, policy: policy, ordinaryResult: ordinary, pinnedResult: pinned,
                 matchedChain: chain, matchedChainSource: source, matchedIndexes: matched,
-                warnings: warnings, message: message)
+                pinComparison: comparison, warnings: warnings, message: message)
         }
         guard !serverChain.isEmpty else { return done(.rejected(.emptyChain), "no certificate was presented") }
 
@@ -290,17 +331,24 @@ public struct SecurityPolicy: Sendable {
             return done(.rejected(.domainRequired), "validatesDomainName is on but no domain was given")
         }
 
-        // Clause 2: the ordinary evaluation, through the one evaluator (`CertificateTrust`):
-        // `anchors` play the part of the system's, no caller anchors.
+        // Clause 2: the ordinary evaluation, through the one evaluator (`CertificateTrust`) with
+        // the one options value: `anchors` play the part of the system's.
+        var evaluationOptions = options
+        evaluationOptions.purpose = policy
+        evaluationOptions.time = time
         var trust = CertificateTrust(
-            certificates: serverChain, policies: [policy], time: time,
-            signatureVerifier: signatureVerifier, systemAnchors: anchors)
-        trust.algorithms = algorithms
-        trust.requirements.certificatePolicies = certificatePolicies
+            certificates: serverChain, options: evaluationOptions, systemAnchors: anchors,
+            signatureVerifier: signatureVerifier)
         trust.transparency = certificateTransparency
         let ordinary = trust.verify()
         if allowInvalidCertificates, case .untrusted(let f) = ordinary {
             warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))
+        }
+
+        if mode == .certificate {
+            pinsInForce = pinnedCertificates.map(PublicKeyPin.init(certificate:))
+        } else if mode == .publicKey {
+            pinsInForce = keyPins
         }
 
         // Clause 3.

@@ -5,7 +5,7 @@ import SigilX509
 /// answers with a `TrustResultType` that maps one-to-one onto `SecTrustResultType`.
 ///
 /// ```swift
-/// var trust = CertificateTrust(certificates: presented, policies: [.ssl(host: "api.example.com")],
+/// var trust = CertificateTrust(certificates: presented, policies: [.server(host: "api.example.com")],
 ///                              time: now, signatureVerifier: SigilSignatureVerifier(),
 ///                              systemAnchors: .system())
 /// trust.anchors = [companyRoot]          // SecTrustSetAnchorCertificates
@@ -17,134 +17,142 @@ import SigilX509
 /// The module `Sigil` adds `init(certificates:policies:)` with the time defaulting to now, its
 /// own signature verification and the system's roots.
 public struct CertificateTrust: Sendable {
-    /// What the chain is checked for (`SecPolicyRef`).
-    public enum Policy: Sendable, Hashable {
-        /// `SecPolicyCreateSSL(true, host)`: a TLS server certificate (serverAuth, CA/B Forum
-        /// profile) valid for `host`, a DNS name or an IP address. The host is whatever name the
-        /// certificate must prove, which the caller may override: when connecting by IP to a
-        /// server whose certificate names it, or when one certificate serves several domains,
-        /// pass the expected name rather than the address dialled. `nil` checks no name (as
-        /// Apple's does with a NULL host) — prefer `.basicX509` to say so.
-        case ssl(host: String?)
-        /// `SecPolicyCreateSSL(false, nil)`: a TLS client certificate (clientAuth).
-        case sslClient
-        /// `SecPolicyCreateBasicX509()`: the chain only (RFC 5280 path validation), no purpose
-        /// and no name. Legitimate for some private PKIs; with a public CA as anchor it accepts
-        /// every certificate that CA ever issued.
-        case basicX509
-
-        /// The policy `VerificationOptions.kind` names: `.server` → `.ssl(host: host)`,
-        /// `.client` → `.sslClient`, `.basic` → `.basicX509`.
-        public init(kind: ValidationKind, host: String?) {
-            switch kind {
-            case .server: self = .ssl(host: host)
-            case .client: self = .sslClient
-            case .basic: self = .basicX509
-            }
-        }
-    }
+    /// What the chain is checked for (`SecPolicyRef`): now `VerificationPurpose`, whose
+    /// `.server(host:)`, `.client` and `.basic` are Apple's SSL, SSL-client and basic X.509
+    /// policies.
+    @available(*, deprecated, renamed: "VerificationPurpose")
+    public typealias Policy = VerificationPurpose
 
     /// The peer's certificates: the leaf first, then any intermediates in any order.
     public var certificates: [Certificate]
-    /// All policies must be satisfied (`SecTrustSetPolicies`).
-    public var policies: [Policy]
-    /// The caller's anchors as set (`SecTrustSetAnchorCertificates`): nil when never set (or
-    /// reset with `useSystemAnchors()`, Apple's `SecTrustSetAnchorCertificates(trust, NULL)`),
-    /// so the system's anchors are used; an array — even an empty one — once set, which
-    /// replaces the system's unless `anchorsOnly` is false. An empty array with `anchorsOnly`
-    /// (a bundled root that failed to load, say) trusts nothing: it never falls back to the
-    /// system store.
-    public var customAnchors: [Certificate]?
+    /// Everything the verification takes besides the certificates and the system's anchors
+    /// (`VerificationOptions`): the caller's anchors, the time, the purpose, required usages,
+    /// e-mail addresses, the depth limit, algorithms, certificate policies, revocation and the
+    /// budget. The CLI, `SecurityPolicy`, `ATSReport.evaluate` and SigilNIO's verifiers all
+    /// evaluate through a `CertificateTrust` holding this one value.
+    public var options: VerificationOptions
+    /// Purposes beyond `options.purpose` that must hold too (`SecTrustSetPolicies` with
+    /// several policies); see `policies`.
+    private var additionalPolicies: [VerificationPurpose] = []
+    /// All purposes must be satisfied (`SecTrustSetPolicies`): `options.purpose` first, then
+    /// any others set here. Setting an empty list sets `.basic` (no purpose: the chain only).
+    public var policies: [VerificationPurpose] {
+        get { [options.purpose] + additionalPolicies }
+        set {
+            options.purpose = newValue.first ?? .basic
+            additionalPolicies = Array(newValue.dropFirst())
+        }
+    }
+    /// The caller's anchors as set; stored in `options.customAnchors` (nil: never set, the
+    /// system's are used; even an empty array replaces them under `anchorsOnly`).
+    public var customAnchors: [Certificate]? {
+        get { options.customAnchors }
+        set { options.customAnchors = newValue }
+    }
     /// The caller's anchors (`SecTrustSetAnchorCertificates`); setting it, even to `[]`, sets
-    /// `customAnchors`. Reads `[]` when never set.
+    /// `customAnchors`. Reads `[]` when never set. Stored in `options`.
     public var anchors: [Certificate] {
-        get { customAnchors ?? [] }
-        set { customAnchors = newValue }
+        get { options.anchors }
+        set { options.anchors = newValue }
     }
     /// With anchors set (even to none): trust only them (`true`, Apple's default once anchors
-    /// are set) or them plus the system's (`false`). Never set: the system's are used.
-    public var anchorsOnly = true
+    /// are set) or them plus the system's (`false`). Never set: the system's are used. Stored
+    /// in `options.anchorsOnly`.
+    public var anchorsOnly: Bool {
+        get { options.anchorsOnly }
+        set { options.anchorsOnly = newValue }
+    }
 
     /// Forgets the caller's anchors: the system's are used again
     /// (`SecTrustSetAnchorCertificates(trust, NULL)`).
-    public mutating func useSystemAnchors() { customAnchors = nil }
+    public mutating func useSystemAnchors() { options.useSystemAnchors() }
     /// The system's roots (Sigil's convenience initializer loads `TrustStore.system()`).
     public var systemAnchors: TrustStore
-    /// Everything the verification checks besides the purpose and the name, which each
-    /// `Policy` sets (`kind`, `host`): the time, the algorithm policy, required extended key
-    /// usages and key usages, e-mail addresses, the depth limit, and whatever else
-    /// `VerificationOptions` gains. This is the one place options are assembled: the CLI,
-    /// `SecurityPolicy`, `ATSReport.evaluate` and SigilNIO's verifiers all evaluate through a
-    /// `CertificateTrust`.
-    public var requirements: VerificationOptions
+    /// The options under their former name.
+    @available(*, deprecated, renamed: "options")
+    public var requirements: VerificationOptions {
+        get { options }
+        set { options = newValue }
+    }
     /// Checks one certificate's signature with its issuer's key.
     public var signatureVerifier: any CertificateSignatureVerifier
-    /// The work one verification may do, all of it: signature checks (the certificates' and
-    /// the revocation data's), candidate visits, name-constraint comparisons and certificate
-    /// policy work (`VerificationBudget`). Each policy of `policies` is one verification.
-    public var budget = VerificationBudget.standard
+    /// The work one verification may do, all of it (`VerificationBudget`); each purpose of
+    /// `policies` is one verification. Stored in `options.budget`.
+    public var budget: VerificationBudget {
+        get { options.budget }
+        set { options.budget = newValue }
+    }
     /// Certificate Transparency, checked after the path validated (`CTOptions` in the module
     /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
     /// anchor only when CT is required. Nil: not checked.
     public var transparency: (any CertificateTransparencyCheck)? = nil
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
-    /// `requirements.time`.
+    /// `options.time`.
     public var time: Double {
-        get { requirements.time }
-        set { requirements.time = newValue }
+        get { options.time }
+        set { options.time = newValue }
     }
 
     /// RFC 5280 §6.1.1 certificate policy inputs (user-initial-policy-set and the three flags;
     /// the default accepts any policy and requires none); stored in
-    /// `requirements.certificatePolicies`.
+    /// `options.certificatePolicies`.
     public var certificatePolicies: CertificatePolicyOptions {
-        get { requirements.certificatePolicies }
-        set { requirements.certificatePolicies = newValue }
+        get { options.certificatePolicies }
+        set { options.certificatePolicies = newValue }
     }
 
-    /// Algorithm and key requirements; stored in `requirements.algorithms`.
+    /// Algorithm and key requirements; stored in `options.algorithms`.
     public var algorithms: AlgorithmPolicy {
-        get { requirements.algorithms }
-        set { requirements.algorithms = newValue }
+        get { options.algorithms }
+        set { options.algorithms = newValue }
     }
 
     /// An evaluation of `certificates` (leaf first) under `policies` at `time`, with no
     /// caller anchors yet (so `systemAnchors` are used until `anchors` is set, even to `[]`).
     public init(
-        certificates: [Certificate], policies: [Policy], time: Double,
+        certificates: [Certificate], policies: [VerificationPurpose], time: Double,
         signatureVerifier: any CertificateSignatureVerifier, systemAnchors: TrustStore
     ) {
         self.certificates = certificates
-        self.policies = policies
-        self.requirements = VerificationOptions(time: time)
+        self.options = VerificationOptions(purpose: policies.first ?? .basic, time: time)
+        self.additionalPolicies = Array(policies.dropFirst())
         self.signatureVerifier = signatureVerifier
         self.systemAnchors = systemAnchors
     }
 
-    /// An evaluation with exactly `anchors` (the system store is not consulted unless it is in
-    /// `anchors`) under `requirements` as a whole: the one policy is the one
-    /// `requirements.kind` names with `requirements.host` (`Policy(kind:host:)`), the time is
-    /// `requirements.time`. For callers holding `VerificationOptions` (SigilNIO's `.chain`
-    /// evaluator and mTLS verifier), so that they too reach the verdict through this evaluator.
+    /// An evaluation under `options` as a whole (its purpose, time, anchors, everything), with
+    /// `systemAnchors` as the system's anchors (used by the anchor rule: when
+    /// `options.customAnchors` is nil, or `anchorsOnly` is false).
+    public init(
+        certificates: [Certificate], options: VerificationOptions, systemAnchors: TrustStore,
+        signatureVerifier: any CertificateSignatureVerifier
+    ) {
+        self.certificates = certificates
+        self.options = options
+        self.signatureVerifier = signatureVerifier
+        self.systemAnchors = systemAnchors
+    }
+
+    /// An evaluation with `anchors` as its only anchors (with `requirements.customAnchors` nil,
+    /// the default, the system store is not consulted unless it is in `anchors`) under
+    /// `requirements` as a whole. For callers holding `VerificationOptions`
+    /// and a `TrustStore` of their own.
+    @available(*, deprecated, renamed: "init(certificates:options:systemAnchors:signatureVerifier:)")
     public init(
         certificates: [Certificate], anchors: TrustStore, requirements: VerificationOptions,
         signatureVerifier: any CertificateSignatureVerifier
     ) {
         self.init(
-            certificates: certificates, policies: [Policy(kind: requirements.kind, host: requirements.host)],
-            time: requirements.time, signatureVerifier: signatureVerifier, systemAnchors: anchors)
-        self.requirements = requirements
+            certificates: certificates, options: requirements, systemAnchors: anchors,
+            signatureVerifier: signatureVerifier)
     }
 
-    /// Replaces the host of every `.ssl` policy (`SecTrustSetPolicies` with a new
+    /// Replaces the host of every `.server` purpose (`SecTrustSetPolicies` with a new
     /// `SecPolicyCreateSSL(true, host)`): the host override for connections by IP address or
     /// to a server whose certificate carries another of its names.
     public mutating func overrideHost(_ host: String) {
-        policies = policies.map { p in
-            if case .ssl = p { return .ssl(host: host) }
-            return p
-        }
+        policies = policies.map { p in p.isServer ? .server(host: host) : p }
     }
 
     /// The one anchor rule, Apple's: the system's anchors are used when the caller never set
@@ -213,7 +221,7 @@ public struct CertificateTrust: Sendable {
         return e
     }
 
-    /// The verdict as a `TrustResult`: every policy must hold (no policy = `.basicX509`); the
+    /// The verdict as a `TrustResult`: every purpose of `policies` must hold; the
     /// path reported is the first policy's; the failures of all policies are merged, without
     /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
     /// `malformedCertificate` failure.
@@ -224,35 +232,27 @@ public struct CertificateTrust: Sendable {
         guard let leaf = certificates.first else {
             return (.untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")]), nil)
         }
-        let policies = self.policies.isEmpty ? [Policy.basicX509] : self.policies
         var verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
-        verifier.budget = budget
+        verifier.budget = options.budget
         let intermediates = Array(certificates.dropFirst())
-        var first: TrustResult?
+        // `options.purpose` first, as is (no copy of the options, no array of policies built),
+        // then each additional purpose.
+        let first = verifier.verify(leaf: leaf, intermediates: intermediates, options: options)
+        if additionalPolicies.isEmpty && first.isTrusted { return first.applyingTransparency(transparency, at: time) }
         var failures: [TrustFailure] = []
-        for policy in policies {
+        for x in first.failures where !failures.contains(x) { failures.append(x) }
+        for policy in additionalPolicies {
             let result = verifier.verify(leaf: leaf, intermediates: intermediates, options: options(for: policy))
-            if first == nil { first = result }
             for x in result.failures where !failures.contains(x) { failures.append(x) }
         }
         if !failures.isEmpty { return (.untrusted(TrustFailure.sortedByRank(failures)), nil) }
-        return first!.applyingTransparency(transparency, at: time)
+        return first.applyingTransparency(transparency, at: time)
     }
 
-    /// `requirements` with the purpose and name of `policy`.
-    public func options(for policy: Policy) -> VerificationOptions {
-        var o = requirements
-        switch policy {
-        case .ssl(let host):
-            o.kind = .server
-            o.host = host
-        case .sslClient:
-            o.kind = .client
-            o.host = nil
-        case .basicX509:
-            o.kind = .basic
-            o.host = nil
-        }
+    /// `options` with the purpose `policy`.
+    public func options(for policy: VerificationPurpose) -> VerificationOptions {
+        var o = options
+        o.purpose = policy
         return o
     }
 }

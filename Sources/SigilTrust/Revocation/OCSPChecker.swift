@@ -183,7 +183,7 @@ extension ChainVerifier {
     /// nil (nothing stapled) or unparseable leaves the leaf undetermined, which fails under
     /// `.hardFail` and is reported under `.softFail`. Other revocation options already in
     /// `options.revocation` (CRLs) are kept; the scope is the leaf unless CRLs were given.
-    public func verify(
+    @_spi(SigilInternal) public func verify(
         leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
         stapledOCSPResponse: [UInt8]?, policy: RevocationOptions.Policy
     ) -> TrustResult {

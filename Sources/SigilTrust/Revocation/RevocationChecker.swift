@@ -329,7 +329,7 @@ struct RevocationChecker {
             }
             var store = TrustStore()
             store.add(anchor)
-            var o = VerificationOptions(kind: .basic, time: time)
+            var o = VerificationOptions(purpose: .basic, time: time)
             o.algorithms = algorithms
             // §6.3.3 (f): the signer's path is checked for revocation like the path it serves
             // (the whole path, or only the signer itself when only leaves are checked).
@@ -511,17 +511,11 @@ extension RevocationChecker {
         for s in statuses {
             switch s.status {
             case .good: break
-            case .revoked(let reason, let date):
-                out.append(
-                    TrustFailure(
-                        .revoked, at: s.certificateIndex,
-                        "revoked (\(reason.name)) on \(DERTime.rfc3339(date)) according to \(s.source == .ocsp ? "an OCSP response" : "a CRL")"
-                    ))
-            case .undetermined(let why):
+            case .revoked:
+                out.append(TrustFailure(.revoked, at: s.certificateIndex, context: .revocation(s)))
+            case .undetermined:
                 if policy == .hardFail {
-                    out.append(
-                        TrustFailure(
-                            .revocationUndetermined, at: s.certificateIndex, "revocation status undetermined: \(why)"))
+                    out.append(TrustFailure(.revocationUndetermined, at: s.certificateIndex, context: .revocation(s)))
                 }
             }
         }
