@@ -66,6 +66,10 @@
         public var handshakeExtras: (@Sendable () -> HandshakeExtras)?
         /// Runs after the chain validated (revocation); nil → no revocation checking.
         public var revocationCheck: RevocationHook?
+        /// Certificate Transparency for every evaluator (nil: the evaluator's own, if any), with
+        /// the SCTs of `handshakeExtras` added (`CTOptions.addingDeliveredSCTs`): enforced for a
+        /// path ending at a system anchor, and at any anchor when `CTOptions.required`.
+        public var certificateTransparency: CTOptions?
 
         /// A verifier with `evaluator`, checking `hostOverride` instead of the handler's server name
         /// when given.
@@ -144,12 +148,17 @@
             case .failure(let e):
                 return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
             }
-            let verdict = verify(certificates: presented, name: name, at: now)
+            let extras = certificateTransparency == nil ? nil : handshakeExtras?()
+            let verdict = verify(certificates: presented, name: name, at: now, extras: extras)
             return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
         }
 
-        /// Judges parsed certificates (leaf first) for `name` at `time`.
-        public func verify(certificates presented: [Certificate], name: String?, at now: Double) -> SigilTLSVerdict {
+        /// Judges parsed certificates (leaf first) for `name` at `time`; `extras` supply the SCTs
+        /// a handshake delivered to `certificateTransparency`.
+        public func verify(
+            certificates presented: [Certificate], name: String?, at now: Double, extras: HandshakeExtras? = nil
+        ) -> SigilTLSVerdict {
+            let ct = transparency(extras)
             guard !presented.isEmpty else {
                 return SigilTLSVerdict(
                     presented: [],
@@ -159,7 +168,8 @@
                         message: "no certificate was presented", checkedName: name), name: name, time: now)
             }
             switch evaluator {
-            case .securityPolicy(let policy):
+            case .securityPolicy(var policy):
+                if let ct { policy.certificateTransparency = ct }
                 let e = policy.evaluate(serverChain: presented, domain: name, at: now)
                 // Only a path Sigil validated is handed on; accepted without validation
                 // (allowInvalidCertificates) → no validated chain at all.
@@ -170,6 +180,7 @@
             case .certificateTrust(var trust):
                 trust.certificates = presented
                 trust.time = now
+                if let ct { trust.transparency = ct }
                 let checksName = trust.policies.contains { $0.isServer }
                 if checksName {
                     guard let name else {
@@ -209,10 +220,11 @@
                     options.purpose = .server(host: name)
                 }
                 // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
-                let e = CertificateTrust(
+                var trust = CertificateTrust(
                     certificates: presented, options: options, systemAnchors: anchors,
-                    signatureVerifier: signatureVerifier
-                ).evaluate()
+                    signatureVerifier: signatureVerifier)
+                trust.transparency = ct
+                let e = trust.evaluate()
                 if e.isTrusted {
                     return SigilTLSVerdict(
                         presented: presented, path: e.chain, error: nil, name: name, time: now, trust: e,

@@ -124,8 +124,9 @@
     /// Data a TLS stack can deliver besides the chain. swift-nio-ssl (2.37) exposes neither the
     /// stapled OCSP response (status_request) nor SCTs from the TLS extension
     /// (signed_certificate_timestamp) to a verification callback: both are nil today. The fields
-    /// exist so the revocation work can plug them in through `HandshakeExtras` providers once a
-    /// stack delivers them.
+    /// exist so the revocation work and Certificate Transparency
+    /// (`SigilServerTrustVerifier.certificateTransparency`) get them through `HandshakeExtras`
+    /// providers once a stack delivers them.
     public struct HandshakeExtras: Sendable {
         /// DER OCSPResponse stapled by the server (RFC 6066 §8), if the stack exposed it.
         public var stapledOCSPResponse: [UInt8]?

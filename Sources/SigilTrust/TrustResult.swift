@@ -316,6 +316,10 @@ public struct TrustDetails: Sendable {
     /// never checked). Empty when `VerificationOptions.revocation` is nil.
     public var revocation: [CertificateRevocationStatus] = []
 
+    /// Certificate Transparency: every SCT of the leaf, its status and the policy's verdict.
+    /// Nil when no `CertificateTransparencyCheck` was given (`CertificateTrust.transparency`).
+    public var transparency: TransparencyDetails? = nil
+
     /// No details (the default policy sets).
     public init() {}
 

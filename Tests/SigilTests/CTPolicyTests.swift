@@ -16,9 +16,13 @@ final class CTPolicyTests: XCTestCase {
             let statuses: [String]
             let apple: Bool
             let chrome: Bool
+            let statusesAppleList: [String]
+            let appleAppleList: Bool
+            let chromeAppleList: Bool
         }
         let checkTime: String
         let logList: String
+        let appleLogList: String
         let issuer: String
         let cases: [Case]
     }
@@ -29,20 +33,31 @@ final class CTPolicyTests: XCTestCase {
             Manifest.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
         func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
         let list = try CTLogList(json: bytes(manifest.logList))
+        // The same logs in the shape of Apple's current list (schema v4/v5), plus one tiled log.
+        let appleList = try CTLogList(json: bytes(manifest.appleLogList))
+        XCTAssertEqual(appleList.logs.count, list.logs.count + 1)
+        XCTAssertTrue(appleList.hasTiledLogs)
+        XCTAssertFalse(list.hasTiledLogs)
+        XCTAssertEqual(appleList.version, "7")
         let issuer = try Certificate(der: bytes(manifest.issuer))
         let time = try XCTUnwrap(parseRFC3339(manifest.checkTime))
-        XCTAssertGreaterThanOrEqual(manifest.cases.count, 15)
+        XCTAssertGreaterThanOrEqual(manifest.cases.count, 22)
         for c in manifest.cases {
             let cert = try Certificate(der: bytes(c.certificate))
             XCTAssertEqual(CTPolicy.lifetimeDays(cert), c.lifetimeDays, c.name)
-            let checks = SCTVerifier.check(
-                cert, issuer: issuer, ocspSCTList: try c.ocsp.map(bytes), tlsSCTList: try c.tls.map(bytes),
-                logList: list, at: time)
-            XCTAssertEqual(checks.map(\.status.rawValue), c.statuses, c.name)
-            let apple = CTPolicy.evaluate(cert, checks: checks, logList: list, profile: .apple, at: time)
-            let chrome = CTPolicy.evaluate(cert, checks: checks, logList: list, profile: .chrome, at: time)
-            XCTAssertEqual(apple.compliant, c.apple, "\(c.name) apple: \(apple.reason)")
-            XCTAssertEqual(chrome.compliant, c.chrome, "\(c.name) chrome: \(chrome.reason)")
+            for (l, statuses, appleOK, chromeOK, which) in [
+                (list, c.statuses, c.apple, c.chrome, "v3"),
+                (appleList, c.statusesAppleList, c.appleAppleList, c.chromeAppleList, "Apple"),
+            ] {
+                let checks = SCTVerifier.check(
+                    cert, issuer: issuer, ocspSCTList: try c.ocsp.map(bytes), tlsSCTList: try c.tls.map(bytes),
+                    logList: l, at: time)
+                XCTAssertEqual(checks.map(\.status.rawValue), statuses, "\(c.name) \(which)")
+                let apple = CTPolicy.evaluate(cert, checks: checks, logList: l, profile: .apple, at: time)
+                let chrome = CTPolicy.evaluate(cert, checks: checks, logList: l, profile: .chrome, at: time)
+                XCTAssertEqual(apple.compliant, appleOK, "\(c.name) \(which) apple: \(apple.reason)")
+                XCTAssertEqual(chrome.compliant, chromeOK, "\(c.name) \(which) chrome: \(chrome.reason)")
+            }
             // Without the issuer no embedded SCT is valid; without the list none is.
             let noList = SCTVerifier.check(
                 cert, issuer: issuer, ocspSCTList: try c.ocsp.map(bytes), tlsSCTList: try c.tls.map(bytes),
@@ -52,6 +67,32 @@ final class CTPolicyTests: XCTestCase {
                 CTPolicy.evaluate(cert, checks: noList, logList: nil, profile: .apple, at: time).compliant,
                 cert.notBefore < CTPolicy.appleStart, c.name)
         }
+    }
+
+    /// "Currently approved" follows the state's timestamp (Apple's policy: approved "at the
+    /// time of check"): a log usable since T is not approved before T; a readonly or retired one
+    /// since T was approved up to T and counts SCTs issued before T only.
+    func testApprovalFollowsTheStateTimestamp() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/generated")
+        let list = try CTLogList(json: [UInt8](Data(contentsOf: dir.appendingPathComponent("apple_log_list.json"))))
+        func log(_ name: String) throws -> CTLog { try XCTUnwrap(list.logs.first { $0.name == name }, name) }
+        let later = try log("Delta later")  // usable since 2026-07-01
+        let t = try XCTUnwrap(parseRFC3339("2026-07-01T00:00:00Z"))
+        XCTAssertFalse(later.isCurrentlyApproved(at: t - 1))
+        XCTAssertTrue(later.isCurrentlyApproved(at: t))
+        XCTAssertFalse(later.acceptsSCT(issuedAt: t - 100, at: t - 1))
+        XCTAssertTrue(later.acceptsSCT(issuedAt: t - 100, at: t))
+        let readonly = try log("Gamma 1")  // readonly since 2026-05-15
+        let r = try XCTUnwrap(parseRFC3339("2026-05-15T00:00:00Z"))
+        XCTAssertTrue(readonly.isCurrentlyApproved(at: r - 1))
+        XCTAssertFalse(readonly.isCurrentlyApproved(at: r))
+        XCTAssertTrue(readonly.acceptsSCT(issuedAt: r - 1, at: r + 1000))
+        XCTAssertFalse(readonly.acceptsSCT(issuedAt: r, at: r + 1000))
+        let pending = try log("Beta pending")
+        XCTAssertFalse(pending.isCurrentlyApproved(at: t))
+        XCTAssertFalse(pending.acceptsSCT(issuedAt: 0, at: t))
+        // The tiled log is read from `tiled_logs` of the Apple-shaped list.
+        XCTAssertTrue(try log("Epsilon tiled").isTiled)
     }
 
     func testLifetimeCountsInclusiveDaysWithRemainderAsADay() throws {
@@ -73,7 +114,7 @@ final class CTEnforcementTests: XCTestCase {
         }
         let list = try CTLogList(json: [UInt8](Data(contentsOf: dir.appendingPathComponent("log_list.json"))))
         let issuer = try cert("issuer.der")
-        let time = try XCTUnwrap(parseRFC3339("2025-12-01T00:00:00Z"))
+        let time = try XCTUnwrap(parseRFC3339("2026-06-01T00:00:00Z"))
         for (name, compliant) in [("d90-two-operators.der", true), ("d90-one-operator.der", false)] {
             let leaf = try cert(name)
             for anchor in [AnchorSource.system, .custom] {
@@ -95,5 +136,51 @@ final class CTEnforcementTests: XCTestCase {
         let bad = TrustResult.untrusted([TrustFailure(.expired, at: 0, "x")])
         XCTAssertFalse(
             bad.applyingCertificateTransparency(CTOptions(logList: list, required: true), at: time).0.isTrusted)
+    }
+}
+
+/// RFC 6962 §3.1–3.2: a precertificate issued by a Precertificate Signing Certificate. The
+/// script (Fixtures/ct/generate.py) builds the precert_entry as a log does — issuer and AKI
+/// changed to the CA's, issuer_key_hash of the CA that certified the signing certificate — and
+/// the final certificate from the CA.
+final class CTPrecertificateSigningTests: XCTestCase {
+    struct Manifest: Decodable {
+        struct PSC: Decodable {
+            let certificate: String
+            let signingCertificate: String
+            let precertificate: String
+            let statusesWithCA: [String]
+            let statusesWithSigningCertificate: [String]
+            let apple: Bool
+        }
+        let checkTime: String
+        let logList: String
+        let issuer: String
+        let precertificateSigning: PSC
+    }
+
+    func testSCTsVerifyAgainstTheCAThatCertifiedTheSigningCertificate() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/generated")
+        func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
+        let m = try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
+        let p = m.precertificateSigning
+        let list = try CTLogList(json: bytes(m.logList))
+        let ca = try Certificate(der: bytes(m.issuer))
+        let psc = try Certificate(der: bytes(p.signingCertificate))
+        let final = try Certificate(der: bytes(p.certificate))
+        let time = try XCTUnwrap(parseRFC3339(m.checkTime))
+        XCTAssertTrue(SCTVerifier.isPrecertificateSigningCertificate(psc))
+        XCTAssertFalse(SCTVerifier.isPrecertificateSigningCertificate(ca))
+        let withCA = SCTVerifier.check(final, issuer: ca, logList: list, at: time)
+        XCTAssertEqual(withCA.map(\.status.rawValue), p.statusesWithCA)
+        XCTAssertEqual(
+            CTPolicy.evaluate(final, checks: withCA, logList: list, profile: .apple, at: time).compliant, p.apple)
+        XCTAssertEqual(
+            SCTVerifier.check(final, issuer: psc, logList: list, at: time).map(\.status.rawValue),
+            p.statusesWithSigningCertificate)
+        // The precertificate itself (poison extension, issued by the signing certificate) is not
+        // what a client verifies; it has no SCTs.
+        let pre = try Certificate(der: bytes(p.precertificate))
+        XCTAssertTrue(SCTVerifier.check(pre, issuer: psc, logList: list, at: time).isEmpty)
     }
 }

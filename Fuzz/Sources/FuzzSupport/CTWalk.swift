@@ -41,7 +41,7 @@ public enum CTWalk {
             }
         case 1:
             if let list = try? CTLogList(json: rest) {
-                for l in list.logs { _ = l.acceptsSCT(issuedAt: time) }
+                for l in list.logs { _ = l.acceptsSCT(issuedAt: time, at: time) }
             }
         default:
             guard let c = try? Certificate(der: rest) else { return }

@@ -5,13 +5,27 @@ import SigilX509
 /// A log's state in a log list (the v3 schema of the public log lists; Apple's v4 list uses the
 /// same names): when it entered that state is `CTLog.stateTimestamp`.
 public enum CTLogState: String, Sendable, Hashable {
-    case pending, qualified, usable, readonly, retired, rejected
+    /// Applied for inclusion, not yet accepted: its SCTs never count.
+    case pending
+    /// Accepted into the program (from the state's timestamp on): its SCTs count.
+    case qualified
+    /// Qualified and trusted by clients: its SCTs count.
+    case usable
+    /// Frozen, no longer accepting entries; approved until its timestamp, then "once approved".
+    case readonly
+    /// No longer trusted: its SCTs count only as "once approved" and only if issued before its
+    /// timestamp.
+    case retired
+    /// Never accepted: its SCTs never count.
+    case rejected
 }
 
 /// A log's verification key, decoded once when the list is loaded (RFC 6962 §3.2: ECDSA
 /// P-256 or RSA; Sigil takes RSA only with a modulus of at least 2048 bits).
 public enum CTLogKey: Sendable {
+    /// ECDSA on P-256 (`id-ecPublicKey`, `secp256r1`).
     case p256(ECDSAPublicKey)
+    /// RSA with a modulus of at least 2048 bits.
     case rsa(RSAPublicKey)
 }
 
@@ -39,23 +53,39 @@ public struct CTLog: Sendable {
     /// `mmd` in seconds, when given.
     public let maximumMergeDelay: Int64?
 
-    /// Whether an SCT with this `timestamp` (seconds) is from a log that was approved (qualified,
-    /// usable or readonly; or retired after the timestamp) — "once or currently approved".
-    public func acceptsSCT(issuedAt timestamp: Int64) -> Bool {
+    /// Whether an SCT this log issued at `timestamp` comes from a log "once or currently
+    /// approved at the time of check" `time` (Apple's CT policy, support.apple.com/103214,
+    /// "Policy requirements", first sentence; the states of the log lists' v3 schema and Apple's
+    /// v4 list, whose `state.*.timestamp` is when the log entered the state):
+    /// - `qualified` / `usable` since T: approved from T on — at a time of check before T the
+    ///   list says nothing of an earlier approval, so the log is not approved then (fail closed);
+    /// - `readonly` / `retired` since T: approved up to T, so an SCT issued before T counts as
+    ///   from a once-approved log; one issued at or after T does not;
+    /// - `pending` / `rejected`, or no state: never.
+    public func acceptsSCT(issuedAt timestamp: Int64, at time: Int64) -> Bool {
         switch state {
-        case .qualified?, .usable?, .readonly?: return true
-        case .retired?:
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?, .retired?:
             guard let t = stateTimestamp else { return false }
             return timestamp < t
         case .pending?, .rejected?, nil: return false
         }
     }
 
-    /// Whether the log is approved now (qualified, usable or readonly at `time`).
+    /// Whether the log is "currently approved" at the time of check `time` (Apple's CT policy,
+    /// both alternatives of "Policy requirements" need SCTs from currently approved logs):
+    /// `qualified` / `usable` from their state's timestamp on; `readonly` / `retired` only
+    /// before theirs (until then the log was approved — those states follow approval); never
+    /// `pending` / `rejected`.
     public func isCurrentlyApproved(at time: Int64) -> Bool {
         switch state {
-        case .qualified?, .usable?, .readonly?: return true
-        default: return false
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?, .retired?:
+            guard let t = stateTimestamp else { return false }
+            return time < t
+        case .pending?, .rejected?, nil: return false
         }
     }
 }
@@ -150,9 +180,10 @@ public struct CTLogList: Sendable {
                     throw CTLogListError(message: "log list: \(at).state.\(name).timestamp is not RFC 3339")
                 }
                 stateTime = t
-            } else if st == .retired {
-                // Without its date a retirement cannot be compared with an SCT: fail closed.
-                throw CTLogListError(message: "log list: \(at).state.retired has no timestamp")
+            } else if st == .retired || st == .readonly {
+                // Without its date a retirement or freeze cannot be compared with an SCT: fail
+                // closed (the v3 schema and Apple's v4 require `timestamp` in every state).
+                throw CTLogListError(message: "log list: \(at).state.\(name) has no timestamp")
             }
         }
         var interval: (Int64, Int64)? = nil

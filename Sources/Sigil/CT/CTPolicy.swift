@@ -1,16 +1,6 @@
 import SigilDER
 import SigilX509
 
-/// Which Certificate Transparency policy to apply.
-public enum CTPolicyProfile: String, Sendable, Hashable {
-    /// Apple's (support.apple.com/103214), what SecTrust enforces for publicly trusted TLS
-    /// server certificates issued on or after 2018-10-15.
-    case apple
-    /// Chrome's (googlechrome.github.io/CertificateTransparency/ct_policy.html), for
-    /// certificates issued on or after 2018-04-30.
-    case chrome
-}
-
 /// The outcome of a CT policy for one certificate.
 public struct CTPolicyVerdict: Sendable, Hashable {
     /// Whether the certificate complies (or the policy does not apply to it).

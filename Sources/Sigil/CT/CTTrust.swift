@@ -47,42 +47,78 @@ public struct CTEvaluation: Sendable {
     }
 }
 
-extension TrustResult {
-    /// Applies `options` to a result: a trusted path whose leaf does not meet the policy, when
-    /// the policy is enforced for it, becomes untrusted with a `certificateTransparency`
-    /// failure. An untrusted result is returned as it is (CT cannot make it trusted).
-    public func applyingCertificateTransparency(_ options: CTOptions, at time: Int64) -> (TrustResult, CTEvaluation?) {
-        guard case .trusted(let path, let anchor, _) = self, let leaf = path.first else { return (self, nil) }
-        // The issuer of the precertificate entry is the leaf's issuer in the validated path.
+extension CTOptions: CertificateTransparencyCheck {
+    /// Checks every SCT of `path`'s leaf (embedded ones against the leaf's issuer in the path,
+    /// `path[1]`) and applies the policy; enforced when the path ends at a system anchor or CT
+    /// is `required`.
+    public func evaluate(path: [Certificate], anchor: AnchorSource, at time: Int64) -> CTEvaluation {
+        let enforced = required || anchor == .system
+        guard let leaf = path.first else {
+            return CTEvaluation(
+                checks: [], verdict: CTPolicyVerdict(compliant: false, applies: true, reason: "no certificate"),
+                enforced: enforced)
+        }
+        // RFC 6962 §3.2: the precert entry's issuer_key_hash is of the key that will sign the
+        // final certificate — the leaf's issuer in the validated path.
         let issuer = path.count > 1 ? path[1] : nil
         let checks = SCTVerifier.check(
-            leaf, issuer: issuer, ocspSCTList: options.ocspSCTList, tlsSCTList: options.tlsSCTList,
-            logList: options.logList, at: time)
-        let enforced = options.required || anchor == .system
+            leaf, issuer: issuer, ocspSCTList: ocspSCTList, tlsSCTList: tlsSCTList, logList: logList, at: time)
         let verdict: CTPolicyVerdict
-        if options.logList == nil {
+        if logList == nil {
+            // Without a list nothing can be checked: a required check cannot pass (fail closed).
             verdict = CTPolicyVerdict(compliant: false, applies: true, reason: "no CT log list: SCTs cannot be checked")
         } else {
-            verdict = CTPolicy.evaluate(
-                leaf, checks: checks, logList: options.logList, profile: options.profile, at: time)
+            verdict = CTPolicy.evaluate(leaf, checks: checks, logList: logList, profile: profile, at: time)
         }
-        let evaluation = CTEvaluation(checks: checks, verdict: verdict, enforced: enforced)
-        // Required CT that the policy exempts by date still passes (the policy's own rule);
-        // without a log list a required check cannot pass (fail closed).
-        if enforced && !verdict.compliant {
+        return CTEvaluation(checks: checks, verdict: verdict, enforced: enforced)
+    }
+
+    /// `CertificateTransparencyCheck`: `evaluate(path:anchor:at:)` as `TransparencyDetails`.
+    public func checkTransparency(path: [Certificate], anchor: AnchorSource, at time: Int64) -> TransparencyDetails {
+        evaluate(path: path, anchor: anchor, at: time).details(profile: profile)
+    }
+}
+
+extension CTEvaluation {
+    /// The evaluation as a trust result records it (`TrustDetails.transparency`).
+    public func details(profile: CTPolicyProfile) -> TransparencyDetails {
+        TransparencyDetails(
+            scts: checks.map(\.record), profile: profile, compliant: verdict.compliant, applies: verdict.applies,
+            enforced: enforced, reason: verdict.reason)
+    }
+}
+
+extension TrustResult {
+    /// Applies `options` to a result (`applyingTransparency(_:at:)`: a trusted path whose leaf
+    /// does not meet the policy, when the policy is enforced for it, becomes untrusted with a
+    /// `certificateTransparency` failure; a trusted one records `TrustDetails.transparency`).
+    /// An untrusted result is returned as it is (CT cannot make it trusted), with no evaluation.
+    public func applyingCertificateTransparency(_ options: CTOptions, at time: Int64) -> (TrustResult, CTEvaluation?) {
+        guard case .trusted(let path, let anchor, var details) = self else { return (self, nil) }
+        let evaluation = options.evaluate(path: path, anchor: anchor, at: time)
+        if evaluation.enforced && !evaluation.verdict.compliant {
             let what = options.profile == .apple ? "Apple" : "Chrome"
             return (
                 .untrusted([
-                    TrustFailure(.certificateTransparency, at: 0, "\(what) CT policy not met: \(verdict.reason)")
+                    TrustFailure(
+                        .certificateTransparency, at: 0, "\(what) CT policy not met: \(evaluation.verdict.reason)")
                 ]),
                 evaluation
             )
         }
-        return (self, evaluation)
+        details.transparency = evaluation.details(profile: options.profile)
+        return (.trusted(path: path, anchor: anchor, details: details), evaluation)
     }
 }
 
 extension SCTCheck {
+    /// The check as a trust result records it (`TransparencyDetails.scts`).
+    public var record: SCTRecord {
+        SCTRecord(
+            logID: logID, logName: log?.name, operatorName: log?.operatorName, timestamp: sct?.timestamp,
+            origin: origin, status: status)
+    }
+
     /// `{"logId": base64, "log": name|null, "operator": name|null, "timestamp": RFC 3339|null,
     /// "origin": "embedded"|"ocsp"|"tls", "status": …}` (the CLI's `scts` entries).
     public var json: JSONValue {
@@ -103,5 +139,38 @@ extension SCTCheck {
         var s = "\(name)  \(when)  \(origin.rawValue)  \(status.rawValue)"
         if let e = decodingError { s += " (\(e.reason.rawValue) at byte \(e.offset))" }
         return s
+    }
+}
+
+extension CTOptions {
+    /// These options with the SCTs a TLS handshake delivered: `tlsSCTList` (the bytes of the
+    /// `signed_certificate_timestamp` extension, RFC 6962 §3.3) and the SCT lists of a stapled
+    /// OCSP response's singleExtensions (1.3.6.1.4.1.11129.2.4.5), joined into one list. Nil
+    /// leaves a source as it was; a response that does not parse adds nothing. The response's
+    /// own signature is not needed: each SCT is signed by its log over the certificate, which
+    /// is what is checked (an SCT for another certificate is `invalid` and never counts).
+    public func addingDeliveredSCTs(tlsSCTList: [UInt8]?, stapledOCSPResponse: [UInt8]?) -> CTOptions {
+        var o = self
+        if let tlsSCTList { o.tlsSCTList = tlsSCTList }
+        if let der = stapledOCSPResponse, let lists = SCTList.fromOCSPResponse(der), !lists.isEmpty {
+            o.ocspSCTList = lists.count == 1 ? lists[0] : SCTList.joined(lists)
+        }
+        return o
+    }
+}
+
+extension SCTList {
+    /// Several TLS `SignedCertificateTimestampList`s as one (RFC 6962 §3.3:
+    /// `SerializedSCT sct_list<1..2^16-1>`): the entries of each list in order, under one length
+    /// prefix. A list whose framing is wrong is kept whole as the result (it then decodes as
+    /// malformed, never counted); more than 65 535 bytes of entries likewise gives the first list.
+    public static func joined(_ lists: [[UInt8]]) -> [UInt8] {
+        var body: [UInt8] = []
+        for l in lists {
+            guard l.count >= 2, Int(l[0]) << 8 | Int(l[1]) == l.count - 2 else { return l }
+            body += l[2...]
+        }
+        guard body.count <= 0xFFFF else { return lists[0] }
+        return [UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
     }
 }

@@ -1,16 +1,6 @@
 @_spi(SigilInternal) import SigilDER
 import SigilX509
 
-/// Where an SCT came from (RFC 6962 §3.3: three ways to deliver SCTs to a TLS client).
-public enum SCTOrigin: String, Sendable, Hashable {
-    /// The X.509v3 extension 1.3.6.1.4.1.11129.2.4.2 of the certificate (a precert_entry).
-    case embedded
-    /// An OCSP response's singleExtension 1.3.6.1.4.1.11129.2.4.5 (an x509_entry).
-    case ocsp
-    /// The TLS `signed_certificate_timestamp` extension (an x509_entry).
-    case tls
-}
-
 /// Why an SCT list or one SCT could not be decoded, with the byte offset in the list's bytes
 /// (the TLS encoding, RFC 6962 §3.3), like `DERError`.
 public struct SCTDecodingError: Error, Sendable, Hashable {

@@ -2,25 +2,6 @@ import SigilCrypto
 import SigilDER
 import SigilX509
 
-/// What became of one SCT.
-public enum SCTStatus: String, Sendable, Hashable {
-    /// The log's key verifies it, it is not dated after the verification time, and the log was
-    /// acceptable when it issued it.
-    case valid
-    /// The signature does not verify, its algorithm is not ECDSA P-256 / RSA ≥ 2048 with SHA-256,
-    /// or it is dated after the verification time.
-    case invalid
-    /// No log of the list has its log ID (or no list was given).
-    case unknownLog = "unknown-log"
-    /// The log is known but was not acceptable at the SCT's time (pending, rejected, retired
-    /// before it, or the certificate outside its temporal interval).
-    case logNotAcceptable = "log-not-acceptable"
-    /// An embedded SCT whose precertificate entry cannot be built: no issuer key is at hand.
-    case issuerUnknown = "issuer-unknown"
-    /// It does not decode (hash `none`, signature `anonymous`, bad lengths or version).
-    case malformed
-}
-
 /// One SCT and its status.
 public struct SCTCheck: Sendable {
     /// The SCT, when it decoded.
@@ -68,7 +49,15 @@ public enum SCTVerifier {
         }
         if sources.isEmpty { return [] }
         let precert = PrecertificateTBS(certificate)
-        let issuerKeyHash = issuer.map { SHA256.hash($0.subjectPublicKeyInfo.bytes).bytes }
+        // RFC 6962 §3.2: issuer_key_hash is of the CA that issues the final certificate. When the
+        // precertificate came from a Precertificate Signing Certificate (§3.1), that is the CA
+        // which certified the signing certificate — the final certificate's own issuer. A signing
+        // certificate offered as the issuer (EKU 1.3.6.1.4.1.11129.2.4.4: it signs precertificates
+        // only) therefore does not give the key: the SCTs are `issuer-unknown`, never checked
+        // against the wrong hash.
+        let issuerKeyHash = issuer.flatMap {
+            isPrecertificateSigningCertificate($0) ? nil : SHA256.hash($0.subjectPublicKeyInfo.bytes).bytes
+        }
         for (origin, result) in sources {
             switch result {
             case .failure(let e):
@@ -99,6 +88,17 @@ public enum SCTVerifier {
         return out
     }
 
+    /// id-kp 1.3.6.1.4.1.11129.2.4.4, the Precertificate Signing Certificate's extended key
+    /// usage (RFC 6962 §3.1).
+    public static let precertificateSigningEKU: [UInt8] = [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x04, 0x04]
+
+    /// Whether `c` is a Precertificate Signing Certificate (its EKU holds
+    /// 1.3.6.1.4.1.11129.2.4.4, RFC 6962 §3.1). A malformed EKU counts as not one.
+    public static func isPrecertificateSigningCertificate(_ c: Certificate) -> Bool {
+        guard let eku = try? c.extendedKeyUsage() else { return false }
+        return eku.contains(precertificateSigningEKU)
+    }
+
     static func status(
         _ sct: SignedCertificateTimestamp, log: CTLog?, certificate: Certificate, precert: PrecertificateTBS?,
         issuerKeyHash: [UInt8]?, at time: Int64
@@ -117,7 +117,7 @@ public enum SCTVerifier {
         guard verifySignature(sct, key: log.key, digest: digest) else { return .invalid }
         // RFC 6962 §5.2: a client checks the timestamp is not in the future.
         if sct.timestampSeconds > time { return .invalid }
-        guard log.acceptsSCT(issuedAt: sct.timestampSeconds) else { return .logNotAcceptable }
+        guard log.acceptsSCT(issuedAt: sct.timestampSeconds, at: time) else { return .logNotAcceptable }
         if let (a, b) = log.temporalInterval, !(certificate.notAfter >= a && certificate.notAfter < b) {
             return .logNotAcceptable
         }

@@ -4,11 +4,17 @@
 /// escapes of §7 (surrogate pairs joined, lone surrogates refused), nesting at most 64 deep.
 /// Numbers keep their text; `int` reads integers exactly.
 public indirect enum StrictJSON: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, as its text.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// An array.
     case array([StrictJSON])
+    /// An object (keys unique).
     case object([String: StrictJSON])
 
     /// Why a document was refused, with the byte offset.

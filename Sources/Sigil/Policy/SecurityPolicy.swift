@@ -178,6 +178,11 @@ public struct SecurityPolicy: Sendable {
     /// stores the report (and must not block an event loop).
     public var pinFailureReporter: (@Sendable (PinFailureReport) -> Void)? = nil
 
+    /// Certificate Transparency in the ordinary evaluation (nil: not checked): enforced for a
+    /// path ending at an anchor of source `.system` (as `.system()` loads them), and at any
+    /// anchor when `CTOptions.required` (see `CTOptions`).
+    public var certificateTransparency: CTOptions? = nil
+
     /// A policy with `pinningMode`, the `pinnedCertificates`, and the anchors of the ordinary evaluation; the other properties at AFNetworking's defaults.
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
         self.pinningMode = pinningMode
@@ -356,9 +361,10 @@ public struct SecurityPolicy: Sendable {
         var evaluationOptions = options
         evaluationOptions.purpose = policy
         evaluationOptions.time = time
-        let trust = CertificateTrust(
+        var trust = CertificateTrust(
             certificates: serverChain, options: evaluationOptions, systemAnchors: anchors,
             signatureVerifier: signatureVerifier)
+        trust.transparency = certificateTransparency
         let ordinary = trust.verify()
         if allowInvalidCertificates, case .untrusted(let f) = ordinary {
             warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))

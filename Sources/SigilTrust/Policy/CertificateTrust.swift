@@ -82,6 +82,10 @@ public struct CertificateTrust: Sendable {
         get { options.budget }
         set { options.budget = newValue }
     }
+    /// Certificate Transparency, checked after the path validated (`CTOptions` in the module
+    /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
+    /// anchor only when CT is required. Nil: not checked.
+    public var transparency: (any CertificateTransparencyCheck)? = nil
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
     /// `options.time`.
@@ -189,6 +193,11 @@ public struct CertificateTrust: Sendable {
             return ValidatedPolicies()
         }
 
+        /// What Certificate Transparency found (every SCT and the policy's verdict), also when
+        /// its verdict made the chain untrusted; nil without `CertificateTrust.transparency`
+        /// or when the chain failed for other reasons.
+        public internal(set) var transparency: TransparencyDetails? = nil
+
         /// `result.isTrusted`.
         public var isTrusted: Bool { result.isTrusted }
     }
@@ -196,26 +205,32 @@ public struct CertificateTrust: Sendable {
     /// `SecTrustEvaluate`: every policy must hold (see `verify()`), mapped onto
     /// `TrustResultType`.
     public func evaluate() -> Evaluation {
-        let r = verify()
+        let (r, ct) = verifyReportingTransparency()
+        var e: Evaluation
         switch r {
         case .trusted(let path, let source, _):
-            return Evaluation(
+            e = Evaluation(
                 result: source == .system ? .unspecified : .proceed, chain: path,
                 anchorSource: source, failures: [], trustResult: r)
         case .untrusted(let failures):
-            return Evaluation(
+            e = Evaluation(
                 result: .forFailures(failures), chain: [], anchorSource: nil,
                 failures: failures, trustResult: r)
         }
+        e.transparency = ct
+        return e
     }
 
     /// The verdict as a `TrustResult`: every purpose of `policies` must hold; the
     /// path reported is the first policy's; the failures of all policies are merged, without
     /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
     /// `malformedCertificate` failure.
-    public func verify() -> TrustResult {
+    public func verify() -> TrustResult { verifyReportingTransparency().result }
+
+    /// `verify()` and what `transparency` found (`TrustResult.applyingTransparency`).
+    func verifyReportingTransparency() -> (result: TrustResult, transparency: TransparencyDetails?) {
         guard let leaf = certificates.first else {
-            return .untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")])
+            return (.untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")]), nil)
         }
         var verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
         verifier.budget = options.budget
@@ -223,15 +238,15 @@ public struct CertificateTrust: Sendable {
         // `options.purpose` first, as is (no copy of the options, no array of policies built),
         // then each additional purpose.
         let first = verifier.verify(leaf: leaf, intermediates: intermediates, options: options)
-        if additionalPolicies.isEmpty && first.isTrusted { return first }
+        if additionalPolicies.isEmpty && first.isTrusted { return first.applyingTransparency(transparency, at: time) }
         var failures: [TrustFailure] = []
         for x in first.failures where !failures.contains(x) { failures.append(x) }
         for policy in additionalPolicies {
             let result = verifier.verify(leaf: leaf, intermediates: intermediates, options: options(for: policy))
             for x in result.failures where !failures.contains(x) { failures.append(x) }
         }
-        if !failures.isEmpty { return .untrusted(TrustFailure.sortedByRank(failures)) }
-        return first
+        if !failures.isEmpty { return (.untrusted(TrustFailure.sortedByRank(failures)), nil) }
+        return first.applyingTransparency(transparency, at: time)
     }
 
     /// `options` with the purpose `policy`.

@@ -59,7 +59,11 @@ extension TrustFailureKind {
     /// (`weakAlgorithm`, `weakKey`: `AlgorithmPolicy.legacy` accepts them), the purpose
     /// (`keyUsage`, `extendedKeyUsage`: another policy, e.g. basic X.509, asks for another or no
     /// usage), the depth limit (`maximumDepthExceeded`: an option) and certificate policies
-    /// (`invalidPolicy`: the user-initial-policy-set and the §6.1.1 flags are inputs).
+    /// (`invalidPolicy`: the user-initial-policy-set and the §6.1.1 flags are inputs), revocation
+    /// information that could not be had (`revocationUndetermined`) and Certificate Transparency
+    /// (`certificateTransparency`: as on Apple platforms, where a chain that misses the CT policy
+    /// is a recoverable trust failure — SCTs delivered by TLS or OCSP, or a newer log list, may
+    /// satisfy it).
     ///
     /// Fatal (the certificates decide): `badSignature`, `malformedCertificate`,
     /// `unsupportedCriticalExtension` (Apple's own example), `unsupportedAlgorithm` (no policy
