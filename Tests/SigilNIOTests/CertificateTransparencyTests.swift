@@ -25,7 +25,7 @@
             var system = TrustStore()
             system.add(issuer, source: .system)
             var trust = CertificateTrust(
-                certificates: [], policies: [.basicX509], time: 0, signatureVerifier: SigilSignatureVerifier(),
+                certificates: [], policies: [.basic], time: 0, signatureVerifier: SigilSignatureVerifier(),
                 systemAnchors: system)
             trust.budget = .standard
             var policy = SecurityPolicy(anchors: system)
@@ -33,7 +33,7 @@
             let evaluators: [SigilServerTrustVerifier.Evaluator] = [
                 .certificateTrust(trust), .securityPolicy(policy),
                 .chain(
-                    anchors: system, options: VerificationOptions(kind: .basic, time: 0),
+                    anchors: system, options: VerificationOptions(purpose: .basic, time: 0),
                     signatureVerifier: SigilSignatureVerifier()),
             ]
             for evaluator in evaluators {

@@ -28,7 +28,7 @@ final class CTTrustDetailsTests: XCTestCase {
         var store = TrustStore()
         store.add(issuer, source: source)
         return CertificateTrust(
-            certificates: [leaf], policies: [.basicX509], time: Double(time),
+            certificates: [leaf], policies: [.basic], time: Double(time),
             signatureVerifier: SigilSignatureVerifier(), systemAnchors: store)
     }
 
