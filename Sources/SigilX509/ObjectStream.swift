@@ -364,24 +364,7 @@ struct Base64Stream {
         Base64.decodeTable.withUnsafeBufferPointer { table in
             out.append(contentsOf: repeatElement(0, count: n / 4 * 3))
             out.withUnsafeMutableBufferPointer { dst in
-                var o = before
-                var i = 0
-                while i < n {
-                    let a = table[Int(l[i])]
-                    let b = table[Int(l[i + 1])]
-                    let c = table[Int(l[i + 2])]
-                    let d = table[Int(l[i + 3])]
-                    if (a | b | c | d) & 0x80 != 0 {
-                        ok = false
-                        return
-                    }
-                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    dst[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    dst[o + 2] = UInt8(truncatingIfNeeded: v)
-                    i += 4
-                    o += 3
-                }
+                ok = Base64.decodeQuanta(table, l, into: dst.baseAddress! + before)
             }
         }
         if ok { characters += n } else { out.removeLast(out.count - before) }

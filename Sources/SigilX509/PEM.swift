@@ -199,6 +199,31 @@ public enum Base64 {
         return t
     }()
 
+    /// Decodes whole 4-character quanta of alphabet characters (`chars.count` a multiple of 4,
+    /// no padding, no whitespace) into `chars.count / 4 * 3` octets at `dst`; false at the first
+    /// character outside the alphabet (RFC 4648 §4), `dst` then partly written.
+    @inline(__always)
+    static func decodeQuanta(
+        _ table: UnsafeBufferPointer<UInt8>, _ chars: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        var i = 0
+        var o = 0
+        while i < chars.count {
+            let a = table[Int(chars[i])]
+            let b = table[Int(chars[i + 1])]
+            let c = table[Int(chars[i + 2])]
+            let d = table[Int(chars[i + 3])]
+            if (a | b | c | d) & 0x80 != 0 { return false }
+            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            dst[o] = UInt8(truncatingIfNeeded: v >> 16)
+            dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+            dst[o + 2] = UInt8(truncatingIfNeeded: v)
+            i += 4
+            o += 3
+        }
+        return true
+    }
+
     /// Decodes base64 characters (no whitespace); nil if the length, padding or trailing bits
     /// are not canonical (RFC 4648 §3.5) or a character is outside the alphabet.
     public static func decode<C: Collection>(_ chars: C) -> [UInt8]? where C.Element == UInt8 {
@@ -216,25 +241,10 @@ public enum Base64 {
         return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
             var ok = true
             let out = [UInt8](unsafeUninitializedCapacity: outCount) { dst, initialized in
-                var i = 0
-                var o = 0
                 let full = pad > 0 ? n - 4 : n
-                while i < full {
-                    let a = table[Int(buffer[i])]
-                    let b = table[Int(buffer[i + 1])]
-                    let c = table[Int(buffer[i + 2])]
-                    let d = table[Int(buffer[i + 3])]
-                    if (a | b | c | d) & 0x80 != 0 {
-                        ok = false
-                        break
-                    }
-                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    dst[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    dst[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    dst[o + 2] = UInt8(truncatingIfNeeded: v)
-                    i += 4
-                    o += 3
-                }
+                ok = decodeQuanta(table, UnsafeBufferPointer(rebasing: buffer[0..<full]), into: dst.baseAddress!)
+                let i = full
+                let o = full / 4 * 3
                 if ok && pad > 0 {
                     let a = table[Int(buffer[i])]
                     let b = table[Int(buffer[i + 1])]
