@@ -117,3 +117,35 @@ extension TestSupport {
         return nil
     }
 }
+
+extension TestSupport {
+    /// What one run of the `sigil` executable gave.
+    public struct SigilRun: Sendable {
+        /// The exit status.
+        public let status: Int32
+        /// Standard output.
+        public let out: String
+        /// Standard error.
+        public let err: String
+    }
+
+    /// Runs the `sigil` executable built beside the tests (`sigilExecutable`) with `args`; nil
+    /// when it was not built (the CLI tests then skip).
+    public static func runSigil(_ args: [String]) throws -> SigilRun? {
+        guard let path = sigilExecutable else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Both pipes are drained before waiting, output first: sigil writes its report before
+        // any diagnostics, and neither is large enough here to fill a pipe while the other waits.
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return SigilRun(status: p.terminationStatus, out: o, err: e)
+    }
+}

@@ -13,19 +13,7 @@ final class CTCLITests: XCTestCase {
     func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws
         -> String
     {
-        guard let path = TestSupport.sigilExecutable else { throw XCTSkip("sigil executable not built") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(
-            p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)", file: file, line: line)
-        return o
+        try runSigil(args, exit: expected, file: file, line: line).out
     }
 
     func g(_ name: String) -> String { Self.generated + "/" + name }

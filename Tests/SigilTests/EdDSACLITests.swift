@@ -10,31 +10,11 @@ final class EdDSACLITests: XCTestCase {
     static let dir = TestSupport.fixtures.appendingPathComponent("eddsa").path
     static let at = "1893456000"
 
-    func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else {
-            throw XCTSkip("sigil executable not built next to the test runner")
-        }
-        return path
-    }
-
     @discardableResult
     func run(_ args: [String], exit expected: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> (
         out: String, err: String
     ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try sigil())
-        p.arguments = args
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(
-            p.terminationStatus, expected, "sigil \(args.joined(separator: " "))\n\(o)\n\(e)", file: file, line: line)
-        return (o, e)
+        try runSigil(args, exit: expected, file: file, line: line)
     }
 
     func f(_ alg: String, _ name: String) -> String { "\(Self.dir)/\(alg)/\(name)" }

@@ -214,26 +214,9 @@ final class InspectOddTests: XCTestCase {
 /// The CLI: `inspect` reads odd certificates (exit 0, Warnings section, `warnings` in JSON, text
 /// aligned); `verify` refuses every certificate the strict parser refuses.
 final class InspectOddCLITests: XCTestCase {
-    func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else {
-            throw XCTSkip("sigil executable not built next to the test runner")
-        }
-        return path
-    }
-
     func run(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try sigil())
-        p.arguments = args
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, o, e)
+        let r = try runSigil(args)
+        return (r.status, r.out, r.err)
     }
 
     static let dir = TestSupport.fixtures.appendingPathComponent("odd")

@@ -8,12 +8,7 @@ import XCTest
 final class InspectRevocationTests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
-    func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else {
-            throw XCTSkip("sigil executable not built next to the test runner")
-        }
-        return path
-    }
+    func sigil() throws -> String { try sigilExecutable() }
 
     /// The reference reading: one JSON object per file, in Sigil's field names and formats.
     static let reference = #"""

@@ -59,12 +59,7 @@ final class InspectJSONWriterTests: XCTestCase {
 
 /// `sigil inspect --json` streams: standard input, concatenated DER, `--jobs`, bounded memory.
 final class InspectStreamCLITests: XCTestCase {
-    func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else {
-            throw XCTSkip("sigil executable not built next to the test runner")
-        }
-        return path
-    }
+    func sigil() throws -> String { try sigilExecutable() }
 
     /// Runs sigil with `stdinFile` as standard input (through `/usr/bin/time` when `measure`):
     /// status, stdout, stderr, and the peak RSS in KiB (0 when not measured).

@@ -7,12 +7,7 @@ import XCTest
 final class RevocationCLITests: XCTestCase {
     static let dir = TestSupport.packageRoot.appendingPathComponent("Fixtures/revocation").path
 
-    func sigil() throws -> String {
-        guard let path = TestSupport.sigilExecutable else {
-            throw XCTSkip("sigil executable not built next to the test runner")
-        }
-        return path
-    }
+    func sigil() throws -> String { try sigilExecutable() }
 
     func run(_ args: [String]) throws -> (Int32, String) {
         let p = Process()
