@@ -183,16 +183,33 @@ final class VerdictCacheTests: XCTestCase {
         let lo = Double(path.map(\.notBefore).max()!)
         let hi = Double(path.map(\.notAfter).min()!)
         _ = trust(c, cache: cache).evaluate()
-        for time in [lo, hi] {
+        // RFC 5280 §4.1.2.5: both ends inclusive (Sigil holds notAfter through its whole second).
+        for time in [lo, hi, hi + 0.5] {
             XCTAssertTrue(trust(c, cache: cache, time: time).evaluate().isTrusted)
         }
-        XCTAssertEqual(cache.statistics.hits, 2)
-        // Outside the window: recomputed (Sigil holds a notAfter through its whole second,
-        // Checks.swift; the window stops at the second itself, on the safe side).
-        XCTAssertTrue(trust(c, cache: cache, time: hi + 0.5).evaluate().isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 3)
+        // Outside the window: recomputed, and refused.
         XCTAssertFalse(trust(c, cache: cache, time: hi + 1).evaluate().isTrusted)
         XCTAssertFalse(trust(c, cache: cache, time: lo - 0.5).evaluate().isTrusted)
-        XCTAssertEqual(cache.statistics.hits, 2)
+        XCTAssertEqual(cache.statistics.hits, 3)
+    }
+
+    /// The window with anchors in force off the path (one expired in 2022, one valid from
+    /// 2040, per `openssl x509 -dates`): cut at their edges on the side of the time, so still
+    /// exactly the path's validity here, 2025-01-01 through 2035-01-01 (its whole second).
+    func testWindowWithOtherAnchors() throws {
+        let c = try Self.rsa()
+        let expired = try Self.load("expired-root", host: "")
+        let future = try Self.load("not-yet-valid-root", host: "")
+        var t = trust(c, cache: makeCache())
+        t.anchors = c.anchors + expired.anchors + future.anchors
+        let e = t.evaluate()
+        XCTAssertTrue(e.isTrusted)
+        let w = VerdictCache.window(t, path: e.chain)
+        XCTAssertEqual(w.notBefore, 1_735_689_600)  // 2025-01-01T00:00:00Z
+        XCTAssertEqual(w.notAfter, 2_051_222_400 + 1)  // 2035-01-01T00:00:00Z, through its second
+        t.time = 1_600_000_000  // 2020-09-13: the expired root's validity bounds it from above
+        XCTAssertEqual(VerdictCache.window(t, path: e.chain).notAfter, 1_640_995_200 + 1)  // 2022-01-01
     }
 
     func testBoundedSizeEvicts() throws {

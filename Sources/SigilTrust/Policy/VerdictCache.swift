@@ -30,14 +30,14 @@ public protocol StatelessSignatureVerifier: CertificateSignatureVerifier {}
 /// caller's anchors and options are ever stored.
 ///
 /// **How long an entry serves** — the time is not in the key; an entry answers a verification
-/// at `time` only while `time` lies within the window where the computed verdict provably
-/// still holds: from the latest notBefore to the earliest notAfter of the validated path
-/// (RFC 5280 §4.1.2.5, §6.1.3 (a)(2)); with revocation, also of every presented certificate
-/// and every certificate an OCSP response carries, after every CRL's and OCSP response's
-/// thisUpdate (and producedAt) and up to the earliest nextUpdate (RFC 5280 §5.1.2.5, RFC 6960
-/// §4.2.2.1; an OCSP response without one until thisUpdate + `maximumOCSPAgeWithoutNextUpdate`;
-/// a CRL without nextUpdate is not cached). And never longer than `maximumAge` seconds (by the
-/// cache's clock) after it was computed. An entry outside its window is dropped.
+/// at `time` only while `time` lies within the window where every time-dependent check gives
+/// the answer it gave when the verdict was computed: the window is cut at every edge of the
+/// validity of the validated path, of every presented certificate and of every anchor in force
+/// (RFC 5280 §4.1.2.5), and, with revocation, of every CRL's thisUpdate..nextUpdate (§6.3.3)
+/// and every OCSP response's thisUpdate..nextUpdate (or the age limit without one) and its
+/// certificates' validity (RFC 6960 §4.2.2.1) — so it never outlives the earliest notAfter or
+/// nextUpdate in force. And never longer than `maximumAge` seconds (by the cache's clock)
+/// after it was computed. An entry found outside its window is dropped.
 ///
 /// **Why a hostile peer cannot obtain a verdict for a chain that was not computed** — the index
 /// is a fast non-cryptographic hash, and a peer may well find collisions; but a hash hit is
@@ -122,7 +122,7 @@ public final class VerdictCache: Sendable {
             guard let slot = s.index[h] else { return nil }
             let entry = s.entries[slot]!
             guard entry.key == key else { return nil }  // a collision: a miss, never a verdict
-            guard time >= entry.notBefore && time <= entry.notAfter && now - entry.computed <= maximumAge,
+            guard time >= entry.notBefore && time < entry.notAfter && now - entry.computed <= maximumAge,
                 now >= entry.computed
             else {
                 s.entries[slot] = nil
@@ -135,8 +135,8 @@ public final class VerdictCache: Sendable {
         }
         if let cached { return cached }
         let evaluation = trust.evaluateUncached()
-        guard case .trusted(let path, _, _) = evaluation.trustResult, let window = Self.window(trust, path: path),
-            time >= window.notBefore && time <= window.notAfter
+        guard case .trusted(let path, _, _) = evaluation.trustResult, case let window = Self.window(trust, path: path),
+            time >= window.notBefore && time < window.notAfter
         else {
             state.withLock { $0.stats.misses += 1 }
             return evaluation
@@ -150,35 +150,60 @@ public final class VerdictCache: Sendable {
         return evaluation
     }
 
-    /// The times at which the trusted verdict computed for `trust` provably holds; nil when it
-    /// cannot be bounded (a CRL without nextUpdate).
-    static func window(_ trust: CertificateTrust, path: [Certificate]) -> (notBefore: Double, notAfter: Double)? {
-        var lo = Int64.min
-        var hi = Int64.max
-        func within(_ c: Certificate) {
-            lo = max(lo, c.notBefore)
-            hi = min(hi, c.notAfter)
+    /// The times, `[notBefore, notAfter)`, at which the trusted verdict computed for `trust`
+    /// at `trust.time` provably holds: no time-dependent check can answer differently inside
+    /// it. Every interval a check reads — a certificate's validity, RFC 5280 §4.1.2.5, held
+    /// through notAfter's whole second as `Checks.within` does; a CRL's thisUpdate..nextUpdate,
+    /// §6.3.3 (a); an OCSP response's thisUpdate..nextUpdate, or thisUpdate plus the age limit,
+    /// RFC 6960 §4.2.2.1 — cuts the window at its edges, on whichever side `trust.time` lies.
+    /// The certificates considered: the validated path, every presented certificate, every
+    /// anchor in force (another path, or a CRL signer's path, could start or stop validating),
+    /// every certificate an OCSP response carries.
+    @_spi(SigilInternal)
+    public static func window(_ trust: CertificateTrust, path: [Certificate]) -> (notBefore: Double, notAfter: Double) {
+        let t = trust.time
+        var lo = -Double.infinity
+        var hi = Double.infinity
+        /// The window may not straddle either edge of `[a, b)`.
+        func cut(_ a: Double, _ b: Double) {
+            if t < a {
+                hi = min(hi, a)
+            } else if t < b {
+                lo = max(lo, a)
+                hi = min(hi, b)
+            } else {
+                lo = max(lo, b)
+            }
         }
-        for c in path { within(c) }
+        func cut(_ c: Certificate) { cut(Double(c.notBefore), Double(c.notAfter) + 1) }
+        for c in path { cut(c) }
+        for c in trust.certificates { cut(c) }
+        for a in trust.options.customAnchors ?? [] { cut(a) }
+        if CertificateTrust.usesSystemAnchors(
+            customAnchorsSet: trust.options.customAnchors != nil, anchorsOnly: trust.options.anchorsOnly)
+        {
+            for a in trust.systemAnchors.anchors { cut(a.certificate) }
+        }
         if let r = trust.options.revocation {
-            for c in trust.certificates { within(c) }
             for crl in r.crls {
-                guard let next = crl.nextUpdate else { return nil }
-                lo = max(lo, crl.thisUpdate)
-                hi = min(hi, next)
+                cut(Double(crl.thisUpdate), crl.nextUpdate.map { Double($0) + 1 } ?? .infinity)
             }
             for o in r.ocspResponses {
                 guard let basic = o.basic else { continue }  // not a usable response at any time
-                lo = max(lo, basic.producedAt)
-                for c in basic.certificates { within(c) }
+                cut(Double(basic.producedAt), .infinity)
+                for c in basic.certificates { cut(c) }
                 for single in basic.responses {
-                    lo = max(lo, single.thisUpdate)
-                    let (end, overflow) = single.thisUpdate.addingReportingOverflow(r.maximumOCSPAgeWithoutNextUpdate)
-                    hi = min(hi, single.nextUpdate ?? (overflow ? Int64.max : end))
+                    let thisUpdate = Double(single.thisUpdate)
+                    if let next = single.nextUpdate {
+                        cut(thisUpdate, Double(next) + 1)
+                    } else {
+                        // Fresh while time − thisUpdate ≤ the limit (OCSPChecker): closed at the end.
+                        cut(thisUpdate, (thisUpdate + Double(r.maximumOCSPAgeWithoutNextUpdate)).nextUp)
+                    }
                 }
             }
         }
-        return (Double(lo), Double(hi))
+        return (lo, hi)
     }
 
     /// FNV-1a over what tells chains apart cheaply — each certificate's length and its last 32
