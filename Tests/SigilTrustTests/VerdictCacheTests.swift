@@ -46,7 +46,8 @@ final class VerdictCacheTests: XCTestCase {
     let clock = Clock()
 
     func makeCache(
-        capacity: Int = 64, maximumAge: Double = 100, hash: @escaping @Sendable (VerdictCache.Key) -> UInt64 = VerdictCache.index
+        capacity: Int = 64, maximumAge: Double = 100,
+        hash: @escaping @Sendable (VerdictCache.Key) -> UInt64 = VerdictCache.index
     ) -> VerdictCache {
         let clock = self.clock
         return VerdictCache(capacity: capacity, maximumAge: maximumAge, clock: { clock.now }, hash: hash)
@@ -56,12 +57,16 @@ final class VerdictCacheTests: XCTestCase {
         var o = VerificationOptions(purpose: .server(host: c.host), time: time)
         o.anchors = c.anchors
         var t = CertificateTrust(
-            certificates: c.presented, options: o, systemAnchors: TrustStore(), signatureVerifier: SigilSignatureVerifier())
+            certificates: c.presented, options: o, systemAnchors: TrustStore(),
+            signatureVerifier: SigilSignatureVerifier())
         t.verdictCache = cache
         return t
     }
 
-    func assertSame(_ a: CertificateTrust.Evaluation, _ b: CertificateTrust.Evaluation, file: StaticString = #filePath, line: UInt = #line) {
+    func assertSame(
+        _ a: CertificateTrust.Evaluation, _ b: CertificateTrust.Evaluation, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(a.result, b.result, file: file, line: line)
         XCTAssertEqual(a.chain.map(\.der), b.chain.map(\.der), file: file, line: line)
         XCTAssertEqual(a.anchorSource, b.anchorSource, file: file, line: line)
@@ -81,7 +86,8 @@ final class VerdictCacheTests: XCTestCase {
         assertSame(second, uncached)
         // Byte-identical certificates parsed again (other storage): still a hit, by the bytes.
         let again = Chain(
-            leaf: try Certificate(der: c.leaf.der), intermediates: try c.intermediates.map { try Certificate(der: $0.der) },
+            leaf: try Certificate(der: c.leaf.der),
+            intermediates: try c.intermediates.map { try Certificate(der: $0.der) },
             anchors: try c.anchors.map { try Certificate(der: $0.der) }, host: c.host)
         assertSame(trust(again, cache: cache).evaluate(), uncached)
         XCTAssertEqual(cache.statistics.hits, 2)
@@ -98,7 +104,8 @@ final class VerdictCacheTests: XCTestCase {
         let other = try Self.p256()
         var flipped = c.intermediates[0].der
         flipped[flipped.count - 1] ^= 1  // one byte of the intermediate's signature
-        let tampered = Chain(leaf: c.leaf, intermediates: [try Certificate(der: flipped)], anchors: c.anchors, host: c.host)
+        let tampered = Chain(
+            leaf: c.leaf, intermediates: [try Certificate(der: flipped)], anchors: c.anchors, host: c.host)
         let leafOnly = Chain(leaf: c.leaf, intermediates: [], anchors: c.anchors, host: c.host)
         let crl = try CertificateList.all(
             from: TestSupport.read(TestSupport.fixtures.appendingPathComponent("revocation/int.crl.pem").path))

@@ -141,7 +141,9 @@ public final class VerdictCache: Sendable {
             state.withLock { $0.stats.misses += 1 }
             return evaluation
         }
-        let entry = Entry(key: key, hash: h, evaluation: evaluation, notBefore: window.notBefore, notAfter: window.notAfter, computed: now)
+        let entry = Entry(
+            key: key, hash: h, evaluation: evaluation, notBefore: window.notBefore, notAfter: window.notAfter,
+            computed: now)
         let capacity = self.capacity
         state.withLock { s in
             s.stats.misses += 1
@@ -393,7 +395,9 @@ private func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
             if x.baseAddress == y.baseAddress { return true }
             var i = 0
             while i + 8 <= x.count {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
                     return false
                 }
                 i += 8
