@@ -33,7 +33,7 @@ public struct CertificateTrust: Sendable {
     public var options: VerificationOptions
     /// Purposes beyond `options.purpose` that must hold too (`SecTrustSetPolicies` with
     /// several policies); see `policies`.
-    private var additionalPolicies: [VerificationPurpose] = []
+    private(set) var additionalPolicies: [VerificationPurpose] = []
     /// All purposes must be satisfied (`SecTrustSetPolicies`): `options.purpose` first, then
     /// any others set here. Setting an empty list sets `.basic` (no purpose: the chain only).
     public var policies: [VerificationPurpose] {

@@ -215,9 +215,9 @@ public final class VerdictCache: Sendable {
     public static let index: @Sendable (Key) -> UInt64 = { key in
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x0000_0100_0000_01b3 }
-        for der in key.chain {
-            mix(UInt64(der.count))
-            der.withUnsafeBytes { b in
+        for c in key.chain {
+            mix(UInt64(c.der.count))
+            c.der.withUnsafeBytes { b in
                 var i = max(0, b.count - 32)
                 while i + 8 <= b.count {
                     mix(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -230,7 +230,7 @@ public final class VerdictCache: Sendable {
             }
         }
         mix(UInt64(bitPattern: Int64(key.settings.hashValue)))
-        mix(UInt64(key.revocationData.count))
+        mix(UInt64(key.crls.count) &* 31 &+ UInt64(key.ocspResponses.count))
         mix(key.customAnchors.map { UInt64($0.count) &+ 1 } ?? 0)
         return h
     }
@@ -246,14 +246,16 @@ public final class VerdictCache: Sendable {
     /// Everything an evaluation's verdict depends on except the time (see the type's
     /// documentation); compared whole to confirm a hit.
     public struct Key: Sendable, Equatable {
-        /// The presented certificates' DER, in order.
-        let chain: [[UInt8]]
+        /// The presented certificates, in order (compared by their DER; held, not copied).
+        let chain: [Certificate]
         /// Every option but the time, the anchors' and revocation data's bytes.
         let settings: Settings
-        /// The caller's anchors' DER; nil when never set.
-        let customAnchors: [[UInt8]]?
-        /// The CRLs' DER, then the OCSP responses' (their counts are in `settings`).
-        let revocationData: [[UInt8]]
+        /// The caller's anchors (compared by their DER); nil when never set.
+        let customAnchors: [Certificate]?
+        /// The CRLs given (compared by their DER).
+        let crls: [CertificateList]
+        /// The OCSP responses given (compared by their DER).
+        let ocspResponses: [OCSPResponse]
         /// The system's anchors, when they count (retained: the storage's identity proves equality).
         let systemAnchors: [TrustAnchor]?
 
@@ -263,20 +265,16 @@ public final class VerdictCache: Sendable {
                 let verifier = trust.signatureVerifier as? any StatelessSignatureVerifier
             else { return nil }
             let o = trust.options
-            chain = trust.certificates.map(\.der)
-            customAnchors = o.customAnchors.map { $0.map(\.der) }
+            chain = trust.certificates
+            customAnchors = o.customAnchors
             systemAnchors =
                 CertificateTrust.usesSystemAnchors(customAnchorsSet: o.customAnchors != nil, anchorsOnly: o.anchorsOnly)
                 ? trust.systemAnchors.anchors : nil
-            var data: [[UInt8]] = []
-            if let r = o.revocation {
-                data.reserveCapacity(r.crls.count + r.ocspResponses.count)
-                for c in r.crls { data.append(c.der) }
-                for x in r.ocspResponses { data.append(x.der) }
-            }
-            revocationData = data
+            crls = o.revocation?.crls ?? []
+            ocspResponses = o.revocation?.ocspResponses ?? []
             settings = Settings(
-                purposes: trust.policies, emails: o.emails, requiredEKUs: o.requiredEKUs,
+                purpose: o.purpose, additionalPurposes: trust.additionalPolicies, emails: o.emails,
+                requiredEKUs: o.requiredEKUs,
                 requiredKeyUsage: o.requiredKeyUsage.rawValue, maximumDepth: o.maximumDepth, algorithms: o.algorithms,
                 certificatePolicies: o.certificatePolicies, budget: o.budget, anchorsOnly: o.anchorsOnly,
                 revocation: o.revocation.map {
@@ -292,14 +290,16 @@ public final class VerdictCache: Sendable {
         /// Whole-key equality: every byte of every certificate, anchor and revocation input,
         /// every option.
         public static func == (a: Key, b: Key) -> Bool {
-            a.settings == b.settings && sameBytes(a.chain, b.chain) && sameBytes(a.revocationData, b.revocationData)
-                && sameOptionalBytes(a.customAnchors, b.customAnchors) && sameAnchors(a.systemAnchors, b.systemAnchors)
+            a.settings == b.settings && sameDER(a.chain, b.chain, \.der) && sameDER(a.crls, b.crls, \.der)
+                && sameDER(a.ocspResponses, b.ocspResponses, \.der)
+                && sameOptionalDER(a.customAnchors, b.customAnchors) && sameAnchors(a.systemAnchors, b.systemAnchors)
         }
     }
 
     /// The options that are neither bytes nor the time.
     struct Settings: Sendable, Hashable {
-        let purposes: [VerificationPurpose]
+        let purpose: VerificationPurpose
+        let additionalPurposes: [VerificationPurpose]
         let emails: [String]
         let requiredEKUs: [[UInt8]]
         let requiredKeyUsage: UInt16
@@ -374,16 +374,16 @@ public final class VerdictCache: Sendable {
 
 /// Equal byte strings, array by array: the lengths, then 8 bytes at a time (the same storage
 /// short-circuits).
-private func sameBytes(_ a: [[UInt8]], _ b: [[UInt8]]) -> Bool {
+private func sameDER<T>(_ a: [T], _ b: [T], _ der: (T) -> [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
-    for i in a.indices where !sameBytes(a[i], b[i]) { return false }
+    for i in a.indices where !sameBytes(der(a[i]), der(b[i])) { return false }
     return true
 }
 
-private func sameOptionalBytes(_ a: [[UInt8]]?, _ b: [[UInt8]]?) -> Bool {
+private func sameOptionalDER(_ a: [Certificate]?, _ b: [Certificate]?) -> Bool {
     switch (a, b) {
     case (nil, nil): return true
-    case (let x?, let y?): return sameBytes(x, y)
+    case (let x?, let y?): return sameDER(x, y, \.der)
     default: return false
     }
 }
