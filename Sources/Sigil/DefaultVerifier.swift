@@ -3,7 +3,7 @@ import SigilCrypto
 import SigilX509
 
 /// Path validation wired to Sigil's own cryptography.
-public struct SigilSignatureVerifier: CertificateSignatureVerifier {
+public struct SigilSignatureVerifier: StatelessSignatureVerifier {
     /// Sigil's RSA, ECDSA and EdDSA verification (SigilCrypto).
     public init() {}
 

@@ -241,6 +241,18 @@ func registerSigilBenchmarks() {
                 blackHole(verifier.verify(leaf: leafCert, intermediates: intermediates, options: options).isTrusted)
             }
         }
+        // A repeated chain answered by a `VerdictCache` (certificates as the peer sent them,
+        // already parsed; host and anchor as above): the lookup, the key built and compared.
+        var cachedOptions = options
+        cachedOptions.anchors = [try! Certificate(der: chain.root)]
+        var cachedTrust = CertificateTrust(
+            certificates: [leafCert] + intermediates, options: cachedOptions, systemAnchors: TrustStore(),
+            signatureVerifier: SigilSignatureVerifier())
+        cachedTrust.verdictCache = VerdictCache(capacity: 1024, maximumAge: 86_400)
+        precondition(cachedTrust.evaluate().isTrusted, "Sigil \(family) cached chain")
+        Benchmark("ChainCached\(tag)_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(cachedTrust.evaluate().isTrusted) }
+        }
     }
 
     // Path building: cross-signed dead end + N unrelated intermediates + the real one.

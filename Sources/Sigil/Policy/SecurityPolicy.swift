@@ -182,6 +182,9 @@ public struct SecurityPolicy: Sendable {
     /// path ending at an anchor of source `.system` (as `.system()` loads them), and at any
     /// anchor when `CTOptions.required` (see `CTOptions`).
     public var certificateTransparency: CTOptions? = nil
+    /// A cache of the ordinary evaluation's trusted verdicts (`VerdictCache`; nil: none). Pins
+    /// are checked after it on every evaluation, so they need no part in its key.
+    public var verdictCache: VerdictCache? = nil
 
     /// A policy with `pinningMode`, the `pinnedCertificates`, and the anchors of the ordinary evaluation; the other properties at AFNetworking's defaults.
     public init(pinningMode: PinningMode = .none, pinnedCertificates: [Certificate] = [], anchors: TrustStore) {
@@ -365,6 +368,7 @@ public struct SecurityPolicy: Sendable {
             certificates: serverChain, options: evaluationOptions, systemAnchors: anchors,
             signatureVerifier: signatureVerifier)
         trust.transparency = certificateTransparency
+        trust.verdictCache = verdictCache
         let ordinary = trust.verify()
         if allowInvalidCertificates, case .untrusted(let f) = ordinary {
             warnings.append("allowed invalid chain: " + f.map { $0.description }.joined(separator: "; "))

@@ -33,7 +33,7 @@ public struct CertificateTrust: Sendable {
     public var options: VerificationOptions
     /// Purposes beyond `options.purpose` that must hold too (`SecTrustSetPolicies` with
     /// several policies); see `policies`.
-    private var additionalPolicies: [VerificationPurpose] = []
+    private(set) var additionalPolicies: [VerificationPurpose] = []
     /// All purposes must be satisfied (`SecTrustSetPolicies`): `options.purpose` first, then
     /// any others set here. Setting an empty list sets `.basic` (no purpose: the chain only).
     public var policies: [VerificationPurpose] {
@@ -86,6 +86,9 @@ public struct CertificateTrust: Sendable {
     /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
     /// anchor only when CT is required. Nil: not checked.
     public var transparency: (any CertificateTransparencyCheck)? = nil
+    /// A cache of trusted verdicts shared by evaluations that see the same chains again
+    /// (`VerdictCache`: keyed by every input, bounded by the path's validity). Nil: none.
+    public var verdictCache: VerdictCache? = nil
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
     /// `options.time`.
@@ -205,6 +208,12 @@ public struct CertificateTrust: Sendable {
     /// `SecTrustEvaluate`: every policy must hold (see `verify()`), mapped onto
     /// `TrustResultType`.
     public func evaluate() -> Evaluation {
+        if let verdictCache { return verdictCache.evaluate(self) }
+        return evaluateUncached()
+    }
+
+    /// `evaluate()` without `verdictCache`.
+    func evaluateUncached() -> Evaluation {
         let (r, ct) = verifyReportingTransparency()
         var e: Evaluation
         switch r {
@@ -225,7 +234,10 @@ public struct CertificateTrust: Sendable {
     /// path reported is the first policy's; the failures of all policies are merged, without
     /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
     /// `malformedCertificate` failure.
-    public func verify() -> TrustResult { verifyReportingTransparency().result }
+    public func verify() -> TrustResult {
+        if let verdictCache { return verdictCache.evaluate(self).trustResult }
+        return verifyReportingTransparency().result
+    }
 
     /// `verify()` and what `transparency` found (`TrustResult.applyingTransparency`).
     func verifyReportingTransparency() -> (result: TrustResult, transparency: TransparencyDetails?) {
