@@ -111,7 +111,7 @@ extension CertificateReport {
         out.raw(",\"keyUsage\":")
         if let k { out.strings(k.names) } else { out.null() }
         out.raw(",\"extendedKeyUsage\":")
-        if let e { out.strings(e.dotted) } else { out.null() }
+        if let e { out.strings(e.map { OID.dotted($0) }) } else { out.null() }
         out.raw(",\"subjectKeyIdentifier\":")
         if let ski { ski.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"authorityKeyIdentifier\":")

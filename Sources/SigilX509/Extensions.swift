@@ -12,6 +12,7 @@ public struct Extension: Sendable {
     public let value: ByteSpan
 
     /// The OID in dotted form, e.g. "2.5.29.19" (allocates; for display).
+    @available(*, deprecated, message: "use OID.dotted(oid), the one dotted-OID spelling")
     public var oidDotted: String {
         OID.dotted(oid)
     }
@@ -564,6 +565,7 @@ public struct ObjectIdentifierList: Sequence, Sendable {
     }
 
     /// Dotted strings of every OID (allocates; for display).
+    @available(*, deprecated, message: "use map { OID.dotted($0) }, the one dotted-OID spelling")
     public var dotted: [String] {
         map { OID.dotted($0) }
     }
@@ -666,6 +668,7 @@ public struct PolicyInformation: Sendable {
     let qualifierList: ByteSpan?
 
     /// The policy OID in dotted form, e.g. "2.23.140.1.2.1" (allocates; for display).
+    @available(*, deprecated, message: "use OID.dotted(policyIdentifier), the one dotted-OID spelling")
     public var policyIdentifierDotted: String {
         OID.dotted(policyIdentifier)
     }

@@ -32,7 +32,7 @@ final class PolicyExtensionTests: XCTestCase {
         let value: [UInt8] = [0x30, UInt8(body.count)] + body
         let cp = try CertificatePolicies(extensionValue: Self.span(value))
         let list = Array(cp)
-        XCTAssertEqual(list.map(\.policyIdentifierDotted), ["2.999.1", "2.999.2"])
+        XCTAssertEqual(list.map { OID.dotted($0.policyIdentifier) }, ["2.999.1", "2.999.2"])
         XCTAssertEqual(
             list[1].policyIdentifier.start, 13, "a view at the content of the second OID (30 L 30 05 p1 30 L 06 03 ·)")
         guard case .cps(let uri)? = list[1].qualifiers.first else { return XCTFail("CPS qualifier") }

@@ -44,7 +44,7 @@ public enum PolicyWalk {
                 for p in cp {
                     list.append(p.policyIdentifier)
                     _ = p.qualifiers  // materializes CPS and user notice texts
-                    _ = p.policyIdentifierDotted
+                    _ = OID.dotted(p.policyIdentifier)
                 }
                 cert.policies = list
             }
