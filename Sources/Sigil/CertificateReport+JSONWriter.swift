@@ -45,7 +45,7 @@ extension CertificateReport {
             // The strict certificate's outer and TBS identifiers are one encoding.
             out.string { b in
                 c.der.withUnsafeBytes {
-                    appendObjectIdentifierDotted(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                    DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
                 }
             }
         } else {
@@ -123,7 +123,7 @@ extension CertificateReport {
                 if !first { out.byte(0x2C) }
                 first = false
                 out.raw("{\"oid\":")
-                out.string { b in x.oid.withUnsafeBytes { appendObjectIdentifierDotted($0, to: &b) } }
+                out.string { b in x.oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
                 out.raw(",\"critical\":")
                 out.bool(x.critical)
                 out.byte(0x7D)

@@ -145,7 +145,7 @@ public struct CertificateReport {
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "ip", value: "#" + hexString(content), offset: at,
+                            kind: "ip", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "iPAddress of \(content.count) octets (4 or 16)"))
                 }
             case 0x88:
@@ -158,7 +158,7 @@ public struct CertificateReport {
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "otherName", value: "#" + hexString(content), offset: at,
+                            kind: "otherName", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "malformed otherName"))
                 }
             case 0xA3: s.other.append("X400Name")
@@ -169,20 +169,21 @@ public struct CertificateReport {
                     } else {
                         s.malformed.append(
                             MalformedName(
-                                kind: "directoryName", value: "#" + hexString(content), offset: at,
+                                kind: "directoryName", value: "#" + ByteSpan.hexString(content), offset: at,
                                 reason: "malformed Name in a directoryName"))
                     }
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "directoryName", value: "#" + hexString(content), offset: at,
+                            kind: "directoryName", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "malformed directoryName"))
                 }
             case 0xA5: s.other.append("EdiPartyName")
             default:
                 s.malformed.append(
                     MalformedName(
-                        kind: "tag 0x" + hexString([n.tag]), value: "#" + hexString(content), offset: at,
+                        kind: "tag 0x" + ByteSpan.hexString([n.tag]), value: "#" + ByteSpan.hexString(content),
+                        offset: at,
                         reason: "not a GeneralName"))
             }
         }

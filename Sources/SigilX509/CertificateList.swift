@@ -168,7 +168,7 @@ public struct CertificateList: Sendable {
             let outerStart = c.position
             _ = try SignatureAlgorithm.parse(&c)
             let inner = p.spans.signatureAlgorithm
-            let same = derBytesEqual(
+            let same = DERValue.bytesEqual(
                 UnsafeRawBufferPointer(rebasing: buf[outerStart..<c.position]),
                 UnsafeRawBufferPointer(rebasing: buf[inner.0..<inner.1]))
             if !same { throw DERError(.signatureAlgorithmMismatch, at: outerStart) }
@@ -291,7 +291,7 @@ public struct CertificateList: Sendable {
                         _ = try v.readObjectIdentifier()
                         try v.finish()
                     } else if critical && facts.unsupportedCriticalExtension == nil {
-                        facts.unsupportedCriticalExtension = objectIdentifierDottedString(oid)
+                        facts.unsupportedCriticalExtension = DERValue.dottedObjectIdentifier(oid)
                     }
                 } catch {
                     throw DERError(.invalidExtension, at: error.offset)
@@ -317,7 +317,7 @@ public struct CertificateList: Sendable {
         var earlier = DERReader(input: input, from: from, to: to)
         while !earlier.isAtEnd {
             let (prev, _, _) = try readExtension(&earlier)
-            if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: at) }
+            if DERValue.bytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: at) }
         }
     }
 
@@ -379,7 +379,7 @@ public struct CertificateList: Sendable {
                         // authorityInfoAccess and anything else: kept unread; critical → unusable.
                         while !v.isAtEnd { try v.skip() }
                         if critical && facts.unsupportedCriticalExtension == nil {
-                            facts.unsupportedCriticalExtension = objectIdentifierDottedString(oid)
+                            facts.unsupportedCriticalExtension = DERValue.dottedObjectIdentifier(oid)
                         }
                     }
                     try v.finish()

@@ -352,7 +352,7 @@ extension Certificate {
     public func inhibitAnyPolicy() throws(DERError) -> Int? {
         guard let range = knownExtensionValueRange(KnownExtension.inhibitAnyPolicy) else { return nil }
         let value = ByteSpan(der, range.start, range.end)
-        return try decodeInhibitAnyPolicy(extensionValue: value)
+        return try Certificate.decodeInhibitAnyPolicy(extensionValue: value)
     }
 
     // MARK: authorityInfoAccess (§4.2.2.1)
@@ -471,10 +471,18 @@ func decodeListValue(_ value: ByteSpan, _ element: (inout DERReader) throws(DERE
     }
 }
 
-/// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.14), from an
-/// extnValue content (a view of any buffer: certificates, tests, fuzzers).
+extension Certificate {
+    /// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.14), from an
+    /// extnValue content (a view of any buffer: certificates, tests, fuzzers).
+    public static func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERError) -> Int {
+        try SigilX509.decodeExtensionValue(value) { (r) throws(DERError) -> Int in try skipCerts(try r.read(.integer)) }
+    }
+}
+
+/// The former free-function spelling of `Certificate.decodeInhibitAnyPolicy(extensionValue:)`.
+@available(*, deprecated, renamed: "Certificate.decodeInhibitAnyPolicy(extensionValue:)")
 public func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERError) -> Int {
-    try decodeExtensionValue(value) { (r) throws(DERError) -> Int in try skipCerts(try r.read(.integer)) }
+    try Certificate.decodeInhibitAnyPolicy(extensionValue: value)
 }
 
 // MARK: - Decoded extension types
@@ -736,7 +744,7 @@ public enum PolicyQualifier: Sendable {
         }
         // Unknown qualifier (qualifier ANY DEFINED BY policyQualifierId): not decoded, strict DER.
         if !r.isAtEnd { _ = try r.readAnyValue() }
-        return .other(oid: materialize ? objectIdentifierDottedString(oid) : "")
+        return .other(oid: materialize ? DERValue.dottedObjectIdentifier(oid) : "")
     }
 
     /// `DisplayText ::= CHOICE { ia5String, visibleString, bmpString, utf8String }` (§4.2.1.4)

@@ -370,7 +370,7 @@ extension NameAttribute {
         if let short = OID.attributeShortName(type) {
             out += short.utf8
         } else {
-            appendObjectIdentifierDotted(type, to: &out)
+            DERValue.appendDottedObjectIdentifier(type, to: &out)
         }
         out.append(0x3D)
         guard DERString.isStringTag(value.tag) else {

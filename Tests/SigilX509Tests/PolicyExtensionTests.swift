@@ -82,14 +82,15 @@ final class PolicyExtensionTests: XCTestCase {
     }
 
     func testInhibitAnyPolicy() throws {
-        XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x00])), 0)
-        XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x05])), 5)
+        XCTAssertEqual(try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x00])), 0)
+        XCTAssertEqual(try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x05])), 5)
         XCTAssertEqual(
-            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
+            error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
             DERError(.invalidExtension, at: 2))
         // Non-minimal INTEGER (X.690 §8.3.2).
         XCTAssertEqual(
-            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?.kind,
+            error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?
+                .kind,
             .invalidExtension)
     }
 }

@@ -396,7 +396,7 @@ extension LenientCertificate {
             }
         }
 
-        func hex2(_ b: UInt8) -> String { hexString([b]) }
+        func hex2(_ b: UInt8) -> String { ByteSpan.hexString([b]) }
 
         // MARK: INTEGER helpers
 
@@ -453,7 +453,7 @@ extension LenientCertificate {
                 warn("RFC 5280 §4.1.2.2", n.contentStart, "serial number of \(magnitude.count) octets (at most 20)")
             }
             if magnitude.isEmpty { return "0" }
-            return (negative ? "-" : "") + hexString(magnitude)
+            return (negative ? "-" : "") + ByteSpan.hexString(magnitude)
         }
 
         // MARK: AlgorithmIdentifier
@@ -649,7 +649,7 @@ extension LenientCertificate {
         /// A value the strict Name decoder refuses, carried as the UTF8String "#" + hex of its
         /// original encoding (RFC 4514 §2.4's form for non-string values, escaped as text).
         func hexText(_ v: BERNode) -> DEROut {
-            let hex = hexString(Array(bytes[v.start..<v.end]))
+            let hex = ByteSpan.hexString(Array(bytes[v.start..<v.end]))
             return .primitive(tag: 0x0C, content: Array(("#" + hex).utf8), origin: v.start)
         }
 
