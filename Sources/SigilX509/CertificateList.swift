@@ -478,8 +478,8 @@ public struct CertificateList: Sendable {
 
     /// The positions in the sorted index of the entries whose serial equals `serial` (INTEGER
     /// content octets, e.g. `certificate.serialNumber`); empty when it is not listed. Several
-    /// only in indirect CRLs (one per certificate issuer, §5.3.3). Read them with
-    /// `entry(sortedIndex:)`. Allocates nothing: a binary search over the packed keys, reading
+    /// only in indirect CRLs (one per certificate issuer, §5.3.3). `entries(serial:)` reads
+    /// them. Allocates nothing: a binary search over the packed keys, reading
     /// the DER only where a key ties (then the full serials decide, so equal 7-octet prefixes
     /// resolve exactly), O(log n) probes whatever the list holds.
     public func entryIndices(serial: ByteSpan) -> Range<Int> {
@@ -600,8 +600,9 @@ public struct CertificateList: Sendable {
     }
 
     /// The entry at a position of the sorted index (`0..<revokedCount`, e.g. from
-    /// `entryIndices(serial:)`); nil outside it.
-    public func entry(sortedIndex i: Int) -> RevokedCertificate? {
+    /// `entryIndices(serial:)`); nil outside it. Sigil-internal (`@_spi(SigilInternal)`, for
+    /// revocation checking): applications read entries with `entries(serial:)` / `firstEntry(serial:)`.
+    @_spi(SigilInternal) public func entry(sortedIndex i: Int) -> RevokedCertificate? {
         guard i >= 0, i < sortedEntries.count else { return nil }
         return entryAt(i)
     }
