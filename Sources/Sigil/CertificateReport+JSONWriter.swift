@@ -45,7 +45,7 @@ extension CertificateReport {
             // The strict certificate's outer and TBS identifiers are one encoding.
             out.string { b in
                 c.der.withUnsafeBytes {
-                    appendObjectIdentifierDotted(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                    DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
                 }
             }
         } else {
@@ -111,7 +111,7 @@ extension CertificateReport {
         out.raw(",\"keyUsage\":")
         if let k { out.strings(k.names) } else { out.null() }
         out.raw(",\"extendedKeyUsage\":")
-        if let e { out.strings(e.dotted) } else { out.null() }
+        if let e { out.strings(e.map { OID.dotted($0) }) } else { out.null() }
         out.raw(",\"subjectKeyIdentifier\":")
         if let ski { ski.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"authorityKeyIdentifier\":")
@@ -123,7 +123,7 @@ extension CertificateReport {
                 if !first { out.byte(0x2C) }
                 first = false
                 out.raw("{\"oid\":")
-                out.string { b in x.oid.withUnsafeBytes { appendObjectIdentifierDotted($0, to: &b) } }
+                out.string { b in x.oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
                 out.raw(",\"critical\":")
                 out.bool(x.critical)
                 out.byte(0x7D)

@@ -145,22 +145,20 @@ public struct CertificateReport {
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "ip", value: "#" + hexString(content), offset: at,
+                            kind: "ip", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "iPAddress of \(content.count) octets (4 or 16)"))
                 }
             case 0x88:
-                s.other.append("RID:" + Array(content).withUnsafeBytes { objectIdentifierDottedString($0) })
+                s.other.append("RID:" + OID.dotted(Array(content)))
             case 0xA0:
                 if let t = n.children.first, t.tag == 0x06 {
                     s.other.append(
                         "othername:"
-                            + Array(storage[t.contentStart..<t.contentEnd]).withUnsafeBytes {
-                                objectIdentifierDottedString($0)
-                            })
+                            + OID.dotted(Array(storage[t.contentStart..<t.contentEnd])))
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "otherName", value: "#" + hexString(content), offset: at,
+                            kind: "otherName", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "malformed otherName"))
                 }
             case 0xA3: s.other.append("X400Name")
@@ -171,20 +169,21 @@ public struct CertificateReport {
                     } else {
                         s.malformed.append(
                             MalformedName(
-                                kind: "directoryName", value: "#" + hexString(content), offset: at,
+                                kind: "directoryName", value: "#" + ByteSpan.hexString(content), offset: at,
                                 reason: "malformed Name in a directoryName"))
                     }
                 } else {
                     s.malformed.append(
                         MalformedName(
-                            kind: "directoryName", value: "#" + hexString(content), offset: at,
+                            kind: "directoryName", value: "#" + ByteSpan.hexString(content), offset: at,
                             reason: "malformed directoryName"))
                 }
             case 0xA5: s.other.append("EdiPartyName")
             default:
                 s.malformed.append(
                     MalformedName(
-                        kind: "tag 0x" + hexString([n.tag]), value: "#" + hexString(content), offset: at,
+                        kind: "tag 0x" + ByteSpan.hexString([n.tag]), value: "#" + ByteSpan.hexString(content),
+                        offset: at,
                         reason: "not a GeneralName"))
             }
         }
@@ -208,14 +207,9 @@ public struct CertificateReport {
         return (k.algorithm, k.bits, k.curve, k.explicitParameters)
     }
 
-    static func dotted(_ s: ByteSpan) -> String {
-        (try? s.withUnsafeBytes { (b) throws(DERError) -> String in objectIdentifierDottedString(b) }) ?? "?"
-    }
-
     static func oidName(_ s: ByteSpan) -> String {
-        let d = dotted(s)
-        let n: String?? = try? s.withUnsafeBytes { (b) throws(DERError) -> String? in OID.displayName(b) }
-        if let n, let name = n {
+        let d = OID.dotted(s)
+        if let name = s.withUnsafeBytes({ OID.displayName($0) }) {
             return "\(name) (\(d))"
         }
         return d
@@ -262,7 +256,7 @@ public struct CertificateReport {
         }
         var eku: JSONValue = .null
         if let e = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() }) {
-            eku = .array(e.dotted.map(JSONValue.string))
+            eku = .array(e.map { .string(OID.dotted($0)) })
         }
         var ski: JSONValue = .null
         if let s = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() }) {
@@ -450,7 +444,7 @@ public struct CertificateReport {
             add(
                 "Policy mappings",
                 m.map {
-                    "\(CertificateReport.dotted($0.issuerDomainPolicy)) → \(CertificateReport.dotted($0.subjectDomainPolicy))"
+                    "\(OID.dotted($0.issuerDomainPolicy)) → \(OID.dotted($0.subjectDomainPolicy))"
                 }.joined(separator: ", "))
         }
         if let pc = attempt("policyConstraints", { (c) throws(DERError) in try c.policyConstraints() }) {
@@ -504,7 +498,7 @@ public struct CertificateReport {
             add(
                 "Other extensions",
                 others.map {
-                    ($0.name.map { n in "\(n) " } ?? "") + "(\($0.oidDotted))" + ($0.critical ? " critical" : "")
+                    ($0.name.map { n in "\(n) " } ?? "") + "(\(OID.dotted($0.oid)))" + ($0.critical ? " critical" : "")
                 }.joined(separator: ", "))
         }
         return finish(lines, sha256: sha256, spkiSha256: spkiSha256)

@@ -32,17 +32,18 @@ extension SigilSignatureVerifier: RevocationSignatureVerifier {
     public func verifySignature(
         algorithm: SignatureAlgorithm, signed: ByteSpan, signature: ByteSpan, signer: Certificate
     ) -> SignatureVerdict {
-        let outcome: CertificateSignature.Outcome? = try? signed.withUnsafeBytes {
-            (tbs) throws(DERError) -> CertificateSignature.Outcome in
-            try signature.withUnsafeBytes { (sig) throws(DERError) -> CertificateSignature.Outcome in
-                try signer.publicKeyBytes.withUnsafeBytes { (key) throws(DERError) -> CertificateSignature.Outcome in
+        // Nothing in here throws (the buffers are views, `verify` returns an outcome), so no
+        // `try?`/fallback is needed: every failure is one of the outcomes below.
+        let outcome = signed.withUnsafeBytes { (tbs) -> CertificateSignature.Outcome in
+            signature.withUnsafeBytes { (sig) -> CertificateSignature.Outcome in
+                signer.publicKeyBytes.withUnsafeBytes { (key) -> CertificateSignature.Outcome in
                     CertificateSignature.verify(
                         algorithm: algorithm, signed: tbs, signature: sig,
                         keyAlgorithm: signer.publicKeyAlgorithm, key: key)
                 }
             }
         }
-        switch outcome ?? .badSignature {
+        switch outcome {
         case .verified: return .valid
         case .badSignature: return .invalid
         case .unsupportedAlgorithm: return .unsupportedAlgorithm
@@ -61,7 +62,7 @@ extension SigilSignatureVerifier: RevocationSignatureVerifier {
         case .sha512: h = .sha512
         case .md2, .md5: return nil
         }
-        return try? bytes.withUnsafeBytes { (b) throws(DERError) -> [UInt8] in h.hash(b).bytes }
+        return bytes.withUnsafeBytes { h.hash($0).bytes }
     }
 }
 

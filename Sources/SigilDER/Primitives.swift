@@ -241,56 +241,90 @@ extension DERReader {
     }
 }
 
-/// Byte-wise equality of two buffers (used for OIDs and raw encodings).
+extension DERValue {
+    /// Byte-wise equality of two buffers (used for OIDs and raw encodings).
+    @inlinable
+    public static func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = 0
+        while i < a.count {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+}
+
+/// The former free-function spelling of `DERValue.bytesEqual(_:_:)`.
+@available(*, deprecated, renamed: "DERValue.bytesEqual(_:_:)")
 @inlinable
 public func derBytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    guard a.count == b.count else { return false }
-    var i = 0
-    while i < a.count {
-        if a[i] != b[i] { return false }
-        i += 1
-    }
-    return true
+    DERValue.bytesEqual(a, b)
 }
 
-/// Byte-wise equality of a buffer with a constant.
+extension DERValue {
+    /// Byte-wise equality of a buffer with a constant.
+    @inlinable
+    public static func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+        b.withUnsafeBytes { DERValue.bytesEqual(a, $0) }
+    }
+}
+
+/// The former free-function spelling of `DERValue.bytesEqual(_:_:)`.
+@available(*, deprecated, renamed: "DERValue.bytesEqual(_:_:)")
 @inlinable
 public func derBytesEqual(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
-    b.withUnsafeBytes { derBytesEqual(a, $0) }
+    DERValue.bytesEqual(a, b)
 }
 
-/// Renders OID content octets in dotted-decimal form (allocates; for display).
+extension DERValue {
+    /// Renders OID content octets in dotted-decimal form (allocates; for display).
+    public static func dottedObjectIdentifier(_ content: UnsafeRawBufferPointer) -> String {
+        // Built as ASCII bytes, then one String (appending Strings arc by arc cost more than the
+        // rest of an inspection report's extension list).
+        var out: [UInt8] = []
+        out.reserveCapacity(content.count * 3 + 4)
+        DERValue.appendDottedObjectIdentifier(content, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The former free-function spelling of `DERValue.dottedObjectIdentifier(_:)`.
+@available(*, deprecated, renamed: "DERValue.dottedObjectIdentifier(_:)")
 public func objectIdentifierDottedString(_ content: UnsafeRawBufferPointer) -> String {
-    // Built as ASCII bytes, then one String (appending Strings arc by arc cost more than the
-    // rest of an inspection report's extension list).
-    var out: [UInt8] = []
-    out.reserveCapacity(content.count * 3 + 4)
-    appendObjectIdentifierDotted(content, to: &out)
-    return String(decoding: out, as: UTF8.self)
+    DERValue.dottedObjectIdentifier(content)
 }
 
-/// Appends the dotted-decimal form of OID content octets (what `objectIdentifierDottedString`
-/// returns) to `out` as ASCII, without an intermediate String.
-public func appendObjectIdentifierDotted(_ content: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    var arc: UInt64 = 0
-    var first = true
-    for b in content {
-        arc = (arc << 7) | UInt64(b & 0x7F)
-        if b & 0x80 == 0 {
-            if first {
-                // X.690 §8.19.4: the first octet(s) encode 40 × arc1 + arc2.
-                let (a1, a2): (UInt64, UInt64) = arc < 40 ? (0, arc) : arc < 80 ? (1, arc - 40) : (2, arc - 80)
-                appendDecimal(a1, to: &out)
-                out.append(0x2E)
-                appendDecimal(a2, to: &out)
-                first = false
-            } else {
-                out.append(0x2E)
-                appendDecimal(arc, to: &out)
+extension DERValue {
+    /// Appends the dotted-decimal form of OID content octets (what `objectIdentifierDottedString`
+    /// returns) to `out` as ASCII, without an intermediate String.
+    public static func appendDottedObjectIdentifier(_ content: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        var arc: UInt64 = 0
+        var first = true
+        for b in content {
+            arc = (arc << 7) | UInt64(b & 0x7F)
+            if b & 0x80 == 0 {
+                if first {
+                    // X.690 §8.19.4: the first octet(s) encode 40 × arc1 + arc2.
+                    let (a1, a2): (UInt64, UInt64) = arc < 40 ? (0, arc) : arc < 80 ? (1, arc - 40) : (2, arc - 80)
+                    appendDecimal(a1, to: &out)
+                    out.append(0x2E)
+                    appendDecimal(a2, to: &out)
+                    first = false
+                } else {
+                    out.append(0x2E)
+                    appendDecimal(arc, to: &out)
+                }
+                arc = 0
             }
-            arc = 0
         }
     }
+}
+
+/// The former free-function spelling of `DERValue.appendDottedObjectIdentifier(_:to:)`.
+@available(*, deprecated, renamed: "DERValue.appendDottedObjectIdentifier(_:to:)")
+public func appendObjectIdentifierDotted(_ content: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    DERValue.appendDottedObjectIdentifier(content, to: &out)
 }
 
 /// Appends `v` in decimal ASCII.
@@ -313,28 +347,36 @@ func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
     }
 }
 
-/// Encodes a dotted-decimal OID into content octets; nil if malformed.
-public func objectIdentifierContent(dotted: String) -> [UInt8]? {
-    var arcs: [UInt64] = []
-    for part in dotted.split(separator: ".", omittingEmptySubsequences: false) {
-        guard let v = UInt64(part) else { return nil }
-        arcs.append(v)
-    }
-    guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40 else { return nil }
-    var out: [UInt8] = []
-    func put(_ value: UInt64) {
-        var v = value
-        var tmp: [UInt8] = [UInt8(v & 0x7F)]
-        v >>= 7
-        while v > 0 {
-            tmp.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
+extension DERValue {
+    /// Encodes a dotted-decimal OID into content octets; nil if malformed.
+    public static func objectIdentifierContent(dotted: String) -> [UInt8]? {
+        var arcs: [UInt64] = []
+        for part in dotted.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let v = UInt64(part) else { return nil }
+            arcs.append(v)
         }
-        out.append(contentsOf: tmp.reversed())
+        guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40 else { return nil }
+        var out: [UInt8] = []
+        func put(_ value: UInt64) {
+            var v = value
+            var tmp: [UInt8] = [UInt8(v & 0x7F)]
+            v >>= 7
+            while v > 0 {
+                tmp.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            out.append(contentsOf: tmp.reversed())
+        }
+        let (firstSum, overflow) = (arcs[0] * 40).addingReportingOverflow(arcs[1])
+        guard !overflow else { return nil }
+        put(firstSum)
+        for a in arcs.dropFirst(2) { put(a) }
+        return out
     }
-    let (firstSum, overflow) = (arcs[0] * 40).addingReportingOverflow(arcs[1])
-    guard !overflow else { return nil }
-    put(firstSum)
-    for a in arcs.dropFirst(2) { put(a) }
-    return out
+}
+
+/// The former free-function spelling of `DERValue.objectIdentifierContent(dotted:)`.
+@available(*, deprecated, renamed: "DERValue.objectIdentifierContent(dotted:)")
+public func objectIdentifierContent(dotted: String) -> [UInt8]? {
+    DERValue.objectIdentifierContent(dotted: dotted)
 }

@@ -46,7 +46,7 @@ enum Checks {
                 out.append(
                     TrustFailure(
                         .unsupportedCriticalExtension, at: 0,
-                        "critical extension \(e.name ?? e.oidDotted) is not supported"))
+                        "critical extension \(e.name ?? OID.dotted(e.oid)) is not supported"))
             }
             // The flag comes from `trustExtensions()`'s walk, the messages from this one: should
             // they ever disagree, the flag still refuses the certificate (fail closed).

@@ -40,7 +40,7 @@ public struct ByteSpan: Sendable {
     public var array: [UInt8] { Array(storage[start..<end]) }
 
     /// Lowercase hex, no separators (allocates; for display).
-    public var hex: String { hexString(bytes) }
+    public var hex: String { ByteSpan.hexString(bytes) }
 
     /// Runs `body` over the span's bytes (offsets relative to the span). Typed throws, generic
     /// over the error: a closure that cannot fail needs no `try`.
@@ -93,16 +93,24 @@ func withStorage<R, E: Error>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointe
 
 let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
-/// Lowercase hex of bytes (allocates; for display). Built as UTF-8 bytes, then one String:
-/// appending Characters one by one cost more than the rest of a report.
-public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.underestimatedCount * 2)
-    for b in bytes {
-        out.append(hexDigitBytes[Int(b >> 4)])
-        out.append(hexDigitBytes[Int(b & 0xF)])
+extension ByteSpan {
+    /// Lowercase hex of bytes (allocates; for display). Built as UTF-8 bytes, then one String:
+    /// appending Characters one by one cost more than the rest of a report.
+    public static func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for b in bytes {
+            out.append(hexDigitBytes[Int(b >> 4)])
+            out.append(hexDigitBytes[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
-    return String(decoding: out, as: UTF8.self)
+}
+
+/// The former free-function spelling of `ByteSpan.hexString(_:)`.
+@available(*, deprecated, renamed: "ByteSpan.hexString(_:)")
+public func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    ByteSpan.hexString(bytes)
 }
 
 /// One element's TLV in a list being iterated: its identifier octet and absolute offsets.

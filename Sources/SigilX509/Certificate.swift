@@ -174,7 +174,7 @@ public struct Certificate: Sendable {
             _ = try SignatureAlgorithm.parse(&c)
             let outerAlg = Span(outerAlgStart, c.position)
             let inner = p.spans.signatureAlgorithm
-            let same = derBytesEqual(
+            let same = DERValue.bytesEqual(
                 UnsafeRawBufferPointer(rebasing: buf[Int(outerAlg.start)..<Int(outerAlg.end)]),
                 UnsafeRawBufferPointer(rebasing: buf[Int(inner.start)..<Int(inner.end)]))
             if !same { throw DERError(.signatureAlgorithmMismatch, at: outerAlgStart) }
@@ -358,7 +358,7 @@ public struct Certificate: Sendable {
                     var k = 0
                     while k < unknownCount {
                         let prev = UnsafeRawBufferPointer(rebasing: r.input[unknown[2 * k]..<unknown[2 * k + 1]])
-                        if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
+                        if DERValue.bytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
                         k += 1
                     }
                     unknown[2 * unknownCount] = oidValue.contentStart
@@ -383,7 +383,7 @@ public struct Certificate: Sendable {
     public var serialNumberHex: String {
         let s = serialNumber.bytes
         let trimmed = s.drop(while: { $0 == 0 })
-        return trimmed.isEmpty ? "0" : hexString(trimmed)
+        return trimmed.isEmpty ? "0" : ByteSpan.hexString(trimmed)
     }
     /// The issuer name (RFC 5280 §4.1.2.4), validated while parsing.
     public var issuer: DistinguishedName { DistinguishedName(encoded: span(spans.issuer)) }
@@ -411,7 +411,7 @@ public struct Certificate: Sendable {
     public var signatureAlgorithmOID: String {
         (try? signatureAlgorithmIdentifier.read { (r) throws(DERError) -> String in
             try r.enter(.sequence) { (a) throws(DERError) -> String in
-                let o = objectIdentifierDottedString(try a.readObjectIdentifier())
+                let o = DERValue.dottedObjectIdentifier(try a.readObjectIdentifier())
                 if !a.isAtEnd { try a.skip() }
                 return o
             }

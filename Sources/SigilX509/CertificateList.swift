@@ -168,7 +168,7 @@ public struct CertificateList: Sendable {
             let outerStart = c.position
             _ = try SignatureAlgorithm.parse(&c)
             let inner = p.spans.signatureAlgorithm
-            let same = derBytesEqual(
+            let same = DERValue.bytesEqual(
                 UnsafeRawBufferPointer(rebasing: buf[outerStart..<c.position]),
                 UnsafeRawBufferPointer(rebasing: buf[inner.0..<inner.1]))
             if !same { throw DERError(.signatureAlgorithmMismatch, at: outerStart) }
@@ -291,7 +291,7 @@ public struct CertificateList: Sendable {
                         _ = try v.readObjectIdentifier()
                         try v.finish()
                     } else if critical && facts.unsupportedCriticalExtension == nil {
-                        facts.unsupportedCriticalExtension = objectIdentifierDottedString(oid)
+                        facts.unsupportedCriticalExtension = DERValue.dottedObjectIdentifier(oid)
                     }
                 } catch {
                     throw DERError(.invalidExtension, at: error.offset)
@@ -317,7 +317,7 @@ public struct CertificateList: Sendable {
         var earlier = DERReader(input: input, from: from, to: to)
         while !earlier.isAtEnd {
             let (prev, _, _) = try readExtension(&earlier)
-            if derBytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: at) }
+            if DERValue.bytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: at) }
         }
     }
 
@@ -379,7 +379,7 @@ public struct CertificateList: Sendable {
                         // authorityInfoAccess and anything else: kept unread; critical → unusable.
                         while !v.isAtEnd { try v.skip() }
                         if critical && facts.unsupportedCriticalExtension == nil {
-                            facts.unsupportedCriticalExtension = objectIdentifierDottedString(oid)
+                            facts.unsupportedCriticalExtension = DERValue.dottedObjectIdentifier(oid)
                         }
                     }
                     try v.finish()
@@ -478,8 +478,8 @@ public struct CertificateList: Sendable {
 
     /// The positions in the sorted index of the entries whose serial equals `serial` (INTEGER
     /// content octets, e.g. `certificate.serialNumber`); empty when it is not listed. Several
-    /// only in indirect CRLs (one per certificate issuer, §5.3.3). Read them with
-    /// `entry(sortedIndex:)`. Allocates nothing: a binary search over the packed keys, reading
+    /// only in indirect CRLs (one per certificate issuer, §5.3.3). `entries(serial:)` reads
+    /// them. Allocates nothing: a binary search over the packed keys, reading
     /// the DER only where a key ties (then the full serials decide, so equal 7-octet prefixes
     /// resolve exactly), O(log n) probes whatever the list holds.
     public func entryIndices(serial: ByteSpan) -> Range<Int> {
@@ -600,8 +600,9 @@ public struct CertificateList: Sendable {
     }
 
     /// The entry at a position of the sorted index (`0..<revokedCount`, e.g. from
-    /// `entryIndices(serial:)`); nil outside it.
-    public func entry(sortedIndex i: Int) -> RevokedCertificate? {
+    /// `entryIndices(serial:)`); nil outside it. Sigil-internal (`@_spi(SigilInternal)`, for
+    /// revocation checking): applications read entries with `entries(serial:)` / `firstEntry(serial:)`.
+    @_spi(SigilInternal) public func entry(sortedIndex i: Int) -> RevokedCertificate? {
         guard i >= 0, i < sortedEntries.count else { return nil }
         return entryAt(i)
     }

@@ -127,7 +127,7 @@ extension DistinguishedName {
                         guard let tx = try? fx.read(.objectIdentifier), let vx = try? fx.readAny(),
                             let ty = try? fy.read(.objectIdentifier), let vy = try? fy.readAny()
                         else { return false }
-                        guard derBytesEqual(tx.content, ty.content) else { return false }
+                        guard DERValue.bytesEqual(tx.content, ty.content) else { return false }
                         guard Self.valuesMatch(vx, vy) else { return false }
                     }
                 }
@@ -139,7 +139,7 @@ extension DistinguishedName {
     static func valuesMatch(_ a: DERValue, _ b: DERValue) -> Bool {
         let sa = DERString.isStringTag(a.tag)
         let sb = DERString.isStringTag(b.tag)
-        if !sa || !sb { return derBytesEqual(a.encoded, b.encoded) }
+        if !sa || !sb { return DERValue.bytesEqual(a.encoded, b.encoded) }
         let ca = a.content
         let cb = b.content
         if isASCIIFast(a.tag, ca) && isASCIIFast(b.tag, cb) {

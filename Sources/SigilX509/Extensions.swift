@@ -12,6 +12,7 @@ public struct Extension: Sendable {
     public let value: ByteSpan
 
     /// The OID in dotted form, e.g. "2.5.29.19" (allocates; for display).
+    @available(*, deprecated, message: "use OID.dotted(oid), the one dotted-OID spelling")
     public var oidDotted: String {
         OID.dotted(oid)
     }
@@ -351,7 +352,7 @@ extension Certificate {
     public func inhibitAnyPolicy() throws(DERError) -> Int? {
         guard let range = knownExtensionValueRange(KnownExtension.inhibitAnyPolicy) else { return nil }
         let value = ByteSpan(der, range.start, range.end)
-        return try decodeInhibitAnyPolicy(extensionValue: value)
+        return try Certificate.decodeInhibitAnyPolicy(extensionValue: value)
     }
 
     // MARK: authorityInfoAccess (§4.2.2.1)
@@ -470,10 +471,18 @@ func decodeListValue(_ value: ByteSpan, _ element: (inout DERReader) throws(DERE
     }
 }
 
-/// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.14), from an
-/// extnValue content (a view of any buffer: certificates, tests, fuzzers).
+extension Certificate {
+    /// `InhibitAnyPolicy ::= SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.14), from an
+    /// extnValue content (a view of any buffer: certificates, tests, fuzzers).
+    public static func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERError) -> Int {
+        try SigilX509.decodeExtensionValue(value) { (r) throws(DERError) -> Int in try skipCerts(try r.read(.integer)) }
+    }
+}
+
+/// The former free-function spelling of `Certificate.decodeInhibitAnyPolicy(extensionValue:)`.
+@available(*, deprecated, renamed: "Certificate.decodeInhibitAnyPolicy(extensionValue:)")
 public func decodeInhibitAnyPolicy(extensionValue value: ByteSpan) throws(DERError) -> Int {
-    try decodeExtensionValue(value) { (r) throws(DERError) -> Int in try skipCerts(try r.read(.integer)) }
+    try Certificate.decodeInhibitAnyPolicy(extensionValue: value)
 }
 
 // MARK: - Decoded extension types
@@ -564,6 +573,7 @@ public struct ObjectIdentifierList: Sequence, Sendable {
     }
 
     /// Dotted strings of every OID (allocates; for display).
+    @available(*, deprecated, message: "use map { OID.dotted($0) }, the one dotted-OID spelling")
     public var dotted: [String] {
         map { OID.dotted($0) }
     }
@@ -666,6 +676,7 @@ public struct PolicyInformation: Sendable {
     let qualifierList: ByteSpan?
 
     /// The policy OID in dotted form, e.g. "2.23.140.1.2.1" (allocates; for display).
+    @available(*, deprecated, message: "use OID.dotted(policyIdentifier), the one dotted-OID spelling")
     public var policyIdentifierDotted: String {
         OID.dotted(policyIdentifier)
     }
@@ -733,7 +744,7 @@ public enum PolicyQualifier: Sendable {
         }
         // Unknown qualifier (qualifier ANY DEFINED BY policyQualifierId): not decoded, strict DER.
         if !r.isAtEnd { _ = try r.readAnyValue() }
-        return .other(oid: materialize ? objectIdentifierDottedString(oid) : "")
+        return .other(oid: materialize ? DERValue.dottedObjectIdentifier(oid) : "")
     }
 
     /// `DisplayText ::= CHOICE { ia5String, visibleString, bmpString, utf8String }` (§4.2.1.4)

@@ -240,7 +240,7 @@ public enum IPAddressText {
         case 16: return ipv6(bytes)
         case 8: return format(Array(bytes[0..<4])) + "/" + format(Array(bytes[4..<8]))
         case 32: return format(Array(bytes[0..<16])) + "/" + format(Array(bytes[16..<32]))
-        default: return "#" + hexString(bytes)
+        default: return "#" + ByteSpan.hexString(bytes)
         }
     }
 

@@ -235,6 +235,7 @@ public struct NameAttribute: Sendable {
     public let encodedValue: ByteSpan
 
     /// Dotted-decimal OID of the type.
+    @available(*, deprecated, message: "use OID.dotted(type), the one dotted-OID spelling")
     public var typeDotted: String { OID.dotted(type) }
 
     /// RFC 4514 short name, or nil.
@@ -248,14 +249,14 @@ public struct NameAttribute: Sendable {
 
     /// `TYPE=value` as RFC 4514 §2.3 writes it (§2.4 escaping, `#hex` for non-strings).
     public var rfc4514String: String {
-        let key = typeShortName ?? typeDotted
+        let key = typeShortName ?? OID.dotted(type)
         guard let s = stringValue else { return key + "=#" + encodedValue.hex }
         return key + "=" + rfc4514Escape(s)
     }
 
     /// Appends ``rfc4514String``'s UTF-8 to `out`.
     func writeRFC4514(into out: inout [UInt8]) {
-        if let short = typeShortName { out += short.utf8 } else { out += typeDotted.utf8 }
+        if let short = typeShortName { out += short.utf8 } else { out += OID.dotted(type).utf8 }
         out.append(0x3D)
         guard let s = stringValue else {
             out.append(0x23)
@@ -369,7 +370,7 @@ extension NameAttribute {
         if let short = OID.attributeShortName(type) {
             out += short.utf8
         } else {
-            appendObjectIdentifierDotted(type, to: &out)
+            DERValue.appendDottedObjectIdentifier(type, to: &out)
         }
         out.append(0x3D)
         guard DERString.isStringTag(value.tag) else {

@@ -229,7 +229,7 @@ public struct BasicOCSPResponse: Sendable {
                 let (oid, critical, _) = try CertificateList.readExtension(&r)
                 try CertificateList.checkDuplicate(oid, in: r.input, from: first, to: at, at: at)
                 if critical && unsupported == nil && !understood.contains(where: { $0.matches(oid) }) {
-                    unsupported = objectIdentifierDottedString(oid)
+                    unsupported = DERValue.dottedObjectIdentifier(oid)
                 }
             }
         }

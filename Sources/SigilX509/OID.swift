@@ -192,7 +192,7 @@ public enum OID {
     /// Short names for name attributes, as RFC 4514 §3 (and common practice) spells them.
     /// Attributes without a short name render as dotted OIDs.
     public static func attributeShortName(_ oid: UnsafeRawBufferPointer) -> String? {
-        for (bytes, name) in attributeNames where derBytesEqual(oid, bytes) { return name }
+        for (bytes, name) in attributeNames where DERValue.bytesEqual(oid, bytes) { return name }
         return nil
     }
 
@@ -204,7 +204,7 @@ public enum OID {
 
     /// Descriptive names for attribute and other OIDs (for reports; not RFC 4514 keywords).
     public static func displayName(_ oid: UnsafeRawBufferPointer) -> String? {
-        for (bytes, name) in displayNames where derBytesEqual(oid, bytes) { return name }
+        for (bytes, name) in displayNames where DERValue.bytesEqual(oid, bytes) { return name }
         return nil
     }
 
@@ -240,7 +240,7 @@ public enum OID {
 extension Array where Element == UInt8 {
     /// Byte-wise comparison with a buffer (for OID constants).
     @inlinable
-    func matches(_ other: UnsafeRawBufferPointer) -> Bool { derBytesEqual(other, self) }
+    func matches(_ other: UnsafeRawBufferPointer) -> Bool { DERValue.bytesEqual(other, self) }
 }
 
 /// The extensions Sigil decodes, each with a slot in the certificate's extension index.
@@ -334,16 +334,16 @@ enum KnownExtension {
 extension OID {
     /// Dotted-decimal text ("2.5.29.17") of OID content octets (X.690 §8.19; allocates).
     public static func dotted(_ content: ByteSpan) -> String {
-        content.withUnsafeBytes { objectIdentifierDottedString($0) }
+        content.withUnsafeBytes { DERValue.dottedObjectIdentifier($0) }
     }
 
     /// Dotted-decimal text ("2.5.29.17") of OID content octets (X.690 §8.19; allocates).
     public static func dotted(_ content: [UInt8]) -> String {
-        content.withUnsafeBytes { objectIdentifierDottedString($0) }
+        content.withUnsafeBytes { DERValue.dottedObjectIdentifier($0) }
     }
 
     /// The content octets of a dotted-decimal OID ("1.3.6.1.5.5.7.3.1"); nil when malformed.
     public static func content(dotted: String) -> [UInt8]? {
-        objectIdentifierContent(dotted: dotted)
+        DERValue.objectIdentifierContent(dotted: dotted)
     }
 }

@@ -145,7 +145,7 @@ extension CertificatePolicies {
                     let o = oid.content
                     for k in 0..<count {
                         let (s, e) = seen[k]
-                        if derBytesEqual(UnsafeRawBufferPointer(rebasing: b[s..<e]), o) { return false }
+                        if DERValue.bytesEqual(UnsafeRawBufferPointer(rebasing: b[s..<e]), o) { return false }
                     }
                     seen[count] = (oid.contentStart, oid.end)
                     count += 1

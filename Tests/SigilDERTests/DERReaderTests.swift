@@ -190,13 +190,13 @@ final class DERReaderTests: XCTestCase {
         // 1.2.840.113549.1.1.11 (sha256WithRSAEncryption), encoding from RFC 4055.
         let bytes: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B]
         let dotted = try withReader(bytes) { (r) throws(DERError) in
-            objectIdentifierDottedString(try r.readObjectIdentifier())
+            DERValue.dottedObjectIdentifier(try r.readObjectIdentifier())
         }
         XCTAssertEqual(dotted, "1.2.840.113549.1.1.11")
-        XCTAssertEqual(objectIdentifierContent(dotted: "1.2.840.113549.1.1.11"), Array(bytes[2...]))
-        XCTAssertEqual(objectIdentifierContent(dotted: "2.999.3"), [0x88, 0x37, 0x03])
+        XCTAssertEqual(DERValue.objectIdentifierContent(dotted: "1.2.840.113549.1.1.11"), Array(bytes[2...]))
+        XCTAssertEqual(DERValue.objectIdentifierContent(dotted: "2.999.3"), [0x88, 0x37, 0x03])
         let two = try withReader([0x06, 0x03, 0x88, 0x37, 0x03]) { (r) throws(DERError) in
-            objectIdentifierDottedString(try r.readObjectIdentifier())
+            DERValue.dottedObjectIdentifier(try r.readObjectIdentifier())
         }
         XCTAssertEqual(two, "2.999.3")
         expectError([0x06, 0x02, 0x80, 0x01], .invalidObjectIdentifier, at: 2) { (r) throws(DERError) in

@@ -40,7 +40,7 @@ final class CTPolicyTests: XCTestCase {
         XCTAssertFalse(list.hasTiledLogs)
         XCTAssertEqual(appleList.version, "7")
         let issuer = try Certificate(der: bytes(manifest.issuer))
-        let time = try XCTUnwrap(parseRFC3339(manifest.checkTime))
+        let time = try XCTUnwrap(CTLogList.parseRFC3339(manifest.checkTime))
         XCTAssertGreaterThanOrEqual(manifest.cases.count, 22)
         for c in manifest.cases {
             let cert = try Certificate(der: bytes(c.certificate))
@@ -77,13 +77,13 @@ final class CTPolicyTests: XCTestCase {
         let list = try CTLogList(json: [UInt8](Data(contentsOf: dir.appendingPathComponent("apple_log_list.json"))))
         func log(_ name: String) throws -> CTLog { try XCTUnwrap(list.logs.first { $0.name == name }, name) }
         let later = try log("Delta later")  // usable since 2026-07-01
-        let t = try XCTUnwrap(parseRFC3339("2026-07-01T00:00:00Z"))
+        let t = try XCTUnwrap(CTLogList.parseRFC3339("2026-07-01T00:00:00Z"))
         XCTAssertFalse(later.isCurrentlyApproved(at: t - 1))
         XCTAssertTrue(later.isCurrentlyApproved(at: t))
         XCTAssertFalse(later.acceptsSCT(issuedAt: t - 100, at: t - 1))
         XCTAssertTrue(later.acceptsSCT(issuedAt: t - 100, at: t))
         let readonly = try log("Gamma 1")  // readonly since 2026-05-15
-        let r = try XCTUnwrap(parseRFC3339("2026-05-15T00:00:00Z"))
+        let r = try XCTUnwrap(CTLogList.parseRFC3339("2026-05-15T00:00:00Z"))
         XCTAssertTrue(readonly.isCurrentlyApproved(at: r - 1))
         XCTAssertFalse(readonly.isCurrentlyApproved(at: r))
         XCTAssertTrue(readonly.acceptsSCT(issuedAt: r - 1, at: r + 1000))
@@ -114,7 +114,7 @@ final class CTEnforcementTests: XCTestCase {
         }
         let list = try CTLogList(json: [UInt8](Data(contentsOf: dir.appendingPathComponent("log_list.json"))))
         let issuer = try cert("issuer.der")
-        let time = try XCTUnwrap(parseRFC3339("2026-06-01T00:00:00Z"))
+        let time = try XCTUnwrap(CTLogList.parseRFC3339("2026-06-01T00:00:00Z"))
         for (name, compliant) in [("d90-two-operators.der", true), ("d90-one-operator.der", false)] {
             let leaf = try cert(name)
             for anchor in [AnchorSource.system, .custom] {
@@ -168,7 +168,7 @@ final class CTPrecertificateSigningTests: XCTestCase {
         let ca = try Certificate(der: bytes(m.issuer))
         let psc = try Certificate(der: bytes(p.signingCertificate))
         let final = try Certificate(der: bytes(p.certificate))
-        let time = try XCTUnwrap(parseRFC3339(m.checkTime))
+        let time = try XCTUnwrap(CTLogList.parseRFC3339(m.checkTime))
         XCTAssertTrue(SCTVerifier.isPrecertificateSigningCertificate(psc))
         XCTAssertFalse(SCTVerifier.isPrecertificateSigningCertificate(ca))
         let withCA = SCTVerifier.check(final, issuer: ca, logList: list, at: time)

@@ -158,8 +158,8 @@ final class CTTests: XCTestCase {
         XCTAssertThrowsError(try CTLogList(json: Array("{\"operators\": [],}".utf8)))
         XCTAssertThrowsError(try CTLogList(json: Array("{\"operators\": [], \"operators\": []}".utf8)))
         XCTAssertEqual(try CTLogList(json: Array("{\"operators\": []}".utf8)).logs.count, 0)
-        XCTAssertEqual(parseRFC3339("2017-08-29T23:31:42Z"), 1_504_049_502)
-        XCTAssertEqual(parseRFC3339("2017-08-29T23:31:42.123Z"), 1_504_049_502)
-        XCTAssertNil(parseRFC3339("2017-02-30T00:00:00Z"))
+        XCTAssertEqual(CTLogList.parseRFC3339("2017-08-29T23:31:42Z"), 1_504_049_502)
+        XCTAssertEqual(CTLogList.parseRFC3339("2017-08-29T23:31:42.123Z"), 1_504_049_502)
+        XCTAssertNil(CTLogList.parseRFC3339("2017-02-30T00:00:00Z"))
     }
 }

@@ -45,7 +45,7 @@ final class CTTrustDetailsTests: XCTestCase {
         for c in m.cases {
             let leaf = try Certificate(der: bytes(c.certificate))
             // At the script's time of check, when the chain is valid (all but the pre-2018 leaf).
-            let time = try XCTUnwrap(parseRFC3339(m.checkTime))
+            let time = try XCTUnwrap(CTLogList.parseRFC3339(m.checkTime))
             guard leaf.notBefore <= time, time <= leaf.notAfter else { continue }
             var t = trust(leaf, anchor: issuer, source: .system, time: time)
             t.transparency = CTOptions(

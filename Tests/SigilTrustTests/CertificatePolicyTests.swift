@@ -48,7 +48,7 @@ final class CertificatePolicyTests: XCTestCase {
             from: try TestSupport.read(dir.appendingPathComponent(scenario).appendingPathComponent(file).path))
     }
 
-    static func oids(_ dotted: [String]) -> [[UInt8]] { dotted.map { objectIdentifierContent(dotted: $0)! } }
+    static func oids(_ dotted: [String]) -> [[UInt8]] { dotted.map { DERValue.objectIdentifierContent(dotted: $0)! } }
 
     static func verify(
         _ scenario: String, policies: [String], explicit: Bool, inhibitMap: Bool = false,
@@ -152,7 +152,7 @@ final class CertificatePolicyTests: XCTestCase {
     // MARK: the tree on synthetic input
 
     static func span(_ dotted: String) -> ByteSpan {
-        let b = objectIdentifierContent(dotted: dotted)!
+        let b = DERValue.objectIdentifierContent(dotted: dotted)!
         return ByteSpan(b, 0, b.count)
     }
 
@@ -189,7 +189,7 @@ final class CertificatePolicyTests: XCTestCase {
         let path = Self.exponential(n: 8, depth: 6)
         var budget = 10_000
         var o = CertificatePolicyOptions()
-        o.userInitialPolicySet = [objectIdentifierContent(dotted: "2.999.0.3")!]
+        o.userInitialPolicySet = [DERValue.objectIdentifierContent(dotted: "2.999.0.3")!]
         o.initialExplicitPolicy = true
         guard case .success(let p) = PolicyTree.evaluate(path, options: o, budget: &budget) else {
             return XCTFail("valid")
@@ -224,7 +224,7 @@ final class CertificatePolicyTests: XCTestCase {
             [PolicyCertificate(policies: [p1, p1])], options: .init(), budget: &budget)
         {
             XCTAssertEqual(f.kind, .duplicatePolicy)
-            XCTAssertEqual(f.policy, objectIdentifierContent(dotted: "2.999.1.1"))
+            XCTAssertEqual(f.policy, DERValue.objectIdentifierContent(dotted: "2.999.1.1"))
         } else {
             XCTFail("duplicate")
         }

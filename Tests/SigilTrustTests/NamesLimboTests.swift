@@ -76,10 +76,10 @@ final class NamesLimboTests: XCTestCase {
         // other webpki cases carry CN=example.com beside SANs like *.example.com or
         // 127.0.0.1 and expect success (nc-permits-dns-san-pattern, exact-localhost-ip-san,
         // leftmost-wildcard-san), so the check is applied to webpki::cn only here.
-        if c.id.hasPrefix("webpki::cn::") && (try? commonNameIsConsistentWithSubjectAltName(c.path[0])) != true {
+        if c.id.hasPrefix("webpki::cn::") && (try? c.path[0].commonNameIsConsistentWithSubjectAltName()) != true {
             return "CN is not a copy of a SAN"
         }
-        if let failure = checkNameConstraints(path: c.path) { return "\(failure.result)" }
+        if let failure = NameConstraints.check(path: c.path) { return "\(failure.result)" }
         return nil
     }
 

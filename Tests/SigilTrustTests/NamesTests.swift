@@ -225,7 +225,7 @@ final class NamesTests: XCTestCase {
         for c in cases {
             let cert = try Self.der(c["der"] as! String)
             XCTAssertEqual(
-                try commonNameIsConsistentWithSubjectAltName(cert), c["expected"] as! Bool,
+                try cert.commonNameIsConsistentWithSubjectAltName(), c["expected"] as! Bool,
                 "\(c["name"]!): \(c["why"]!)")
         }
     }
@@ -506,7 +506,7 @@ final class NamesTests: XCTestCase {
             let ca = try Self.der(c["ca"] as! String)
             let leaf = try Self.der(c["leaf"] as! String)
             let nc = try XCTUnwrap(try ca.nameConstraints(), name)
-            let r = checkNameConstraints(nc, for: leaf)
+            let r = NameConstraints.check(nc, for: leaf)
             let category: String
             switch r {
             case .satisfied: category = "satisfied"
@@ -527,7 +527,7 @@ final class NamesTests: XCTestCase {
         let c = try Self.json("nc_cases.json").first { ($0["name"] as! String) == "dns-permit-one-bad" }!
         let nc = try XCTUnwrap(try Self.der(c["ca"] as! String).nameConstraints())
         XCTAssertEqual(
-            checkNameConstraints(nc, for: try Self.der(c["leaf"] as! String)),
+            NameConstraints.check(nc, for: try Self.der(c["leaf"] as! String)),
             .violated("DNS:evil.com is not in a permitted subtree"))
     }
 
@@ -537,12 +537,12 @@ final class NamesTests: XCTestCase {
             let c = cases.first { ($0["name"] as! String) == name }!
             return [try Self.der(c["leaf"] as! String), try Self.der(c["ca"] as! String)]
         }
-        XCTAssertNil(checkNameConstraints(path: try path("dns-permit-sub")))
-        let failure = try XCTUnwrap(checkNameConstraints(path: try path("dns-permit-other")))
+        XCTAssertNil(NameConstraints.check(path: try path("dns-permit-sub")))
+        let failure = try XCTUnwrap(NameConstraints.check(path: try path("dns-permit-other")))
         XCTAssertEqual(failure.constrainingCA, 1)
         XCTAssertEqual(failure.certificate, 0)
         XCTAssertEqual(failure.result, .violated("DNS:www.example.org is not in a permitted subtree"))
-        XCTAssertNil(checkNameConstraints(path: [try path("dns-permit-other")[0]]), "a lone leaf has no CA above it")
+        XCTAssertNil(NameConstraints.check(path: [try path("dns-permit-other")[0]]), "a lone leaf has no CA above it")
     }
 
     func testBudgetIsEnforced() throws {
@@ -550,18 +550,18 @@ final class NamesTests: XCTestCase {
         let nc = try XCTUnwrap(try Self.der(c["ca"] as! String).nameConstraints())
         let leaf = try Self.der(c["leaf"] as! String)
         // The leaf has a subject (1 directoryName vs 1 constraint) and one dNSName: 2 comparisons.
-        XCTAssertEqual(checkNameConstraints(nc, for: leaf, budget: 2), .satisfied)
-        guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: 1) else {
+        XCTAssertEqual(NameConstraints.check(nc, for: leaf, budget: 2), .satisfied)
+        guard case .unsupported = NameConstraints.check(nc, for: leaf, budget: 1) else {
             return XCTFail("budget of 1 must not suffice")
         }
-        guard case .unsupported = checkNameConstraints(nc, for: leaf, budget: Int.min) else {
+        guard case .unsupported = NameConstraints.check(nc, for: leaf, budget: Int.min) else {
             return XCTFail("a negative budget allows nothing (and must not overflow)")
         }
         // Along a path the budget is shared, not restarted per certificate: the leaf twice
         // below the CA needs 2 + 2 comparisons; 3 suffice for each alone but not for both.
         let ca = try Self.der(c["ca"] as! String)
-        XCTAssertNil(checkNameConstraints(path: [leaf, leaf, ca], budget: 4))
-        let shared = try XCTUnwrap(checkNameConstraints(path: [leaf, leaf, ca], budget: 3))
+        XCTAssertNil(NameConstraints.check(path: [leaf, leaf, ca], budget: 4))
+        let shared = try XCTUnwrap(NameConstraints.check(path: [leaf, leaf, ca], budget: 3))
         XCTAssertEqual(shared.certificate, 1)
         guard case .unsupported = shared.result else { return XCTFail("over budget: \(shared.result)") }
     }

@@ -161,7 +161,7 @@ final class RevocationTests: XCTestCase {
             let serials = lines.filter { $0.hasPrefix("Serial Number:") }.map {
                 String($0.dropFirst("Serial Number:".count)).trimmingCharacters(in: .whitespaces).lowercased()
             }
-            var ours = crl.revokedCertificates.map { hexString($0.serialNumber.bytes.drop { $0 == 0 }) }
+            var ours = crl.revokedCertificates.map { ByteSpan.hexString($0.serialNumber.bytes.drop { $0 == 0 }) }
             XCTAssertEqual(
                 ours, serials.map { String($0.drop { $0 == "0" }) }.map { $0.count % 2 == 1 ? "0" + $0 : $0 }, name)
             XCTAssertEqual(crl.revokedCount, serials.count, name)

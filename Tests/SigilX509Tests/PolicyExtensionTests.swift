@@ -32,7 +32,7 @@ final class PolicyExtensionTests: XCTestCase {
         let value: [UInt8] = [0x30, UInt8(body.count)] + body
         let cp = try CertificatePolicies(extensionValue: Self.span(value))
         let list = Array(cp)
-        XCTAssertEqual(list.map(\.policyIdentifierDotted), ["2.999.1", "2.999.2"])
+        XCTAssertEqual(list.map { OID.dotted($0.policyIdentifier) }, ["2.999.1", "2.999.2"])
         XCTAssertEqual(
             list[1].policyIdentifier.start, 13, "a view at the content of the second OID (30 L 30 05 p1 30 L 06 03 ·)")
         guard case .cps(let uri)? = list[1].qualifiers.first else { return XCTFail("CPS qualifier") }
@@ -82,14 +82,15 @@ final class PolicyExtensionTests: XCTestCase {
     }
 
     func testInhibitAnyPolicy() throws {
-        XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x00])), 0)
-        XCTAssertEqual(try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x05])), 5)
+        XCTAssertEqual(try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x00])), 0)
+        XCTAssertEqual(try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x05])), 5)
         XCTAssertEqual(
-            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
+            error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
             DERError(.invalidExtension, at: 2))
         // Non-minimal INTEGER (X.690 §8.3.2).
         XCTAssertEqual(
-            error { _ = try decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?.kind,
+            error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?
+                .kind,
             .invalidExtension)
     }
 }

@@ -15,7 +15,7 @@ final class RobustnessTests: XCTestCase {
         _ = cert.publicKeyBitCount
         _ = cert.signatureAlgorithmOID
         _ = cert.isSelfIssued
-        for e in cert.extensions { _ = e.oidDotted }
+        for e in cert.extensions { _ = OID.dotted(e.oid) }
         try? cert.validateExtensions()
         if let san = try? cert.subjectAlternativeNames() { for n in san { _ = n.description } }
         if let p = try? cert.certificatePolicies() { for i in p { _ = i.qualifiers } }

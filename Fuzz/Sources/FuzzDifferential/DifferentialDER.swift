@@ -197,7 +197,7 @@ public enum DifferentialDER {
         let toid = try? ASN1ObjectIdentifier(derEncoded: node, withIdentifier: id)
         diffCheck((soid == nil) == (toid == nil), "OID \(content): Sigil \(soid != nil), swift-asn1 \(toid != nil)")
         if let soid, let toid {
-            let sd = objectIdentifierDottedString(soid)
+            let sd = DERValue.dottedObjectIdentifier(soid)
             let comps = toid.oidComponents
             let x = comps[0] * 40 + comps[1]
             let normalised =

@@ -92,7 +92,7 @@ public enum CertificateWalk {
         var count = 0
         for e in cert.extensions {
             count += 1
-            _ = e.oidDotted
+            _ = OID.dotted(e.oid)
             _ = e.name
             _ = e.critical
             // The parser rejects duplicate extensions, so the lookup finds this very one.
@@ -115,7 +115,7 @@ public enum CertificateWalk {
         if let ku = attempt({ () throws(DERError) in try cert.keyUsage() }) { _ = ku?.names }
         if let eku = attempt({ () throws(DERError) in try cert.extendedKeyUsage() }), let eku {
             for o in eku { _ = o.count }
-            _ = eku.dotted
+            _ = eku.map { OID.dotted($0) }
             _ = eku.contains(OID.serverAuth)
         }
         if let san = attempt({ () throws(DERError) in try cert.subjectAlternativeNames() }), let san {
@@ -136,7 +136,7 @@ public enum CertificateWalk {
         }
         if let cp = attempt({ () throws(DERError) in try cert.certificatePolicies() }), let cp {
             for p in cp {
-                _ = p.policyIdentifierDotted
+                _ = OID.dotted(p.policyIdentifier)
                 for q in p.qualifiers {
                     switch q {
                     case .cps(let s): _ = s.utf8.count
@@ -223,7 +223,7 @@ public enum CertificateWalk {
         for rdn in name {
             for atv in rdn {
                 attributes += 1
-                _ = atv.typeDotted
+                _ = OID.dotted(atv.type)
                 _ = atv.typeShortName
                 _ = atv.stringValue
                 _ = atv.rfc4514String

@@ -461,12 +461,12 @@ public enum DERWalk {
         // text round trips are limited to short contents.
         let isOIDTag = v.tag == .objectIdentifier
         if content.count <= 16 || (isOIDTag && content.count <= 64) {
-            let anyDotted = objectIdentifierDottedString(v.content)
-            _ = objectIdentifierContent(dotted: anyDotted)
+            let anyDotted = DERValue.dottedObjectIdentifier(v.content)
+            _ = DERValue.objectIdentifierContent(dotted: anyDotted)
         }
         if content.count <= 24 && content.allSatisfy({ $0 == 0x2E || ($0 >= 0x30 && $0 <= 0x39) }) {
             // Parsing dotted text made of the raw content never traps either.
-            _ = objectIdentifierContent(dotted: String(decoding: content, as: UTF8.self))
+            _ = DERValue.objectIdentifierContent(dotted: String(decoding: content, as: UTF8.self))
         }
         // Independent validity: every arc 1…9 octets, no leading 0x80, last octet ends an arc.
         var valid = primitive && !content.isEmpty
@@ -482,10 +482,10 @@ public enum DERWalk {
             let oid = try v.decodeObjectIdentifier()
             fuzzCheck(valid, "OID \(content) accepted")
             guard isOIDTag || content.count <= 16 else { return }
-            let dotted = objectIdentifierDottedString(oid)
-            let back = objectIdentifierContent(dotted: dotted)
+            let dotted = DERValue.dottedObjectIdentifier(oid)
+            let back = DERValue.objectIdentifierContent(dotted: dotted)
             fuzzCheck(back == content, "OID \(content) -> \(dotted) -> \(String(describing: back))")
-            fuzzCheck(derBytesEqual(oid, content) && derBytesEqual(oid, v.content), "derBytesEqual")
+            fuzzCheck(DERValue.bytesEqual(oid, content) && DERValue.bytesEqual(oid, v.content), "derBytesEqual")
         } catch {
             fuzzCheck(!valid, "valid OID \(content) rejected: \(error)")
         }

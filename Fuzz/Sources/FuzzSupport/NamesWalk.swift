@@ -176,14 +176,14 @@ public enum NamesWalk {
                 } == true,
                 "matchesEmail(\(email.debugDescription)) without an equal rfc822Name SAN")
         }
-        _ = try? commonNameIsConsistentWithSubjectAltName(cert)
+        _ = try? cert.commonNameIsConsistentWithSubjectAltName()
 
         // Name constraints of the fuzzed extension against the same certificate's names.
         guard let nc = try? cert.nameConstraints() else { return }
-        let full = checkNameConstraints(nc, for: cert)
-        let again = checkNameConstraints(nc, for: cert)
+        let full = NameConstraints.check(nc, for: cert)
+        let again = NameConstraints.check(nc, for: cert)
         oracle(full == again, "checkNameConstraints is not deterministic")
-        let small = checkNameConstraints(nc, for: cert, budget: 8)
+        let small = NameConstraints.check(nc, for: cert, budget: 8)
         if small == .satisfied {
             oracle(full == .satisfied, "satisfied within 8 comparisons but not with the full budget: \(full)")
         }
@@ -195,7 +195,7 @@ public enum NamesWalk {
         if nc.permitted == nil && nc.excluded == nil {
             oracle(full == .satisfied, "empty nameConstraints not satisfied: \(full)")
         }
-        _ = checkNameConstraints(path: [cert, cert])
+        _ = NameConstraints.check(path: [cert, cert])
     }
 
     @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }

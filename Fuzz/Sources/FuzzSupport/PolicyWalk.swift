@@ -44,7 +44,7 @@ public enum PolicyWalk {
                 for p in cp {
                     list.append(p.policyIdentifier)
                     _ = p.qualifiers  // materializes CPS and user notice texts
-                    _ = p.policyIdentifierDotted
+                    _ = OID.dotted(p.policyIdentifier)
                 }
                 cert.policies = list
             }
@@ -65,7 +65,8 @@ public enum PolicyWalk {
                 cert.inhibitPolicyMapping = pc.inhibitPolicyMapping
             }
             if !values[3].isEmpty,
-                let n = decode(values[3], { (v) throws(DERError) in try decodeInhibitAnyPolicy(extensionValue: v) })
+                let n = decode(
+                    values[3], { (v) throws(DERError) in try Certificate.decodeInhibitAnyPolicy(extensionValue: v) })
             {
                 oracle(n >= 0, "negative SkipCerts")
                 cert.inhibitAnyPolicy = n

@@ -38,7 +38,7 @@ public enum CRLWalk {
                     "IDP: the resolved name is not the issuer plus one RDN")
             }
         }
-        for e in crl.extensions { _ = e.oidDotted }
+        for e in crl.extensions { _ = OID.dotted(e.oid) }
         var count = 0
         for entry in crl.revokedCertificates {
             count += 1

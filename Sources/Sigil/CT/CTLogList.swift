@@ -176,7 +176,7 @@ public struct CTLogList: Sendable {
             }
             state = st
             if let ts = v["timestamp"]?.string {
-                guard let t = parseRFC3339(ts) else {
+                guard let t = CTLogList.parseRFC3339(ts) else {
                     throw CTLogListError(message: "log list: \(at).state.\(name).timestamp is not RFC 3339")
                 }
                 stateTime = t
@@ -228,32 +228,40 @@ public struct CTLogList: Sendable {
     }
 }
 
-/// RFC 3339 `date-time` in UTC (`Z`), fractional seconds allowed and dropped: seconds since the
-/// epoch, or nil.
-public func parseRFC3339(_ s: String) -> Int64? {
-    let b = Array(s.utf8)
-    guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74, b[13] == 0x3A, b[16] == 0x3A
-    else { return nil }
-    func num(_ i: Int, _ n: Int) -> Int? {
-        var v = 0
-        for k in i..<i + n {
-            guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
-            v = v * 10 + Int(b[k] - 0x30)
+extension CTLogList {
+    /// RFC 3339 `date-time` in UTC (`Z`), fractional seconds allowed and dropped: seconds since the
+    /// epoch, or nil.
+    public static func parseRFC3339(_ s: String) -> Int64? {
+        let b = Array(s.utf8)
+        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74, b[13] == 0x3A, b[16] == 0x3A
+        else { return nil }
+        func num(_ i: Int, _ n: Int) -> Int? {
+            var v = 0
+            for k in i..<i + n {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                v = v * 10 + Int(b[k] - 0x30)
+            }
+            return v
         }
-        return v
+        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
+            let se = num(17, 2)
+        else { return nil }
+        var i = 19
+        if b[i] == 0x2E {
+            i += 1
+            let st = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i > st else { return nil }
+        }
+        guard i == b.count - 1, b[i] == 0x5A || b[i] == 0x7A else { return nil }
+        guard (1...12).contains(mo), d >= 1, d <= DERTime.daysInMonth(year: y, month: mo), h < 24, mi < 60, se < 60
+        else { return nil }
+        return DERTime.secondsSinceEpoch(year: y, month: mo, day: d, hour: h, minute: mi, second: se)
     }
-    guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
-        let se = num(17, 2)
-    else { return nil }
-    var i = 19
-    if b[i] == 0x2E {
-        i += 1
-        let st = i
-        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
-        guard i > st else { return nil }
-    }
-    guard i == b.count - 1, b[i] == 0x5A || b[i] == 0x7A else { return nil }
-    guard (1...12).contains(mo), d >= 1, d <= DERTime.daysInMonth(year: y, month: mo), h < 24, mi < 60, se < 60
-    else { return nil }
-    return DERTime.secondsSinceEpoch(year: y, month: mo, day: d, hour: h, minute: mi, second: se)
+}
+
+/// The former free-function spelling of `CTLogList.parseRFC3339(_:)`.
+@available(*, deprecated, renamed: "CTLogList.parseRFC3339(_:)")
+public func parseRFC3339(_ s: String) -> Int64? {
+    CTLogList.parseRFC3339(s)
 }

@@ -84,7 +84,9 @@ public struct LenientCertificate: Sendable {
     public var extensions: [ExtensionSummary] {
         guard let c = strictCertificate else { return lenientExtensions }
         // Fields of a strictly parsed certificate come from the strict parser.
-        return c.extensions.map { e in ExtensionSummary(oid: e.oidDotted, critical: e.critical, offset: e.oid.start) }
+        return c.extensions.map { e in
+            ExtensionSummary(oid: OID.dotted(e.oid), critical: e.critical, offset: e.oid.start)
+        }
     }
     var lenientExtensions: [ExtensionSummary] = []
 
@@ -394,7 +396,7 @@ extension LenientCertificate {
             }
         }
 
-        func hex2(_ b: UInt8) -> String { hexString([b]) }
+        func hex2(_ b: UInt8) -> String { ByteSpan.hexString([b]) }
 
         // MARK: INTEGER helpers
 
@@ -451,7 +453,7 @@ extension LenientCertificate {
                 warn("RFC 5280 §4.1.2.2", n.contentStart, "serial number of \(magnitude.count) octets (at most 20)")
             }
             if magnitude.isEmpty { return "0" }
-            return (negative ? "-" : "") + hexString(magnitude)
+            return (negative ? "-" : "") + ByteSpan.hexString(magnitude)
         }
 
         // MARK: AlgorithmIdentifier
@@ -464,7 +466,7 @@ extension LenientCertificate {
             }
             let content = Array(ber.content(o))
             checkOID(o)
-            return (content, content.withUnsafeBytes { objectIdentifierDottedString($0) })
+            return (content, OID.dotted(content))
         }
 
         /// X.690 §8.19.2: each arc in the fewest octets.
@@ -647,7 +649,7 @@ extension LenientCertificate {
         /// A value the strict Name decoder refuses, carried as the UTF8String "#" + hex of its
         /// original encoding (RFC 4514 §2.4's form for non-string values, escaped as text).
         func hexText(_ v: BERNode) -> DEROut {
-            let hex = hexString(Array(bytes[v.start..<v.end]))
+            let hex = ByteSpan.hexString(Array(bytes[v.start..<v.end]))
             return .primitive(tag: 0x0C, content: Array(("#" + hex).utf8), origin: v.start)
         }
 
@@ -962,7 +964,7 @@ extension LenientCertificate {
                     k.curve = "P-521"
                     k.bits = 521
                 } else {
-                    k.curve = c.withUnsafeBytes { objectIdentifierDottedString($0) }
+                    k.curve = OID.dotted(c)
                     k.bits = Reader.otherCurves.first { $0.0 == c }?.1
                     if k.bits == nil, let key, key.end - key.start > 1, bytes[key.start] == 4 {
                         k.bits = (key.end - key.start - 1) / 2 * 8
@@ -1110,7 +1112,7 @@ extension LenientCertificate {
                 let oid = Array(ber.content(c[0]))
                 // Named in warnings only; a strictly parsed certificate's list comes from the
                 // strict parser, so the walk does not spell the OID out for it.
-                func dotted() -> String { oid.withUnsafeBytes { objectIdentifierDottedString($0) } }
+                func dotted() -> String { OID.dotted(oid) }
                 var critical = false
                 if c.count == 3 {
                     let b = c[1]

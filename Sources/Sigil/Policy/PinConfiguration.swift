@@ -102,7 +102,8 @@ public struct PinConfiguration: Sendable, Hashable {
             // Exactly YYYY-MM-DDTHH:MM:SSZ (RFC 3339 §5.6, UTC, no fraction): one spelling, no
             // time-zone guess (TrustKit's date-only form leaves the zone to the device).
             let b = Array(text.utf8)
-            guard b.count == 20, b[10] == UInt8(ascii: "T"), b[19] == UInt8(ascii: "Z"), let s = parseRFC3339(text)
+            guard b.count == 20, b[10] == UInt8(ascii: "T"), b[19] == UInt8(ascii: "Z"),
+                let s = CTLogList.parseRFC3339(text)
             else { throw .invalidExpiry(path: path + ".expires", value: text) }
             expires = Double(s)
         }

@@ -29,69 +29,79 @@ public enum NameConstraintsResult: Sendable, Hashable {
 /// limit the answer is `.unsupported` (fail closed), after bounded work.
 public let maximumNameConstraintComparisons = 1 << 16
 
-/// Checks the names of `cert` against the name constraints `nc` of a CA certificate above it
-/// on the path (RFC 5280 §4.2.1.10; §6.1.3 (b)(c) and §6.1.4 (g)).
-///
-/// **How to call it (path validation).** For each CA certificate on the path that has a
-/// nameConstraints extension, call this for every certificate *below* it on the path (all
-/// intermediates and the leaf); the path is valid only if every call is `.satisfied`.
-/// Checking each CA's constraints separately is equivalent to the RFC's state machine, whose
-/// permitted subtrees are an intersection and excluded subtrees a union over the CAs.
-/// **Self-issued exemption (§6.1.3 (b)):** skip the call for a self-issued certificate
-/// (`cert.isSelfIssued`) that is *not* the last certificate of the path; the leaf is always
-/// checked, self-issued or not. This function does not apply the exemption itself.
-///
-/// **Names checked.** The subject when it is non-empty (directoryName constraints; §4.2.1.10:
-/// "when the certificate includes a non-empty subject field"), every emailAddress attribute
-/// of the subject (rfc822Name constraints — always, not only when the SAN has no rfc822Name:
-/// stricter than §4.2.1.10's "legacy implementations" rule, never looser), and every
-/// subjectAltName entry against the constraints of its own type. A name of a type with no
-/// constraints of that type is unaffected. An excluded match always wins; a name of a type
-/// that has permitted subtrees must lie in at least one of them.
-///
-/// The subject Common Name is **not** treated as a DNS name (the modern behaviour of
-/// rustls-webpki, Go ≥ 1.15 and browsers). This is safe only because `Certificate.matches(_:)` never
-/// uses the Common Name as a host name: a validator that did would let a constrained CA
-/// issue a certificate for any host.
-///
-/// **Semantics per name form.** Where RFC 5280 and widely used implementations read a
-/// constraint differently, Sigil takes the narrowest reading for permitted subtrees and the
-/// broadest for excluded ones ("when in doubt, reject"):
-/// - dNSName: `example.com` covers `example.com` and every name below it at a label boundary
-///   (not `badexample.com`); case-insensitive. A leading-dot `.example.com` (not in RFC 5280,
-///   accepted by OpenSSL, NSS, Go and rustls-webpki) permits only names strictly below it,
-///   and as an exclusion excludes `example.com` too. The empty constraint covers every name.
-///   A presented wildcard `*.p` is permitted only if every name it can match is (`p` within
-///   the subtree), and excluded if any name it can match is (`p` within it, or the excluded
-///   name is one label above `p`) — rustls-webpki's rule, which covers CVE-2025-61727.
-///   Constraints that are not LDH names (`*.example.com`, trailing dot, "_") are malformed.
-/// - rfc822Name (the host rule of RFC 5280 §4.2.1.10, the same in permitted and excluded
-///   subtrees): `user@host` is exactly that mailbox (local part case-sensitive); `host` every
-///   mailbox at exactly that host ("the constraint "example.com" is satisfied by any mail
-///   address at the host "example.com""), not below it; `.host` every mailbox at a host
-///   strictly below it, not at the host itself.
-/// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host` is
-///   exactly that host ("When the constraint does not begin with a period, it specifies a
-///   host"), `.domain` hosts strictly below ("".example.com" is not satisfied by
-///   "example.com""), in permitted and excluded subtrees alike. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
-///   host, or a host that is not an LDH name fails when URI constraints exist.
-/// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
-///   address with bits set outside the mask is malformed. Families never mix for permitted
-///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded subtrees
-///   an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4 address and an
-///   IPv4 name as its IPv4-mapped form, since both reach the same host.
-/// - directoryName: the constraint's RDNs must be a prefix of the name's RDNs, compared with
-///   `DistinguishedName.matchesForChaining` (the empty name covers every name).
-/// - otherName, x400Address, ediPartyName, registeredID: not evaluated; `.unsupported` if
-///   the certificate has a name of a constrained such type, ignored otherwise.
-///
-/// Work is bounded by `budget` comparisons (`.unsupported` beyond). Allocates only to
-/// describe a failure, and for directoryName constraints.
+extension NameConstraints {
+    /// Checks the names of `cert` against the name constraints `nc` of a CA certificate above it
+    /// on the path (RFC 5280 §4.2.1.10; §6.1.3 (b)(c) and §6.1.4 (g)).
+    ///
+    /// **How to call it (path validation).** For each CA certificate on the path that has a
+    /// nameConstraints extension, call this for every certificate *below* it on the path (all
+    /// intermediates and the leaf); the path is valid only if every call is `.satisfied`.
+    /// Checking each CA's constraints separately is equivalent to the RFC's state machine, whose
+    /// permitted subtrees are an intersection and excluded subtrees a union over the CAs.
+    /// **Self-issued exemption (§6.1.3 (b)):** skip the call for a self-issued certificate
+    /// (`cert.isSelfIssued`) that is *not* the last certificate of the path; the leaf is always
+    /// checked, self-issued or not. This function does not apply the exemption itself.
+    ///
+    /// **Names checked.** The subject when it is non-empty (directoryName constraints; §4.2.1.10:
+    /// "when the certificate includes a non-empty subject field"), every emailAddress attribute
+    /// of the subject (rfc822Name constraints — always, not only when the SAN has no rfc822Name:
+    /// stricter than §4.2.1.10's "legacy implementations" rule, never looser), and every
+    /// subjectAltName entry against the constraints of its own type. A name of a type with no
+    /// constraints of that type is unaffected. An excluded match always wins; a name of a type
+    /// that has permitted subtrees must lie in at least one of them.
+    ///
+    /// The subject Common Name is **not** treated as a DNS name (the modern behaviour of
+    /// rustls-webpki, Go ≥ 1.15 and browsers). This is safe only because `Certificate.matches(_:)` never
+    /// uses the Common Name as a host name: a validator that did would let a constrained CA
+    /// issue a certificate for any host.
+    ///
+    /// **Semantics per name form.** Where RFC 5280 and widely used implementations read a
+    /// constraint differently, Sigil takes the narrowest reading for permitted subtrees and the
+    /// broadest for excluded ones ("when in doubt, reject"):
+    /// - dNSName: `example.com` covers `example.com` and every name below it at a label boundary
+    ///   (not `badexample.com`); case-insensitive. A leading-dot `.example.com` (not in RFC 5280,
+    ///   accepted by OpenSSL, NSS, Go and rustls-webpki) permits only names strictly below it,
+    ///   and as an exclusion excludes `example.com` too. The empty constraint covers every name.
+    ///   A presented wildcard `*.p` is permitted only if every name it can match is (`p` within
+    ///   the subtree), and excluded if any name it can match is (`p` within it, or the excluded
+    ///   name is one label above `p`) — rustls-webpki's rule, which covers CVE-2025-61727.
+    ///   Constraints that are not LDH names (`*.example.com`, trailing dot, "_") are malformed.
+    /// - rfc822Name (the host rule of RFC 5280 §4.2.1.10, the same in permitted and excluded
+    ///   subtrees): `user@host` is exactly that mailbox (local part case-sensitive); `host` every
+    ///   mailbox at exactly that host ("the constraint "example.com" is satisfied by any mail
+    ///   address at the host "example.com""), not below it; `.host` every mailbox at a host
+    ///   strictly below it, not at the host itself.
+    /// - uniformResourceIdentifier: applied to the URI's host (RFC 3986 authority): `host` is
+    ///   exactly that host ("When the constraint does not begin with a period, it specifies a
+    ///   host"), `.domain` hosts strictly below ("".example.com" is not satisfied by
+    ///   "example.com""), in permitted and excluded subtrees alike. A URI with no authority (`urn:`, `mailto:`), with userinfo, an IP-literal or IPv4
+    ///   host, or a host that is not an LDH name fails when URI constraints exist.
+    /// - iPAddress: address and mask (8 or 32 octets) in CIDR form; a non-contiguous mask or an
+    ///   address with bits set outside the mask is malformed. Families never mix for permitted
+    ///   subtrees (an IPv6 name is outside IPv4-only permitted subtrees). For excluded subtrees
+    ///   an IPv4-mapped IPv6 name (`::ffff:a.b.c.d`) is also checked as its IPv4 address and an
+    ///   IPv4 name as its IPv4-mapped form, since both reach the same host.
+    /// - directoryName: the constraint's RDNs must be a prefix of the name's RDNs, compared with
+    ///   `DistinguishedName.matchesForChaining` (the empty name covers every name).
+    /// - otherName, x400Address, ediPartyName, registeredID: not evaluated; `.unsupported` if
+    ///   the certificate has a name of a constrained such type, ignored otherwise.
+    ///
+    /// Work is bounded by `budget` comparisons (`.unsupported` beyond). Allocates only to
+    /// describe a failure, and for directoryName constraints.
+    public static func check(
+        _ nc: NameConstraints, for cert: Certificate, budget: Int = maximumNameConstraintComparisons
+    ) -> NameConstraintsResult {
+        var remaining = budget
+        return checkNameConstraints(nc, for: cert, remaining: &remaining)
+    }
+}
+
+/// The former free-function spelling of `NameConstraints.check(_:for:budget:)`.
+@available(*, deprecated, renamed: "NameConstraints.check(_:for:budget:)")
 public func checkNameConstraints(
     _ nc: NameConstraints, for cert: Certificate, budget: Int = maximumNameConstraintComparisons
 ) -> NameConstraintsResult {
-    var remaining = budget
-    return checkNameConstraints(nc, for: cert, remaining: &remaining)
+    NameConstraints.check(nc, for: cert, budget: budget)
 }
 
 /// `checkNameConstraints(_:for:budget:)` charging a budget shared with other calls (a whole
@@ -140,31 +150,41 @@ func checkNameConstraints<C: Collection>(
     return nil
 }
 
-/// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
-/// trust anchor: the name constraints of every CA certificate on it (the anchor included,
-/// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
-/// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued),
-/// with one `budget` for the whole path (as in path validation).
-///
-/// Returns nil when all hold, else the first failure: the index of the constraining CA, the
-/// index of the certificate, and the result. A malformed nameConstraints extension is a
-/// `.malformedConstraint` failure for every certificate below it.
+extension NameConstraints {
+    /// Applies RFC 5280 §6.1.3 (b)(c) to a whole path, `path[0]` the leaf and `path.last` the
+    /// trust anchor: the name constraints of every CA certificate on it (the anchor included,
+    /// as Go, OpenSSL and rustls-webpki do) are checked against every certificate below it,
+    /// except self-issued intermediates (§6.1.3 (b): only the leaf is checked when self-issued),
+    /// with one `budget` for the whole path (as in path validation).
+    ///
+    /// Returns nil when all hold, else the first failure: the index of the constraining CA, the
+    /// index of the certificate, and the result. A malformed nameConstraints extension is a
+    /// `.malformedConstraint` failure for every certificate below it.
+    public static func check(
+        path: [Certificate], budget: Int = VerificationBudget.defaultNameConstraintComparisons
+    ) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
+        guard path.count > 1 else { return nil }
+        var remaining = budget
+        for i in 1..<path.count {
+            let nc: NameConstraints
+            do {
+                guard let decoded = try path[i].nameConstraints() else { continue }
+                nc = decoded
+            } catch {
+                return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
+            }
+            if let (j, r) = checkNameConstraints(nc, below: Array(path[..<i]), budget: &remaining) { return (i, j, r) }
+        }
+        return nil
+    }
+}
+
+/// The former free-function spelling of `NameConstraints.check(path:budget:)`.
+@available(*, deprecated, renamed: "NameConstraints.check(path:budget:)")
 public func checkNameConstraints(
     path: [Certificate], budget: Int = VerificationBudget.defaultNameConstraintComparisons
 ) -> (constrainingCA: Int, certificate: Int, result: NameConstraintsResult)? {
-    guard path.count > 1 else { return nil }
-    var remaining = budget
-    for i in 1..<path.count {
-        let nc: NameConstraints
-        do {
-            guard let decoded = try path[i].nameConstraints() else { continue }
-            nc = decoded
-        } catch {
-            return (i, i - 1, .malformedConstraint("malformed nameConstraints extension"))
-        }
-        if let (j, r) = checkNameConstraints(nc, below: Array(path[..<i]), budget: &remaining) { return (i, j, r) }
-    }
-    return nil
+    NameConstraints.check(path: path, budget: budget)
 }
 
 /// Result of comparing one name with one constraint.

@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// Revocation checking of a validated path (RFC 5280 §6.3 for CRLs, RFC 6960 for OCSP).
 ///
