@@ -86,9 +86,11 @@ public struct CertificateTrust: Sendable {
     /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
     /// anchor only when CT is required. Nil: not checked.
     public var transparency: (any CertificateTransparencyCheck)? = nil
-    /// A cache of trusted verdicts shared by evaluations that see the same chains again
-    /// (`VerdictCache`: keyed by every input, bounded by the path's validity). Nil: none.
-    public var verdictCache: VerdictCache? = nil
+    #if !hasFeature(Embedded)
+        /// A cache of trusted verdicts shared by evaluations that see the same chains again
+        /// (`VerdictCache`: keyed by every input, bounded by the path's validity). Nil: none.
+        public var verdictCache: VerdictCache? = nil
+    #endif
 
     /// The verification time, seconds since the Unix epoch (`SecTrustSetVerifyDate`); stored in
     /// `options.time`.
@@ -208,7 +210,9 @@ public struct CertificateTrust: Sendable {
     /// `SecTrustEvaluate`: every policy must hold (see `verify()`), mapped onto
     /// `TrustResultType`.
     public func evaluate() -> Evaluation {
-        if let verdictCache { return verdictCache.evaluate(self) }
+        #if !hasFeature(Embedded)
+            if let verdictCache { return verdictCache.evaluate(self) }
+        #endif
         return evaluateUncached()
     }
 
@@ -235,7 +239,9 @@ public struct CertificateTrust: Sendable {
     /// duplicates, and ranked (`TrustFailure.sortedByRank`). No certificate at all is a
     /// `malformedCertificate` failure.
     public func verify() -> TrustResult {
-        if let verdictCache { return verdictCache.evaluate(self).trustResult }
+        #if !hasFeature(Embedded)
+            if let verdictCache { return verdictCache.evaluate(self).trustResult }
+        #endif
         return verifyReportingTransparency().result
     }
 

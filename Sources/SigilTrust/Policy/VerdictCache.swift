@@ -1,429 +1,444 @@
-import SigilX509
-import Synchronization
+// Not in Embedded Swift (Scripts/build-embedded.sh type-checks SigilTrust there): the cache
+// needs `Synchronization.Mutex` and metatype identities, which that mode does not offer; the
+// trust evaluation itself does not depend on it.
+#if !hasFeature(Embedded)
+    import SigilX509
+    import Synchronization
 
-/// A signature verifier whose answer depends only on the certificate and the issuer it is
-/// given, the same for every instance of its type (no configuration, no state that changes a
-/// verdict). `VerdictCache` keys a verifier by its type alone, so it caches only the verdicts
-/// of verifiers that promise this; with any other verifier it is bypassed (every evaluation is
-/// computed afresh). Sigil's `SigilSignatureVerifier` conforms.
-public protocol StatelessSignatureVerifier: CertificateSignatureVerifier {}
+    /// A signature verifier whose answer depends only on the certificate and the issuer it is
+    /// given, the same for every instance of its type (no configuration, no state that changes a
+    /// verdict). `VerdictCache` keys a verifier by its type alone, so it caches only the verdicts
+    /// of verifiers that promise this; with any other verifier it is bypassed (every evaluation is
+    /// computed afresh). Sigil's `SigilSignatureVerifier` conforms.
+    public protocol StatelessSignatureVerifier: CertificateSignatureVerifier {}
 
-/// An opt-in cache of trusted verdicts for callers that see the same chains again (a server
-/// whose mTLS clients reconnect, a client polling one API): set `CertificateTrust.verdictCache`
-/// (or `SecurityPolicy.verdictCache`) and `evaluate()` / `verify()` answer a repeated chain
-/// from the cache. Thread-safe (one lock); share one instance between connections.
-///
-/// **What an entry is keyed by** — everything the verdict depends on except the time: the
-/// presented certificates' DER (all of them, in order); the anchors in force (the caller's
-/// anchors' DER, whether they were set, `anchorsOnly`, and — when the system's anchors count —
-/// the system store's anchors, compared by identity of the retained storage or else anchor by
-/// anchor); every purpose (with the host and its parse); e-mail addresses, required extended
-/// key usages and key usage, the depth limit, the algorithm policy, the certificate policy
-/// inputs, the budget; the revocation options (policy, scope, delta CRLs, OCSP age) with every
-/// CRL's and OCSP response's DER; and the signature verifier's type. An evaluation whose inputs
-/// cannot be keyed bypasses the cache: a `transparency` check (a protocol value that cannot be
-/// compared), or a signature verifier that is not a `StatelessSignatureVerifier`.
-///
-/// **What is cached** — trusted verdicts only. A refusal is recomputed every time: it has no
-/// validated path whose validity bounds its lifetime, and a peer that presents junk must not
-/// be able to fill (and so flush) the cache; only chains that actually validate under the
-/// caller's anchors and options are ever stored.
-///
-/// **How long an entry serves** — the time is not in the key; an entry answers a verification
-/// at `time` only while `time` lies within the window where every time-dependent check gives
-/// the answer it gave when the verdict was computed: the window is cut at every edge of the
-/// validity of the validated path, of every presented certificate and of every anchor in force
-/// (RFC 5280 §4.1.2.5), and, with revocation, of every CRL's thisUpdate..nextUpdate (§6.3.3)
-/// and every OCSP response's thisUpdate..nextUpdate (or the age limit without one) and its
-/// certificates' validity (RFC 6960 §4.2.2.1) — so it never outlives the earliest notAfter or
-/// nextUpdate in force. And never longer than `maximumAge` seconds (by the cache's clock)
-/// after it was computed. An entry found outside its window is dropped.
-///
-/// **Why a hostile peer cannot obtain a verdict for a chain that was not computed** — the index
-/// is a fast non-cryptographic hash, and a peer may well find collisions; but a hash hit is
-/// only a candidate: it is confirmed by comparing the full key — every byte of every presented
-/// certificate, of every anchor and revocation input, and every option — with the stored one.
-/// A collision therefore yields a miss (a fresh evaluation), never another chain's verdict.
-/// Entries are never shared across differing options, anchors or verifiers because all of them
-/// are part of the compared key, and an entry never outlives the validity of what it
-/// validated. What a hit returns is exactly what an evaluation of byte-identical inputs
-/// returned, at a time inside the window where every time-dependent check gave the same answer.
-///
-/// Bounded: at most `capacity` entries, evicted by the clock (second-chance) rule.
-public final class VerdictCache: Sendable {
-    /// The most entries held.
-    public let capacity: Int
-    /// The longest an entry serves, seconds after it was computed (by `clock`).
-    public let maximumAge: Double
-    private let clock: @Sendable () -> Double
-    private let hash: @Sendable (Key) -> UInt64
-    private let state: Mutex<State>
+    /// An opt-in cache of trusted verdicts for callers that see the same chains again (a server
+    /// whose mTLS clients reconnect, a client polling one API): set `CertificateTrust.verdictCache`
+    /// (or `SecurityPolicy.verdictCache`) and `evaluate()` / `verify()` answer a repeated chain
+    /// from the cache. Thread-safe (one lock); share one instance between connections.
+    ///
+    /// **What an entry is keyed by** — everything the verdict depends on except the time: the
+    /// presented certificates' DER (all of them, in order); the anchors in force (the caller's
+    /// anchors' DER, whether they were set, `anchorsOnly`, and — when the system's anchors count —
+    /// the system store's anchors, compared by identity of the retained storage or else anchor by
+    /// anchor); every purpose (with the host and its parse); e-mail addresses, required extended
+    /// key usages and key usage, the depth limit, the algorithm policy, the certificate policy
+    /// inputs, the budget; the revocation options (policy, scope, delta CRLs, OCSP age) with every
+    /// CRL's and OCSP response's DER; and the signature verifier's type. An evaluation whose inputs
+    /// cannot be keyed bypasses the cache: a `transparency` check (a protocol value that cannot be
+    /// compared), or a signature verifier that is not a `StatelessSignatureVerifier`.
+    ///
+    /// **What is cached** — trusted verdicts only. A refusal is recomputed every time: it has no
+    /// validated path whose validity bounds its lifetime, and a peer that presents junk must not
+    /// be able to fill (and so flush) the cache; only chains that actually validate under the
+    /// caller's anchors and options are ever stored.
+    ///
+    /// **How long an entry serves** — the time is not in the key; an entry answers a verification
+    /// at `time` only while `time` lies within the window where every time-dependent check gives
+    /// the answer it gave when the verdict was computed: the window is cut at every edge of the
+    /// validity of the validated path, of every presented certificate and of every anchor in force
+    /// (RFC 5280 §4.1.2.5), and, with revocation, of every CRL's thisUpdate..nextUpdate (§6.3.3)
+    /// and every OCSP response's thisUpdate..nextUpdate (or the age limit without one) and its
+    /// certificates' validity (RFC 6960 §4.2.2.1) — so it never outlives the earliest notAfter or
+    /// nextUpdate in force. And never longer than `maximumAge` seconds (by the cache's clock)
+    /// after it was computed. An entry found outside its window is dropped.
+    ///
+    /// **Why a hostile peer cannot obtain a verdict for a chain that was not computed** — the index
+    /// is a fast non-cryptographic hash, and a peer may well find collisions; but a hash hit is
+    /// only a candidate: it is confirmed by comparing the full key — every byte of every presented
+    /// certificate, of every anchor and revocation input, and every option — with the stored one.
+    /// A collision therefore yields a miss (a fresh evaluation), never another chain's verdict.
+    /// Entries are never shared across differing options, anchors or verifiers because all of them
+    /// are part of the compared key, and an entry never outlives the validity of what it
+    /// validated. What a hit returns is exactly what an evaluation of byte-identical inputs
+    /// returned, at a time inside the window where every time-dependent check gave the same answer.
+    ///
+    /// Bounded: at most `capacity` entries, evicted by the clock (second-chance) rule.
+    public final class VerdictCache: Sendable {
+        /// The most entries held.
+        public let capacity: Int
+        /// The longest an entry serves, seconds after it was computed (by `clock`).
+        public let maximumAge: Double
+        private let clock: @Sendable () -> Double
+        private let hash: @Sendable (Key) -> UInt64
+        private let state: Mutex<State>
 
-    /// A cache of at most `capacity` trusted verdicts (at least 1), each served at most
-    /// `maximumAge` seconds of wall-clock time after it was computed.
-    public convenience init(capacity: Int = 1024, maximumAge: Double = 3600) {
-        self.init(capacity: capacity, maximumAge: maximumAge, clock: VerdictCache.wallClock, hash: VerdictCache.index)
-    }
-
-    /// A cache with its own clock (for `maximumAge`) and index hash (tests force collisions).
-    @_spi(SigilInternal)
-    public init(
-        capacity: Int, maximumAge: Double, clock: @escaping @Sendable () -> Double,
-        hash: @escaping @Sendable (Key) -> UInt64
-    ) {
-        self.capacity = max(1, capacity)
-        self.maximumAge = maximumAge
-        self.clock = clock
-        self.hash = hash
-        self.state = Mutex(State())
-    }
-
-    /// What lookups found so far.
-    public struct Statistics: Sendable, Hashable {
-        /// Evaluations answered from the cache.
-        public var hits = 0
-        /// Evaluations computed (the inputs were not cached, or not cacheable).
-        public var misses = 0
-        /// Evaluations whose inputs could not be keyed (not looked up, not stored).
-        public var bypassed = 0
-        /// Entries held now.
-        public var count = 0
-    }
-
-    /// The counts so far.
-    public var statistics: Statistics {
-        state.withLock { s in
-            var st = s.stats
-            st.count = s.index.count
-            return st
+        /// A cache of at most `capacity` trusted verdicts (at least 1), each served at most
+        /// `maximumAge` seconds of wall-clock time after it was computed.
+        public convenience init(capacity: Int = 1024, maximumAge: Double = 3600) {
+            self.init(
+                capacity: capacity, maximumAge: maximumAge, clock: VerdictCache.wallClock, hash: VerdictCache.index)
         }
-    }
 
-    /// Drops every entry (e.g. after the system's anchors changed).
-    public func removeAll() {
-        state.withLock { s in
-            let stats = s.stats
-            s = State()
-            s.stats = stats
+        /// A cache with its own clock (for `maximumAge`) and index hash (tests force collisions).
+        @_spi(SigilInternal)
+        public init(
+            capacity: Int, maximumAge: Double, clock: @escaping @Sendable () -> Double,
+            hash: @escaping @Sendable (Key) -> UInt64
+        ) {
+            self.capacity = max(1, capacity)
+            self.maximumAge = maximumAge
+            self.clock = clock
+            self.hash = hash
+            self.state = Mutex(State())
         }
-    }
 
-    /// `trust.evaluate()`, from the cache when byte-identical inputs were evaluated before and
-    /// the entry's window holds `trust.time`.
-    func evaluate(_ trust: CertificateTrust) -> CertificateTrust.Evaluation {
-        guard let key = Key(trust) else {
-            state.withLock { $0.stats.bypassed += 1 }
-            return trust.evaluateUncached()
+        /// What lookups found so far.
+        public struct Statistics: Sendable, Hashable {
+            /// Evaluations answered from the cache.
+            public var hits = 0
+            /// Evaluations computed (the inputs were not cached, or not cacheable).
+            public var misses = 0
+            /// Evaluations whose inputs could not be keyed (not looked up, not stored).
+            public var bypassed = 0
+            /// Entries held now.
+            public var count = 0
         }
-        let h = hash(key)
-        let now = clock()
-        let time = trust.time
-        let cached: CertificateTrust.Evaluation? = state.withLock { s in
-            guard let slot = s.index[h] else { return nil }
-            let entry = s.entries[slot]!
-            guard entry.key == key else { return nil }  // a collision: a miss, never a verdict
-            guard time >= entry.notBefore && time < entry.notAfter && now - entry.computed <= maximumAge,
-                now >= entry.computed
-            else {
-                s.entries[slot] = nil
-                s.index[h] = nil
-                return nil
+
+        /// The counts so far.
+        public var statistics: Statistics {
+            state.withLock { s in
+                var st = s.stats
+                st.count = s.index.count
+                return st
             }
-            s.referenced[slot] = true
-            s.stats.hits += 1
-            return entry.evaluation
         }
-        if let cached { return cached }
-        let evaluation = trust.evaluateUncached()
-        guard case .trusted(let path, _, _) = evaluation.trustResult, case let window = Self.window(trust, path: path),
-            time >= window.notBefore && time < window.notAfter
-        else {
-            state.withLock { $0.stats.misses += 1 }
+
+        /// Drops every entry (e.g. after the system's anchors changed).
+        public func removeAll() {
+            state.withLock { s in
+                let stats = s.stats
+                s = State()
+                s.stats = stats
+            }
+        }
+
+        /// `trust.evaluate()`, from the cache when byte-identical inputs were evaluated before and
+        /// the entry's window holds `trust.time`.
+        func evaluate(_ trust: CertificateTrust) -> CertificateTrust.Evaluation {
+            guard let key = Key(trust) else {
+                state.withLock { $0.stats.bypassed += 1 }
+                return trust.evaluateUncached()
+            }
+            let h = hash(key)
+            let now = clock()
+            let time = trust.time
+            let cached: CertificateTrust.Evaluation? = state.withLock { s in
+                guard let slot = s.index[h] else { return nil }
+                let entry = s.entries[slot]!
+                guard entry.key == key else { return nil }  // a collision: a miss, never a verdict
+                guard time >= entry.notBefore && time < entry.notAfter && now - entry.computed <= maximumAge,
+                    now >= entry.computed
+                else {
+                    s.entries[slot] = nil
+                    s.index[h] = nil
+                    return nil
+                }
+                s.referenced[slot] = true
+                s.stats.hits += 1
+                return entry.evaluation
+            }
+            if let cached { return cached }
+            let evaluation = trust.evaluateUncached()
+            guard case .trusted(let path, _, _) = evaluation.trustResult,
+                case let window = Self.window(trust, path: path),
+                time >= window.notBefore && time < window.notAfter
+            else {
+                state.withLock { $0.stats.misses += 1 }
+                return evaluation
+            }
+            let entry = Entry(
+                key: key, hash: h, evaluation: evaluation, notBefore: window.notBefore, notAfter: window.notAfter,
+                computed: now)
+            let capacity = self.capacity
+            state.withLock { s in
+                s.stats.misses += 1
+                s.insert(entry, hash: h, capacity: capacity)
+            }
             return evaluation
         }
-        let entry = Entry(
-            key: key, hash: h, evaluation: evaluation, notBefore: window.notBefore, notAfter: window.notAfter,
-            computed: now)
-        let capacity = self.capacity
-        state.withLock { s in
-            s.stats.misses += 1
-            s.insert(entry, hash: h, capacity: capacity)
-        }
-        return evaluation
-    }
 
-    /// The times, `[notBefore, notAfter)`, at which the trusted verdict computed for `trust`
-    /// at `trust.time` provably holds: no time-dependent check can answer differently inside
-    /// it. Every interval a check reads — a certificate's validity, RFC 5280 §4.1.2.5, held
-    /// through notAfter's whole second as `Checks.within` does; a CRL's thisUpdate..nextUpdate,
-    /// §6.3.3 (a); an OCSP response's thisUpdate..nextUpdate, or thisUpdate plus the age limit,
-    /// RFC 6960 §4.2.2.1 — cuts the window at its edges, on whichever side `trust.time` lies.
-    /// The certificates considered: the validated path, every presented certificate, every
-    /// anchor in force (another path, or a CRL signer's path, could start or stop validating),
-    /// every certificate an OCSP response carries.
-    @_spi(SigilInternal)
-    public static func window(_ trust: CertificateTrust, path: [Certificate]) -> (notBefore: Double, notAfter: Double) {
-        let t = trust.time
-        var lo = -Double.infinity
-        var hi = Double.infinity
-        /// The window may not straddle either edge of `[a, b)`.
-        func cut(_ a: Double, _ b: Double) {
-            if t < a {
-                hi = min(hi, a)
-            } else if t < b {
-                lo = max(lo, a)
-                hi = min(hi, b)
-            } else {
-                lo = max(lo, b)
+        /// The times, `[notBefore, notAfter)`, at which the trusted verdict computed for `trust`
+        /// at `trust.time` provably holds: no time-dependent check can answer differently inside
+        /// it. Every interval a check reads — a certificate's validity, RFC 5280 §4.1.2.5, held
+        /// through notAfter's whole second as `Checks.within` does; a CRL's thisUpdate..nextUpdate,
+        /// §6.3.3 (a); an OCSP response's thisUpdate..nextUpdate, or thisUpdate plus the age limit,
+        /// RFC 6960 §4.2.2.1 — cuts the window at its edges, on whichever side `trust.time` lies.
+        /// The certificates considered: the validated path, every presented certificate, every
+        /// anchor in force (another path, or a CRL signer's path, could start or stop validating),
+        /// every certificate an OCSP response carries.
+        @_spi(SigilInternal)
+        public static func window(_ trust: CertificateTrust, path: [Certificate]) -> (
+            notBefore: Double, notAfter: Double
+        ) {
+            let t = trust.time
+            var lo = -Double.infinity
+            var hi = Double.infinity
+            /// The window may not straddle either edge of `[a, b)`.
+            func cut(_ a: Double, _ b: Double) {
+                if t < a {
+                    hi = min(hi, a)
+                } else if t < b {
+                    lo = max(lo, a)
+                    hi = min(hi, b)
+                } else {
+                    lo = max(lo, b)
+                }
             }
-        }
-        func cut(_ c: Certificate) { cut(Double(c.notBefore), Double(c.notAfter) + 1) }
-        for c in path { cut(c) }
-        for c in trust.certificates { cut(c) }
-        for a in trust.options.customAnchors ?? [] { cut(a) }
-        if CertificateTrust.usesSystemAnchors(
-            customAnchorsSet: trust.options.customAnchors != nil, anchorsOnly: trust.options.anchorsOnly)
-        {
-            for a in trust.systemAnchors.anchors { cut(a.certificate) }
-        }
-        if let r = trust.options.revocation {
-            for crl in r.crls {
-                cut(Double(crl.thisUpdate), crl.nextUpdate.map { Double($0) + 1 } ?? .infinity)
+            func cut(_ c: Certificate) { cut(Double(c.notBefore), Double(c.notAfter) + 1) }
+            for c in path { cut(c) }
+            for c in trust.certificates { cut(c) }
+            for a in trust.options.customAnchors ?? [] { cut(a) }
+            if CertificateTrust.usesSystemAnchors(
+                customAnchorsSet: trust.options.customAnchors != nil, anchorsOnly: trust.options.anchorsOnly)
+            {
+                for a in trust.systemAnchors.anchors { cut(a.certificate) }
             }
-            for o in r.ocspResponses {
-                guard let basic = o.basic else { continue }  // not a usable response at any time
-                cut(Double(basic.producedAt), .infinity)
-                for c in basic.certificates { cut(c) }
-                for single in basic.responses {
-                    let thisUpdate = Double(single.thisUpdate)
-                    if let next = single.nextUpdate {
-                        cut(thisUpdate, Double(next) + 1)
-                    } else {
-                        // Fresh while time − thisUpdate ≤ the limit (OCSPChecker): closed at the end.
-                        cut(thisUpdate, (thisUpdate + Double(r.maximumOCSPAgeWithoutNextUpdate)).nextUp)
+            if let r = trust.options.revocation {
+                for crl in r.crls {
+                    cut(Double(crl.thisUpdate), crl.nextUpdate.map { Double($0) + 1 } ?? .infinity)
+                }
+                for o in r.ocspResponses {
+                    guard let basic = o.basic else { continue }  // not a usable response at any time
+                    cut(Double(basic.producedAt), .infinity)
+                    for c in basic.certificates { cut(c) }
+                    for single in basic.responses {
+                        let thisUpdate = Double(single.thisUpdate)
+                        if let next = single.nextUpdate {
+                            cut(thisUpdate, Double(next) + 1)
+                        } else {
+                            // Fresh while time − thisUpdate ≤ the limit (OCSPChecker): closed at the end.
+                            cut(thisUpdate, (thisUpdate + Double(r.maximumOCSPAgeWithoutNextUpdate)).nextUp)
+                        }
                     }
                 }
             }
+            return (lo, hi)
         }
-        return (lo, hi)
-    }
 
-    /// FNV-1a over what tells chains apart cheaply — each certificate's length and its last 32
-    /// bytes (its signature's, which the issuer's key makes unpredictable) — and the
-    /// options' hash. Only an index: every hit is confirmed by comparing the whole key.
-    @_spi(SigilInternal)
-    public static let index: @Sendable (Key) -> UInt64 = { key in
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x0000_0100_0000_01b3 }
-        for c in key.chain {
-            mix(UInt64(c.der.count))
-            c.der.withUnsafeBytes { b in
-                var i = max(0, b.count - 32)
-                while i + 8 <= b.count {
-                    mix(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                    i += 8
-                }
-                while i < b.count {
-                    mix(UInt64(b[i]))
-                    i += 1
+        /// FNV-1a over what tells chains apart cheaply — each certificate's length and its last 32
+        /// bytes (its signature's, which the issuer's key makes unpredictable) — and the
+        /// options' hash. Only an index: every hit is confirmed by comparing the whole key.
+        @_spi(SigilInternal)
+        public static let index: @Sendable (Key) -> UInt64 = { key in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x0000_0100_0000_01b3 }
+            for c in key.chain {
+                mix(UInt64(c.der.count))
+                c.der.withUnsafeBytes { b in
+                    var i = max(0, b.count - 32)
+                    while i + 8 <= b.count {
+                        mix(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        i += 8
+                    }
+                    while i < b.count {
+                        mix(UInt64(b[i]))
+                        i += 1
+                    }
                 }
             }
-        }
-        mix(UInt64(bitPattern: Int64(key.settings.hashValue)))
-        mix(UInt64(key.crls.count) &* 31 &+ UInt64(key.ocspResponses.count))
-        mix(key.customAnchors.map { UInt64($0.count) &+ 1 } ?? 0)
-        return h
-    }
-
-    static let wallClock: @Sendable () -> Double = {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-            return WallClock.now()
-        #else
-            return 0
-        #endif
-    }
-
-    /// Everything an evaluation's verdict depends on except the time (see the type's
-    /// documentation); compared whole to confirm a hit.
-    public struct Key: Sendable, Equatable {
-        /// The presented certificates, in order (compared by their DER; held, not copied).
-        let chain: [Certificate]
-        /// Every option but the time, the anchors' and revocation data's bytes.
-        let settings: Settings
-        /// The caller's anchors (compared by their DER); nil when never set.
-        let customAnchors: [Certificate]?
-        /// The CRLs given (compared by their DER).
-        let crls: [CertificateList]
-        /// The OCSP responses given (compared by their DER).
-        let ocspResponses: [OCSPResponse]
-        /// The system's anchors, when they count (retained: the storage's identity proves equality).
-        let systemAnchors: [TrustAnchor]?
-
-        /// The key of `trust`'s inputs; nil when they cannot be keyed.
-        init?(_ trust: CertificateTrust) {
-            guard trust.transparency == nil,
-                let verifier = trust.signatureVerifier as? any StatelessSignatureVerifier
-            else { return nil }
-            let o = trust.options
-            chain = trust.certificates
-            customAnchors = o.customAnchors
-            systemAnchors =
-                CertificateTrust.usesSystemAnchors(customAnchorsSet: o.customAnchors != nil, anchorsOnly: o.anchorsOnly)
-                ? trust.systemAnchors.anchors : nil
-            crls = o.revocation?.crls ?? []
-            ocspResponses = o.revocation?.ocspResponses ?? []
-            settings = Settings(
-                purpose: o.purpose, additionalPurposes: trust.additionalPolicies, emails: o.emails,
-                requiredEKUs: o.requiredEKUs,
-                requiredKeyUsage: o.requiredKeyUsage.rawValue, maximumDepth: o.maximumDepth, algorithms: o.algorithms,
-                certificatePolicies: o.certificatePolicies, budget: o.budget, anchorsOnly: o.anchorsOnly,
-                revocation: o.revocation.map {
-                    RevocationSettings(
-                        policy: $0.policy, scope: $0.scope, useDeltaCRLs: $0.useDeltaCRLs,
-                        maximumOCSPAgeWithoutNextUpdate: $0.maximumOCSPAgeWithoutNextUpdate,
-                        crlCount: $0.crls.count, ocspCount: $0.ocspResponses.count,
-                        crlSignerChain: $0.crlSignerChain.map(\.der))
-                },
-                verifier: ObjectIdentifier(type(of: verifier)))
+            mix(UInt64(bitPattern: Int64(key.settings.hashValue)))
+            mix(UInt64(key.crls.count) &* 31 &+ UInt64(key.ocspResponses.count))
+            mix(key.customAnchors.map { UInt64($0.count) &+ 1 } ?? 0)
+            return h
         }
 
-        /// Whole-key equality: every byte of every certificate, anchor and revocation input,
-        /// every option.
-        public static func == (a: Key, b: Key) -> Bool {
-            a.settings == b.settings && sameDER(a.chain, b.chain, \.der) && sameDER(a.crls, b.crls, \.der)
-                && sameDER(a.ocspResponses, b.ocspResponses, \.der)
-                && sameOptionalDER(a.customAnchors, b.customAnchors) && sameAnchors(a.systemAnchors, b.systemAnchors)
+        static let wallClock: @Sendable () -> Double = {
+            #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
+                return WallClock.now()
+            #else
+                return 0
+            #endif
         }
-    }
 
-    /// The options that are neither bytes nor the time.
-    struct Settings: Sendable, Hashable {
-        let purpose: VerificationPurpose
-        let additionalPurposes: [VerificationPurpose]
-        let emails: [String]
-        let requiredEKUs: [[UInt8]]
-        let requiredKeyUsage: UInt16
-        let maximumDepth: Int?
-        let algorithms: AlgorithmPolicy
-        let certificatePolicies: CertificatePolicyOptions
-        let budget: VerificationBudget
-        let anchorsOnly: Bool
-        let revocation: RevocationSettings?
-        let verifier: ObjectIdentifier
-    }
+        /// Everything an evaluation's verdict depends on except the time (see the type's
+        /// documentation); compared whole to confirm a hit.
+        public struct Key: Sendable, Equatable {
+            /// The presented certificates, in order (compared by their DER; held, not copied).
+            let chain: [Certificate]
+            /// Every option but the time, the anchors' and revocation data's bytes.
+            let settings: Settings
+            /// The caller's anchors (compared by their DER); nil when never set.
+            let customAnchors: [Certificate]?
+            /// The CRLs given (compared by their DER).
+            let crls: [CertificateList]
+            /// The OCSP responses given (compared by their DER).
+            let ocspResponses: [OCSPResponse]
+            /// The system's anchors, when they count (retained: the storage's identity proves equality).
+            let systemAnchors: [TrustAnchor]?
 
-    /// `RevocationOptions` but its data.
-    struct RevocationSettings: Sendable, Hashable {
-        let policy: RevocationOptions.Policy
-        let scope: RevocationOptions.Scope
-        let useDeltaCRLs: Bool
-        let maximumOCSPAgeWithoutNextUpdate: Int64
-        let crlCount: Int
-        let ocspCount: Int
-        let crlSignerChain: [[UInt8]]
-    }
+            /// The key of `trust`'s inputs; nil when they cannot be keyed.
+            init?(_ trust: CertificateTrust) {
+                guard trust.transparency == nil,
+                    let verifier = trust.signatureVerifier as? any StatelessSignatureVerifier
+                else { return nil }
+                let o = trust.options
+                chain = trust.certificates
+                customAnchors = o.customAnchors
+                systemAnchors =
+                    CertificateTrust.usesSystemAnchors(
+                        customAnchorsSet: o.customAnchors != nil, anchorsOnly: o.anchorsOnly)
+                    ? trust.systemAnchors.anchors : nil
+                crls = o.revocation?.crls ?? []
+                ocspResponses = o.revocation?.ocspResponses ?? []
+                settings = Settings(
+                    purpose: o.purpose, additionalPurposes: trust.additionalPolicies, emails: o.emails,
+                    requiredEKUs: o.requiredEKUs,
+                    requiredKeyUsage: o.requiredKeyUsage.rawValue, maximumDepth: o.maximumDepth,
+                    algorithms: o.algorithms,
+                    certificatePolicies: o.certificatePolicies, budget: o.budget, anchorsOnly: o.anchorsOnly,
+                    revocation: o.revocation.map {
+                        RevocationSettings(
+                            policy: $0.policy, scope: $0.scope, useDeltaCRLs: $0.useDeltaCRLs,
+                            maximumOCSPAgeWithoutNextUpdate: $0.maximumOCSPAgeWithoutNextUpdate,
+                            crlCount: $0.crls.count, ocspCount: $0.ocspResponses.count,
+                            crlSignerChain: $0.crlSignerChain.map(\.der))
+                    },
+                    verifier: ObjectIdentifier(type(of: verifier)))
+            }
 
-    struct Entry: Sendable {
-        let key: Key
-        let hash: UInt64
-        let evaluation: CertificateTrust.Evaluation
-        let notBefore: Double
-        let notAfter: Double
-        let computed: Double
-    }
+            /// Whole-key equality: every byte of every certificate, anchor and revocation input,
+            /// every option.
+            public static func == (a: Key, b: Key) -> Bool {
+                a.settings == b.settings && sameDER(a.chain, b.chain, \.der) && sameDER(a.crls, b.crls, \.der)
+                    && sameDER(a.ocspResponses, b.ocspResponses, \.der)
+                    && sameOptionalDER(a.customAnchors, b.customAnchors)
+                    && sameAnchors(a.systemAnchors, b.systemAnchors)
+            }
+        }
 
-    struct State: Sendable {
-        var index: [UInt64: Int] = [:]
-        var entries: [Entry?] = []
-        var referenced: [Bool] = []
-        var hand = 0
-        var stats = Statistics()
+        /// The options that are neither bytes nor the time.
+        struct Settings: Sendable, Hashable {
+            let purpose: VerificationPurpose
+            let additionalPurposes: [VerificationPurpose]
+            let emails: [String]
+            let requiredEKUs: [[UInt8]]
+            let requiredKeyUsage: UInt16
+            let maximumDepth: Int?
+            let algorithms: AlgorithmPolicy
+            let certificatePolicies: CertificatePolicyOptions
+            let budget: VerificationBudget
+            let anchorsOnly: Bool
+            let revocation: RevocationSettings?
+            let verifier: ObjectIdentifier
+        }
 
-        /// Stores `entry` under `hash`: over an entry already indexed there (the index keeps
-        /// one entry per hash; a colliding chain replaces it), else in a free slot, else in
-        /// the slot the clock hand evicts (second chance: a slot used since the hand last
-        /// passed is spared once).
-        mutating func insert(_ entry: Entry, hash: UInt64, capacity: Int) {
-            if let slot = index[hash] {
+        /// `RevocationOptions` but its data.
+        struct RevocationSettings: Sendable, Hashable {
+            let policy: RevocationOptions.Policy
+            let scope: RevocationOptions.Scope
+            let useDeltaCRLs: Bool
+            let maximumOCSPAgeWithoutNextUpdate: Int64
+            let crlCount: Int
+            let ocspCount: Int
+            let crlSignerChain: [[UInt8]]
+        }
+
+        struct Entry: Sendable {
+            let key: Key
+            let hash: UInt64
+            let evaluation: CertificateTrust.Evaluation
+            let notBefore: Double
+            let notAfter: Double
+            let computed: Double
+        }
+
+        struct State: Sendable {
+            var index: [UInt64: Int] = [:]
+            var entries: [Entry?] = []
+            var referenced: [Bool] = []
+            var hand = 0
+            var stats = Statistics()
+
+            /// Stores `entry` under `hash`: over an entry already indexed there (the index keeps
+            /// one entry per hash; a colliding chain replaces it), else in a free slot, else in
+            /// the slot the clock hand evicts (second chance: a slot used since the hand last
+            /// passed is spared once).
+            mutating func insert(_ entry: Entry, hash: UInt64, capacity: Int) {
+                if let slot = index[hash] {
+                    entries[slot] = entry
+                    referenced[slot] = false
+                    return
+                }
+                let slot: Int
+                if entries.count < capacity {
+                    entries.append(nil)
+                    referenced.append(false)
+                    slot = entries.count - 1
+                } else if let free = entries.firstIndex(where: { $0 == nil }) {
+                    slot = free
+                } else {
+                    while referenced[hand] {
+                        referenced[hand] = false
+                        hand = (hand + 1) % capacity
+                    }
+                    slot = hand
+                    hand = (hand + 1) % capacity
+                    if let old = entries[slot] { index[old.hash] = nil }
+                }
                 entries[slot] = entry
                 referenced[slot] = false
-                return
+                index[hash] = slot
             }
-            let slot: Int
-            if entries.count < capacity {
-                entries.append(nil)
-                referenced.append(false)
-                slot = entries.count - 1
-            } else if let free = entries.firstIndex(where: { $0 == nil }) {
-                slot = free
-            } else {
-                while referenced[hand] {
-                    referenced[hand] = false
-                    hand = (hand + 1) % capacity
-                }
-                slot = hand
-                hand = (hand + 1) % capacity
-                if let old = entries[slot] { index[old.hash] = nil }
-            }
-            entries[slot] = entry
-            referenced[slot] = false
-            index[hash] = slot
         }
     }
-}
 
-/// Equal byte strings, array by array: the lengths, then 8 bytes at a time (the same storage
-/// short-circuits).
-private func sameDER<T>(_ a: [T], _ b: [T], _ der: (T) -> [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    for i in a.indices where !sameBytes(der(a[i]), der(b[i])) { return false }
-    return true
-}
-
-private func sameOptionalDER(_ a: [Certificate]?, _ b: [Certificate]?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): return true
-    case (let x?, let y?): return sameDER(x, y, \.der)
-    default: return false
+    /// Equal byte strings, array by array: the lengths, then 8 bytes at a time (the same storage
+    /// short-circuits).
+    private func sameDER<T>(_ a: [T], _ b: [T], _ der: (T) -> [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in a.indices where !sameBytes(der(a[i]), der(b[i])) { return false }
+        return true
     }
-}
 
-private func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    return a.withUnsafeBytes { x in
-        b.withUnsafeBytes { y in
-            if x.baseAddress == y.baseAddress { return true }
-            var i = 0
-            while i + 8 <= x.count {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                {
-                    return false
+    private func sameOptionalDER(_ a: [Certificate]?, _ b: [Certificate]?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let x?, let y?): return sameDER(x, y, \.der)
+        default: return false
+        }
+    }
+
+    private func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                if x.baseAddress == y.baseAddress { return true }
+                var i = 0
+                while i + 8 <= x.count {
+                    if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    {
+                        return false
+                    }
+                    i += 8
                 }
-                i += 8
+                while i < x.count {
+                    if x[i] != y[i] { return false }
+                    i += 1
+                }
+                return true
             }
-            while i < x.count {
-                if x[i] != y[i] { return false }
-                i += 1
+        }
+    }
+
+    /// The same anchors: the same retained storage (an array's storage never changes while a
+    /// reference to it is held: a mutation copies), else anchor by anchor (DER and source).
+    private func sameAnchors(_ a: [TrustAnchor]?, _ b: [TrustAnchor]?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let x?, let y?):
+            guard x.count == y.count else { return false }
+            let same = x.withUnsafeBufferPointer { p in
+                y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress }
+            }
+            if same { return true }
+            for i in x.indices
+            where x[i].source != y[i].source || !sameBytes(x[i].certificate.der, y[i].certificate.der) {
+                return false
             }
             return true
+        default: return false
         }
     }
-}
-
-/// The same anchors: the same retained storage (an array's storage never changes while a
-/// reference to it is held: a mutation copies), else anchor by anchor (DER and source).
-private func sameAnchors(_ a: [TrustAnchor]?, _ b: [TrustAnchor]?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): return true
-    case (let x?, let y?):
-        guard x.count == y.count else { return false }
-        let same = x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
-        if same { return true }
-        for i in x.indices where x[i].source != y[i].source || !sameBytes(x[i].certificate.der, y[i].certificate.der) {
-            return false
-        }
-        return true
-    default: return false
-    }
-}
+#endif
