@@ -217,8 +217,9 @@
         }
 
         /// FNV-1a over what tells chains apart cheaply — each certificate's length and its last 32
-        /// bytes (its signature's, which the issuer's key makes unpredictable) — and the
-        /// options' hash. Only an index: every hit is confirmed by comparing the whole key.
+        /// bytes (its signature's, which the issuer's key makes unpredictable) — and the options
+        /// that usually differ (the host, the counts). Only an index: every hit is confirmed by
+        /// comparing the whole key, and keys that share an index replace each other.
         @_spi(SigilInternal)
         public static let index: @Sendable (Key) -> UInt64 = { key in
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -237,7 +238,17 @@
                     }
                 }
             }
-            mix(UInt64(bitPattern: Int64(key.settings.hashValue)))
+            // The options that usually differ between callers sharing a cache (the host above
+            // all); the rest (algorithms, policies, budget) only in the full comparison.
+            let o = key.settings
+            if let host = o.purpose.host {
+                for byte in host.utf8 { mix(UInt64(byte)) }
+            }
+            mix(
+                UInt64(o.purpose.isServer ? 1 : 0) | UInt64(o.additionalPurposes.count) << 1 | UInt64(o.emails.count)
+                    << 8)
+            mix(UInt64(o.requiredEKUs.count) | UInt64(o.requiredKeyUsage) << 8 | UInt64(o.anchorsOnly ? 1 : 0) << 24)
+            mix(UInt64(bitPattern: Int64(o.maximumDepth ?? -1)))
             mix(UInt64(key.crls.count) &* 31 &+ UInt64(key.ocspResponses.count))
             mix(key.customAnchors.map { UInt64($0.count) &+ 1 } ?? 0)
             return h
