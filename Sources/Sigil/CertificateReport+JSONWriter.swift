@@ -22,7 +22,11 @@ extension CertificateReport {
         validateRemainingExtensions(carrier)
         let key = keyDescription
         // Read in place from here on (a copy of the inspected certificate retained its every field).
-        let strict = inspected.strictCertificate
+        // A strictly parsed certificate whose extensions needed no repair is its own extension
+        // carrier (`LenientCertificate.init`): the carrier already taken serves, not a second copy.
+        let strict: Certificate? =
+            inspected.strictCertificate == nil
+            ? nil : inspected.carrierMap == nil ? carrier : inspected.strictCertificate
 
         out.raw("{\"subject\":")
         out.string { b in inspected.subject?.appendRFC4514(to: &b) }

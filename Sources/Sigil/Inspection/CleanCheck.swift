@@ -151,10 +151,10 @@ enum CleanCheck {
                 let tag = DERTag(rawValue: value.tag)
                 if DERString.isStringTag(tag) {
                     if let syntax, !syntax.allows(tag) { return false }
-                    let s = DERString(
-                        tag: tag, bytes: UnsafeRawBufferPointer(rebasing: b[value.contentStart..<value.end]),
-                        offset: value.contentStart)
-                    do throws(DERError) { try s.validate() } catch { return false }
+                    // The character set needs no second look: the strict parser validated this
+                    // very string (`DistinguishedName.validateAttribute`, the same
+                    // `DERString.validate`) — `summary` only sees strictly parsed certificates,
+                    // and only their issuer and subject come here.
                 } else if value.tag & 0xDF == 0x0C || DERString.isStringTag(DERTag(rawValue: value.tag & 0xDF)) {
                     return false  // a constructed string (X.690 §10.2)
                 } else {
