@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 @_spi(SigilInternal) import SigilX509
 
 /// The untrusted intermediates a peer sent, as candidate issuers for path building. Hostile
