@@ -16,6 +16,7 @@ python3 scripts/gen_names.py      # Fixtures/names: SAN / name-constraint cases 
 python3 scripts/gen_pinning.py    # Fixtures/pinning: pinning scenario table, ATS samples
 python3 scripts/gen_policies.py   # Fixtures/policies: RFC 5280 §6.1 policy chains (OpenSSL recorded)
 python3 scripts/gen_revocation.py # Fixtures/revocation: CRLs, OCSP responses (openssl ca/crl/ocsp; verdicts recorded)
+python3 scripts/gen_purposes.py   # Fixtures/purposes: code-signing / EKU purposes (Go and OpenSSL verdicts recorded)
 if [ "${1:-}" = "--verify" ]; then
     python3 scripts/strict_check.py
     python3 scripts/verify_openssl.py

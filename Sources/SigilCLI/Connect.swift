@@ -135,8 +135,10 @@ extension Verify {
             // The one evaluator of `verify` (`makeTrust`): the same anchors, options and rules as for files.
             let trust = makeTrust(certificates: [])
             var verifier: SigilServerTrustVerifier
+            var pinningMode = PinningMode.none
             if usesSecurityPolicy {
                 let policy = try makeSecurityPolicy(trust: trust)
+                pinningMode = policy.pinningMode
                 verifier = SigilServerTrustVerifier(policy: policy)
                 // --no-domain-check: the policy checks no name whatever the verifier passes.
             } else {
@@ -161,7 +163,7 @@ extension Verify {
             }
             guard let verdict else { throw networkFailure("\(hp.host):\(hp.port): no verification took place") }
             if let e = verdict.policyEvaluation {
-                try printPolicyEvaluation(e)
+                try printPolicyEvaluation(e, pinningMode: pinningMode)
             } else if let r = verdict.trustResult {
                 report(r)
                 if !r.isTrusted { throw ExitCode(Exit.failure) }

@@ -11,6 +11,12 @@ struct Verify: ParsableCommand {
             Exit codes: 0 trusted, 1 not trusted (reasons on stdout), 2 usage or unreadable input, \
             77 a requested feature is unsupported.
 
+            Purpose (--kind): server (serverAuth and --host/--ip, the CA/B Forum profile), client \
+            (clientAuth, --email), code-signing (RFC 5280 §4.2.1.12 codeSigning), eku with \
+            --purpose-eku OID (any other extended key usage, e.g. 1.3.6.1.5.5.7.3.8 timeStamping) or \
+            basic (the chain only). code-signing and eku require the EKU of the leaf and of every \
+            certificate of the path that carries an extKeyUsage (none: any purpose, RFC 5280 §4.2.1.12).
+
             Revocation (RFC 5280 §6.3, RFC 6960): --crl (PEM or DER, repeatable) and --ocsp-response \
             (DER or PEM, repeatable) are checked for every certificate of the validated path except \
             the anchor. --revocation hard (the default when any is given) fails certificates whose \
@@ -22,7 +28,8 @@ struct Verify: ParsableCommand {
             would, with the host (--host/--ip) as the domain. Pins are matched against the validated path. \
             --pin-config FILE loads per-domain key pins (JSON, see README); --pin-report-only checks the \
             key pins without enforcing them (exit 0 when the chain is otherwise trusted) and --pin-report \
-            FILE writes the RFC 7469 §3 report when pins in force did not match.
+            FILE writes the RFC 7469 §3 report when pins in force did not match. --ct-log-list combines \
+            with these options: CT is part of the ordinary evaluation the pins are checked after.
 
             --connect HOST[:PORT] judges the chain a live server presents instead of LEAF, through the \
             SigilNIO integration (needs the NIO trait), with every option above; the name checked is \
@@ -32,7 +39,12 @@ struct Verify: ParsableCommand {
             """
     )
 
-    enum Kind: String, ExpressibleByArgument, CaseIterable { case server, client, basic }
+    /// What the chain is verified for (`VerificationPurpose`).
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case server, client, basic
+        case codeSigning = "code-signing"
+        case eku
+    }
 
     @Argument(help: "The peer's certificate (PEM or DER), optionally followed by intermediates (not with --connect).")
     var leaf: String?
@@ -55,8 +67,18 @@ struct Verify: ParsableCommand {
     @Flag(name: .customLong("anchors-only"), help: "Trust only the --anchor certificates, not the system store.")
     var anchorsOnly = false
 
-    @Option(help: "server (serverAuth, host checked), client (clientAuth, e-mail checked) or basic (chain only).")
+    @Option(
+        help:
+            "server (serverAuth, host checked), client (clientAuth, e-mail checked), code-signing (codeSigning EKU), eku (the --purpose-eku EKU) or basic (chain only)."
+    )
     var kind: Kind = .server
+
+    @Option(
+        name: .customLong("purpose-eku"),
+        help:
+            "With --kind eku: the purpose as a dotted extended-key-usage OID (e.g. 1.3.6.1.5.5.7.3.8, timeStamping), required of the leaf and of every issuer that carries an extKeyUsage."
+    )
+    var purposeEKU: String?
 
     @Option(help: "Expected server DNS name.")
     var host: String?
@@ -204,6 +226,9 @@ struct Verify: ParsableCommand {
     func validate() throws {
         if (leaf == nil) == (connect == nil) { throw ValidationError("give a LEAF file or --connect HOST[:PORT]") }
         if connect == nil && sni != nil { throw ValidationError("--sni needs --connect") }
+        if connect != nil && (kind == .codeSigning || kind == .eku) {
+            throw ValidationError("--connect judges a TLS server: not with --kind \(kind.rawValue)")
+        }
         if let c = connect { _ = try HostPort(c) }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
@@ -221,8 +246,11 @@ struct Verify: ParsableCommand {
         if requireCT && ctLogList == nil {
             throw ValidationError("--require-ct needs --ct-log-list (SCTs cannot be checked without the logs)")
         }
-        if ctLogList != nil && usesSecurityPolicy {
-            throw ValidationError("--ct-log-list cannot be combined with security-policy options yet")
+        if kind == .eku {
+            guard let p = purposeEKU else { throw ValidationError("--kind eku needs --purpose-eku OID") }
+            if OID.content(dotted: p) == nil { throw ValidationError("--purpose-eku \(p) is not a dotted OID") }
+        } else if purposeEKU != nil {
+            throw ValidationError("--purpose-eku names the purpose of --kind eku: give --kind eku")
         }
         if let d = maxDepth, d < 0 { throw ValidationError("--max-depth must be ≥ 0") }
         for e in ekus where OID.content(dotted: e) == nil { throw ValidationError("--eku \(e) is not a dotted OID") }
@@ -343,6 +371,10 @@ struct Verify: ParsableCommand {
             trust.options.purpose = .server(host: host ?? ip)
             if let w = nameWarning { printError("warning: " + w) }
         case .client: trust.options.purpose = .client
+        case .codeSigning: trust.options.purpose = .codeSigning
+        case .eku:
+            // Checked in `validate()`: a dotted OID.
+            trust.options.purpose = .extendedKeyUsage(OID.content(dotted: purposeEKU ?? "") ?? [])
         case .basic:
             trust.options.purpose = .basic
             printError("warning: --kind basic checks the chain only; no name was checked")
@@ -561,8 +593,9 @@ extension Verify {
         if mode == .none && validateWholeChain {
             throw ValidationError("--validate-whole-chain needs --pin-mode certificate or public-key")
         }
-        if kind == .client {
-            throw ValidationError("security-policy options judge a server chain: not with --kind client")
+        if kind == .client || kind == .codeSigning || kind == .eku {
+            throw ValidationError(
+                "security-policy options judge a server chain: not with --kind \(kind.rawValue)")
         }
         if !noDomainCheck && kind != .basic && host == nil && ip == nil && connect == nil {
             throw ValidationError("give the domain with --host/--ip, or --no-domain-check to skip the name check")
@@ -614,7 +647,7 @@ extension Verify {
         let time = at ?? Date().timeIntervalSince1970
         let domain = host ?? ip
         let e = policy.evaluate(serverChain: [leaf] + intermediates, domain: domain, at: time)
-        try printPolicyEvaluation(e)
+        try printPolicyEvaluation(e, pinningMode: policy.pinningMode)
     }
 
     /// The security policy the flags ask for, holding `trust`'s one options value (anchors,
@@ -634,6 +667,8 @@ extension Verify {
         policy.allowInvalidCertificates = allowInvalid
         policy.validatesDomainName = !(noDomainCheck || kind == .basic)
         policy.validatesCertificateChain = validateWholeChain
+        // CT inside the ordinary evaluation (clause 2), as for a chain judged without pins.
+        policy.certificateTransparency = try ctOptions()
         try applyPinReporting(to: &policy)
         if allowInvalid {
             printError(
@@ -648,7 +683,17 @@ extension Verify {
         return policy
     }
 
-    func printPolicyEvaluation(_ e: SecurityPolicyEvaluation) throws {
+    /// Prints `e`; `pinningMode` is the mode the policy ran in (none when --pin-config had no
+    /// pin set for the domain, whatever --pin-mode said).
+    func printPolicyEvaluation(_ e: SecurityPolicyEvaluation, pinningMode: PinningMode) throws {
+        let modeName: String
+        switch pinningMode {
+        case .none: modeName = PinModeArgument.none.rawValue
+        case .certificate: modeName = PinModeArgument.certificate.rawValue
+        case .publicKey: modeName = PinModeArgument.publicKey.rawValue
+        }
+        var transparency: TransparencyDetails? = nil
+        if case .trusted(_, _, let details)? = e.ordinaryResult { transparency = details.transparency }
         let reportWritten = writePinReport(e)
         for w in e.warnings where !w.hasPrefix("allowInvalidCertificates is on") { printError("warning: " + w) }
         if json {
@@ -662,7 +707,7 @@ extension Verify {
             }
             o.append(("outcome", .string(outcome)))
             o.append(("message", .string(e.message)))
-            o.append(("pinMode", .string(effectivePinMode.rawValue)))
+            o.append(("pinMode", .string(modeName)))
             if let src = e.matchedChainSource {
                 o.append(("matchedAgainst", .string(src == .validatedPath ? "validatedPath" : "presented")))
                 o.append(("chain", .array(e.matchedChain.map { .string($0.subject.rfc4514String) })))
@@ -673,16 +718,25 @@ extension Verify {
                 o.append(("policies", Verify.policiesJSON(details.policies)))
             }
             o.append(("warnings", .array(e.warnings.map { .string($0) })))
+            if let ct = transparency {
+                o.append(
+                    (
+                        "certificateTransparency",
+                        .object([
+                            ("compliant", .bool(ct.compliant)), ("enforced", .bool(ct.enforced)),
+                            ("reason", .string(ct.reason)),
+                        ])
+                    ))
+            }
             if let r = e.pinFailureReport { o.append(("pinFailureReport", r.json)) }
             print(JSONValue.object(o).serialized())
         } else {
             switch e.outcome {
             case .trusted:
                 // Public-key mode judged as mode none: a report-only or expired pin set.
-                print(
-                    effectivePinMode == .none ? "trusted (pin mode none)" : "trusted (pins not enforced for this host)")
+                print(pinningMode == .none ? "trusted (pin mode none)" : "trusted (pins not enforced for this host)")
             case .acceptedWithoutValidation: print("ACCEPTED WITHOUT VALIDATION (--allow-invalid)")
-            case .pinMatched: print("trusted (pin mode \(effectivePinMode.rawValue)): \(e.message)")
+            case .pinMatched: print("trusted (pin mode \(modeName)): \(e.message)")
             case .rejected(let r): print("not trusted (\(r.rawValue)): \(e.message)")
             }
             if let src = e.matchedChainSource {
@@ -693,6 +747,11 @@ extension Verify {
             }
             if !e.isTrusted || e.outcome == .acceptedWithoutValidation {
                 for f in e.failures { print("  \(f)") }
+            }
+            if let ct = transparency {
+                print(
+                    "  certificate transparency: \(ct.compliant ? "compliant" : "not compliant")"
+                        + "\(ct.enforced ? "" : " (not enforced)"): \(ct.reason)")
             }
         }
         if !e.isTrusted { throw ExitCode(Exit.failure) }

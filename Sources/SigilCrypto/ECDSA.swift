@@ -1,6 +1,6 @@
 import CGMP
 import CSigilBignum
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An ECDSA public key on P-256, P-384 or P-521, validated on creation (SEC 1 §3.2.2.1 partial
 /// public-key validation, which is complete for these prime-order curves): coordinates below p,
@@ -92,12 +92,60 @@ public struct ECDSAPublicKey: Sendable {
         try verify(r: r, s: s, digest: digest, p256UseMulx: p256UseMulx)
     }
 
-    /// Verifies a signature given as the big-endian unsigned integers r and s (for instance the
-    /// two halves of an IEEE P1363 / JWS `r || s` signature; leading zero bytes are allowed).
+    /// Verifies a signature given as the big-endian unsigned integers r and s, any length (leading
+    /// zero bytes are allowed), over raw views. Sigil-internal (`@_spi(SigilInternal)`); outside
+    /// Sigil use `verify(signatureDER:digest:)` or `verify(p1363Signature:digest:)`.
+    @_spi(SigilInternal)
     public func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer)
         throws(CryptoError)
     {
         try verify(r: r, s: s, digest: digest, p256UseMulx: true)
+    }
+
+    /// Verifies an IEEE P1363 signature `r || s` (the JWS / JOSE form, RFC 7518 §3.4): exactly
+    /// `2 * curve.coordinateByteCount` bytes, r then s, each big-endian and zero-padded to the
+    /// coordinate size (32 bytes each for P-256, 48 for P-384, 66 for P-521), over a message
+    /// digest as in `verify(signatureDER:digest:)`.
+    ///
+    /// - Throws: `.malformedSignature` for any other length or r, s outside [1, n-1];
+    ///   `.badSignature` when the signature does not verify.
+    public func verify(p1363Signature signature: [UInt8], digest: [UInt8]) throws(CryptoError) {
+        let size = curve.coordinateByteCount
+        guard signature.count == 2 * size else { throw .malformedSignature }
+        let result = signature.withUnsafeBytes { (sig) -> Result<Void, CryptoError> in
+            digest.withUnsafeBytes { (d) -> Result<Void, CryptoError> in
+                do throws(CryptoError) {
+                    try verify(
+                        r: UnsafeRawBufferPointer(rebasing: sig[0..<size]),
+                        s: UnsafeRawBufferPointer(rebasing: sig[size..<2 * size]), digest: d, p256UseMulx: true)
+                    return .success(())
+                } catch { return .failure(error) }
+            }
+        }
+        try result.get()
+    }
+
+    /// Array convenience of `verify(signatureDER:digest:)`.
+    public func verify(signatureDER: [UInt8], digest: [UInt8]) throws(CryptoError) {
+        let result = signatureDER.withUnsafeBytes { (sig) -> Result<Void, CryptoError> in
+            digest.withUnsafeBytes { (d) -> Result<Void, CryptoError> in
+                do throws(CryptoError) {
+                    try verify(signatureDER: sig, digest: d, p256UseMulx: true)
+                    return .success(())
+                } catch { return .failure(error) }
+            }
+        }
+        try result.get()
+    }
+
+    /// Array convenience of `init(curve:x963:)`.
+    public init(curve: ECCurve, x963: [UInt8]) throws(CryptoError) {
+        let result = x963.withUnsafeBytes { (b) -> Result<ECDSAPublicKey, CryptoError> in
+            do throws(CryptoError) { return .success(try ECDSAPublicKey(curve: curve, x963: b)) } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
     }
 
     func verify(r: UnsafeRawBufferPointer, s: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer, p256UseMulx: Bool)

@@ -6,7 +6,7 @@
 // issuer's key in temporary memory too (`RSAPublicKey.withVerifyingKey(pkcs1DER:_:)`), so a
 // certificate signature check allocates nothing up to 4096-bit keys.
 
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An RSA public key (RFC 8017 §3.1): modulus n and public exponent e.
 ///
@@ -82,7 +82,10 @@ public struct RSAPublicKey: Sendable, Hashable {
         self = try result.get()
     }
 
-    /// From the modulus and exponent as unsigned big-endian bytes (leading zeros allowed).
+    /// From the modulus and exponent as unsigned big-endian bytes (leading zeros allowed), over
+    /// raw views. Sigil-internal (`@_spi(SigilInternal)`); outside Sigil use
+    /// `init(modulus: [UInt8], exponent: [UInt8])` or `init(pkcs1DER:)`.
+    @_spi(SigilInternal)
     public init(modulus nBytes: UnsafeRawBufferPointer, exponent eBytes: UnsafeRawBufferPointer) throws(CryptoError) {
         let n = RSAPublicKey.stripLeadingZeros(nBytes)
         let e = RSAPublicKey.stripLeadingZeros(eBytes)
@@ -159,7 +162,8 @@ public struct RSAPublicKey: Sendable, Hashable {
         return try result.get()
     }
 
-    /// From the modulus and exponent as unsigned big-endian bytes (leading zeros allowed).
+    /// From the modulus and exponent as unsigned big-endian bytes (leading zeros allowed), checked
+    /// against the key rules of the type's documentation (for instance a JWK's `n` and `e`).
     public init(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) {
         let result: Result<RSAPublicKey, CryptoError> = modulus.withUnsafeBytes { n in
             exponent.withUnsafeBytes { e in

@@ -32,7 +32,7 @@ extension DERValue {
             if t & 0xC0 != 0 { return }
             switch t {
             case 0x01: _ = try decodeBoolean()  // §11.1
-            case 0x02, 0x0A: _ = try decodeIntegerBytes()  // §8.3.2, §8.4
+            case 0x02, 0x0A: _ = try _decodeIntegerBytes()  // §8.3.2, §8.4
             case 0x03: _ = try decodeBitString()  // §11.2
             case 0x05: try decodeNull()  // §8.8.2
             case 0x06: _ = try decodeObjectIdentifier()  // §8.19.2

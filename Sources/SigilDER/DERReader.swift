@@ -95,13 +95,26 @@ public struct DERValue {
     /// Number of content octets.
     @inlinable public var contentCount: Int { end - contentStart }
 
-    /// The content octets, without copying.
-    @inlinable public var content: UnsafeRawBufferPointer {
+    /// The content octets, without copying: a raw view valid only while the reader's buffer is
+    /// (Sigil-internal, `@_spi(SigilInternal)`; outside Sigil use `contentBytes`).
+    @_spi(SigilInternal) @inlinable public var content: UnsafeRawBufferPointer { _content }
+
+    /// The whole encoding (header and content), without copying: a raw view valid only while the
+    /// reader's buffer is (Sigil-internal, `@_spi(SigilInternal)`; outside Sigil use `encodedBytes`).
+    @_spi(SigilInternal) @inlinable public var encoded: UnsafeRawBufferPointer { _encoded }
+
+    /// A copy of the content octets: safe to keep after the reader's buffer is gone.
+    public var contentBytes: [UInt8] { Array(_content) }
+
+    /// A copy of the whole encoding (header and content): safe to keep after the reader's buffer
+    /// is gone.
+    public var encodedBytes: [UInt8] { Array(_encoded) }
+
+    @usableFromInline var _content: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: _input[contentStart..<end])
     }
 
-    /// The whole encoding (header and content), without copying.
-    @inlinable public var encoded: UnsafeRawBufferPointer {
+    @usableFromInline var _encoded: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: _input[start..<end])
     }
 }

@@ -58,9 +58,17 @@ extension DERValue {
     }
 
     /// Validates INTEGER content (X.690 §8.3.2: non-empty, minimal) and returns it (two's
+    /// complement, big-endian) as a raw view into the reader's buffer. Tag not checked.
+    /// Sigil-internal (`@_spi(SigilInternal)`); outside Sigil use `decodeIntegerArray()`.
+    @_spi(SigilInternal) @inlinable
+    public func decodeIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer { try _decodeIntegerBytes() }
+
+    /// A copy of the INTEGER's content octets (X.690 §8.3.2: non-empty, minimal; two's
     /// complement, big-endian). Tag not checked.
-    @inlinable
-    public func decodeIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+    public func decodeIntegerArray() throws(DERError) -> [UInt8] { Array(try _decodeIntegerBytes()) }
+
+    @usableFromInline
+    func _decodeIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
         try requirePrimitive()
         let n = contentCount
         guard n > 0 else { throw DERError(.emptyInteger, at: contentStart) }
@@ -71,13 +79,24 @@ extension DERValue {
                 throw DERError(.nonMinimalInteger, at: contentStart)
             }
         }
-        return content
+        return _content
     }
 
-    /// A non-negative INTEGER's magnitude, big-endian, without the sign octet.
-    @inlinable
+    /// A non-negative INTEGER's magnitude, big-endian, without the sign octet, as a raw view
+    /// into the reader's buffer. Sigil-internal (`@_spi(SigilInternal)`); outside Sigil use
+    /// `decodeUnsignedIntegerArray()`.
+    @_spi(SigilInternal) @inlinable
     public func decodeUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
-        let bytes = try decodeIntegerBytes()
+        try _decodeUnsignedIntegerBytes()
+    }
+
+    /// A copy of a non-negative INTEGER's magnitude, big-endian, without the sign octet
+    /// (X.690 §8.3; negative values throw `.integerOutOfRange`).
+    public func decodeUnsignedIntegerArray() throws(DERError) -> [UInt8] { Array(try _decodeUnsignedIntegerBytes()) }
+
+    @usableFromInline
+    func _decodeUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
+        let bytes = try _decodeIntegerBytes()
         if bytes[0] & 0x80 != 0 { throw DERError(.integerOutOfRange, at: contentStart) }
         if bytes[0] == 0 && bytes.count > 1 { return UnsafeRawBufferPointer(rebasing: bytes[1...]) }
         return bytes
@@ -86,7 +105,7 @@ extension DERValue {
     /// An INTEGER that must fit an `Int64`.
     @inlinable
     public func decodeInt64() throws(DERError) -> Int64 {
-        let bytes = try decodeIntegerBytes()
+        let bytes = try _decodeIntegerBytes()
         guard bytes.count <= 8 else { throw DERError(.integerOutOfRange, at: contentStart) }
         var v: Int64 = bytes[0] & 0x80 != 0 ? -1 : 0
         for b in bytes { v = (v << 8) | Int64(b) }
@@ -126,7 +145,7 @@ extension DERValue {
         if !tag.isConstructed && n >= 1 && n <= 8 && contentStart <= _input.count &- 8 {
             let word = UInt64(littleEndian: _input.loadUnaligned(fromByteOffset: contentStart, as: UInt64.self))
             let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(8 &* n)) &- 1
-            if word & mask & 0x8080_8080_8080_8080 == 0 { return content }
+            if word & mask & 0x8080_8080_8080_8080 == 0 { return _content }
         }
         return try decodeObjectIdentifierSlow()
     }
@@ -156,7 +175,7 @@ extension DERValue {
                 k &+= 1
             }
         }
-        if any & 0x8080_8080_8080_8080 == 0 { return content }
+        if any & 0x8080_8080_8080_8080 == 0 { return _content }
         // `run` counts the octets of the current arc read so far (0 at an arc's start).
         var run = 0
         var i = contentStart
@@ -170,7 +189,7 @@ extension DERValue {
             i &+= 1
         }
         if run != 0 { throw DERError(.invalidObjectIdentifier, at: end - 1) }
-        return content
+        return _content
     }
 
     /// NULL (X.690 §8.8: no content).
@@ -197,16 +216,20 @@ extension DERReader {
         return true
     }
 
-    /// Reads an INTEGER and returns its minimal two's-complement content octets (X.690 §8.3).
-    @inlinable
+    /// Reads an INTEGER and returns its minimal two's-complement content octets (X.690 §8.3)
+    /// as a raw view into the buffer. Sigil-internal (`@_spi(SigilInternal)`); outside Sigil use
+    /// `read(.integer).decodeIntegerArray()`.
+    @_spi(SigilInternal) @inlinable
     public mutating func readIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
-        try read(.integer).decodeIntegerBytes()
+        try read(.integer)._decodeIntegerBytes()
     }
 
-    /// Reads a non-negative INTEGER and returns its magnitude without the sign octet.
-    @inlinable
+    /// Reads a non-negative INTEGER and returns its magnitude without the sign octet, as a raw
+    /// view into the buffer. Sigil-internal (`@_spi(SigilInternal)`); outside Sigil use
+    /// `read(.integer).decodeUnsignedIntegerArray()`.
+    @_spi(SigilInternal) @inlinable
     public mutating func readUnsignedIntegerBytes() throws(DERError) -> UnsafeRawBufferPointer {
-        try read(.integer).decodeUnsignedIntegerBytes()
+        try read(.integer)._decodeUnsignedIntegerBytes()
     }
 
     /// Reads an INTEGER that fits in 64 bits.

@@ -19,8 +19,14 @@ public struct DERString {
     public let offset: Int
 
     /// A string of type `tag` over `bytes`, not validated (see `init(_:)` for the validating one).
-    @inlinable
+    /// Sigil-internal (`@_spi(SigilInternal)`): every other reader goes through `init(_:)`.
+    @_spi(SigilInternal) @inlinable
     public init(tag: DERTag, bytes: UnsafeRawBufferPointer, offset: Int) {
+        self.init(_tag: tag, bytes: bytes, offset: offset)
+    }
+
+    @usableFromInline
+    init(_tag tag: DERTag, bytes: UnsafeRawBufferPointer, offset: Int) {
         self.tag = tag
         self.bytes = bytes
         self.offset = offset
@@ -30,7 +36,7 @@ public struct DERString {
     @inlinable
     public init(_ value: DERValue) throws(DERError) {
         guard DERString.isStringTag(value.tag) else { throw DERError(.unexpectedTag, at: value.start) }
-        self.init(tag: value.tag, bytes: value.content, offset: value.contentStart)
+        self.init(_tag: value.tag, bytes: value._content, offset: value.contentStart)
         try validate()
     }
 

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// Builds a path from a leaf to a trust anchor and validates it (RFC 5280 §6.1 with the CA/B

@@ -1,3 +1,4 @@
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// What a verification is for: the one way to say it, read by `VerificationOptions.purpose`,

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 @_spi(SigilInternal) import SigilX509
 
 /// Where an anchor came from: the caller's own anchors or the system store.

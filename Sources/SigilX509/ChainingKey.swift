@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 extension DistinguishedName {
     /// A hash consistent with `matchesForChaining` (RFC 5280 §7.1: names that match have equal

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// `GeneralName ::= CHOICE {
 ///     otherName                 [0] AnotherName,

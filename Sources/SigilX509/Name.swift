@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// `Name ::= RDNSequence`, `RDNSequence ::= SEQUENCE OF RelativeDistinguishedName`,
 /// `RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue`,

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// OBJECT IDENTIFIER content octets (X.690 §8.19) of the identifiers Sigil knows. OIDs are
 /// compared as content octets everywhere; nothing is decoded to arcs on the hot path.

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// An RSA public key's components as views: `RSAPublicKey ::= SEQUENCE { modulus INTEGER,
 /// publicExponent INTEGER }` (RFC 8017 Appendix A.1.1), magnitudes without sign octets.

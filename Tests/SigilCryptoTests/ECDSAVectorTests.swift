@@ -1,7 +1,8 @@
 import Foundation
+import SigilDER
 import XCTest
 
-@testable import SigilCrypto
+@_spi(SigilInternal) @testable import SigilCrypto
 
 /// ECDSA verification against Wycheproof and NIST CAVP (messages hashed with Sigil's SHA-2,
 /// itself checked against NIST vectors in SHATests).
@@ -55,6 +56,19 @@ final class ECDSAVectorTests: XCTestCase {
                 switch result {
                 case "valid":
                     XCTAssertNil(error, "\(file) tcId \(id) (\(test["comment"] ?? "")) should verify")
+                    // The same valid signature in IEEE P1363 form (RFC 7518 §3.4: r || s, each
+                    // zero-padded to the coordinate size) through the public array API.
+                    let (r, s) = try XCTUnwrap(derIntegers(sig), "\(file) tcId \(id)")
+                    let size = c.coordinateByteCount
+                    let p1363 =
+                        [UInt8](repeating: 0, count: size - r.count) + r
+                        + [UInt8](repeating: 0, count: size - s.count) + s
+                    XCTAssertNoThrow(try key.verify(p1363Signature: p1363, digest: digest), "\(file) tcId \(id) P1363")
+                    XCTAssertNoThrow(try key.verify(signatureDER: sig, digest: digest), "\(file) tcId \(id) [UInt8]")
+                    XCTAssertThrowsError(try key.verify(p1363Signature: Array(p1363.dropFirst()), digest: digest))
+                    var flipped = p1363
+                    flipped[size - 1] ^= 1
+                    XCTAssertThrowsError(try key.verify(p1363Signature: flipped, digest: digest))
                 case "invalid":
                     XCTAssertNotNil(error, "\(file) tcId \(id) (\(test["comment"] ?? "")) should be rejected")
                 default:
@@ -164,6 +178,19 @@ final class ECDSAVectorTests: XCTestCase {
 }
 
 // MARK: - Helpers (Array.withUnsafeBytes is not typed-throws: errors come back as values)
+
+/// r and s of a DER `Ecdsa-Sig-Value`, through the public copying accessors.
+func derIntegers(_ sig: [UInt8]) -> ([UInt8], [UInt8])? {
+    sig.withUnsafeBytes { b -> ([UInt8], [UInt8])? in
+        var reader = DERReader(b)
+        return try? reader.enter(.sequence) { (inner: inout DERReader) throws(DERError) in
+            (
+                try inner.read(.integer).decodeUnsignedIntegerArray(),
+                try inner.read(.integer).decodeUnsignedIntegerArray()
+            )
+        }
+    }
+}
 
 func makeECKey(_ curve: ECCurve, _ bytes: [UInt8]) -> Result<ECDSAPublicKey, CryptoError> {
     bytes.withUnsafeBytes { b -> Result<ECDSAPublicKey, CryptoError> in

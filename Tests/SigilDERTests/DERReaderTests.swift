@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import XCTest
 
 /// Each rule of the strict DER reader, on hand-encoded inputs whose expected outcome follows

@@ -44,7 +44,7 @@ final class ExtensionIndexTests: XCTestCase {
                 var out: [[UInt8]] = []
                 while !r.isAtEnd {
                     let v = try r.readAny()
-                    out.append(Array(v.encoded))
+                    out.append(v.encodedBytes)
                 }
                 return out
             }
@@ -52,7 +52,7 @@ final class ExtensionIndexTests: XCTestCase {
         func content(_ tlvBytes: [UInt8]) throws -> [UInt8] {
             try tlvBytes.withUnsafeBytes { (b) throws -> [UInt8] in
                 var r = DERReader(b)
-                return Array(try r.readAny().content)
+                return try r.readAny().contentBytes
             }
         }
         let outer = try children(try content(der))

@@ -1,5 +1,5 @@
 import SigilCrypto
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// A log's state in a log list (the v3 schema of the public log lists; Apple's v4 list uses the

@@ -1,5 +1,5 @@
 import SigilCrypto
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// The `tbs_certificate` of a `precert_entry` (RFC 6962 §3.2): "the TBSCertificate component of

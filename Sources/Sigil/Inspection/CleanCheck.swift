@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// The fast path of ``LenientCertificate`` for certificates the strict parser accepted.

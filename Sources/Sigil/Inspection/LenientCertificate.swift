@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// What the inspector says about a SubjectPublicKeyInfo.

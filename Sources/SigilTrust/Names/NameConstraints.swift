@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// The verdict of one CA's name constraints on one certificate below it.

@@ -1,7 +1,7 @@
 // Candidate issuers from the peer's intermediates (path building: PathBuilder.swift lists
 // what lives where in PathBuilding/).
 
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 @_spi(SigilInternal) import SigilX509
 
 /// The untrusted intermediates a peer sent, as candidate issuers for path building. Hostile

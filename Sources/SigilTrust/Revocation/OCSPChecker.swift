@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 import SigilX509
 
 /// Checks OCSP responses for one certificate of a validated path (RFC 6960 §3.2, §4.2.2.2).

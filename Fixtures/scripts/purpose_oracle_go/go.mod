@@ -1,0 +1,3 @@
+module sigil/purposeoracle
+
+go 1.19
