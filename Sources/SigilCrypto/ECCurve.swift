@@ -43,8 +43,8 @@ final class ECCurveData: @unchecked Sendable {
     /// square (used to decompress points, SEC 1 §2.3.4).
     let sqrtExponent: UnsafeMutablePointer<UInt>
     /// Affine odd multiples G, 3G, ..., (2^(w-1) - 1)G for the wNAF of u1, `gTableCount`
-    /// entries of x||y (2 * limbs each); nil for P-256, whose C kernel has a static table of
-    /// its own (CSigilBignum/p256_gtable.h).
+    /// entries of x||y (2 * limbs each); P-521 only: nil for P-256 and P-384, whose C kernels
+    /// have static tables of their own (CSigilBignum/p256_gtable.h, p384_gtable.h).
     let gTable: UnsafeMutablePointer<UInt>!
 
     /// Window width of the base-point wNAF: 64 precomputed points; wider windows shorten the
@@ -130,7 +130,9 @@ let p384CurveData = ECCurveData(
     gy: [
         0x7a43_1d7c_90ea_0e5f, 0x0a60_b1ce_1d7e_819d, 0xe9da_3113_b5f0_b8c0, 0xf8f4_1dbd_289a_147c,
         0x5d9e_98bf_9292_dc29, 0x3617_de4a_9626_2c6f,
-    ])
+    ],
+    // The C kernel's static table (p384_gtable.h) serves u1 G: no Swift table of G.
+    buildTable: false)
 
 let p521CurveData = ECCurveData(
     P521Reduction.self, orderBits: 521,

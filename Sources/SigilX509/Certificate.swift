@@ -71,6 +71,13 @@ public struct Certificate: Sendable {
         /// OID of at most 12, the critical BOOLEAN 3). Accessors read just that TLV.
         var knownValueDeltas: ExtensionValueDeltas
         var unindexed: Bool
+        /// The known extensions present and those marked critical, one bit per
+        /// `KnownExtension` slot, and whether an extension outside them is marked critical:
+        /// recorded by the one walk over the list while parsing (RFC 5280 §4.2), so that
+        /// `trustExtensions()` does not walk it again.
+        var knownPresent: UInt16 = 0
+        var knownCritical: UInt16 = 0
+        var unknownCritical = false
     }
 
     /// Sixteen 8-bit slots packed in two words.
@@ -289,6 +296,9 @@ public struct Certificate: Sendable {
             spans.knownExtensions = index.slots
             spans.knownValueDeltas = index.valueDeltas
             spans.unindexed = index.unindexed
+            spans.knownPresent = index.present
+            spans.knownCritical = index.critical
+            spans.unknownCritical = index.unknownCritical
             let count = index.count
             spans.extensionCount = UInt8(count)
         }
@@ -303,6 +313,9 @@ public struct Certificate: Sendable {
         var slots = ExtensionSlots()
         var valueDeltas = ExtensionValueDeltas()
         var unindexed = false
+        var present: UInt16 = 0
+        var critical: UInt16 = 0
+        var unknownCritical = false
     }
 
     /// Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension
@@ -329,22 +342,23 @@ public struct Certificate: Sendable {
                     let extStart = r.position
                     index.count += 1
                     if index.count > maximumExtensionCount { throw DERError(.tooLarge, at: extStart) }
-                    let (oidValue, known, valueAt) = try r.enter(.sequence) {
-                        (e) throws(DERError) -> (DERValue, Int?, Int) in
+                    let (oidValue, known, valueAt, isCritical) = try r.enter(.sequence) {
+                        (e) throws(DERError) -> (DERValue, Int?, Int, Bool) in
                         let o = try e.read(.objectIdentifier)
                         // A known extension's OID is one of the constants `KnownExtension.slot`
                         // matches byte for byte, all valid: only others need checking.
                         let known = KnownExtension.slot(o.content)
                         if known == nil { _ = try o.decodeObjectIdentifier() }
-                        _ = try e.readBooleanDefaultFalse()
+                        let isCritical = try e.readBooleanDefaultFalse()
                         let valueAt = e.position
                         _ = try e.read(.octetString)
-                        return (o, known, valueAt)
+                        return (o, known, valueAt, isCritical)
                     }
                     let oid = oidValue.content
                     if let slot = known {
                         if seen & (1 << UInt16(slot)) != 0 { throw DERError(.duplicateExtension, at: extStart) }
                         seen |= 1 << UInt16(slot)
+                        if isCritical { index.critical |= 1 << UInt16(slot) }
                         let relative = extStart - list.contentStart + 1
                         let delta = valueAt - extStart
                         if relative <= Int(UInt16.max) && delta <= Int(UInt8.max) {
@@ -355,6 +369,7 @@ public struct Certificate: Sendable {
                         }
                         continue
                     }
+                    if isCritical { index.unknownCritical = true }
                     var k = 0
                     while k < unknownCount {
                         let prev = UnsafeRawBufferPointer(rebasing: r.input[unknown[2 * k]..<unknown[2 * k + 1]])
@@ -366,6 +381,7 @@ public struct Certificate: Sendable {
                     unknownCount += 1
                 }
             }
+            index.present = seen
         }
         return index
     }

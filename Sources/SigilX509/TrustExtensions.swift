@@ -73,53 +73,38 @@ extension Certificate {
     /// call with the result dropped: the two cannot disagree. Allocates nothing.
     @_spi(SigilInternal) public func trustExtensions() throws(DERError) -> TrustExtensions {
         var x = TrustExtensions()
-        // The list decoders validate every element while decoding (`listExtension`), so the
-        // lists need not be walked again here.
-        x.basicConstraints = try basicConstraints()
-        x.keyUsage = try keyUsage()
-        x.extendedKeyUsage = try extendedKeyUsage()
-        x.subjectAltNames = try subjectAlternativeNames()
-        _ = try issuerAlternativeNames()
-        if let ski = try subjectKeyIdentifier() { x.subjectKeyIdentifier = (ski.start, ski.end) }
-        if let aki = try authorityKeyIdentifier() {
+        // Only the extensions present are decoded (the parse recorded which: an absent one's
+        // accessor would answer nil). The list decoders validate every element while decoding
+        // (`listExtension`), so the lists need not be walked again here.
+        let p = spans.knownPresent
+        func has(_ slot: Int) -> Bool { p & (1 << UInt16(slot)) != 0 }
+        if has(KnownExtension.basicConstraints) { x.basicConstraints = try basicConstraints() }
+        if has(KnownExtension.keyUsage) { x.keyUsage = try keyUsage() }
+        if has(KnownExtension.extKeyUsage) { x.extendedKeyUsage = try extendedKeyUsage() }
+        if has(KnownExtension.subjectAltName) { x.subjectAltNames = try subjectAlternativeNames() }
+        if has(KnownExtension.issuerAltName) { _ = try issuerAlternativeNames() }
+        if has(KnownExtension.subjectKeyIdentifier), let ski = try subjectKeyIdentifier() {
+            x.subjectKeyIdentifier = (ski.start, ski.end)
+        }
+        if has(KnownExtension.authorityKeyIdentifier), let aki = try authorityKeyIdentifier() {
             x.hasAuthorityKeyIdentifier = true
             if let k = aki.keyIdentifier { x.authorityKeyIdentifierKeyID = (k.start, k.end) }
             x.authorityKeyIdentifierHasIssuer = aki.authorityCertIssuer != nil
         }
-        x.hasNameConstraints = try nameConstraints() != nil
-        x.certificatePolicies = try certificatePolicies()
-        x.hasPolicyMappings = try policyMappings() != nil
-        x.hasPolicyConstraints = try policyConstraints() != nil
-        _ = try inhibitAnyPolicy()
-        _ = try authorityInformationAccess()
-        _ = try crlDistributionPoints()
-        _ = try freshestCRL()
-        _ = try signedCertificateTimestamps()
-        // Presence and criticality in one walk over the list (validated while parsing).
-        let start = Int(spans.extensions.start)
-        let end = Int(spans.extensions.end)
-        let summary = try withStorage(der) { (b) throws(DERError) -> (UInt32, UInt32, Bool) in
-            var present: UInt32 = 0
-            var critical: UInt32 = 0
-            var unknownCritical = false
-            var r = DERReader(input: b, from: start, to: end)
-            while !r.isAtEnd {
-                let e = try r.read(.sequence)
-                var f = DERReader(input: b, from: e.contentStart, to: e.end)
-                let oid = try f.read(.objectIdentifier)
-                let isCritical = try f.readBooleanDefaultFalse()
-                if let slot = KnownExtension.slot(oid.content) {
-                    present |= 1 << UInt32(slot)
-                    if isCritical { critical |= 1 << UInt32(slot) }
-                } else if isCritical {
-                    unknownCritical = true
-                }
-            }
-            return (present, critical, unknownCritical)
-        }
-        x.present = summary.0
-        x.critical = summary.1
-        x.unknownCritical = summary.2
+        if has(KnownExtension.nameConstraints) { x.hasNameConstraints = try nameConstraints() != nil }
+        if has(KnownExtension.certificatePolicies) { x.certificatePolicies = try certificatePolicies() }
+        if has(KnownExtension.policyMappings) { x.hasPolicyMappings = try policyMappings() != nil }
+        if has(KnownExtension.policyConstraints) { x.hasPolicyConstraints = try policyConstraints() != nil }
+        if has(KnownExtension.inhibitAnyPolicy) { _ = try inhibitAnyPolicy() }
+        if has(KnownExtension.authorityInfoAccess) { _ = try authorityInformationAccess() }
+        if has(KnownExtension.cRLDistributionPoints) { _ = try crlDistributionPoints() }
+        if has(KnownExtension.freshestCRL) { _ = try freshestCRL() }
+        if has(KnownExtension.signedCertificateTimestampList) { _ = try signedCertificateTimestamps() }
+        // Presence and criticality (RFC 5280 §4.2), as the walk over the list made while
+        // parsing recorded them (`Spans.knownPresent` / `knownCritical` / `unknownCritical`).
+        x.present = UInt32(spans.knownPresent)
+        x.critical = UInt32(spans.knownCritical)
+        x.unknownCritical = spans.unknownCritical
         return x
     }
 }

@@ -292,4 +292,91 @@ final class VerdictCacheTests: XCTestCase {
         XCTAssertEqual(s.hits + s.misses, 400)
         XCTAssertLessThanOrEqual(s.count, 3)
     }
+
+    // MARK: chains given as DER (`CertificateTrust.evaluate(der:)`)
+
+    /// A repeated chain given as DER is answered from the cache (a hit, nothing parsed on the
+    /// way), and the hit is what an uncached evaluation returns (openssl: trusted).
+    func testDERLookupHitsAndEqualsUncached() throws {
+        let c = try Self.rsa()
+        let der = c.presented.map(\.der)
+        let uncached = try trust(c, cache: nil).evaluate(der: der)
+        XCTAssertTrue(uncached.isTrusted)
+        assertSame(uncached, trust(c, cache: nil).evaluate())
+        let cache = makeCache()
+        // A miss computed from the DER stores the verdict; the next DER lookup hits.
+        assertSame(try trust(c, cache: cache).evaluate(der: der), uncached)
+        XCTAssertEqual(cache.statistics.misses, 1)
+        assertSame(try trust(c, cache: cache).evaluate(der: der), uncached)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        // The same bytes in other arrays (a fresh copy, as a TLS stack hands them over).
+        let copies = der.map { Array($0[...]) }
+        assertSame(try trust(c, cache: cache).evaluate(der: copies), uncached)
+        XCTAssertEqual(cache.statistics.hits, 2)
+        // Parsed and DER lookups share entries: a verdict stored by `evaluate()` serves
+        // `evaluate(der:)` and the other way round.
+        let other = makeCache()
+        XCTAssertTrue(trust(c, cache: other).evaluate().isTrusted)
+        assertSame(try trust(c, cache: other).evaluate(der: der), uncached)
+        XCTAssertEqual(other.statistics.hits, 1)
+        XCTAssertEqual(other.statistics.count, 1)
+        // The `certificates` of the value are not read by `evaluate(der:)`.
+        var emptied = trust(c, cache: cache)
+        emptied.certificates = []
+        assertSame(try emptied.evaluate(der: der), uncached)
+        XCTAssertEqual(cache.statistics.hits, 3)
+    }
+
+    /// Any change to the bytes misses: a byte flipped anywhere in the leaf or the intermediate
+    /// (every 61st position, and the first and last of each), a certificate dropped, added or
+    /// reordered. Each gives exactly what an uncached evaluation of those bytes gives (a parse
+    /// error, or a verdict computed afresh — a repeated intermediate is still trusted, by a
+    /// fresh evaluation), never the cached entry.
+    func testDERLookupMissesOnAnyByteChange() throws {
+        let c = try Self.rsa()
+        let der = c.presented.map(\.der)
+        let cache = makeCache()
+        XCTAssertTrue(try trust(c, cache: cache).evaluate(der: der).isTrusted)
+        XCTAssertEqual(cache.statistics.count, 1)
+        func sameAsUncached(_ chain: [[UInt8]], _ what: String) {
+            let before = cache.statistics.hits
+            let cached = Result { () throws(DERError) in try trust(c, cache: cache).evaluate(der: chain) }
+            let fresh = Result { () throws(DERError) in try trust(c, cache: nil).evaluate(der: chain) }
+            XCTAssertEqual(cache.statistics.hits, before, "\(what): must miss")
+            switch (cached, fresh) {
+            case (.success(let a), .success(let b)):
+                assertSame(a, b)
+            case (.failure(let a), .failure(let b)): XCTAssertEqual(a, b, what)
+            default: XCTFail("\(what): cached \(cached), uncached \(fresh)")
+            }
+        }
+        for (i, certificate) in der.enumerated() {
+            var positions = Array(stride(from: 0, to: certificate.count, by: 61))
+            positions.append(certificate.count - 1)
+            for at in positions {
+                var changed = der
+                changed[i][at] ^= 0x01
+                sameAsUncached(changed, "certificate \(i), byte \(at) flipped")
+            }
+        }
+        sameAsUncached([der[0]], "intermediate dropped")
+        sameAsUncached(der + [der[1]], "intermediate repeated")
+        sameAsUncached(der.reversed(), "order reversed")
+        sameAsUncached([], "no certificate")
+        // The entry is still there and still serves the original bytes.
+        XCTAssertTrue(try trust(c, cache: cache).evaluate(der: der).isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 1)
+    }
+
+    /// Bytes that do not parse throw, with or without a cache, and store nothing.
+    func testDERThatDoesNotParseThrows() throws {
+        let c = try Self.rsa()
+        let cache = makeCache()
+        var truncated = c.presented.map(\.der)
+        truncated[0].removeLast()
+        XCTAssertThrowsError(try trust(c, cache: cache).evaluate(der: truncated))
+        XCTAssertThrowsError(try trust(c, cache: nil).evaluate(der: truncated))
+        XCTAssertEqual(cache.statistics.count, 0)
+        XCTAssertEqual(cache.statistics.hits, 0)
+    }
 }

@@ -253,6 +253,13 @@ func registerSigilBenchmarks() {
         Benchmark("ChainCached\(tag)_Sigil") { b in
             for _ in b.scaledIterations { blackHole(cachedTrust.evaluate().isTrusted) }
         }
+        // The same repeated chain given as DER, as a TLS stack hands it over
+        // (`CertificateTrust.evaluate(der:)`): the lookup compares the bytes, nothing is parsed.
+        let presentedDER = [leafDER, intermediateDER]
+        precondition(try! cachedTrust.evaluate(der: presentedDER).isTrusted, "Sigil \(family) cached DER chain")
+        Benchmark("ChainCachedDER\(tag)_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(try cachedTrust.evaluate(der: presentedDER).isTrusted) }
+        }
     }
 
     // Path building: cross-signed dead end + N unrelated intermediates + the real one.

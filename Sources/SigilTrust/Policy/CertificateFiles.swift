@@ -1,3 +1,4 @@
+import SigilDER
 import SigilX509
 
 /// Loading the certificates an application ships, as AFNetworking's `certificatesInBundle:`
@@ -49,16 +50,30 @@ public enum CertificateFiles {
         public var description: String { message }
     }
 
-    /// Every certificate in one DER or PEM file (a PEM file may hold several).
+    /// Every certificate in one DER or PEM file (a PEM file may hold several, a DER file
+    /// several concatenated). Read through `FileInput.withObjectStream` — a read buffer and one
+    /// object at a time, as `TrustStore` loading and the CLI read, so the file's size is not
+    /// limited and it is never held whole —, with `Certificate.all(from:)`'s outcome: the
+    /// input's first error (a malformed block, an object over the limit, no certificate) if it
+    /// has one, else the first certificate that does not parse.
     public static func load(file path: String) -> Result<[Certificate], LoadError> {
-        guard let bytes = FileInput.read(path) else { return .failure(LoadError(message: "cannot read \(path)")) }
-        do {
-            let certs = try Certificate.all(from: bytes)
-            if certs.isEmpty { return .failure(LoadError(message: "\(path): no certificate")) }
-            return .success(certs)
-        } catch {
-            return .failure(LoadError(message: "\(path): \(error)"))
+        var certs: [Certificate] = []
+        var parseError: DERError?
+        let streamed: DERError?? = FileInput.withObjectStream(path) { (stream) -> DERError? in
+            do throws(DERError) {
+                try stream.forEachCertificate { der in
+                    guard parseError == nil else { return }
+                    do throws(DERError) { certs.append(try Certificate(der: der)) } catch { parseError = error }
+                }
+                return nil
+            } catch {
+                return error
+            }
         }
+        guard let streamed else { return .failure(LoadError(message: "cannot read \(path)")) }
+        if let error = streamed ?? parseError { return .failure(LoadError(message: "\(path): \(error)")) }
+        if certs.isEmpty { return .failure(LoadError(message: "\(path): no certificate")) }
+        return .success(certs)
     }
 
     /// A file, or every certificate file of a directory (with the files skipped there, for the

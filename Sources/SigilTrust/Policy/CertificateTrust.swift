@@ -1,3 +1,4 @@
+import SigilDER
 import SigilX509
 
 /// A `SecTrust`-style evaluation: the certificates a peer presented, the policies to judge them
@@ -217,6 +218,29 @@ public struct CertificateTrust: Sendable {
             if let verdictCache { return verdictCache.evaluate(self) }
         #endif
         return evaluateUncached()
+    }
+
+    /// `evaluate()` of the certificates given as DER (leaf first, then any intermediates), in
+    /// place of `certificates`, with this value's other inputs. With a `verdictCache`, a chain
+    /// evaluated before (byte-identical certificates, identical other inputs, a time inside the
+    /// entry's window) is answered without parsing any certificate: the lookup compares the
+    /// bytes given with those of the stored chain. Otherwise the certificates are parsed —
+    /// the first that does not parse throws its `DERError` — and evaluated.
+    public func evaluate(der chain: [[UInt8]]) throws(DERError) -> Evaluation {
+        #if !hasFeature(Embedded)
+            if let verdictCache { return try verdictCache.evaluate(der: chain, self) }
+        #endif
+        var t = self
+        t.certificates = try CertificateTrust.parse(chain)
+        return t.evaluateUncached()
+    }
+
+    /// Each of `chain` parsed, in order.
+    static func parse(_ chain: [[UInt8]]) throws(DERError) -> [Certificate] {
+        var certificates: [Certificate] = []
+        certificates.reserveCapacity(chain.count)
+        for der in chain { certificates.append(try Certificate(der: der)) }
+        return certificates
     }
 
     /// `evaluate()` without `verdictCache`.

@@ -2,6 +2,7 @@
 // needs `Synchronization.Mutex` and metatype identities, which that mode does not offer; the
 // trust evaluation itself does not depend on it.
 #if !hasFeature(Embedded)
+    import SigilDER
     import SigilX509
     import Synchronization
 
@@ -122,8 +123,35 @@
             }
             let h = hash(key)
             let now = clock()
-            let time = trust.time
-            let cached: CertificateTrust.Evaluation? = state.withLock { s in
+            if let cached = lookup(key, hash: h, time: trust.time, now: now) { return cached }
+            return computeAndStore(trust, key: key, hash: h, now: now)
+        }
+
+        /// `trust.evaluate(der: chain)`: a repeated chain is answered from its DER alone — the
+        /// key is built from `chain`'s bytes and compared with the stored certificates' DER, so
+        /// a hit parses nothing. On a miss the certificates are parsed (the first that does not
+        /// parse throws) and evaluated as `evaluate(_:)` does. A hit stands for a chain that
+        /// parsed: an entry is stored only for certificates that parsed, and its key holds their
+        /// every byte.
+        func evaluate(der chain: [[UInt8]], _ trust: CertificateTrust) throws(DERError) -> CertificateTrust.Evaluation {
+            guard let key = Key(trust, der: chain) else {
+                state.withLock { $0.stats.bypassed += 1 }
+                var t = trust
+                t.certificates = try CertificateTrust.parse(chain)
+                return t.evaluateUncached()
+            }
+            let now = clock()
+            if let cached = lookup(key, hash: hash(key), time: trust.time, now: now) { return cached }
+            var t = trust
+            t.certificates = try CertificateTrust.parse(chain)
+            guard let parsedKey = Key(t) else { return t.evaluateUncached() }  // keyable as above
+            return computeAndStore(t, key: parsedKey, hash: hash(parsedKey), now: now)
+        }
+
+        /// The entry for `key` (indexed under `h`) if its window holds `time`; an entry found
+        /// outside its window is dropped. Counts the hit.
+        private func lookup(_ key: Key, hash h: UInt64, time: Double, now: Double) -> CertificateTrust.Evaluation? {
+            state.withLock { s in
                 guard let slot = s.index[h] else { return nil }
                 let entry = s.entries[slot]!
                 guard entry.key == key else { return nil }  // a collision: a miss, never a verdict
@@ -138,7 +166,14 @@
                 s.stats.hits += 1
                 return entry.evaluation
             }
-            if let cached { return cached }
+        }
+
+        /// Evaluates `trust` (keyed `key`, indexed under `h`), storing a trusted verdict whose
+        /// window holds `trust.time`. Counts the miss.
+        private func computeAndStore(_ trust: CertificateTrust, key: Key, hash h: UInt64, now: Double)
+            -> CertificateTrust.Evaluation
+        {
+            let time = trust.time
             let evaluation = trust.evaluateUncached()
             guard case .trusted(let path, _, _) = evaluation.trustResult,
                 case let window = Self.window(trust, path: path),
@@ -224,9 +259,10 @@
         public static let index: @Sendable (Key) -> UInt64 = { key in
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x0000_0100_0000_01b3 }
-            for c in key.chain {
-                mix(UInt64(c.der.count))
-                c.der.withUnsafeBytes { b in
+            for i in 0..<key.chain.count {
+                let der = key.chain.der(i)
+                mix(UInt64(der.count))
+                der.withUnsafeBytes { b in
                     var i = max(0, b.count - 32)
                     while i + 8 <= b.count {
                         mix(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -266,7 +302,7 @@
         /// documentation); compared whole to confirm a hit.
         public struct Key: Sendable, Equatable {
             /// The presented certificates, in order (compared by their DER; held, not copied).
-            let chain: [Certificate]
+            let chain: PresentedChain
             /// Every option but the time, the anchors' and revocation data's bytes.
             let settings: Settings
             /// The caller's anchors (compared by their DER); nil when never set.
@@ -280,11 +316,21 @@
 
             /// The key of `trust`'s inputs; nil when they cannot be keyed.
             init?(_ trust: CertificateTrust) {
+                self.init(trust, chain: .parsed(trust.certificates))
+            }
+
+            /// The key of `trust`'s inputs with `der` (leaf first) as the presented
+            /// certificates instead of `trust.certificates`, unparsed; nil when they cannot be keyed.
+            init?(_ trust: CertificateTrust, der: [[UInt8]]) {
+                self.init(trust, chain: .der(der))
+            }
+
+            private init?(_ trust: CertificateTrust, chain: PresentedChain) {
                 guard trust.transparency == nil,
                     let verifier = trust.signatureVerifier as? any StatelessSignatureVerifier
                 else { return nil }
                 let o = trust.options
-                chain = trust.certificates
+                self.chain = chain
                 customAnchors = o.customAnchors
                 systemAnchors =
                     CertificateTrust.usesSystemAnchors(
@@ -311,10 +357,40 @@
             /// Whole-key equality: every byte of every certificate, anchor and revocation input,
             /// every option.
             public static func == (a: Key, b: Key) -> Bool {
-                a.settings == b.settings && sameDER(a.chain, b.chain, \.der) && sameDER(a.crls, b.crls, \.der)
+                a.settings == b.settings && a.chain.hasSameBytes(as: b.chain) && sameDER(a.crls, b.crls, \.der)
                     && sameDER(a.ocspResponses, b.ocspResponses, \.der)
                     && sameOptionalDER(a.customAnchors, b.customAnchors)
                     && sameAnchors(a.systemAnchors, b.systemAnchors)
+            }
+        }
+
+        /// The presented certificates of a key: parsed (`evaluate()`), or as DER
+        /// (`evaluate(der:)`, looked up before anything is parsed). Compared by the bytes either
+        /// way, so a DER lookup finds the entry a parsed evaluation stored.
+        enum PresentedChain: Sendable {
+            case parsed([Certificate])
+            case der([[UInt8]])
+
+            var count: Int {
+                switch self {
+                case .parsed(let c): return c.count
+                case .der(let d): return d.count
+                }
+            }
+
+            /// The DER of certificate `i`.
+            func der(_ i: Int) -> [UInt8] {
+                switch self {
+                case .parsed(let c): return c[i].der
+                case .der(let d): return d[i]
+                }
+            }
+
+            /// The same certificates, byte for byte, in the same order.
+            func hasSameBytes(as other: PresentedChain) -> Bool {
+                guard count == other.count else { return false }
+                for i in 0..<count where !sameBytes(der(i), other.der(i)) { return false }
+                return true
             }
         }
 
