@@ -6,30 +6,40 @@ import Sigil
 /// Each input (a file, or `-` for standard input) is read through `ObjectStream` — a fixed read
 /// buffer plus one object at a time — so memory does not grow with the input; every
 /// certificate becomes one line written straight into a byte buffer (`JSONWriter`), flushed
-/// to standard output in large writes. With `--jobs N` the objects are handed out in batches
-/// to N threads, each rendering a contiguous run into its own buffer; the buffers are written
-/// in input order, so the output is the same as with one job.
+/// to standard output in large writes. With one job the lines are written into the output
+/// buffer itself. With `--jobs N` the reading thread runs ahead of N rendering threads: it
+/// cuts the input into numbered chunks and queues them (at most a few chunks per job are read
+/// but not yet written, so memory stays bounded); each worker renders a whole chunk into a
+/// buffer of its own, reused from chunk to chunk; a writer thread writes the chunks in their
+/// sequence order, so the output is byte for byte the same as with one job.
 struct InspectStreamer {
     let now: Int64
     let jobs: Int
     /// Objects may be this large (the whole-input limit of the former reader: a big CRL).
     static let maximumObjectSize = PEM.maximumInputSize
-    /// A batch for the workers ends at this many objects or bytes.
-    static let batchObjects = 512
-    static let batchBytes = 8 << 20
+    /// A chunk for the workers ends at this many objects or bytes of DER.
+    static let chunkObjects = 64
+    static let chunkBytes = 256 << 10
+    /// Chunks read but not yet written, per job (the memory bound of `--jobs`).
+    static let chunksInFlightPerJob = 4
 
     var out = OutputBuffer(fd: 1)
     var failed = false
 
-    /// What one object became: a line of JSON (possibly empty), an error for standard error.
-    struct Rendered {
-        var json: [UInt8] = []
-        var error: String?
+    /// One entry of the input, in order: an object, or a malformed PEM block's message.
+    enum Entry {
+        case object(ObjectStream.Object, index: Int)
+        case streamError(String)
     }
 
-    struct Item {
-        var object: ObjectStream.Object
-        var index: Int
+    /// What rendering one object did.
+    enum Outcome {
+        /// A JSON line was appended.
+        case line
+        /// Nothing to report (a PEM block of another kind).
+        case skipped
+        /// Nothing appended; the message goes to standard error.
+        case error(String)
     }
 
     /// Inspects `path` ("-": standard input); false when it cannot be opened.
@@ -50,37 +60,73 @@ struct InspectStreamer {
         }
         var index = 0
         var reported = 0
-        var batch: [Item] = []
-        var batchBytes = 0
-        var streamError: DERError?
-        while true {
-            let object: ObjectStream.Object?
-            do {
-                object = try stream.next()
-            } catch {
-                // The stream reports a bad PEM block and goes on (a DER error ends it).
+        var sawStreamError = false
+        let now = self.now
+        if jobs <= 1 {
+            while true {
+                let object: ObjectStream.Object?
+                do {
+                    object = try stream.next()
+                } catch {
+                    // The stream reports a bad PEM block and goes on (a DER error ends it).
+                    index += 1
+                    sawStreamError = true
+                    out.flush()
+                    printError("sigil: \(path) [\(index)]: \(error)")
+                    failed = true
+                    continue
+                }
+                guard let object else { break }
                 index += 1
-                flush(&batch, path: path, reported: &reported)
-                batchBytes = 0
-                streamError = error
-                printError("sigil: \(path) [\(index)]: \(error)")
-                failed = true
-                continue
+                switch Self.render(object, index: index, path: path, now: now, into: &out.writer) {
+                case .line: reported += 1
+                case .skipped: break
+                case .error(let e):
+                    out.flush()
+                    printError(e)
+                    failed = true
+                }
+                out.flushIfFull()
+                if index & 511 == 0 { progress.update(objects: index, bytes: stream.bytesRead) }
             }
-            guard let object else { break }
-            index += 1
-            batchBytes += object.der.count
-            batch.append(Item(object: object, index: index))
-            if batch.count >= Self.batchObjects * jobs || batchBytes >= Self.batchBytes {
-                flush(&batch, path: path, reported: &reported)
-                batchBytes = 0
-                progress.update(objects: index, bytes: stream.bytesRead)
+        } else {
+            let pipeline = InspectPipeline(
+                jobs: jobs, path: path, now: now, out: out,
+                maximumInFlight: jobs * Self.chunksInFlightPerJob)
+            var chunk: [Entry] = []
+            chunk.reserveCapacity(Self.chunkObjects)
+            var chunkBytes = 0
+            while true {
+                let object: ObjectStream.Object?
+                do {
+                    object = try stream.next()
+                } catch {
+                    index += 1
+                    sawStreamError = true
+                    chunk.append(.streamError("sigil: \(path) [\(index)]: \(error)"))
+                    continue
+                }
+                guard let object else { break }
+                index += 1
+                chunkBytes += object.der.count
+                chunk.append(.object(object, index: index))
+                if chunk.count >= Self.chunkObjects || chunkBytes >= Self.chunkBytes {
+                    pipeline.submit(chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                    chunkBytes = 0
+                    progress.update(objects: index, bytes: stream.bytesRead)
+                }
             }
+            if !chunk.isEmpty { pipeline.submit(chunk) }
+            let result = pipeline.finish()
+            out = result.out
+            reported = result.reported
+            if result.failed { failed = true }
         }
-        flush(&batch, path: path, reported: &reported)
         progress.finish()
-        if reported == 0 && streamError == nil {
+        if reported == 0 && !sawStreamError {
             // No certificate, CRL or OCSP response (PEM with only other blocks, or not PEM/DER).
+            out.flush()
             printError("sigil: \(path): \(DERError(.noCertificate, at: 0))")
             failed = true
         }
@@ -88,55 +134,25 @@ struct InspectStreamer {
         return true
     }
 
-    /// Renders the batch (in parallel when `jobs` > 1) and writes it in order.
-    mutating func flush(_ batch: inout [Item], path: String, reported: inout Int) {
-        if batch.isEmpty { return }
-        let items = batch
-        batch.removeAll(keepingCapacity: true)
-        let now = self.now
-        var results: [[Rendered]]
-        if jobs <= 1 || items.count < 2 {
-            results = [items.map { Self.render($0, path: path, now: now) }]
-        } else {
-            let workers = min(jobs, items.count)
-            let per = (items.count + workers - 1) / workers
-            let slots = Slots(count: workers)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let lo = w * per
-                let hi = min(items.count, lo + per)
-                // Each worker writes only its own slot.
-                if lo < hi { slots.pointer[w] = items[lo..<hi].map { Self.render($0, path: path, now: now) } }
-            }
-            results = Array(slots.pointer)
+    /// Appends one object's JSON line to `w`: a certificate (PEM certificate labels, or DER), a
+    /// CRL (PEM `X509 CRL`, or DER that is not a certificate), a DER OCSP response; other PEM
+    /// blocks are skipped. The same decisions, in the same order, as the whole-file reader.
+    static func render(
+        _ o: ObjectStream.Object, index: Int, path: String, now: Int64, into w: inout JSONWriter
+    ) -> Outcome {
+        // The name in messages (built only for an error).
+        func label() -> String { index == 1 && o.label == nil ? path : "\(path) [\(index)]" }
+        func line(_ v: JSONValue) -> Outcome {
+            w.bytes.append(contentsOf: v.serialized().utf8)
+            w.byte(0x0A)
+            return .line
         }
-        for run in results {
-            for r in run {
-                if let e = r.error {
-                    out.flush()
-                    printError(e)
-                    failed = true
-                }
-                if !r.json.isEmpty {
-                    out.append(r.json)
-                    reported += 1
-                }
-            }
-        }
-    }
-
-    /// One object's JSON line: a certificate (PEM certificate labels, or DER), a CRL (PEM
-    /// `X509 CRL`, or DER that is not a certificate), a DER OCSP response; other PEM blocks
-    /// are skipped (empty). The same decisions, in the same order, as the whole-file reader.
-    static func render(_ item: Item, path: String, now: Int64) -> Rendered {
-        let o = item.object
-        let label = item.index == 1 && o.label == nil ? path : "\(path) [\(item.index)]"
         if let l = o.label, !o.isCertificateBlock {
-            guard l == "X509 CRL" else { return Rendered() }
+            guard l == "X509 CRL" else { return .skipped }
             do {
-                let crl = try CertificateList(der: o.der)
-                return Rendered(json: Array((RevocationReport.json(crl).serialized() + "\n").utf8))
+                return line(RevocationReport.json(try CertificateList(der: o.der)))
             } catch {
-                return Rendered(error: "sigil: \(label): \(error)")
+                return .error("sigil: \(label()): \(error)")
             }
         }
         let cert: LenientCertificate
@@ -144,79 +160,231 @@ struct InspectStreamer {
             cert = try LenientCertificate(der: o.der)
         } catch {
             if o.label == nil {
-                if let crl = try? CertificateList(der: o.der) {
-                    return Rendered(json: Array((RevocationReport.json(crl).serialized() + "\n").utf8))
-                }
-                if let ocsp = try? OCSPResponse(der: o.der) {
-                    return Rendered(json: Array((RevocationReport.json(ocsp).serialized() + "\n").utf8))
-                }
+                if let crl = try? CertificateList(der: o.der) { return line(RevocationReport.json(crl)) }
+                if let ocsp = try? OCSPResponse(der: o.der) { return line(RevocationReport.json(ocsp)) }
             }
-            return Rendered(error: "sigil: \(label): \(error)")
+            return .error("sigil: \(label()): \(error)")
         }
+        // Each input hashed once; the certificate then moves into the report (no copy).
+        let sha = o.der.withUnsafeBytes { SHA256.hash($0) }
+        let spki: HashDigest
+        if let c = cert.strictCertificate {
+            spki = c.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) }
+        } else {
+            spki = cert.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) }
+        }
+        let strict = cert.strictCertificate
         var report = CertificateReport(cert, now: now)
-        let sha = cert.der.withUnsafeBytes { SHA256.hash($0) }
-        let spki = cert.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) }
-        var w = JSONWriter(capacity: 4096)
         report.writeJSON(into: &w, sha256: sha, spkiSha256: spki)
         // Embedded SCTs (RFC 6962 §3.3), as the whole-file path lists them without a log list:
         // every one with status unknown-log, as the last member of the object.
-        if let c = cert.strictCertificate {
+        if let c = strict {
             let scts = SCTVerifier.check(c, issuer: nil, logList: nil, at: now)
             if !scts.isEmpty, w.bytes.last == UInt8(ascii: "}") {
                 w.bytes.removeLast()
-                w.bytes += Array((",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}").utf8)
+                w.bytes.append(contentsOf: (",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}").utf8)
             }
         }
         w.byte(0x0A)
-        return Rendered(json: w.bytes)
+        return .line
     }
 }
 
-/// One result slot per worker (each written by one thread only, read after they all finish).
-final class Slots: @unchecked Sendable {
-    let pointer: UnsafeMutableBufferPointer<[InspectStreamer.Rendered]>
-    init(count: Int) {
-        pointer = .allocate(capacity: count)
-        pointer.initialize(repeating: [])
+/// The threads of `--jobs N`: the caller (the reading thread) submits numbered chunks; N
+/// workers render them; one writer writes them in order. At most `maximumInFlight` chunks are
+/// read but not yet written (`submit` waits), which bounds the memory whatever the input.
+final class InspectPipeline: @unchecked Sendable {
+    /// A rendered chunk: its JSON lines, and the messages for standard error with the byte
+    /// offset of the JSON they come after (so they appear in input order).
+    struct Rendered {
+        var json: [UInt8]
+        var messages: [(at: Int, text: String)]
+        var lines: Int
     }
-    deinit {
-        pointer.deinitialize()
-        pointer.deallocate()
+
+    let path: String
+    let now: Int64
+    let maximumInFlight: Int
+    /// Guards everything below.
+    let condition = NSCondition()
+    var queue: [(sequence: Int, entries: [InspectStreamer.Entry])] = []
+    var queueHead = 0
+    var done: [Int: Rendered] = [:]
+    /// Output buffers handed back by the writer, for the workers to reuse.
+    var spare: [[UInt8]] = []
+    var submitted = 0
+    var inFlight = 0
+    var closed = false
+    var running = 0
+    // The writer's own state (read by the caller only after the threads end).
+    var out: OutputBuffer
+    var reported = 0
+    var failed = false
+
+    init(jobs: Int, path: String, now: Int64, out: OutputBuffer, maximumInFlight: Int) {
+        self.path = path
+        self.now = now
+        self.out = out
+        self.maximumInFlight = maximumInFlight
+        running = jobs + 1
+        for _ in 0..<jobs { start { $0.work() } }
+        start { $0.write() }
+    }
+
+    func start(_ body: @escaping @Sendable (InspectPipeline) -> Void) {
+        let t = Thread { [self] in
+            body(self)
+            condition.lock()
+            running -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+        t.stackSize = 1 << 20
+        t.start()
+    }
+
+    /// Queues a chunk, waiting while `maximumInFlight` chunks are read and not yet written.
+    func submit(_ entries: [InspectStreamer.Entry]) {
+        condition.lock()
+        while inFlight >= maximumInFlight { condition.wait() }
+        inFlight += 1
+        queue.append((submitted, entries))
+        submitted += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more chunks: waits for every chunk to be written and the threads to end.
+    func finish() -> (out: OutputBuffer, reported: Int, failed: Bool) {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+        return (out, reported, failed)
+    }
+
+    func work() {
+        while true {
+            condition.lock()
+            while queueHead == queue.count && !closed { condition.wait() }
+            if queueHead == queue.count {
+                condition.unlock()
+                return
+            }
+            let (sequence, entries) = queue[queueHead]
+            queue[queueHead].entries = []
+            queueHead += 1
+            if queueHead == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+            }
+            var w = JSONWriter(capacity: 0)
+            if let b = spare.popLast() { w.bytes = b }
+            condition.unlock()
+
+            var r = Rendered(json: [], messages: [], lines: 0)
+            for e in entries {
+                switch e {
+                case .streamError(let text): r.messages.append((w.bytes.count, text))
+                case .object(let o, let index):
+                    switch InspectStreamer.render(o, index: index, path: path, now: now, into: &w) {
+                    case .line: r.lines += 1
+                    case .skipped: break
+                    case .error(let text): r.messages.append((w.bytes.count, text))
+                    }
+                }
+            }
+            r.json = w.bytes
+
+            condition.lock()
+            done[sequence] = r
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    func write() {
+        var next = 0
+        while true {
+            condition.lock()
+            while done[next] == nil && !(closed && next == submitted) { condition.wait() }
+            guard var r = done.removeValue(forKey: next) else {
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+
+            var from = 0
+            for m in r.messages {
+                out.write(r.json, from, m.at)
+                out.flush()
+                printError(m.text)
+                failed = true
+                from = m.at
+            }
+            out.write(r.json, from, r.json.count)
+            reported += r.lines
+            next += 1
+            r.json.removeAll(keepingCapacity: true)
+
+            condition.lock()
+            inFlight -= 1
+            spare.append(r.json)
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 }
 
 /// Standard output through one large buffer and `write(2)`.
 struct OutputBuffer {
     let fd: Int32
-    var bytes: [UInt8] = []
+    /// What is not written yet; renderers append to it directly.
+    var writer = JSONWriter(capacity: 0)
     static let threshold = 1 << 16
 
     init(fd: Int32) {
         self.fd = fd
-        bytes.reserveCapacity(Self.threshold * 2)
+        writer.bytes.reserveCapacity(Self.threshold * 2)
     }
 
-    mutating func append(_ b: [UInt8]) {
-        bytes.append(contentsOf: b)
-        if bytes.count >= Self.threshold { flush() }
+    /// Writes when the buffer holds `threshold` bytes or more.
+    @inline(__always)
+    mutating func flushIfFull() {
+        if writer.bytes.count >= Self.threshold { flush() }
+    }
+
+    /// Appends `b[from..<to]`; a large run goes out directly, without a copy.
+    mutating func write(_ b: [UInt8], _ from: Int, _ to: Int) {
+        if from >= to { return }
+        if to - from >= Self.threshold {
+            flush()
+            b.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
+            return
+        }
+        writer.bytes.append(contentsOf: b[from..<to])
+        flushIfFull()
     }
 
     mutating func flush() {
-        if bytes.isEmpty { return }
+        if writer.bytes.isEmpty { return }
+        writer.bytes.withUnsafeBytes { writeAll($0) }
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    func writeAll(_ b: UnsafeRawBufferPointer) {
         fflush(nil)  // anything `print` buffered goes first
-        bytes.withUnsafeBytes { b in
-            var done = 0
-            while done < b.count {
-                let n = write(fd, b.baseAddress! + done, b.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    // A closed pipe (`| head`): stop quietly, as the tools users pipe from do.
-                    Foundation.exit(errno == EPIPE ? 0 : Exit.usage)
-                }
-                done += n
+        var done = 0
+        while done < b.count {
+            let n = Foundation.write(fd, b.baseAddress! + done, b.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                // A closed pipe (`| head`): stop quietly, as the tools users pipe from do.
+                Foundation.exit(errno == EPIPE ? 0 : Exit.usage)
             }
+            done += n
         }
-        bytes.removeAll(keepingCapacity: true)
     }
 }
 

@@ -45,6 +45,13 @@
         /// Runs after the chain validated and passed the allow-lists (revocation); nil → no
         /// revocation checking.
         public var revocationCheck: RevocationHook?
+        /// An opt-in cache of trusted verdicts (`VerdictCache`), for a server whose clients
+        /// reconnect with the same certificates: a chain already judged trusted under the same
+        /// anchors and options (every byte compared, within the validity of what was validated)
+        /// is answered without path building or signature checks; the allow-lists and the
+        /// revocation hook still run on every handshake. Share one instance between connections.
+        /// Nil (the default): no cache. Refusals are never cached.
+        public var verdictCache: VerdictCache?
 
         /// A verifier trusting `anchors` (source `.custom`; duplicates kept once), no allow-list,
         /// the client profile.
@@ -116,19 +123,12 @@
             o.time = now
             // The one evaluator (`CertificateTrust`), with these anchors and the one options value
             // (its purpose: `.client` by default).
-            let e = CertificateTrust(
-                certificates: presented, options: o, systemAnchors: anchors, signatureVerifier: signatureVerifier
-            ).evaluate()
+            var trust = CertificateTrust(
+                certificates: presented, options: o, systemAnchors: anchors, signatureVerifier: signatureVerifier)
+            trust.verdictCache = verdictCache
+            let e = trust.evaluate()
+            guard e.isTrusted else { return SigilTLSVerdict(evaluation: e, presented: presented, name: nil, time: now) }
             let r = e.trustResult
-            guard e.isTrusted else {
-                let f = e.failures
-                return SigilTLSVerdict(
-                    presented: presented,
-                    error: SigilTLSVerificationError(
-                        reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                        message: f.first?.summary ?? "not trusted", checkedName: nil),
-                    name: nil, time: now, trust: e, result: r)
-            }
             let path = e.chain
             if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {
                 let byEmail = allowedEmails.contains { (try? matchesEmail(leaf, $0)) == true }

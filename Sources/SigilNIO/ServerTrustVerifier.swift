@@ -1,4 +1,5 @@
 #if NIO
+    import NIOConcurrencyHelpers
     import NIOCore
     import NIOSSL
     import Sigil
@@ -54,7 +55,11 @@
         }
 
         /// How the chain is judged (see `Evaluator`).
-        public var evaluator: Evaluator
+        public var evaluator: Evaluator {
+            didSet { prepared = Prepared(evaluator) }
+        }
+        /// What every handshake reuses, derived from `evaluator` once (not per handshake).
+        private var prepared: Prepared
         /// The name the certificate must prove instead of the handler's server name.
         public var hostOverride: String?
         /// Seconds since the Unix epoch (default: now). Called once per handshake.
@@ -70,11 +75,20 @@
         /// the SCTs of `handshakeExtras` added (`CTOptions.addingDeliveredSCTs`): enforced for a
         /// path ending at a system anchor, and at any anchor when `CTOptions.required`.
         public var certificateTransparency: CTOptions?
+        /// An opt-in cache of trusted verdicts (`VerdictCache`), for a client that reconnects to
+        /// the same servers: a handshake presenting a chain already judged trusted under the same
+        /// anchors, options and name (every byte compared, within the validity of what was
+        /// validated) is answered without path building or signature checks. Share one instance
+        /// between connections. Nil (the default): the evaluator's own cache, if any
+        /// (`SecurityPolicy.verdictCache`, `CertificateTrust.verdictCache`), else none. Refusals
+        /// are never cached; with `certificateTransparency` set the cache is bypassed.
+        public var verdictCache: VerdictCache?
 
         /// A verifier with `evaluator`, checking `hostOverride` instead of the handler's server name
         /// when given.
         public init(evaluator: Evaluator, hostOverride: String? = nil) {
             self.evaluator = evaluator
+            self.prepared = Prepared(evaluator)
             self.hostOverride = hostOverride
         }
 
@@ -102,45 +116,52 @@
         public func checkedName(serverHostname: String?) -> String? { hostOverride ?? serverHostname }
 
         /// The verification callback for a handler created with `serverHostname` (pass the same
-        /// value). `verdicts` receives the verdict for `SigilTLSErrorHandler`.
-        public func makeCallback(serverHostname: String?, verdicts: SigilTLSVerdictBox? = nil)
+        /// value). `verdicts` receives the verdict for `SigilTLSErrorHandler`. `port` is the
+        /// server's port for pin-failure reports (RFC 7469 §3 `port`); nil: the peer's port as
+        /// `SigilTLSErrorHandler` recorded it in `verdicts`, else unknown (null in the report).
+        public func makeCallback(serverHostname: String?, port: Int? = nil, verdicts: SigilTLSVerdictBox? = nil)
             -> NIOSSLCustomVerificationCallbackWithMetadata
         {
             let name = checkedName(serverHostname: serverHostname)
             let me = self
             return { nioChain, promise in
-                let verdict = me.verify(nioChain, name: name)
+                let verdict = me.verify(nioChain, name: name, port: port ?? verdicts?.remotePort)
                 Presented.complete(verdict, nio: nioChain, box: verdicts, observer: me.observer, promise: promise)
             }
         }
 
         /// A client handler wired to this verifier and the handler that surfaces Sigil's reason
         /// to the pipeline: add both, in this order. An IP literal as `serverHostname` is checked
-        /// (unless overridden) but not sent as SNI.
+        /// (unless overridden) but not sent as SNI. `port`: the server's port for pin-failure
+        /// reports (nil: the channel's remote port, read when it becomes active).
         ///
         /// Throws `SigilNIOConfigurationError.verificationDisabled` for a context with
         /// `certificateVerification = .none` (BoringSSL would complete the handshake whatever Sigil
         /// decided), and `.hostnameVerificationConflictsWithOverride` for `.fullVerification` with a
         /// host override.
-        public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?) throws -> [ChannelHandler] {
-            if context.configuration.certificateVerification == .none {
+        public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?, port: Int? = nil) throws
+            -> [ChannelHandler]
+        {
+            // Read once: `configuration` is a large value (copied on every read).
+            let verification = context.configuration.certificateVerification
+            if verification == .none {
                 throw SigilNIOConfigurationError.verificationDisabled(side: .client)
             }
-            if context.configuration.certificateVerification == .fullVerification,
-                let override = hostOverride, override != serverHostname
-            {
+            if verification == .fullVerification, let override = hostOverride, override != serverHostname {
                 throw SigilNIOConfigurationError.hostnameVerificationConflictsWithOverride(override)
             }
             let box = SigilTLSVerdictBox()
-            let sni = serverHostname.flatMap { sigilIsIPAddress($0) ? nil : $0 }
+            let sni = serverHostname.flatMap { SigilNIO.isIPAddress($0) ? nil : $0 }
             let tls = try NIOSSLClientHandler(
                 context: context, serverHostname: sni,
-                customVerificationCallbackWithMetadata: makeCallback(serverHostname: serverHostname, verdicts: box))
+                customVerificationCallbackWithMetadata: makeCallback(
+                    serverHostname: serverHostname, port: port, verdicts: box))
             return [tls, SigilTLSErrorHandler(verdicts: box, requiresVerdict: true)]
         }
 
-        /// Judges `chain` (as presented) for `name`, synchronously; what the callback does.
-        public func verify(_ chain: [NIOSSLCertificate], name: String?) -> SigilTLSVerdict {
+        /// Judges `chain` (as presented) for `name`, synchronously; what the callback does. `port`
+        /// goes into a `SecurityPolicy`'s pin-failure report (RFC 7469 §3; nil: null).
+        public func verify(_ chain: [NIOSSLCertificate], name: String?, port: Int? = nil) -> SigilTLSVerdict {
             let now = time()
             let presented: [Certificate]
             switch Presented.parse(chain) {
@@ -149,14 +170,16 @@
                 return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
             }
             let extras = certificateTransparency == nil ? nil : handshakeExtras?()
-            let verdict = verify(certificates: presented, name: name, at: now, extras: extras)
+            let verdict = verify(certificates: presented, name: name, port: port, at: now, extras: extras)
             return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
         }
 
         /// Judges parsed certificates (leaf first) for `name` at `time`; `extras` supply the SCTs
-        /// a handshake delivered to `certificateTransparency`.
+        /// a handshake delivered to `certificateTransparency`; `port` goes into a
+        /// `SecurityPolicy`'s pin-failure report (RFC 7469 §3; nil: null).
         public func verify(
-            certificates presented: [Certificate], name: String?, at now: Double, extras: HandshakeExtras? = nil
+            certificates presented: [Certificate], name: String?, port: Int? = nil, at now: Double,
+            extras: HandshakeExtras? = nil
         ) -> SigilTLSVerdict {
             let ct = transparency(extras)
             guard !presented.isEmpty else {
@@ -170,52 +193,30 @@
             switch evaluator {
             case .securityPolicy(var policy):
                 if let ct { policy.certificateTransparency = ct }
-                let e = policy.evaluate(serverChain: presented, domain: name, at: now)
+                if let verdictCache { policy.verdictCache = verdictCache }
+                let e = policy.evaluate(serverChain: presented, domain: name, port: port, at: now)
                 // Only a path Sigil validated is handed on; accepted without validation
                 // (allowInvalidCertificates) → no validated chain at all.
                 let path = e.isTrusted && e.matchedChainSource == .validatedPath ? e.matchedChain : []
                 return SigilTLSVerdict(
                     presented: presented, path: path, error: Self.error(for: e, name: name),
                     warnings: e.warnings, name: name, time: now, policy: e)
-            case .certificateTrust(var trust):
+            case .certificateTrust:
+                // The template with its anchors gathered once (`Prepared`) and the host set for
+                // `name` (kept for the last name: a client reconnecting to one server parses it once).
+                guard var trust = prepared.trust(for: name) else {
+                    return .nameRequired(presented: presented, time: now, what: "the policy")
+                }
                 trust.certificates = presented
                 trust.time = now
                 if let ct { trust.transparency = ct }
-                let checksName = trust.policies.contains { $0.isServer }
-                if checksName {
-                    guard let name else {
-                        return SigilTLSVerdict(
-                            presented: presented,
-                            error: SigilTLSVerificationError(
-                                reason: .policy(.domainRequired),
-                                message:
-                                    "the policy checks the server name but none was given (no SNI name and no host override)",
-                                checkedName: nil), name: nil, time: now)
-                    }
-                    trust.overrideHost(name)
-                }
-                let e = trust.evaluate()
-                var error: SigilTLSVerificationError?
-                if !e.isTrusted {
-                    let first = e.failures.first
-                    error = SigilTLSVerificationError(
-                        reason: .notTrusted(first?.kind ?? .unknownIssuer), failures: e.failures,
-                        message: first?.summary ?? "not trusted", checkedName: name)
-                }
-                return SigilTLSVerdict(
-                    presented: presented, path: e.chain, error: error, name: name, time: now, trust: e,
-                    result: e.trustResult)
+                if let verdictCache { trust.verdictCache = verdictCache }
+                return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
             case .chain(let anchors, var options, let signatureVerifier):
                 options.time = now
                 if options.purpose.isServer {
                     guard let name else {
-                        return SigilTLSVerdict(
-                            presented: presented,
-                            error: SigilTLSVerificationError(
-                                reason: .policy(.domainRequired),
-                                message:
-                                    "the server purpose checks the server name but none was given (no SNI name and no host override)",
-                                checkedName: nil), name: nil, time: now)
+                        return .nameRequired(presented: presented, time: now, what: "the server purpose")
                     }
                     options.purpose = .server(host: name)
                 }
@@ -224,18 +225,8 @@
                     certificates: presented, options: options, systemAnchors: anchors,
                     signatureVerifier: signatureVerifier)
                 trust.transparency = ct
-                let e = trust.evaluate()
-                if e.isTrusted {
-                    return SigilTLSVerdict(
-                        presented: presented, path: e.chain, error: nil, name: name, time: now, trust: e,
-                        result: e.trustResult)
-                }
-                let f = e.failures
-                let error = SigilTLSVerificationError(
-                    reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
-                    message: f.first?.summary ?? "not trusted", checkedName: name)
-                return SigilTLSVerdict(
-                    presented: presented, error: error, name: name, time: now, trust: e, result: e.trustResult)
+                trust.verdictCache = verdictCache
+                return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
             }
         }
 
@@ -296,6 +287,48 @@
             case .hostnameVerificationConflictsWithOverride(let h):
                 return
                     "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"
+            }
+        }
+    }
+
+    extension SigilServerTrustVerifier {
+        /// What every handshake of a `.certificateTrust` evaluator reuses: the template with the
+        /// anchors in force gathered into one `TrustStore` once (`CertificateTrust.effectiveAnchors`
+        /// computes each anchor's facts again on every evaluation otherwise: ≈ 4 µs a handshake in
+        /// the TLS benchmark's profile), and the template with the host set for the last name
+        /// checked. The anchors in force are the same set (each keeps its source, so `.proceed` /
+        /// `.unspecified` and Certificate Transparency's system-anchor rule are unchanged):
+        /// `customAnchors` nil with `systemAnchors` = the effective store is, by the anchor rule
+        /// (`CertificateTrust.usesSystemAnchors`), exactly that store.
+        final class Prepared: Sendable {
+            let template: CertificateTrust?
+            let checksName: Bool
+            private let last = NIOLockedValueBox<(name: String, trust: CertificateTrust)?>(nil)
+
+            init(_ evaluator: Evaluator) {
+                guard case .certificateTrust(var trust) = evaluator else {
+                    template = nil
+                    checksName = false
+                    return
+                }
+                let anchors = trust.effectiveAnchors
+                trust.useSystemAnchors()
+                trust.systemAnchors = anchors
+                template = trust
+                checksName = trust.policies.contains { $0.isServer }
+            }
+
+            /// The template for `name` (every `.server` purpose's host replaced); nil when the
+            /// policy checks the name and there is none (fail closed).
+            func trust(for name: String?) -> CertificateTrust? {
+                guard let template else { return nil }
+                guard checksName else { return template }
+                guard let name else { return nil }
+                if let hit = last.withLockedValue({ $0?.name == name ? $0?.trust : nil }) { return hit }
+                var t = template
+                t.overrideHost(name)
+                last.withLockedValue { $0 = (name, t) }
+                return t
             }
         }
     }

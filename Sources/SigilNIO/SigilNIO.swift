@@ -157,12 +157,25 @@
     /// One connection's last verdict, shared by the verification callback and `SigilTLSErrorHandler`
     /// (so the pipeline sees Sigil's reason, not only NIOSSL's `handshakeFailed`).
     public final class SigilTLSVerdictBox: Sendable {
-        private let box = NIOLockedValueBox<SigilTLSVerdict?>(nil)
+        private struct State {
+            var verdict: SigilTLSVerdict?
+            var remotePort: Int?
+        }
+        private let box = NIOLockedValueBox(State())
         /// An empty box.
         public init() {}
         /// The last verdict recorded for the connection (nil before the verification callback ran).
-        public var verdict: SigilTLSVerdict? { box.withLockedValue { $0 } }
-        func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0 = v } }
+        public var verdict: SigilTLSVerdict? { box.withLockedValue { $0.verdict } }
+        /// The peer's TCP port, recorded by `SigilTLSErrorHandler` when the channel became active
+        /// (before the handshake's verification callback runs); nil when unknown (a Unix socket,
+        /// a hand-wired pipeline without the guard). Reported as `port` in RFC 7469 §3 pin-failure
+        /// reports when the caller gave none.
+        public var remotePort: Int? { box.withLockedValue { $0.remotePort } }
+        func record(_ v: SigilTLSVerdict) { box.withLockedValue { $0.verdict = v } }
+        func recordRemotePort(_ port: Int?) {
+            guard let port else { return }
+            box.withLockedValue { if $0.remotePort == nil { $0.remotePort = port } }
+        }
     }
 
     /// The guard placed right after the NIOSSL handler (the `make…Handlers` functions return
@@ -274,6 +287,19 @@
             case .handshaking: heldFlush = true
             case .refused: break
             }
+        }
+
+        /// Records the peer's port in `verdicts` (for pin-failure reports), then passes the event on.
+        /// NIOSSL starts the handshake on this same event, before it reaches this guard, but the
+        /// peer's certificate (and so the verification callback) can only arrive afterwards.
+        public func channelActive(context: ChannelHandlerContext) {
+            verdicts.recordRemotePort(context.channel.remoteAddress?.port)
+            context.fireChannelActive()
+        }
+
+        /// Records the port when the guard is added to a channel that is already active.
+        public func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { verdicts.recordRemotePort(context.channel.remoteAddress?.port) }
         }
 
         /// Fails whatever is still held when the channel goes away.
@@ -433,6 +459,33 @@
             self.trustResult = result
         }
 
+        /// The verdict of a `CertificateTrust` evaluation: the one place its refusal becomes a
+        /// `SigilTLSVerificationError` (the server verifier's `.certificateTrust` and `.chain`
+        /// evaluators and the mTLS verifier all evaluate through `CertificateTrust`).
+        init(evaluation e: CertificateTrust.Evaluation, presented: [Certificate], name: String?, time: Double) {
+            var error: SigilTLSVerificationError?
+            if !e.isTrusted {
+                let f = e.failures
+                error = SigilTLSVerificationError(
+                    reason: .notTrusted(f.first?.kind ?? .unknownIssuer), failures: f,
+                    message: f.first?.summary ?? "not trusted", checkedName: name)
+            }
+            self.init(
+                presented: presented, path: e.chain, error: error, name: name, time: time, trust: e,
+                result: e.trustResult)
+        }
+
+        /// The refusal when `what` ("the policy", "the server purpose") checks the server name but
+        /// the connection has none (fails closed).
+        static func nameRequired(presented: [Certificate], time: Double, what: String) -> SigilTLSVerdict {
+            SigilTLSVerdict(
+                presented: presented,
+                error: SigilTLSVerificationError(
+                    reason: .policy(.domainRequired),
+                    message: "\(what) checks the server name but none was given (no SNI name and no host override)",
+                    checkedName: nil), name: nil, time: time)
+        }
+
         func refused(_ e: SigilTLSVerificationError) -> SigilTLSVerdict {
             SigilTLSVerdict(
                 presented: presentedChain, error: e, warnings: warnings, name: checkedName, time: time,
@@ -440,11 +493,24 @@
         }
     }
 
-    /// True when `host` is an IP address literal (NIOSSL refuses those as SNI).
-    public func sigilIsIPAddress(_ host: String) -> Bool {
-        if case .ip = ServerIdentity(host) { return true }
-        return false
+    extension SigilNIO {
+        /// True when `host` is an IP address literal, which is never sent as SNI (RFC 6066 §3;
+        /// NIOSSL refuses it) but is checked against the certificate's IP addresses. Only text of
+        /// digits and dots, or holding a colon or a bracket, can be one (RFC 3986 §3.2.2): any
+        /// other name is answered without parsing it (this runs once per connection).
+        public static func isIPAddress(_ host: String) -> Bool {
+            let u = host.utf8
+            let mayBeIP =
+                u.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+                || u.contains(UInt8(ascii: ":")) || u.contains(UInt8(ascii: "["))
+            guard mayBeIP, !host.isEmpty else { return false }
+            if case .ip = ServerIdentity(host) { return true }
+            return false
+        }
     }
+    /// True when `host` is an IP address literal.
+    @available(*, deprecated, renamed: "SigilNIO.isIPAddress(_:)")
+    public func sigilIsIPAddress(_ host: String) -> Bool { SigilNIO.isIPAddress(host) }
 #else
     /// Facts about this build of the module.
     public enum SigilNIO {

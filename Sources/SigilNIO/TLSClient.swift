@@ -72,13 +72,13 @@
             let promise = loop.makePromise(of: SigilTLSHandshake.self)
             let presented = NIOLockedValueBox<[[UInt8]]>([])
             let verdicts = SigilTLSVerdictBox()
-            let sni = serverName.flatMap { sigilIsIPAddress($0) ? nil : $0 }
+            let sni = serverName.flatMap { SigilNIO.isIPAddress($0) ? nil : $0 }
             let callback:
                 @Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResultWithMetadata>) -> Void = {
                     chain, p in
                     presented.withLockedValue { $0 = chain.map { (try? $0.toDERBytes()) ?? [] } }
                     if let verifier {
-                        verifier.makeCallback(serverHostname: serverName, verdicts: verdicts)(chain, p)
+                        verifier.makeCallback(serverHostname: serverName, port: port, verdicts: verdicts)(chain, p)
                     } else {
                         // Capture only: accepted, with no validated chain.
                         p.succeed(.certificateVerified(VerificationMetadata(nil)))

@@ -4,8 +4,9 @@ import SigilX509
 /// Builds a path from a leaf to a trust anchor and validates it (RFC 5280 §6.1 with the CA/B
 /// Forum Baseline Requirements profile for server and client kinds).
 ///
-/// Path building is depth-first with backtracking: candidate issuers are looked up by subject
-/// (byte-identical first, then RFC 5280 §7.1: CandidatePool.swift), anchors before untrusted
+/// Path building is depth-first with backtracking (PathBuilding/: the search in
+/// PathBuilder.swift, the budget in VerificationBudget.swift): candidate issuers are looked up
+/// by subject (byte-identical first, then RFC 5280 §7.1: CandidatePool.swift), anchors before untrusted
 /// intermediates and candidates whose subject key identifier matches the child's authority key
 /// identifier first. A candidate that fails any check is abandoned and the next one tried, so
 /// cross-signed and expired alternatives still find the valid path.
@@ -22,15 +23,6 @@ public struct ChainVerifier: Sendable {
     /// `CertificateTrust` sets it from `VerificationOptions.budget`.
     @_spi(SigilInternal) public var budget = VerificationBudget.standard
 
-    /// Work budget (why: a hostile peer controls the intermediates, and with many certificates
-    /// sharing a subject or key the number of candidate paths grows exponentially — Go's
-    /// `TestPathologicalChains`, limbo `pathological::*`). Signature checks are the expensive
-    /// step (≈ 20–800 µs each): 100 of them bound the worst case to well under a second, and no
-    /// real chain needs more than a handful (rustls-webpki uses the same figure). Candidate
-    /// visits bound the cheap work (index lookups, cached checks) at 4 096.
-    public static let maximumSignatureChecks = 100
-    /// See `maximumSignatureChecks`.
-    public static let maximumCandidateVisits = 4096
     /// Hard bound on the whole path length, self-issued certificates included.
     public static let maximumPathLength = 16
 
@@ -51,7 +43,8 @@ public struct ChainVerifier: Sendable {
     }
 }
 
-/// One verification's state: the candidate pool, caches and budget.
+/// One verification's state: the candidate pool, caches and budget. The search over candidate
+/// issuers is in PathBuilding/PathBuilder.swift; the checks of one candidate are below.
 struct Session {
     let verifier: ChainVerifier
     let leaf: Certificate
@@ -213,147 +206,6 @@ struct Session {
         return .trusted(path: certificates, anchor: verifier.anchors.anchors[anchor].source, details: details)
     }
 
-    /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
-    /// `path` holding the leaf and the intermediates.
-    mutating func extend(_ path: inout PathNodes) -> Int? {
-        let childNode = path[path.count - 1]
-        let child = certificate(childNode)
-        let depth = path.count  // index the issuer would have
-        var candidates = CandidateList()
-        collectCandidateIssuers(of: child, into: &candidates)
-        order(&candidates, for: childNode)
-        var tried = 0
-        defer {
-            // No issuer at all (or only ones already on the path): the chain ends here.
-            if tried == 0 && !budgetHit {
-                let selfIssued = isSelfIssued(childNode)
-                note(
-                    TrustFailure(
-                        selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
-                        selfIssued
-                            ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
-                            : "no certificate found for issuer \(child.issuer.rfc4514String)"))
-            }
-        }
-        for k in 0..<candidates.count {
-            let node = candidates[k]
-            if !budget.spendCandidateVisit() || budget.signatureChecks <= 0 {
-                budgetHit = true
-                return nil
-            }
-            // Loop detection: a certificate, or the same logical CA (subject and key), at most
-            // once per path. Compared directly (the path is at most `maximumPathLength` long;
-            // identical encodings have identical subject and key, so those are caught too).
-            var looped = false
-            let cand = certificate(node)
-            for n in path {
-                if n == node {
-                    looped = true
-                    break
-                }
-                let c = certificate(n)
-                if c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo {
-                    looped = true
-                    break
-                }
-            }
-            if looped { continue }
-            tried += 1
-            if path.count + 1 > ChainVerifier.maximumPathLength {
-                note(
-                    TrustFailure(
-                        .maximumDepthExceeded, at: depth,
-                        "path longer than \(ChainVerifier.maximumPathLength) certificates"))
-                continue
-            }
-            if let f = check(candidate: node, at: depth, path: path) {
-                if budgetHit { return nil }
-                note(f)
-                continue
-            }
-            if isAnchor(node) {
-                // The path is complete: RFC 5280 §6.1 policy processing (Checks/PolicyCheck.swift),
-                // then revocation (§6.3, Checks/RevocationCheck.swift).
-                if let f = policyFailure(path: path) {
-                    note(f)
-                    if budgetHit { return nil }
-                    continue
-                }
-                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) {
-                    note(f)
-                    if budgetHit { return nil }
-                    continue
-                }
-                return node
-            }
-            path.append(node)
-            if let anchor = extend(&path) { return anchor }
-            path.removeLast()
-            if budgetHit { return nil }
-        }
-        return nil
-    }
-
-    /// Anchors whose subject matches the child's issuer, then pool certificates whose subject
-    /// does: byte-identical in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
-    mutating func collectCandidateIssuers(of child: Certificate, into list: inout CandidateList) {
-        let issuer = child.issuer
-        if pool.normalised {
-            verifier.anchors.appendAnchors(withSubject: issuer, to: &list)
-        } else {
-            verifier.anchors.appendAnchors(withSubjectBytes: issuer.encoded, to: &list)
-        }
-        pool.appendCandidates(for: issuer, to: &list, anchorMatches: list.count, anchors: verifier.anchors)
-    }
-
-    /// Anchors first; within each group, candidates whose SKI equals the child's AKI keyIdentifier
-    /// first, then those without an SKI, then mismatches (kept: AKI is a hint, RFC 5280 §4.2.1.1).
-    /// Stable: equal scores keep the lookup order.
-    mutating func order(_ list: inout CandidateList, for childNode: Int) {
-        let n = list.count
-        if n < 2 { return }
-        let child = certificate(childNode)
-        let childFacts = facts(childNode)
-        func score(_ node: Int) -> Int {
-            var s = isAnchor(node) ? 0 : 10
-            switch CertificateFacts.keyIDsMatch(child: childFacts, child, candidate: facts(node), certificate(node)) {
-            case true?: break
-            case false?: s += 2
-            case nil: s += 1
-            }
-            return s
-        }
-        if n <= CandidateList.inlineCapacity {
-            // Insertion sort on (score, position), scores worked out once.
-            var scores: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &scores) { sc in
-                for i in 0..<n { sc.storeBytes(of: score(list[i]), toByteOffset: i * 8, as: Int.self) }
-                for i in 1..<n {
-                    let node = list[i]
-                    let s = sc.load(fromByteOffset: i * 8, as: Int.self)
-                    var j = i
-                    while j > 0 && sc.load(fromByteOffset: (j - 1) * 8, as: Int.self) > s {
-                        list[j] = list[j - 1]
-                        sc.storeBytes(
-                            of: sc.load(fromByteOffset: (j - 1) * 8, as: Int.self), toByteOffset: j * 8, as: Int.self)
-                        j -= 1
-                    }
-                    list[j] = node
-                    sc.storeBytes(of: s, toByteOffset: j * 8, as: Int.self)
-                }
-            }
-            return
-        }
-        var scored: [(Int, Int, Int)] = []
-        scored.reserveCapacity(n)
-        for offset in 0..<n {
-            let node = list[offset]
-            scored.append((score(node), offset, node))
-        }
-        scored.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        for i in 0..<n { list[i] = scored[i].2 }
-    }
-
     // MARK: candidate checks
 
     /// Every check of `node` as the issuer at position `depth` of `path`.
@@ -440,100 +292,5 @@ struct Session {
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
         // charged to the verification's budget (Checks/NameConstraintCheck.swift).
         return nameConstraintFailure(cand, candFacts, at: depth, path: path)
-    }
-}
-
-/// The work one verification may do, as one value carried through the whole of it (signature
-/// checks — the certificates' and the CRLs' and OCSP responses' —, candidate visits,
-/// name-constraint comparisons, certificate policy work), as rustls-webpki's `Budget`: no
-/// limit restarts per candidate, per certificate or per revocation source, so the total work on
-/// hostile input is bounded by these figures. Running out anywhere is the `budgetExhausted`
-/// failure (fail closed), whatever the revocation policy.
-public struct VerificationBudget: Sendable, Hashable {
-    /// Signature verifications left (the expensive step: ≈ 20–800 µs each), over the path's
-    /// certificates and the revocation data (CRLs, OCSP responses, responder certificates, and
-    /// the path validation of a separate CRL signer).
-    public var signatureChecks: Int
-    /// Candidate issuers left to consider (index lookups, cached checks).
-    public var candidateVisits: Int
-    /// Name × constraint comparisons left, over every CA's constraints and every certificate
-    /// they apply to (a directoryName comparison counts once per 16 octets compared).
-    public var nameConstraintComparisons: Int
-    /// RFC 5280 §6.1 certificate policy work units left, over every candidate path (a policy or
-    /// mapping read, a node created, kept or copied, a parent link stored or followed; see the
-    /// comment at the top of PolicyTree.swift).
-    public var policyTreeWork: Int
-
-    /// A budget with the given limits.
-    public init(
-        signatureChecks: Int = ChainVerifier.maximumSignatureChecks,
-        candidateVisits: Int = ChainVerifier.maximumCandidateVisits,
-        nameConstraintComparisons: Int = VerificationBudget.defaultNameConstraintComparisons,
-        policyTreeWork: Int = VerificationBudget.defaultPolicyTreeWork
-    ) {
-        self.signatureChecks = signatureChecks
-        self.candidateVisits = candidateVisits
-        self.nameConstraintComparisons = nameConstraintComparisons
-        self.policyTreeWork = policyTreeWork
-    }
-
-    /// rustls-webpki's figure for the whole verification: real chains need a few hundred
-    /// comparisons; hostile ones (x509-limbo `pathological::nc-dos-*`, 2 048 constraints × 4 096
-    /// names) millions.
-    public static let defaultNameConstraintComparisons = 250_000
-
-    /// 32 768 units: a ten-certificate government path with 30 policies and 30 one-to-one
-    /// mappings per certificate costs about 1 500; the CVE-2023-0464 chain
-    /// (Fixtures/policies/cve-2023-0464) exceeds it.
-    public static let defaultPolicyTreeWork = 1 << 15
-
-    /// The defaults: 100 signature checks, 4 096 candidate visits, 250 000 comparisons, 32 768
-    /// policy work units.
-    public static let standard = VerificationBudget()
-
-    /// One of the four limits.
-    public enum Limit: String, Sendable, Hashable, CaseIterable {
-        /// `signatureChecks`.
-        case signatureChecks
-        /// `candidateVisits`.
-        case candidateVisits
-        /// `nameConstraintComparisons`.
-        case nameConstraintComparisons
-        /// `policyTreeWork`.
-        case policyTreeWork
-    }
-
-    /// The limit a remaining budget shows as run out: signature checks or candidate visits at
-    /// zero, comparisons or policy work overdrawn (those are charged before they are checked);
-    /// signature checks when none shows (revocation stops when the next check could not be paid).
-    var exhaustedLimit: Limit {
-        if signatureChecks <= 0 { return .signatureChecks }
-        if candidateVisits <= 0 { return .candidateVisits }
-        if nameConstraintComparisons < 0 { return .nameConstraintComparisons }
-        if policyTreeWork < 0 { return .policyTreeWork }
-        return .signatureChecks
-    }
-
-    /// Takes one signature check; false when none is left.
-    mutating func spendSignatureCheck() -> Bool {
-        guard signatureChecks > 0 else { return false }
-        signatureChecks -= 1
-        return true
-    }
-
-    /// Takes one candidate visit; false when none is left.
-    mutating func spendCandidateVisit() -> Bool {
-        guard candidateVisits > 0 else { return false }
-        candidateVisits -= 1
-        return true
-    }
-
-    /// What was spent going from `self` (the initial budget) to `remaining`.
-    func spent(since remaining: VerificationBudget) -> VerificationBudget {
-        VerificationBudget(
-            signatureChecks: signatureChecks - remaining.signatureChecks,
-            candidateVisits: candidateVisits - remaining.candidateVisits,
-            nameConstraintComparisons: nameConstraintComparisons - max(0, remaining.nameConstraintComparisons),
-            policyTreeWork: policyTreeWork - max(0, remaining.policyTreeWork))
     }
 }

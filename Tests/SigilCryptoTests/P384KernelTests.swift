@@ -16,59 +16,17 @@ final class P384KernelTests: XCTestCase {
         0x0000_0000_FFFF_FFFF, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFE, UInt.max, UInt.max, UInt.max,
     ]
 
-    func hex(_ l: [UInt]) -> String {
-        l.reversed().map { String($0, radix: 16).leftPadded(16) }.joined()
-    }
-
-    func limbs(_ v: String) -> [UInt] {
-        let s = String(repeating: "0", count: max(0, 96 - v.count)) + v
-        var out = [UInt](repeating: 0, count: 6)
-        let chars = Array(s.utf8)
-        for i in 0..<6 {
-            let chunk = String(decoding: chars[(5 - i) * 16..<(6 - i) * 16], as: UTF8.self)
-            out[i] = UInt(chunk, radix: 16)!
-        }
-        return out
-    }
-
+    func hex(_ l: [UInt]) -> String { KernelLimbs.hex(l) }
+    func limbs(_ v: String) -> [UInt] { KernelLimbs.limbs(v, count: 6) }
     /// v mod p for v < 2p.
-    func reduce(_ v: [UInt]) -> [UInt] {
-        guard limbsCompareArrays(v, Self.p) >= 0 else { return v }
-        var r = v
-        var borrow: UInt = 0
-        for i in 0..<6 {
-            let (d1, o1) = v[i].subtractingReportingOverflow(Self.p[i])
-            let (d2, o2) = d1.subtractingReportingOverflow(borrow)
-            r[i] = d2
-            borrow = (o1 || o2) ? 1 : 0
-        }
-        return r
-    }
-
+    func reduce(_ v: [UInt]) -> [UInt] { KernelLimbs.reduce(v, Self.p) }
     func op(_ code: Int32, _ a: [UInt], _ b: [UInt], mulx: Bool) -> [UInt] {
-        var r = [UInt](repeating: 0, count: 6)
-        a.withUnsafeBufferPointer { ap in
-            b.withUnsafeBufferPointer { bp in
-                r.withUnsafeMutableBufferPointer { rp in
-                    csigil_p384_field_op(code, rp.baseAddress!, ap.baseAddress!, bp.baseAddress!, mulx ? 1 : 0)
-                }
-            }
-        }
-        return r
+        KernelLimbs.op(csigil_p384_field_op, code, a, b, mulx: mulx)
     }
 
     func testFieldOperationsAgainstPython() throws {
         let p = Self.p
-        func pMinus(_ k: UInt) -> [UInt] {
-            var v = p
-            var borrow = k
-            for i in 0..<6 where borrow != 0 {
-                let (d, o) = v[i].subtractingReportingOverflow(borrow)
-                v[i] = d
-                borrow = o ? 1 : 0
-            }
-            return v
-        }
+        func pMinus(_ k: UInt) -> [UInt] { KernelLimbs.pMinus(p, k) }
         var reduced: [[UInt]] = [[0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]]
         for k: UInt in [1, 2, 3, 0x1_0000_0000, 0xFFFF_FFFF] { reduced.append(pMinus(k)) }
         for i in 0..<6 {
@@ -164,7 +122,7 @@ final class P384KernelTests: XCTestCase {
         }
     }
 
-    /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_p384_gtable.py
+    /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_ec_gtable.py p384
     /// with Python integers) against Sigil's generic point arithmetic (ecBuildAffineOddMultiples
     /// over P384Reduction: other code, other field representation) for every entry, and against
     /// multiples of G from Python's `cryptography` (OpenSSL) for 3G, 255G and 511G.

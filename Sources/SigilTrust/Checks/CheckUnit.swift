@@ -89,7 +89,7 @@ struct CheckedCertificate {
 
 extension CheckUnit {
     /// Path building: candidate issuers, loops, the depth limit and the one work budget
-    /// (ChainVerifier.swift, CandidatePool.swift).
+    /// (PathBuilding/: PathBuilder.swift, CandidatePool.swift, VerificationBudget.swift).
     static let pathBuilding = CheckUnit(
         "path building", clauses: "RFC 5280 §6.1, §6.1.4 (l); RFC 4158",
         produces: [.unknownIssuer, .untrustedRoot, .maximumDepthExceeded, .budgetExhausted])

@@ -84,7 +84,10 @@ public struct CertificateTrust: Sendable {
     }
     /// Certificate Transparency, checked after the path validated (`CTOptions` in the module
     /// `Sigil`): enforced as Apple does for chains ending at a system anchor, and at a custom
-    /// anchor only when CT is required. Nil: not checked.
+    /// anchor only when CT is required. Nil: not checked. Applied whatever purpose is
+    /// evaluated: setting it is the caller's statement that the leaf is a TLS server's
+    /// (SecTrust attaches CT to its SSL server policy only; SigilNIO's server verifier also
+    /// evaluates `.basic` when it skips the name). CT can only refuse, never make a chain trusted.
     public var transparency: (any CertificateTransparencyCheck)? = nil
     #if !hasFeature(Embedded)
         /// A cache of trusted verdicts shared by evaluations that see the same chains again

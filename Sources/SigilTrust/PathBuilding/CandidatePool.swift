@@ -1,3 +1,6 @@
+// Candidate issuers from the peer's intermediates (path building: PathBuilder.swift lists
+// what lives where in PathBuilding/).
+
 import SigilDER
 @_spi(SigilInternal) import SigilX509
 
@@ -176,18 +179,5 @@ struct CandidatePool {
                 return true
             }
         }
-    }
-}
-
-extension Session {
-    /// Path building in the two passes described at `CandidatePool`: byte-identical names
-    /// first; the RFC 5280 §7.1 search only when that found no path. Failures noted in pass 1
-    /// are dropped (its "no issuer" may be wrong): pass 2 sees every candidate and notes its own.
-    mutating func buildPath(_ path: inout PathNodes) -> Int? {
-        if let anchor = extend(&path) { return anchor }
-        guard !budgetHit, pool.canWiden else { return nil }
-        pool.widen()
-        best = nil
-        return extend(&path)
     }
 }

@@ -3,16 +3,66 @@ import XCTest
 
 @testable import SigilCrypto
 
-/// The P-384 kernel's exceptional additions (CSigilBignum/p384.c: P + P must double, P + (−P) is
-/// the point at infinity), reached through public-key choices that make u1·G and u2·Q meet:
-/// Q = ±G or ±2G and (r, s, e) chosen so that u1 = e/s and u2 = r/s are 1 or 2 (SEC 1 §4.1.4
-/// steps 4–8). Cases and verdicts from Scripts/gen_p384_exceptional.py (Python `cryptography`,
-/// OpenSSL: true for a valid signature, InvalidSignature for R = infinity, step 7). Both builds
-/// of the kernel are checked (with and without MULX; .ci/run's release pass runs this, "ECDSA"
-/// in its name).
-final class ECDSAP384ExceptionalAdditionTests: XCTestCase {
+/// The C kernels' exceptional additions (CSigilBignum/p256.c and p384.c: P + P must double,
+/// P + (−P) is the point at infinity; with P-256's lazy reduction "zero" is 0 or p), reached
+/// through public-key choices that make u1·G and u2·Q meet: Q = ±G or ±2G and (r, s, e) chosen so
+/// that u1 = e/s and u2 = r/s are 1 or 2 (SEC 1 §4.1.4 steps 4–8). Cases and verdicts from
+/// Scripts/gen_ec_exceptional.py (Python `cryptography`, OpenSSL: true for a valid signature,
+/// InvalidSignature for R = infinity, step 7). Both product paths of each kernel are checked (with
+/// and without MULX; the inlined MULX/ADX asm exists only in optimised builds: .ci/run's release
+/// pass runs this, "ECDSA" in its name).
+final class ECDSAExceptionalAdditionTests: XCTestCase {
     /// (what, Q as X9.62 uncompressed, r, s, e, valid)
-    static let cases: [(String, String, String, String, String, Bool)] = [
+    typealias Case = (String, String, String, String, String, Bool)
+
+    /// `python3 Scripts/gen_ec_exceptional.py p256`
+    static let p256Cases: [Case] = [
+        (
+            "Q=G,u1=u2=1 (G+G, mixed addition doubles)",
+            "046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c2964fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
+            "7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978",
+            "7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978",
+            "7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978", true
+        ),
+        (
+            "Q=G,u1=1,u2=2 (G+2G)",
+            "046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c2964fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+            "2f65f268d3198522647bf7ca8ea5f8b2f3635b90f7d6d4c2fda0b30de373feb6",
+            "2f65f268d3198522647bf7ca8ea5f8b2f3635b90f7d6d4c2fda0b30de373feb6", true
+        ),
+        (
+            "Q=-G,u1=u2=1 (G-G = infinity, mixed addition)",
+            "046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296b01cbd1c01e58065711814b583f061e9d431cca994cea1313449bf97c840ae0a",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c", false
+        ),
+        (
+            "Q=-G,u1=2,u2=1 (2G-G)",
+            "046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296b01cbd1c01e58065711814b583f061e9d431cca994cea1313449bf97c840ae0a",
+            "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+            "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+            "d62fa3e5c258848ff179cdcac74881e4ee06fb025bd66741e942728bb131852c", true
+        ),
+        (
+            "Q=2G,u1=2,u2=1 (2G+2G, Jacobian addition doubles)",
+            "047cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc4766997807775510db8ed040293d9ac69f7430dbba7dade63ce982299e04b79d227873d1",
+            "e2534a3532d08fbba02dde659ee62bd0031fe2db785596ef509302446b030852",
+            "e2534a3532d08fbba02dde659ee62bd0031fe2db785596ef509302446b030852",
+            "c4a6946b65a11f76405bbccb3dcc57a04958cb0949938f59ad6c39c5d9a2eb53", true
+        ),
+        (
+            "Q=-2G,u1=2,u2=1 (2G-2G = infinity, Jacobian addition)",
+            "047cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978f888aaee24712fc0d6c26539608bcf244582521ac3167dd661fb4862dd878c2e",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+            "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+            "bd97c9a34c66148991efdf2a3a97e2cbcd8d6e43df5b530bf682cc378dcffad8", false
+        ),
+    ]
+
+    /// `python3 Scripts/gen_ec_exceptional.py p384`
+    static let p384Cases: [Case] = [
         (
             "Q=G,u1=u2=1 (G+G, mixed addition doubles)",
             "04aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab73617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
@@ -66,10 +116,10 @@ final class ECDSAP384ExceptionalAdditionTests: XCTestCase {
         return out
     }
 
-    func testExceptionalAdditionsAgainstPythonCryptography() throws {
-        for (what, q, r, s, e, valid) in Self.cases {
+    func check(_ curve: ECCurve, _ cases: [Case]) throws {
+        for (what, q, r, s, e, valid) in cases {
             let key = try Self.bytes(q).withUnsafeBytes { (b) throws(CryptoError) in
-                try ECDSAPublicKey(curve: .p384, x963: b)
+                try ECDSAPublicKey(curve: curve, x963: b)
             }
             for mulx in [true, false] {
                 let rb = Self.bytes(r)
@@ -88,11 +138,19 @@ final class ECDSAP384ExceptionalAdditionTests: XCTestCase {
                     }
                 }
                 if valid {
-                    XCTAssertNil(error, "\(what) mulx=\(mulx)")
+                    XCTAssertNil(error, "\(curve) \(what) mulx=\(mulx)")
                 } else {
-                    XCTAssertNotNil(error, "\(what) mulx=\(mulx)")
+                    XCTAssertNotNil(error, "\(curve) \(what) mulx=\(mulx)")
                 }
             }
         }
+    }
+
+    func testP256ExceptionalAdditionsAgainstPythonCryptography() throws {
+        try check(.p256, Self.p256Cases)
+    }
+
+    func testP384ExceptionalAdditionsAgainstPythonCryptography() throws {
+        try check(.p384, Self.p384Cases)
     }
 }

@@ -1,0 +1,275 @@
+#if NIO
+    import Foundation
+    import NIOCore
+    import NIOPosix
+    import NIOSSL
+    import Sigil
+    import SigilNIO
+    import SigilTestSupport
+    import XCTest
+
+    /// The opt-in verdict cache of both verifiers over real loopback handshakes (Fixtures/tls,
+    /// `openssl s_server` and a NIO mTLS server on 127.0.0.1), and the `port` of RFC 7469 §3
+    /// pin-failure reports. Expected paths are the fixture files; expected pins come from openssl.
+    final class VerdictCacheAndPortTests: XCTestCase {
+        var servers: [OpenSSLServer] = []
+
+        override func tearDown() {
+            for s in servers { s.stop() }
+            servers = []
+        }
+
+        func serve(_ cert: String) throws -> Int {
+            let s = try OpenSSLServer(cert: cert, chain: ["int"])
+            servers.append(s)
+            return s.port
+        }
+
+        func handshake(_ port: Int, _ verifier: SigilServerTrustVerifier, name: String = "sigil.test") throws
+            -> SigilTLSHandshake
+        {
+            try SigilTLSClient.handshake(
+                host: "127.0.0.1", port: port, serverName: name, verifier: verifier, timeout: 10
+            ).wait()
+        }
+
+        /// The parts of a verdict a cache hit must reproduce exactly.
+        func assertSameVerdict(
+            _ a: SigilTLSVerdict?, _ b: SigilTLSVerdict?, file: StaticString = #filePath, line: UInt = #line
+        ) {
+            XCTAssertEqual(a?.accepted, b?.accepted, file: file, line: line)
+            XCTAssertEqual(a?.validatedPath.map(\.der), b?.validatedPath.map(\.der), file: file, line: line)
+            XCTAssertEqual(a?.presentedChain.map(\.der), b?.presentedChain.map(\.der), file: file, line: line)
+            XCTAssertEqual(a?.trustEvaluation?.result, b?.trustEvaluation?.result, file: file, line: line)
+            XCTAssertEqual(a?.trustEvaluation?.anchorSource, b?.trustEvaluation?.anchorSource, file: file, line: line)
+            XCTAssertEqual(a?.checkedName, b?.checkedName, file: file, line: line)
+        }
+
+        func testRepeatedServerHandshakeHitsTheCache() throws {
+            let port = try serve("leaf")
+            let root = try TLSFixtures.certificate("root")
+            let cache = VerdictCache(capacity: 8)
+            var cached = SigilServerTrustVerifier(anchors: [root])
+            cached.verdictCache = cache
+            let expected = [try TLSFixtures.der("leaf"), try TLSFixtures.der("int"), try TLSFixtures.der("root")]
+
+            let first = try handshake(port, cached)
+            XCTAssertEqual(cache.statistics.misses, 1)
+            XCTAssertEqual(cache.statistics.hits, 0)
+            XCTAssertEqual(cache.statistics.count, 1)
+            let second = try handshake(port, cached)
+            XCTAssertEqual(cache.statistics.hits, 1, "a reconnecting client is answered from the cache")
+            XCTAssertEqual(cache.statistics.misses, 1)
+            XCTAssertEqual(second.validatedDER, expected, "NIOSSL gets the same validated path")
+
+            // The same verdict as without any cache.
+            let uncached = try handshake(port, SigilServerTrustVerifier(anchors: [root]))
+            XCTAssertEqual(uncached.validatedDER, expected)
+            assertSameVerdict(first.verdict, uncached.verdict)
+            assertSameVerdict(second.verdict, uncached.verdict)
+        }
+
+        func testOtherHostAndOtherAnchorsMiss() throws {
+            let root = try TLSFixtures.certificate("root")
+            let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
+            let now = 1_800_000_000.0  // inside every fixture's validity (2025–2045)
+            let cache = VerdictCache(capacity: 8)
+            var v = SigilServerTrustVerifier(anchors: [root])
+            v.verdictCache = cache
+            XCTAssertTrue(v.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+            XCTAssertTrue(v.verify(certificates: chain, name: "sigil.test", at: now + 60).accepted)
+            XCTAssertEqual(cache.statistics.hits, 1)
+
+            // Another name of the same leaf (its SAN has DNS:localhost): a separate entry.
+            let other = v.verify(certificates: chain, name: "localhost", at: now)
+            XCTAssertEqual(cache.statistics.hits, 1)
+            XCTAssertEqual(cache.statistics.misses, 2)
+            assertSameVerdict(
+                other, SigilServerTrustVerifier(anchors: [root]).verify(certificates: chain, name: "localhost", at: now)
+            )
+            // A name the leaf does not carry: refused, never cached, never a hit.
+            let wrong = v.verify(certificates: chain, name: "other.test", at: now)
+            XCTAssertFalse(wrong.accepted)
+            XCTAssertEqual(wrong.error?.reason, .notTrusted(.nameMismatch))
+            XCTAssertEqual(cache.statistics.hits, 1)
+            XCTAssertEqual(cache.statistics.misses, 3)  // computed, not stored
+            XCTAssertEqual(cache.statistics.count, 2)
+
+            // Other anchors sharing the cache: the intermediate as the anchor (a shorter path),
+            // and the root plus an unrelated root — both trusted, both misses. (The index hash does
+            // not cover the anchors, so their entries may take the slot of the first verifier's:
+            // fewer hits, never a wrong verdict, as the full key is compared.)
+            var byInt = SigilServerTrustVerifier(anchors: [try TLSFixtures.certificate("int")])
+            byInt.verdictCache = cache
+            let shorter = byInt.verify(certificates: chain, name: "sigil.test", at: now)
+            XCTAssertEqual(shorter.validatedPath.map(\.der), [try TLSFixtures.der("leaf"), try TLSFixtures.der("int")])
+            XCTAssertEqual(cache.statistics.hits, 1)
+            XCTAssertEqual(cache.statistics.misses, 4)
+            let shorterAgain = byInt.verify(certificates: chain, name: "sigil.test", at: now)
+            XCTAssertEqual(cache.statistics.hits, 2)
+            assertSameVerdict(shorterAgain, shorter)
+            var twoRoots = SigilServerTrustVerifier(anchors: [root, try TLSFixtures.certificate("rogue-root")])
+            twoRoots.verdictCache = cache
+            let viaRoot = twoRoots.verify(certificates: chain, name: "sigil.test", at: now)
+            XCTAssertEqual(viaRoot.validatedPath.last?.der, try TLSFixtures.der("root"))
+            XCTAssertEqual(cache.statistics.hits, 2)
+            XCTAssertEqual(cache.statistics.misses, 5)
+            // Whatever entry it finds, the first verifier's verdict is still its own.
+            assertSameVerdict(
+                v.verify(certificates: chain, name: "sigil.test", at: now),
+                SigilServerTrustVerifier(anchors: [root]).verify(certificates: chain, name: "sigil.test", at: now))
+        }
+
+        func testChainEvaluatorAndSecurityPolicyUseTheCache() throws {
+            var anchors = TrustStore()
+            anchors.add(try TLSFixtures.certificate("root"))
+            let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
+            let now = 1_800_000_000.0
+            let cache = VerdictCache(capacity: 8)
+            var byOptions = SigilServerTrustVerifier(
+                evaluator: .chain(
+                    anchors: anchors, options: VerificationOptions(purpose: .server(host: nil), time: 0),
+                    signatureVerifier: SigilSignatureVerifier()))
+            byOptions.verdictCache = cache
+            XCTAssertTrue(byOptions.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+            XCTAssertTrue(byOptions.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+            XCTAssertEqual(cache.statistics.hits, 1)
+
+            // A SecurityPolicy evaluates through the same options (anchors, server purpose, host):
+            // its first verification may already be answered by the entry above; the second is.
+            var policy = SigilServerTrustVerifier(policy: SecurityPolicy(anchors: anchors))
+            policy.verdictCache = cache
+            let a = policy.verify(certificates: chain, name: "sigil.test", at: now)
+            let hits = cache.statistics.hits
+            let b = policy.verify(certificates: chain, name: "sigil.test", at: now)
+            XCTAssertTrue(a.accepted && b.accepted)
+            XCTAssertEqual(cache.statistics.hits, hits + 1)
+            XCTAssertEqual(a.validatedPath.map(\.der), b.validatedPath.map(\.der))
+        }
+
+        func testRepeatedMutualTLSClientHitsTheCache() throws {
+            let cache = VerdictCache(capacity: 8)
+            let verdicts = Collected<SigilTLSVerdict>()
+            var verifier = SigilClientCertificateVerifier(anchors: [try TLSFixtures.certificate("root")])
+            verifier.verdictCache = cache
+            verifier.observer = { verdicts.append($0) }
+            let key = try NIOSSLPrivateKey(file: TLSFixtures.path("leaf.key"), format: .pem)
+            let served =
+                try NIOSSLCertificate.fromPEMFile(TLSFixtures.path("leaf.pem"))
+                + NIOSSLCertificate.fromPEMFile(TLSFixtures.path("int.pem"))
+            var config = TLSConfiguration.makeServerConfiguration(
+                certificateChain: served.map { .certificate($0) }, privateKey: .privateKey(key))
+            config.certificateVerification = .noHostnameVerification
+            let ctx = try NIOSSLContext(configuration: config)
+            let v = verifier
+            let server = try NIOServer(handlers: { try v.makeServerHandlers(context: ctx) }, errors: { _ in })
+            defer { server.stop() }
+
+            var clientConfig = TLSConfiguration.makeClientConfiguration()
+            clientConfig.certificateChain =
+                (try NIOSSLCertificate.fromPEMFile(TLSFixtures.path("client.pem"))
+                + NIOSSLCertificate.fromPEMFile(TLSFixtures.path("int.pem"))).map { .certificate($0) }
+            clientConfig.privateKey = .privateKey(
+                try NIOSSLPrivateKey(file: TLSFixtures.path("client.key"), format: .pem))
+            for round in 1...2 {
+                _ = try? SigilTLSClient.handshake(
+                    host: "127.0.0.1", port: server.port, serverName: "sigil.test", configuration: clientConfig,
+                    verifier: SigilServerTrustVerifier(anchors: [try TLSFixtures.certificate("root")]), timeout: 5
+                ).wait()
+                let deadline = Date().addingTimeInterval(5)
+                while verdicts.all.count < round && Date() < deadline { usleep(20_000) }
+            }
+            let all = verdicts.all
+            XCTAssertEqual(all.count, 2)
+            XCTAssertEqual(cache.statistics.misses, 1)
+            XCTAssertEqual(cache.statistics.hits, 1, "the reconnecting client's chain is answered from the cache")
+            let expected = [try TLSFixtures.der("client"), try TLSFixtures.der("int"), try TLSFixtures.der("root")]
+            for verdict in all {
+                XCTAssertTrue(verdict.accepted, "\(String(describing: verdict.error))")
+                XCTAssertEqual(verdict.validatedPath.map(\.der), expected)
+            }
+            // The same verdict as an uncached verifier's.
+            let parsed = [try TLSFixtures.certificate("client"), try TLSFixtures.certificate("int")]
+            let uncached = SigilClientCertificateVerifier(anchors: [try TLSFixtures.certificate("root")])
+                .verify(certificates: parsed, at: all[1].time)
+            assertSameVerdict(all[1], uncached)
+            // The allow-list still runs on a hit: a cached chain whose leaf is not allowed is refused.
+            var listed = verifier
+            listed.allowedEmails = ["bob@sigil.test"]
+            let refused = listed.verify(certificates: parsed, at: all[1].time)
+            XCTAssertEqual(refused.error?.reason, .notAllowed)
+            XCTAssertEqual(cache.statistics.hits, 2)
+        }
+
+        // MARK: - RFC 7469 §3 `port`
+
+        /// The report document's `port` member.
+        func portMember(_ r: PinFailureReport?) -> JSONValue? {
+            guard case .object(let members)? = r?.json else { return nil }
+            return members.first { $0.0 == "port" }?.1
+        }
+
+        /// A policy pinning a key the chain does not carry (the rogue root's, from openssl).
+        func mismatchingPolicy(_ reports: Collected<PinFailureReport>) throws -> SecurityPolicy {
+            var anchors = TrustStore()
+            anchors.add(try TLSFixtures.certificate("root"))
+            var policy = SecurityPolicy(pinningMode: .publicKey, anchors: anchors)
+            let cmd =
+                "openssl x509 -in '\(TLSFixtures.path("rogue-root.pem"))' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"
+            let b64 = try XCTUnwrap(TestSupport.run(["sh", "-c", cmd])).trimmingCharacters(in: .whitespacesAndNewlines)
+            policy.pinnedPublicKeys = [try XCTUnwrap(PublicKeyPin("sha256/" + b64))]
+            policy.pinFailureReporter = { reports.append($0) }
+            return policy
+        }
+
+        func testPinReportCarriesThePortDialled() throws {
+            let port = try serve("leaf")
+            let reports = Collected<PinFailureReport>()
+            let verifier = SigilServerTrustVerifier(policy: try mismatchingPolicy(reports))
+            XCTAssertThrowsError(try handshake(port, verifier))
+            XCTAssertEqual(reports.all.count, 1)
+            XCTAssertEqual(reports.all.first?.port, port)
+            XCTAssertEqual(reports.all.first?.hostname, "sigil.test")
+            XCTAssertEqual(portMember(reports.all.first), .int(Int64(port)))
+        }
+
+        func testPinReportTakesThePortFromTheChannel() throws {
+            let port = try serve("leaf")
+            let reports = Collected<PinFailureReport>()
+            let verifier = SigilServerTrustVerifier(policy: try mismatchingPolicy(reports))
+            var config = TLSConfiguration.makeClientConfiguration()
+            config.certificateVerification = .noHostnameVerification
+            let ctx = try NIOSSLContext(configuration: config)
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            defer { try? group.syncShutdownGracefully() }
+            // No port given to makeClientHandlers: the guard reads the channel's remote address.
+            let channel = try ClientBootstrap(group: group)
+                .channelInitializer { ch in
+                    ch.eventLoop.makeCompletedFuture {
+                        try ch.pipeline.syncOperations.addHandlers(
+                            try verifier.makeClientHandlers(context: ctx, serverHostname: "sigil.test"))
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).wait()
+            let deadline = Date().addingTimeInterval(5)
+            while reports.all.isEmpty && Date() < deadline { usleep(20_000) }
+            try? channel.close().wait()
+            XCTAssertEqual(reports.all.count, 1)
+            XCTAssertEqual(reports.all.first?.port, port)
+        }
+
+        func testPinReportPortIsNullWithoutAConnection() throws {
+            let reports = Collected<PinFailureReport>()
+            let verifier = SigilServerTrustVerifier(policy: try mismatchingPolicy(reports))
+            let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
+            XCTAssertFalse(verifier.verify(certificates: chain, name: "sigil.test", at: 1_800_000_000).accepted)
+            XCTAssertEqual(reports.all.count, 1)
+            XCTAssertNil(reports.all.first?.port)
+            XCTAssertEqual(portMember(reports.all.first), .null)
+            // Given explicitly (a caller that knows where it connected).
+            XCTAssertFalse(
+                verifier.verify(certificates: chain, name: "sigil.test", port: 8443, at: 1_800_000_000).accepted)
+            XCTAssertEqual(reports.all.last?.port, 8443)
+        }
+    }
+#endif
