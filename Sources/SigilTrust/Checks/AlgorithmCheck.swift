@@ -9,14 +9,14 @@ extension CheckUnit {
     static let algorithms = CheckUnit(
         "algorithms", clauses: "RFC 5280 §6.1.3 (a)(1); BR §6.1.5, §7.1.3; RFC 8410",
         produces: [.unsupportedAlgorithm, .weakAlgorithm, .weakKey, .badSignature, .malformedCertificate],
-        leaf: { c, out in
+        leaf: { c, f, _, options, out in
             // The end entity's key under the server and client profiles (the leaf's key is
             // never used by path validation; `Session.run` also checks that it decodes).
-            guard c.options.profile != .basic else { return }
-            if let kf = Checks.keyFailure(c.certificate, c.facts, policy: c.options.algorithms) { out.append(kf) }
+            guard options.profile != .basic else { return }
+            if let kf = Checks.keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
         },
-        issuer: { c, out in
-            if let kf = Checks.keyFailure(c.certificate, c.facts, policy: c.options.algorithms) { out.append(kf) }
+        issuer: { c, f, _, options, out in
+            if let kf = Checks.keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
         })
 }
 

@@ -9,16 +9,15 @@ extension CheckUnit {
         clauses: "RFC 5280 §4.1.2.6, §4.2.1.2, §4.2.1.3, §4.2.1.9, §6.1.4 (k)–(n); RFC 8446 §4.4.2.2",
         understands: [OID.basicConstraints, OID.keyUsage],
         produces: [.notACA, .pathLengthExceeded, .keyUsage, .profileViolation],
-        leaf: { c, out in Checks.leafKeyUsageFailures(c, &out) },
-        issuer: { c, out in Checks.issuerCAFailures(c, &out) })
+        leaf: { _, f, _, options, out in Checks.leafKeyUsageFailures(f, options, &out) },
+        issuer: { c, f, _, options, out in Checks.issuerCAFailures(c, f, options, &out) })
 }
 
 extension Checks {
     /// A certificate acting as an issuer: RFC 5280 §6.1.4 (k), (n) and the CA profile.
-    static func issuerCAFailures(_ checked: CheckedCertificate, _ failures: inout [TrustFailure]) {
-        let c = checked.certificate
-        let f = checked.facts
-        let options = checked.options
+    static func issuerCAFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ failures: inout [TrustFailure]
+    ) {
         if c.version != .v3 {
             failures.append(
                 TrustFailure(.notACA, at: 0, "a \(c.version) certificate cannot be a CA (RFC 5280 §6.1.4 (k))"))
@@ -51,9 +50,9 @@ extension Checks {
     }
 
     /// The end entity's keyUsage, and its consistency with basicConstraints.
-    static func leafKeyUsageFailures(_ checked: CheckedCertificate, _ out: inout [TrustFailure]) {
-        let f = checked.facts
-        let options = checked.options
+    static func leafKeyUsageFailures(
+        _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
+    ) {
         let isCA = f.isCA
         let ku = f.keyUsageIfPresent
         // §4.2.1.3: keyCertSign only with cA TRUE.

@@ -23,8 +23,8 @@ import SigilDER
 ///    non-critical (`mustBeNonCritical:`) and the failure kinds it produces (`produces:`).
 /// 2. Give it its checks of one certificate, `leaf:` (the end entity, path-independent) and
 ///    `issuer:` (an intermediate or the anchor acting as issuer; the verdict is cached per
-///    certificate), functions of `CheckedCertificate` appending `TrustFailure`s at index 0
-///    (the verifier places them on the path). They run in the order of `all`; append nothing on
+///    certificate), functions of the certificate, its `CertificateFacts`, its role and the
+///    options appending `TrustFailure`s at index 0 (the verifier places them on the path). They run in the order of `all`; append nothing on
 ///    the trusted path that allocates (build messages and context only for failures). A check
 ///    that needs the whole path (like policies or revocation) is an `extension Session`
 ///    method in the same file, called where the path is complete (ChainVerifier.swift).
@@ -33,8 +33,15 @@ import SigilDER
 /// A new failure kind is one row of `TrustFailureKind.metadata` (TrustResult.swift: its rank,
 /// name and whether it is recoverable) and belongs to a unit (`CheckUnitTests` checks both).
 struct CheckUnit: Sendable {
-    /// One check of one certificate: appends its failures (index 0) to `failures`.
-    typealias CertificateCheck = @Sendable (CheckedCertificate, inout [TrustFailure]) -> Void
+    /// One check of the end-entity certificate: the certificate, its facts, its decoded
+    /// subjectAltName when the caller has it (nil: decoded where needed), the options; appends
+    /// its failures (index 0). The arguments are borrowed (no copy of the options per check).
+    typealias LeafCheck =
+        @Sendable (Certificate, CertificateFacts, GeneralNames?, VerificationOptions, inout [TrustFailure]) -> Void
+    /// One check of a certificate acting as an issuer: the certificate, its facts, whether it
+    /// is a configured anchor, the options; appends its failures (index 0).
+    typealias IssuerCheck =
+        @Sendable (Certificate, CertificateFacts, _ isAnchor: Bool, VerificationOptions, inout [TrustFailure]) -> Void
 
     /// A short name.
     let name: String
@@ -51,15 +58,15 @@ struct CheckUnit: Sendable {
     /// (`CertificateFacts.Flags.malformedExtensions`): only the units that report that.
     let runsOnMalformed: Bool
     /// Its checks of the end-entity certificate, independent of the path.
-    let leaf: CertificateCheck?
+    let leaf: LeafCheck?
     /// Its checks of a certificate acting as an issuer (intermediate or anchor), independent
     /// of the path.
-    let issuer: CertificateCheck?
+    let issuer: IssuerCheck?
 
     init(
         _ name: String, clauses: String, understands: [[UInt8]] = [],
         mustBeNonCritical: [([UInt8], String)] = [], produces: [TrustFailureKind], runsOnMalformed: Bool = false,
-        leaf: CertificateCheck? = nil, issuer: CertificateCheck? = nil
+        leaf: LeafCheck? = nil, issuer: IssuerCheck? = nil
     ) {
         self.name = name
         self.clauses = clauses
@@ -72,21 +79,6 @@ struct CheckUnit: Sendable {
     }
 }
 
-/// What a unit's checks of one certificate read: the certificate, its fact block, its role and
-/// the options.
-struct CheckedCertificate {
-    /// The certificate.
-    let certificate: Certificate
-    /// Its fact block (worked out once per certificate).
-    let facts: CertificateFacts
-    /// True for a configured anchor acting as issuer.
-    let isAnchor: Bool
-    /// The leaf's decoded subjectAltName when the caller has it (nil: decoded where needed).
-    let subjectAltNames: GeneralNames?
-    /// The verification's options.
-    let options: VerificationOptions
-}
-
 extension CheckUnit {
     /// Path building: candidate issuers, loops, the depth limit and the one work budget
     /// (PathBuilding/: PathBuilder.swift, CandidatePool.swift, VerificationBudget.swift).
@@ -95,7 +87,7 @@ extension CheckUnit {
         produces: [.unknownIssuer, .untrustedRoot, .maximumDepthExceeded, .budgetExhausted])
 
     /// Every unit, in the order their checks run on one certificate (failures of equal rank
-    /// are reported in this order).
+    /// are reported in this order). The only registry: the lists below are derived from it.
     static let all: [CheckUnit] = [
         pathBuilding, validity, structure, nameConstraints, basicConstraintsAndKeyUsage, extendedKeyUsage,
         algorithms, names, certificatePolicies, revocation, certificateTransparency,
@@ -114,6 +106,15 @@ extension CheckUnit {
     /// `mustBeNonCritical` as `TrustExtensions.Bit`s.
     static let mustBeNonCriticalBits: UInt32 = bits(mustBeNonCritical.map { $0.0 })
 
+    /// The units' leaf checks, in order (derived once: the verification walks only these).
+    static let leafChecks: [LeafCheck] = all.compactMap(\.leaf)
+    /// The leaf checks of the units that run on a certificate whose extensions do not decode.
+    static let leafChecksWhenMalformed: [LeafCheck] = all.filter(\.runsOnMalformed).compactMap(\.leaf)
+    /// The units' issuer checks, in order.
+    static let issuerChecks: [IssuerCheck] = all.compactMap(\.issuer)
+    /// The issuer checks of the units that run on a certificate whose extensions do not decode.
+    static let issuerChecksWhenMalformed: [IssuerCheck] = all.filter(\.runsOnMalformed).compactMap(\.issuer)
+
     static func bits(_ oids: [[UInt8]]) -> UInt32 {
         oids.reduce(0) { $0 | (TrustExtensions.Bit.of($1) ?? 0) }
     }
@@ -126,13 +127,9 @@ enum Checks {
     static func leafFailures(
         _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions
     ) -> [TrustFailure] {
-        let checked = CheckedCertificate(
-            certificate: c, facts: f, isAnchor: false, subjectAltNames: subjectAltNames, options: options)
         var out: [TrustFailure] = []
-        let malformed = f.has(.malformedExtensions)
-        for unit in CheckUnit.all where !malformed || unit.runsOnMalformed {
-            unit.leaf?(checked, &out)
-        }
+        let checks = f.has(.malformedExtensions) ? CheckUnit.leafChecksWhenMalformed : CheckUnit.leafChecks
+        for check in checks { check(c, f, subjectAltNames, options, &out) }
         return out
     }
 
@@ -141,15 +138,11 @@ enum Checks {
     static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
         -> TrustFailure?
     {
-        let checked = CheckedCertificate(
-            certificate: c, facts: f, isAnchor: isAnchor, subjectAltNames: nil, options: options)
         var failures: [TrustFailure] = []
         // On a malformed certificate only the units that report it run: the others' failures
         // rank below `malformedCertificate` and would not be chosen.
-        let malformed = f.has(.malformedExtensions)
-        for unit in CheckUnit.all where !malformed || unit.runsOnMalformed {
-            unit.issuer?(checked, &failures)
-        }
+        let checks = f.has(.malformedExtensions) ? CheckUnit.issuerChecksWhenMalformed : CheckUnit.issuerChecks
+        for check in checks { check(c, f, isAnchor, options, &failures) }
         return failures.max { $0.kind < $1.kind }
     }
 }

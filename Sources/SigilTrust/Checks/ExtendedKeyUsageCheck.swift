@@ -6,22 +6,23 @@ extension CheckUnit {
     static let extendedKeyUsage = CheckUnit(
         "extended key usage", clauses: "RFC 5280 §4.2.1.12; BR §7.1.2.1.2, §7.1.2.7.10",
         understands: [OID.extKeyUsage], produces: [.extendedKeyUsage, .profileViolation],
-        leaf: { c, out in Checks.leafEKUFailures(c, &out) },
-        issuer: { c, out in Checks.issuerEKUFailures(c, &out) })
+        leaf: { c, f, _, options, out in Checks.leafEKUFailures(c, f, options, &out) },
+        issuer: { c, f, isAnchor, options, out in Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out) })
 }
 
 extension Checks {
     /// EKU in issuers (as rustls-webpki): when present it must list the purpose. A
     /// self-signed root must not carry one at all (BR §7.1.2.1.2).
-    static func issuerEKUFailures(_ checked: CheckedCertificate, _ failures: inout [TrustFailure]) {
-        let c = checked.certificate
-        let f = checked.facts
-        guard checked.options.profile != .basic, f.has(.hasExtKeyUsage) else { return }
-        if checked.isAnchor && f.isSelfIssued(c) {
+    static func issuerEKUFailures(
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
+        _ failures: inout [TrustFailure]
+    ) {
+        guard options.profile != .basic, f.has(.hasExtKeyUsage) else { return }
+        if isAnchor && f.isSelfIssued(c) {
             failures.append(
                 TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
         }
-        forEachMissingEKU(c, f, checked.options) { required in
+        forEachMissingEKU(c, f, options) { required in
             failures.append(
                 TrustFailure(.extendedKeyUsage, at: 0, "issuer extKeyUsage does not allow \(OID.dotted(required))"))
         }
@@ -30,13 +31,14 @@ extension Checks {
     /// EKU of the end entity (§4.2.1.12): absent means any purpose under RFC 5280 (as Go and
     /// OpenSSL read it; BR §7.1.2.7.10 requires it of CAs, not of verifiers: limbo
     /// rfc5280::eku::ee-without-eku, the RFC side of a conflicts_with pair).
-    static func leafEKUFailures(_ checked: CheckedCertificate, _ out: inout [TrustFailure]) {
-        let f = checked.facts
+    static func leafEKUFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
+    ) {
         guard f.has(.hasExtKeyUsage) else { return }
-        forEachMissingEKU(checked.certificate, f, checked.options) { r in
+        forEachMissingEKU(c, f, options) { r in
             out.append(TrustFailure(.extendedKeyUsage, at: 0, "extKeyUsage does not allow \(OID.dotted(r))"))
         }
-        guard checked.options.profile != .basic else { return }
+        guard options.profile != .basic else { return }
         // BR §7.1.2.7.10: present, non-critical, without anyExtendedKeyUsage.
         if f.has(.extKeyUsageCritical) {
             out.append(TrustFailure(.profileViolation, at: 0, "extKeyUsage is critical (BR §7.1.2.7.10)"))

@@ -7,15 +7,14 @@ extension CheckUnit {
     static let names = CheckUnit(
         "names", clauses: "RFC 5280 §4.2.1.6; RFC 6125 §6; BR §7.1.2.7.12",
         understands: [OID.subjectAltName], produces: [.nameMismatch, .profileViolation],
-        leaf: { c, out in
+        leaf: { c, f, subjectAltNames, options, out in
             // The host's match, when the one walk over the subjectAltName works it out.
             var hostMatched: Bool?
-            if c.options.profile != .basic {
+            if options.profile != .basic {
                 out += Checks.subjectNameFailures(
-                    c.certificate, c.facts, subjectAltNames: c.subjectAltNames, options: c.options,
-                    hostMatched: &hostMatched)
+                    c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
             }
-            out += Checks.identityFailures(c.certificate, options: c.options, hostMatched: hostMatched)
+            out += Checks.identityFailures(c, options: options, hostMatched: hostMatched)
         })
 }
 

@@ -8,10 +8,10 @@ extension CheckUnit {
         "name constraints", clauses: "RFC 5280 §4.2.1.10, §6.1.3 (b), (c)",
         understands: [OID.nameConstraints],
         produces: [.nameConstraintViolated, .nameConstraintUnsupported, .profileViolation, .budgetExhausted],
-        leaf: { c, out in
+        leaf: { _, f, _, _, out in
             // §4.2.1.10: name constraints only in CA certificates.
             // (Past the malformed check, each extension is present exactly when it decodes.)
-            if c.facts.has(.hasNameConstraints) {
+            if f.has(.hasNameConstraints) {
                 out.append(
                     TrustFailure(
                         .profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))

@@ -15,18 +15,18 @@ extension CheckUnit {
         ],
         produces: [.malformedCertificate, .unsupportedCriticalExtension, .profileViolation],
         runsOnMalformed: true,
-        leaf: { c, out in
-            out += Checks.commonFailures(c.certificate, c.facts, isAnchor: false, options: c.options)
-            if c.facts.has(.malformedExtensions) { return }
-            if c.options.profile != .basic, c.certificate.version != .v3 {
+        leaf: { c, f, _, options, out in
+            out += Checks.commonFailures(c, f, isAnchor: false, options: options)
+            if f.has(.malformedExtensions) { return }
+            if options.profile != .basic, c.version != .v3 {
                 out.append(
                     TrustFailure(
                         .profileViolation, at: 0,
-                        "end-entity certificate is \(c.certificate.version), not v3 (BR §7.1.1)"))
+                        "end-entity certificate is \(c.version), not v3 (BR §7.1.1)"))
             }
         },
-        issuer: { c, out in
-            out += Checks.commonFailures(c.certificate, c.facts, isAnchor: c.isAnchor, options: c.options)
+        issuer: { c, f, isAnchor, options, out in
+            out += Checks.commonFailures(c, f, isAnchor: isAnchor, options: options)
         })
 }
 

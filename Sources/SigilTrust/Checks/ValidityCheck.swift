@@ -7,11 +7,11 @@ extension CheckUnit {
     static let validity = CheckUnit(
         "validity", clauses: "RFC 5280 §4.1.2.5, §6.1.3 (a)(2)", produces: [.expired, .notYetValid],
         runsOnMalformed: true,
-        leaf: { c, out in
-            if let f = Checks.within(c.certificate, c.options.time) { out.append(f) }
+        leaf: { c, _, _, options, out in
+            if let f = Checks.within(c, options.time) { out.append(f) }
         },
-        issuer: { c, out in
-            if let f = Checks.within(c.certificate, c.options.time) { out.append(f) }
+        issuer: { c, _, _, options, out in
+            if let f = Checks.within(c, options.time) { out.append(f) }
         })
 }
 
