@@ -480,9 +480,19 @@ for fam, limit in [("RSA2048", 10), ("P256", 2.5), ("P384", 4)]:
              g / s_ >= limit, f"{g / s_:.1f}× ({fmt_time(s_)} vs {fmt_time(g)})")
 # `sigil inspect --json` throughput (scripts/inspect_throughput.sh, full runs): a section as
 # written.
+# A run that did not measure it (a `--filter` run) carries over the section the last RESULTS.md
+# had, as written (with its own date and command), instead of dropping it.
 inspect_path = sys.argv[7] if len(sys.argv) > 7 else ""
 if inspect_path and os.path.exists(inspect_path):
     lines += open(inspect_path).read().strip().splitlines() + [""]
+elif os.path.exists(out_path):
+    previous = open(out_path).read().splitlines()
+    heads = [i for i, l in enumerate(previous) if l.startswith("## Inspect throughput")]
+    if heads:
+        end = next((i for i in range(heads[0] + 1, len(previous)) if previous[i].startswith("## ")), len(previous))
+        lines += [l for l in previous[heads[0]:end]]
+        if lines[-1] != "":
+            lines.append("")
 
 mem = [l.split() for l in memory_lines if l.startswith("memory Sigil ")]
 if mem:

@@ -8,23 +8,32 @@ extension CertificateReport {
     /// `JSONValue` tree. The fingerprints are the digests themselves (written as hex), so a
     /// caller hashes each input once.
     public mutating func writeJSON(into out: inout JSONWriter, sha256: HashDigest?, spkiSha256: HashDigest?) {
-        // Decode first, in the order `json` does: rendering adds warnings, written last.
-        let s = sans()
-        let b = attempt("basicConstraints", { (c) throws(DERError) in try c.basicConstraints() })
-        let k = attempt("keyUsage", { (c) throws(DERError) in try c.keyUsage() })
-        let e = attempt("extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() })
-        let ski = attempt("subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() })
-        let aki = attempt("authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() })
-        validateRemainingExtensions()
+        // Decode first, in the order `json` does: rendering adds warnings, written last. The
+        // extension carrier is taken once (a `Certificate` is a large value: each `attempt`
+        // reading it through `carrier` copied it).
+        let carrier = self.carrier
+        let s = sans(carrier)
+        let b = attempt(carrier, "basicConstraints", { (c) throws(DERError) in try c.basicConstraints() })
+        let k = attempt(carrier, "keyUsage", { (c) throws(DERError) in try c.keyUsage() })
+        let e = attempt(carrier, "extKeyUsage", { (c) throws(DERError) in try c.extendedKeyUsage() })
+        let ski = attempt(carrier, "subjectKeyIdentifier", { (c) throws(DERError) in try c.subjectKeyIdentifier() })
+        let aki = attempt(
+            carrier, "authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() })
+        validateRemainingExtensions(carrier)
         let key = keyDescription
-        let v = inspected
+        // Read in place from here on (a copy of the inspected certificate retained its every field).
+        // A strictly parsed certificate whose extensions needed no repair is its own extension
+        // carrier (`LenientCertificate.init`): the carrier already taken serves, not a second copy.
+        let strict: Certificate? =
+            inspected.strictCertificate == nil
+            ? nil : inspected.carrierMap == nil ? carrier : inspected.strictCertificate
 
         out.raw("{\"subject\":")
-        out.string { b in v.subject?.appendRFC4514(to: &b) }
+        out.string { b in inspected.subject?.appendRFC4514(to: &b) }
         out.raw(",\"issuer\":")
-        out.string { b in v.issuer?.appendRFC4514(to: &b) }
+        out.string { b in inspected.issuer?.appendRFC4514(to: &b) }
         out.raw(",\"serial\":")
-        if let c = v.strictCertificate {
+        if let c = strict {
             // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
             c.serialNumber.withUnsafeBytes { s in
                 var i = 0
@@ -32,16 +41,16 @@ extension CertificateReport {
                 if i == s.count { out.raw("\"0\"") } else { out.hexString(UnsafeRawBufferPointer(rebasing: s[i...])) }
             }
         } else {
-            out.string(v.serialHex)
+            out.string(inspected.serialHex)
         }
         out.raw(",\"version\":")
-        out.int(Int64(v.version))
+        out.int(Int64(inspected.version))
         out.raw(",\"notBefore\":")
-        if let t = v.notBefore { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
+        if let t = inspected.notBefore { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
         out.raw(",\"notAfter\":")
-        if let t = v.notAfter { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
+        if let t = inspected.notAfter { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
         out.raw(",\"signatureAlgorithm\":")
-        if let c = v.strictCertificate, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
+        if let c = strict, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
             // The strict certificate's outer and TBS identifiers are one encoding.
             out.string { b in
                 c.der.withUnsafeBytes {
@@ -49,13 +58,13 @@ extension CertificateReport {
                 }
             }
         } else {
-            out.string(v.signatureAlgorithmOID)
+            out.string(inspected.signatureAlgorithmOID)
         }
         out.raw(",\"signatureAlgorithmName\":")
-        out.string(v.signatureAlgorithmName)
-        if v.strictCertificate == nil && v.tbsSignatureAlgorithmOID != v.signatureAlgorithmOID {
+        out.string(inspected.signatureAlgorithmName)
+        if strict == nil && inspected.tbsSignatureAlgorithmOID != inspected.signatureAlgorithmOID {
             out.raw(",\"tbsSignatureAlgorithm\":")
-            out.string(v.tbsSignatureAlgorithmOID)
+            out.string(inspected.tbsSignatureAlgorithmOID)
         }
         out.raw(",\"publicKey\":{\"algorithm\":")
         out.string(key.algorithm)
@@ -109,15 +118,39 @@ extension CertificateReport {
             out.null()
         }
         out.raw(",\"keyUsage\":")
-        if let k { out.strings(k.names) } else { out.null() }
+        if let k {
+            // `KeyUsage.names`, written in place (RFC 5280 §4.2.1.3 names, bit order).
+            out.byte(0x5B)
+            var first = true
+            for i in 0..<9 where k.rawValue & (1 << UInt16(i)) != 0 {
+                if !first { out.byte(0x2C) }
+                first = false
+                out.string(KeyUsage.names[i])
+            }
+            out.byte(0x5D)
+        } else {
+            out.null()
+        }
         out.raw(",\"extendedKeyUsage\":")
-        if let e { out.strings(e.map { OID.dotted($0) }) } else { out.null() }
+        if let e {
+            // `OID.dotted` of each purpose, written in place.
+            out.byte(0x5B)
+            var first = true
+            for oid in e {
+                if !first { out.byte(0x2C) }
+                first = false
+                out.string { b in oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
+            }
+            out.byte(0x5D)
+        } else {
+            out.null()
+        }
         out.raw(",\"subjectKeyIdentifier\":")
         if let ski { ski.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"authorityKeyIdentifier\":")
         if let id = aki?.keyIdentifier { id.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"extensions\":[")
-        if let c = v.strictCertificate {
+        if let c = strict {
             var first = true
             for x in c.extensions {
                 if !first { out.byte(0x2C) }
@@ -129,7 +162,7 @@ extension CertificateReport {
                 out.byte(0x7D)
             }
         } else {
-            for (i, x) in v.extensions.enumerated() {
+            for (i, x) in inspected.extensions.enumerated() {
                 if i > 0 { out.byte(0x2C) }
                 out.raw("{\"oid\":")
                 out.string(x.oid)
@@ -143,8 +176,8 @@ extension CertificateReport {
         out.raw(",\"spkiSha256\":")
         if let spkiSha256 { spkiSha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
         out.raw(",\"parsedStrictly\":")
-        out.bool(v.strictCertificate != nil)
-        if let err = v.strictError {
+        out.bool(strict != nil)
+        if let err = inspected.strictError {
             out.raw(",\"strictError\":")
             out.string(err.description)
         }

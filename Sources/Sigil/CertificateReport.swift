@@ -81,8 +81,30 @@ public struct CertificateReport {
         }
     }
 
-    mutating func sans() -> SANs? {
-        if let names = attempt("subjectAltName", { (c) throws(DERError) in try c.subjectAlternativeNames() }) {
+    /// `attempt` with the carrier given (read once by the caller).
+    mutating func attempt<T>(_ carrier: Certificate?, _ what: String, _ body: (Certificate) throws(DERError) -> T?)
+        -> T?
+    {
+        guard let c = carrier else { return nil }
+        do {
+            return try body(c)
+        } catch {
+            let offset = inspected.originalOffset(error.offset)
+            let message = "\(what): \(error.kind.message)"
+            problems.append("\(what): \(DERError(error.kind, at: offset))")
+            inspected.addWarning(
+                clause: CertificateReport.extensionClauses[what] ?? "RFC 5280 §4.2", carrierOffset: error.offset,
+                message: message)
+            return nil
+        }
+    }
+
+    mutating func sans() -> SANs? { sans(carrier) }
+
+    mutating func sans(_ carrier: Certificate?) -> SANs? {
+        if let names = attempt(
+            carrier, "subjectAltName", { (c) throws(DERError) in try c.subjectAlternativeNames() })
+        {
             var s = SANs()
             for n in names {
                 switch n {
@@ -322,18 +344,37 @@ public struct CertificateReport {
     }
 
     /// Decodes the extensions the JSON does not show, so malformed ones are still reported.
-    mutating func validateRemainingExtensions() {
-        _ = attempt("certificatePolicies", { (c) throws(DERError) in try c.certificatePolicies() })
-        _ = attempt("authorityInfoAccess", { (c) throws(DERError) in try c.authorityInformationAccess() })
-        _ = attempt("cRLDistributionPoints", { (c) throws(DERError) in try c.crlDistributionPoints() })
-        _ = attempt("freshestCRL", { (c) throws(DERError) in try c.freshestCRL() })
-        _ = attempt("nameConstraints", { (c) throws(DERError) in try c.nameConstraints() })
-        _ = attempt("policyMappings", { (c) throws(DERError) in try c.policyMappings() })
-        _ = attempt("policyConstraints", { (c) throws(DERError) in try c.policyConstraints() })
-        _ = attempt("inhibitAnyPolicy", { (c) throws(DERError) in try c.inhibitAnyPolicy() })
-        _ = attempt("issuerAltName", { (c) throws(DERError) in try c.issuerAlternativeNames() })
+    mutating func validateRemainingExtensions() { validateRemainingExtensions(carrier) }
+
+    /// `validateRemainingExtensions()` with the carrier given. All of them are decoded in one
+    /// go first; only when one is malformed are they decoded again one by one, each failure
+    /// becoming a warning (the same warnings, in the same order).
+    mutating func validateRemainingExtensions(_ carrier: Certificate?) {
+        guard let c = carrier else { return }
+        do throws(DERError) {
+            _ = try c.certificatePolicies()
+            _ = try c.authorityInformationAccess()
+            _ = try c.crlDistributionPoints()
+            _ = try c.freshestCRL()
+            _ = try c.nameConstraints()
+            _ = try c.policyMappings()
+            _ = try c.policyConstraints()
+            _ = try c.inhibitAnyPolicy()
+            _ = try c.issuerAlternativeNames()
+            _ = try c.signedCertificateTimestamps()
+            return
+        } catch {}
+        _ = attempt(c, "certificatePolicies", { (c) throws(DERError) in try c.certificatePolicies() })
+        _ = attempt(c, "authorityInfoAccess", { (c) throws(DERError) in try c.authorityInformationAccess() })
+        _ = attempt(c, "cRLDistributionPoints", { (c) throws(DERError) in try c.crlDistributionPoints() })
+        _ = attempt(c, "freshestCRL", { (c) throws(DERError) in try c.freshestCRL() })
+        _ = attempt(c, "nameConstraints", { (c) throws(DERError) in try c.nameConstraints() })
+        _ = attempt(c, "policyMappings", { (c) throws(DERError) in try c.policyMappings() })
+        _ = attempt(c, "policyConstraints", { (c) throws(DERError) in try c.policyConstraints() })
+        _ = attempt(c, "inhibitAnyPolicy", { (c) throws(DERError) in try c.inhibitAnyPolicy() })
+        _ = attempt(c, "issuerAltName", { (c) throws(DERError) in try c.issuerAlternativeNames() })
         _ = attempt(
-            "signedCertificateTimestampList",
+            c, "signedCertificateTimestampList",
             { (c) throws(DERError) in try c.signedCertificateTimestamps().map { $0.count } })
     }
 

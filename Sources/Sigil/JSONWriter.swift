@@ -90,12 +90,22 @@ public struct JSONWriter {
 
     /// A JSON string of lowercase hex digits.
     public mutating func hexString(_ raw: UnsafeRawBufferPointer) {
-        bytes.append(0x22)
-        for b in raw {
-            bytes.append(JSONWriter.hexDigits[Int(b >> 4)])
-            bytes.append(JSONWriter.hexDigits[Int(b & 15)])
+        // Spelled out in a scratch buffer, appended in one go (one capacity check, not two per octet).
+        let n = raw.count * 2 + 2
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { t in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { d in
+                t[0] = 0x22
+                var o = 1
+                for b in raw {
+                    t[o] = d[Int(b >> 4)]
+                    t[o + 1] = d[Int(b & 15)]
+                    o += 2
+                }
+                t[o] = 0x22
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(t))
         }
-        bytes.append(0x22)
     }
 
     /// An integer in decimal.

@@ -212,18 +212,14 @@
                 if let ct { trust.transparency = ct }
                 if let verdictCache { trust.verdictCache = verdictCache }
                 return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
-            case .chain(let anchors, var options, let signatureVerifier):
-                options.time = now
-                if options.purpose.isServer {
-                    guard let name else {
-                        return .nameRequired(presented: presented, time: now, what: "the server purpose")
-                    }
-                    options.purpose = .server(host: name)
+            case .chain:
+                // The one evaluator (`CertificateTrust`), with exactly these anchors and options
+                // (`Prepared`: built once, the server purpose's host set for `name`).
+                guard var trust = prepared.trust(for: name) else {
+                    return .nameRequired(presented: presented, time: now, what: "the server purpose")
                 }
-                // The one evaluator (`CertificateTrust`), with exactly these anchors and options.
-                var trust = CertificateTrust(
-                    certificates: presented, options: options, systemAnchors: anchors,
-                    signatureVerifier: signatureVerifier)
+                trust.certificates = presented
+                trust.time = now
                 trust.transparency = ct
                 trust.verdictCache = verdictCache
                 return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
@@ -292,8 +288,9 @@
     }
 
     extension SigilServerTrustVerifier {
-        /// What every handshake of a `.certificateTrust` evaluator reuses: the template with the
-        /// anchors in force gathered into one `TrustStore` once (`CertificateTrust.effectiveAnchors`
+        /// What every handshake of a `.certificateTrust` or `.chain` evaluator reuses: the
+        /// `CertificateTrust` template (for `.chain`: the anchors as the system's, the options as
+        /// they are) with the anchors in force gathered into one `TrustStore` once (`CertificateTrust.effectiveAnchors`
         /// computes each anchor's facts again on every evaluation otherwise: ≈ 4 µs a handshake in
         /// the TLS benchmark's profile), and the template with the host set for the last name
         /// checked. The anchors in force are the same set (each keeps its source, so `.proceed` /
@@ -306,10 +303,18 @@
             private let last = NIOLockedValueBox<(name: String, trust: CertificateTrust)?>(nil)
 
             init(_ evaluator: Evaluator) {
-                guard case .certificateTrust(var trust) = evaluator else {
+                var trust: CertificateTrust
+                switch evaluator {
+                case .securityPolicy:
                     template = nil
                     checksName = false
                     return
+                case .certificateTrust(let t):
+                    trust = t
+                case .chain(let anchors, let options, let signatureVerifier):
+                    trust = CertificateTrust(
+                        certificates: [], options: options, systemAnchors: anchors, signatureVerifier: signatureVerifier
+                    )
                 }
                 let anchors = trust.effectiveAnchors
                 trust.useSystemAnchors()

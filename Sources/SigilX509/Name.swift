@@ -367,7 +367,10 @@ extension DistinguishedName {
 extension NameAttribute {
     /// `TYPE=value` (``rfc4514String``) appended as UTF-8.
     static func appendRFC4514(type: UnsafeRawBufferPointer, value: DERValue, to out: inout [UInt8]) {
-        if let short = OID.attributeShortName(type) {
+        if type.count == 3 && type[0] == 0x55 && type[1] == 0x04, let short = shortName2_5_4(type[2]) {
+            // The X.520 attributes (2.5.4.x) of `OID.attributeNames`, without a table scan.
+            short.withUTF8Buffer { out.append(contentsOf: $0) }
+        } else if let short = OID.attributeShortName(type) {
             out += short.utf8
         } else {
             DERValue.appendDottedObjectIdentifier(type, to: &out)
@@ -390,6 +393,22 @@ extension NameAttribute {
     }
 }
 
+/// The RFC 4514 §3 short name of X.520 attribute 2.5.4.`arc`, for the arcs
+/// `OID.attributeNames` lists (CN, C, L, ST, STREET, O, OU); nil for the others.
+@inline(__always)
+func shortName2_5_4(_ arc: UInt8) -> StaticString? {
+    switch arc {
+    case 3: return "CN"
+    case 6: return "C"
+    case 7: return "L"
+    case 8: return "ST"
+    case 9: return "STREET"
+    case 10: return "O"
+    case 11: return "OU"
+    default: return nil
+    }
+}
+
 /// Lowercase hex of `bytes` appended as ASCII (what `hexString` gives).
 func appendHex(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     let digits: StaticString = "0123456789abcdef"
@@ -407,15 +426,18 @@ func appendHex(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
 func rfc4514EscapeInPlace(_ out: inout [UInt8], from start: Int) {
     let n = out.count - start
     guard n > 0 else { return }
-    var plain = out[start] != 0x23 && out[start] != 0x20 && out[out.count - 1] != 0x20
-    if plain {
-        for i in start..<out.count {
-            switch out[i] {
-            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: plain = false
+    let plain = out.withUnsafeBufferPointer { b -> Bool in
+        if b[start] == 0x23 || b[start] == 0x20 || b[b.count - 1] == 0x20 { return false }
+        for i in start..<b.count {
+            let c = b[i]
+            // Every escaped character is 0x00, or in 0x22...0x5C.
+            if c > 0x5C || (c > 0x00 && c < 0x22) { continue }
+            switch c {
+            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: return false
             default: continue
             }
-            break
         }
+        return true
     }
     if plain { return }
     let value = Array(out[start...])

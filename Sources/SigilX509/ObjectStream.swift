@@ -285,7 +285,27 @@ public struct ObjectStream {
         var sawPadding = false
         var failure: DERError?
         var pendingPiece = false
-        while let (range, number, complete) = try nextLine() {
+        let table = Base64.decodeTable
+        while true {
+            // The usual body line — 64 alphabet characters and LF or CR LF, already buffered —
+            // decoded where it lies, without scanning for its end first. Anything else (a
+            // shorter, longer or padded line, a blank, an END line, a bad character) is
+            // left to the line-by-line path below, which decides exactly as before.
+            if !pendingPiece && failure == nil && !sawPadding && end - start >= 66 {
+                let used = table.withUnsafeBufferPointer { t in
+                    buffer.withUnsafeBytes { b in decoder.fullLine(t, b, start) }
+                }
+                if used > 0 {
+                    start += used
+                    lineNumber += 1
+                    if decoder.characters > limit {
+                        failure = DERError(.tooLarge, at: beginLine)
+                        decoder = Base64Stream()
+                    }
+                    continue
+                }
+            }
+            guard let (range, number, complete) = try nextLine() else { break }
             if complete { lineNumber = number }
             if !pendingPiece, complete, let endLabel = PEM.endLabel(buffer[range]) {
                 if !endLabel.elementsEqual(label.utf8) { throw failure ?? DERError(.invalidPEM, at: number) }
@@ -319,10 +339,12 @@ public struct ObjectStream {
 /// of `Base64.decode` over the whole body with blanks removed: the standard alphabet, `=`
 /// only in the last quantum (two at most), a length that is a multiple of four, zero bits
 /// beyond the data (§3.5). Lines whose characters are all in the alphabet (the usual 64)
-/// decode four characters at a time without a copy.
+/// decode eight characters at a time, straight from the read buffer into the output.
 struct Base64Stream {
-    /// Decoded octets so far.
-    var out: [UInt8] = []
+    /// Storage for the decoded octets: the first `count` are decoded, the rest is room (kept
+    /// at least 8 octets beyond what a line adds: the wide decoder stores 8 octets at a time).
+    var out: [UInt8]
+    var count = 0
     /// Characters of an incomplete quantum (alphabet values; 0xFE for `=`).
     var carry: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     var carried = 0
@@ -333,7 +355,14 @@ struct Base64Stream {
     /// Characters of the body so far (blanks not counted).
     var characters = 0
 
-    init() { out.reserveCapacity(2048) }
+    init() { out = [UInt8](repeating: 0, count: 2048) }
+
+    /// Room for `n` more octets plus the wide decoder's 8-octet overhang.
+    @inline(__always)
+    mutating func reserve(_ n: Int) {
+        let need = count + n + 8
+        if need > out.count { out.append(contentsOf: repeatElement(0, count: max(out.count, need - out.count))) }
+    }
 
     /// Feeds one line; false when it holds a character other than base64, `=` and blanks, or
     /// an alphabet character after `=` (what the line check of `PEM.decodeBlocks` refuses).
@@ -359,16 +388,49 @@ struct Base64Stream {
         let n = l.count
         if n == 0 { return true }
         if closed || invalid { return false }
-        let before = out.count
-        var ok = true
-        Base64.decodeTable.withUnsafeBufferPointer { table in
-            out.append(contentsOf: repeatElement(0, count: n / 4 * 3))
-            out.withUnsafeMutableBufferPointer { dst in
-                ok = Base64.decodeQuanta(table, l, into: dst.baseAddress! + before)
+        reserve(n / 4 * 3)
+        let ok = Base64.decodeTable.withUnsafeBufferPointer { t in
+            out.withUnsafeMutableBytes { dst in
+                Base64.decodeWide(t, UnsafeRawBufferPointer(l), into: dst.baseAddress! + count)
             }
         }
-        if ok { characters += n } else { out.removeLast(out.count - before) }
+        if ok {
+            count += n / 4 * 3
+            characters += n
+        }
         return ok
+    }
+
+    /// A line of exactly 64 alphabet characters ending in LF or CR LF at `at` in `b` (which
+    /// holds at least 66 octets from `at`), decoded when the body is still open and has no
+    /// partial quantum: returns the octets the line takes with its end, 0 (nothing consumed)
+    /// when it is anything else.
+    @inline(__always)
+    mutating func fullLine(_ table: UnsafeBufferPointer<UInt8>, _ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
+        let used: Int
+        if b[at + 64] == 0x0A {
+            used = 65
+        } else if b[at + 64] == 0x0D && b[at + 65] == 0x0A {
+            used = 66
+        } else {
+            return 0
+        }
+        if closed || invalid || carried != 0 { return 0 }
+        reserve(48)
+        let ok = out.withUnsafeMutableBytes { dst in
+            Base64.decodeWide(
+                table, UnsafeRawBufferPointer(rebasing: b[at..<(at + 64)]), into: dst.baseAddress! + count)
+        }
+        if !ok { return 0 }
+        count += 48
+        characters += 64
+        return used
+    }
+
+    mutating func append(_ b: UInt8) {
+        reserve(1)
+        out[count] = b
+        count += 1
     }
 
     mutating func push(_ v: UInt8) {
@@ -387,9 +449,9 @@ struct Base64Stream {
         let (a, b, c, d) = carry
         if (a | b | c | d) & 0x80 == 0 {
             let x = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-            out.append(UInt8(truncatingIfNeeded: x >> 16))
-            out.append(UInt8(truncatingIfNeeded: x >> 8))
-            out.append(UInt8(truncatingIfNeeded: x))
+            append(UInt8(truncatingIfNeeded: x >> 16))
+            append(UInt8(truncatingIfNeeded: x >> 8))
+            append(UInt8(truncatingIfNeeded: x))
             return
         }
         // The padded last quantum: "xx==" (4 zero bits beyond) or "xxx=" (2 zero bits beyond).
@@ -399,19 +461,23 @@ struct Base64Stream {
             return
         }
         if c == 0xFE {
-            if b & 0x0F != 0 { invalid = true } else { out.append(a << 2 | b >> 4) }
+            if b & 0x0F != 0 { invalid = true } else { append(a << 2 | b >> 4) }
         } else if c & 0x80 != 0 || c & 0x03 != 0 {
             invalid = true
         } else {
-            out.append(a << 2 | b >> 4)
-            out.append((b & 0x0F) << 4 | c >> 2)
+            append(a << 2 | b >> 4)
+            append((b & 0x0F) << 4 | c >> 2)
         }
     }
 
-    /// The decoded octets; nil when the body is not canonical base64.
+    /// The decoded octets (the storage itself, cut to length: no copy); nil when the body is
+    /// not canonical base64.
     mutating func finish() -> [UInt8]? {
         if invalid || carried != 0 { return nil }
-        return out
+        var result = out
+        out = []
+        result.removeLast(result.count - count)
+        return result
     }
 }
 

@@ -224,6 +224,52 @@ public enum Base64 {
         return true
     }
 
+    /// `decodeQuanta` eight characters (six octets) at a time: one 64-bit load of the
+    /// characters, eight independent table lookups, one check of the high bits (0xFF marks a
+    /// character outside the alphabet, RFC 4648 §4), one 64-bit store. `chars.count` is a
+    /// multiple of 4; `dst` has room for `chars.count / 4 * 3` octets plus 8 (each store writes
+    /// two octets beyond the six it decodes, overwritten by the next step or left as room).
+    @inline(__always)
+    static func decodeWide(
+        _ table: UnsafeBufferPointer<UInt8>, _ chars: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer
+    ) -> Bool {
+        let t = table.baseAddress!
+        let src = chars.baseAddress!
+        let n = chars.count
+        var i = 0
+        var o = 0
+        while n - i >= 8 {
+            let x = src.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian
+            let v0 = UInt64(t[Int(x & 0xFF)])
+            let v1 = UInt64(t[Int(x >> 8 & 0xFF)])
+            let v2 = UInt64(t[Int(x >> 16 & 0xFF)])
+            let v3 = UInt64(t[Int(x >> 24 & 0xFF)])
+            let v4 = UInt64(t[Int(x >> 32 & 0xFF)])
+            let v5 = UInt64(t[Int(x >> 40 & 0xFF)])
+            let v6 = UInt64(t[Int(x >> 48 & 0xFF)])
+            let v7 = UInt64(t[Int(x >> 56)])
+            if (v0 | v1 | v2 | v3 | v4 | v5 | v6 | v7) & 0x80 != 0 { return false }
+            let bits =
+                v0 << 58 | v1 << 52 | v2 << 46 | v3 << 40 | v4 << 34 | v5 << 28 | v6 << 22 | v7 << 16
+            dst.storeBytes(of: bits.bigEndian, toByteOffset: o, as: UInt64.self)
+            i += 8
+            o += 6
+        }
+        if i < n {
+            // The last four characters.
+            let v0 = UInt32(t[Int(src.load(fromByteOffset: i, as: UInt8.self))])
+            let v1 = UInt32(t[Int(src.load(fromByteOffset: i + 1, as: UInt8.self))])
+            let v2 = UInt32(t[Int(src.load(fromByteOffset: i + 2, as: UInt8.self))])
+            let v3 = UInt32(t[Int(src.load(fromByteOffset: i + 3, as: UInt8.self))])
+            if (v0 | v1 | v2 | v3) & 0x80 != 0 { return false }
+            let v = v0 << 18 | v1 << 12 | v2 << 6 | v3
+            dst.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: o, as: UInt8.self)
+            dst.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: o + 1, as: UInt8.self)
+            dst.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: o + 2, as: UInt8.self)
+        }
+        return true
+    }
+
     /// Decodes base64 characters (no whitespace); nil if the length, padding or trailing bits
     /// are not canonical (RFC 4648 §3.5) or a character is outside the alphabet.
     public static func decode<C: Collection>(_ chars: C) -> [UInt8]? where C.Element == UInt8 {

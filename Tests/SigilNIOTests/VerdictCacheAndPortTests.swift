@@ -147,6 +147,49 @@
             XCTAssertEqual(a.validatedPath.map(\.der), b.validatedPath.map(\.der))
         }
 
+        /// The verifier keeps its template for the last name checked: each name must still be
+        /// checked on its own (RFC 6125 §6.4), with and without a cache, for both evaluators that
+        /// use the template; a changed evaluator takes effect at once.
+        func testEachNameIsCheckedAndANewEvaluatorTakesEffect() throws {
+            var anchors = TrustStore()
+            anchors.add(try TLSFixtures.certificate("root"))
+            let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
+            let now = 1_800_000_000.0
+            let byTrust = SigilServerTrustVerifier(anchors: [try TLSFixtures.certificate("root")])
+            let byOptions = SigilServerTrustVerifier(
+                evaluator: .chain(
+                    anchors: anchors, options: VerificationOptions(purpose: .server(host: nil), time: 0),
+                    signatureVerifier: SigilSignatureVerifier()))
+            var cachedTrust = byTrust
+            cachedTrust.verdictCache = VerdictCache(capacity: 4)
+            var cachedOptions = byOptions
+            cachedOptions.verdictCache = VerdictCache(capacity: 4)
+            for v in [byTrust, byOptions, cachedTrust, cachedOptions] {
+                for _ in 0..<2 {
+                    XCTAssertTrue(v.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+                    let other = v.verify(certificates: chain, name: "other.test", at: now)
+                    XCTAssertEqual(other.error?.reason, .notTrusted(.nameMismatch))
+                    XCTAssertEqual(other.checkedName, "other.test")
+                    XCTAssertTrue(v.verify(certificates: chain, name: "localhost", at: now).accepted)
+                    XCTAssertEqual(
+                        v.verify(certificates: chain, name: nil, at: now).error?.reason, .policy(.domainRequired))
+                }
+            }
+            // Replacing the evaluator (the rogue root as the only anchor) refuses the same chain.
+            var changed = cachedTrust
+            XCTAssertTrue(changed.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+            var rogue = CertificateTrust(certificates: [], policies: [.server(host: nil)], systemAnchors: TrustStore())
+            rogue.anchors = [try TLSFixtures.certificate("rogue-root")]
+            rogue.anchorsOnly = true
+            changed.evaluator = .certificateTrust(rogue)
+            let refused = changed.verify(certificates: chain, name: "sigil.test", at: now)
+            XCTAssertFalse(refused.accepted)
+            guard case .notTrusted(let k)? = refused.error?.reason else { return XCTFail("\(refused)") }
+            XCTAssertTrue(k == .unknownIssuer || k == .untrustedRoot, "\(k)")
+            // And the original verifier is unaffected.
+            XCTAssertTrue(cachedTrust.verify(certificates: chain, name: "sigil.test", at: now).accepted)
+        }
+
         func testRepeatedMutualTLSClientHitsTheCache() throws {
             let cache = VerdictCache(capacity: 8)
             let verdicts = Collected<SigilTLSVerdict>()

@@ -167,6 +167,46 @@ final class InspectStreamCLITests: XCTestCase {
     }
 }
 
+extension InspectStreamCLITests {
+    /// `--jobs 2` (reader ahead of the workers, chunks written in sequence order) gives the
+    /// same standard output and the same messages, in the same order, as one job over a large
+    /// input — the chunk queue turns over thousands of times, with malformed blocks and blocks
+    /// of other labels among the certificates — and its memory stays bounded.
+    func testJobsTwoMatchesOneJobOnALargeInputWithBoundedMemory() throws {
+        let pem = try bundle()
+        let certs = try PEM.certificatesDER(in: pem).certificates
+        let good = PEM.encode(certs[0])
+        let bad = good.replacingOccurrences(of: "\n-----END", with: "!\n-----END")
+        let other = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+        let copies = max(1, (20 << 20) / pem.count)
+        var big: [UInt8] = []
+        big.reserveCapacity((pem.count + bad.utf8.count + other.utf8.count) * copies)
+        for i in 0..<copies {
+            big += pem
+            if i % 7 == 3 { big += Array(bad.utf8) }
+            if i % 5 == 1 { big += Array(other.utf8) }
+        }
+        let file = try tempFile("jobs.pem", big)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        big = []
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time is not installed")
+        }
+        let one = try run(["inspect", "--json", file])
+        let two = try run(["inspect", "--json", "--jobs", "2", file], measure: true)
+        XCTAssertEqual(one.status, 1, "the malformed blocks are reported")
+        XCTAssertEqual(two.status, one.status)
+        XCTAssertEqual(one.out.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, certs.count * copies)
+        XCTAssertTrue(two.out == one.out, "--jobs 2 output differs from one job's")
+        let messages = two.err.split(separator: "\n").filter {
+            !$0.hasPrefix("maxrss=") && !$0.hasPrefix("Command exited")  // /usr/bin/time's lines
+        }
+        XCTAssertEqual(messages, one.err.split(separator: "\n"))
+        XCTAssertEqual(messages.count, (0..<copies).filter { $0 % 7 == 3 }.count)
+        XCTAssertLessThan(two.rss, 40 << 10, "peak RSS \(two.rss) KiB with --jobs 2")
+    }
+}
+
 /// `sigil verify` reads its leaf, --intermediate and --anchor files through the streaming
 /// reader: standard input for the leaf, concatenated DER bundles; verdicts as the chain
 /// manifest (Fixtures/scripts/gen_chains.py) gives them.

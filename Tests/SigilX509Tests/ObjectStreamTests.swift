@@ -123,7 +123,7 @@ final class ObjectStreamTests: XCTestCase {
         for _ in 0..<300 {
             var b = body
             let i = Int.random(in: 0..<b.count, using: &rng)
-            let c = Array("A=+/ \t!\n").randomElement(using: &rng)!
+            let c = Array("A=+/ \t!\n\r").randomElement(using: &rng)!
             switch Int.random(in: 0..<3, using: &rng) {
             case 0: b[i] = c
             case 1: b.insert(c, at: i)
@@ -131,6 +131,8 @@ final class ObjectStreamTests: XCTestCase {
             }
             cases.append(String(b))
         }
+        // The same with CR LF line ends (the 64-character line fast path takes both).
+        cases += cases.map { $0.replacingOccurrences(of: "\n", with: "\r\n") }
         for body in cases {
             let text = Array(("x\n-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n").utf8)
             var expected: Result<[UInt8], DERError>
@@ -140,7 +142,7 @@ final class ObjectStreamTests: XCTestCase {
             } catch {
                 expected = .failure(error)
             }
-            for size in [256, 1 << 16] {
+            for size in [256, 300, 1 << 16] {
                 let (objects, errors) = all(text, bufferSize: size)
                 switch expected {
                 case .success(let der):

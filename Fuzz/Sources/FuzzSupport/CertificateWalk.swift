@@ -282,6 +282,27 @@ public enum PEMWalk {
         if let blocks = try? PEM.certificatesDER(in: bytes) {
             oracle(!blocks.certificates.isEmpty, "certificatesDER returns no certificate without throwing")
         }
+        // The streaming reader (its 64-character line fast path, refills mid-line) finds the
+        // certificates the whole-text reader finds; blocks of other labels may fail in it only.
+        if bytes.first != 0x30, let blocks = try? PEM.decodeBlocks(bytes) {
+            for size in [256, 1 << 16] {
+                var stream = ObjectStream(bytes: bytes, bufferSize: size, maximumObjectSize: 64 << 20)
+                var found: [[UInt8]] = []
+                while true {
+                    do {
+                        guard let o = try stream.next() else { break }
+                        if o.isCertificateBlock { found.append(o.der) }
+                    } catch {
+                        continue
+                    }
+                }
+                // A line longer than the buffer is handed over in pieces; the whole-text reader
+                // sees it whole, so only inputs without such lines are compared.
+                if size == 1 << 16 || !bytes.split(separator: 0x0A).contains(where: { $0.count >= size }) {
+                    oracle(found == blocks.certificates, "ObjectStream (buffer \(size)) differs from PEM.decodeBlocks")
+                }
+            }
+        }
         // Base64 alone: decode the input; whatever decodes must re-encode to the same text.
         let text = bytes.prefix(4096).filter { $0 != 0x0A && $0 != 0x0D }
         if let decoded = Base64.decode(text) {

@@ -151,10 +151,10 @@ enum CleanCheck {
                 let tag = DERTag(rawValue: value.tag)
                 if DERString.isStringTag(tag) {
                     if let syntax, !syntax.allows(tag) { return false }
-                    let s = DERString(
-                        tag: tag, bytes: UnsafeRawBufferPointer(rebasing: b[value.contentStart..<value.end]),
-                        offset: value.contentStart)
-                    do throws(DERError) { try s.validate() } catch { return false }
+                    // The character set needs no second look: the strict parser validated this
+                    // very string (`DistinguishedName.validateAttribute`, the same
+                    // `DERString.validate`) — `summary` only sees strictly parsed certificates,
+                    // and only their issuer and subject come here.
                 } else if value.tag & 0xDF == 0x0C || DERString.isStringTag(DERTag(rawValue: value.tag & 0xDF)) {
                     return false  // a constructed string (X.690 §10.2)
                 } else {
@@ -293,11 +293,13 @@ enum CleanCheck {
         return true
     }
 
-    /// The public-key summary when the lenient walk over `c` (strictly parsed) would find no
-    /// warning and repair nothing; nil when that is not certain.
-    static func summary(_ c: Certificate) -> PublicKeySummary? {
+    /// The public-key summary and the warnings when the lenient walk over `c` (strictly parsed)
+    /// would find nothing but a serial number of zero (the one deviation this check reports
+    /// itself: old roots carry it) and repair nothing; nil when that is not certain.
+    static func summary(_ c: Certificate) -> (key: PublicKeySummary, warnings: [InspectionWarning])? {
         if case .unknown = c.signatureAlgorithm { return nil }
-        return c.der.withUnsafeBytes { b -> PublicKeySummary? in
+        var serialZero: Int?
+        let key = c.der.withUnsafeBytes { b -> PublicKeySummary? in
             guard let root = tlv(b, 0, b.count), root.end == b.count, root.tag == 0x30,
                 treeClean(b, root, depth: 0)
             else { return nil }
@@ -320,7 +322,12 @@ enum CleanCheck {
             guard integerClean(b, n), b[n.contentStart] & 0x80 == 0 else { return nil }
             var s = n.contentStart
             while s < n.end && b[s] == 0 { s += 1 }
-            guard s < n.end, n.end - s <= 20 else { return nil }
+            if s == n.end {
+                // Zero (one 0x00 octet: the INTEGER is minimal): `Reader.readSerial`'s only warning.
+                serialZero = n.contentStart
+            } else {
+                guard n.end - s <= 20 else { return nil }
+            }
             guard let inner = t.next(b), signatureAlgorithmClean(b, inner) else { return nil }
             // The outer signatureAlgorithm is the same encoding (RFC 5280 §4.1.1.2).
             guard outer.end - outer.start == inner.end - inner.start else { return nil }
@@ -348,5 +355,15 @@ enum CleanCheck {
             }
             return key
         }
+        guard let key else { return nil }
+        guard let at = serialZero else { return (key, []) }
+        // RFC 5280 §4.1.2.2, worded as the walk words it.
+        return (
+            key,
+            [
+                InspectionWarning(
+                    clause: "RFC 5280 §4.1.2.2", offset: at, message: "serial number is zero (must be positive)")
+            ]
+        )
     }
 }

@@ -124,12 +124,13 @@ public struct LenientCertificate: Sendable {
     }
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
-        // Nothing to warn about and nothing to repair (proved without allocating): the walk
-        // below would only confirm it.
-        if let key = CleanCheck.summary(strict) {
+        // Nothing to warn about (but a zero serial number) and nothing to repair (proved
+        // without walking): the walk below would only confirm it.
+        if let (key, warnings) = CleanCheck.summary(strict) {
             var fields = Fields()
             fields.publicKey = key
-            return LenientCertificate(der: der, strict: strict, strictError: strictError, fields: fields, warnings: [])
+            return LenientCertificate(
+                der: der, strict: strict, strictError: strictError, fields: fields, warnings: warnings)
         }
         return walk(der, strict: strict, strictError: strictError)
     }
