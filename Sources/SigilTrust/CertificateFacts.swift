@@ -30,7 +30,7 @@ struct CertificateFacts: Sendable {
         static let hasSubjectKeyID = Flags(rawValue: 1 << 9)
         /// A critical extension outside `CheckUnit.understoodCritical`.
         static let unsupportedCritical = Flags(rawValue: 1 << 10)
-        /// One of `Checks.mustBeNonCritical` is marked critical.
+        /// One of `CheckUnit.mustBeNonCritical` is marked critical.
         static let criticalMustBeNonCritical = Flags(rawValue: 1 << 11)
         /// The serial number is zero.
         static let zeroSerial = Flags(rawValue: 1 << 12)
@@ -78,13 +78,6 @@ struct CertificateFacts: Sendable {
     /// Offsets in `der` of the authorityKeyIdentifier's keyIdentifier octets (equal when absent).
     let authorityKeyID: (start: UInt32, end: UInt32)
 
-    /// Extension OIDs, as `TrustExtensions.Bit`s, that the check units understand when
-    /// critical (`CheckUnit.understoodCritical`, derived once from the units).
-    static var understoodCriticalBits: UInt32 { CheckUnit.understoodCriticalBits }
-    /// Extension OIDs, as `TrustExtensions.Bit`s, that must not be critical
-    /// (`CheckUnit.mustBeNonCritical`).
-    static var mustBeNonCriticalBits: UInt32 { CheckUnit.mustBeNonCriticalBits }
-
     /// The facts of `c`, everything worked out (anchors: computed once with the store).
     init(_ c: Certificate) {
         var unused: GeneralNames?
@@ -95,16 +88,23 @@ struct CertificateFacts: Sendable {
     /// walked by the name checks; kept out of the block, which anchors carry too). With
     /// `lazySelfIssued`, whether `c` is self-issued is left for `isSelfIssued(_:)` to work out
     /// when a check needs it (`selfIssuedUnknown`).
+    ///
+    /// One derivation, from one decoding: the strict `trustExtensions()` (what
+    /// `validateExtensions()` runs), or, when an extension does not decode, the best-effort
+    /// `trustExtensionsBestEffort()` with `malformedExtensions` set (the certificate is then
+    /// refused wherever it appears; the other facts keep the failures reported with it
+    /// meaningful).
     init(_ c: Certificate, subjectAltNames: inout GeneralNames?, lazySelfIssued: Bool) {
-        // One strict decoding of every known extension (`trustExtensions()` is what
-        // `validateExtensions()` runs), keeping what the checks read.
-        guard let x = try? c.trustExtensions() else {
-            self.init(malformed: c)
-            return
-        }
-        subjectAltNames = x.subjectAltNames
         var f: Flags = []
-        if lazySelfIssued {
+        let x: TrustExtensions
+        if let strict = try? c.trustExtensions() {
+            x = strict
+            subjectAltNames = x.subjectAltNames
+        } else {
+            x = c.trustExtensionsBestEffort()
+            f.insert(.malformedExtensions)
+        }
+        if lazySelfIssued && !f.contains(.malformedExtensions) {
             f.insert(.selfIssuedUnknown)
         } else if CertificateFacts.selfIssued(c) {
             f.insert(.selfIssued)
@@ -144,7 +144,8 @@ struct CertificateFacts: Sendable {
                 }
             }
         }
-        // Criticality (RFC 5280 §4.2), from the same decoding.
+        // Criticality (RFC 5280 §4.2), from the same decoding; the understood extensions are
+        // the check units' (Checks/CheckUnit.swift).
         let present = x.present
         let critical = x.critical
         if critical & TrustExtensions.Bit.basicConstraints != 0 { f.insert(.basicConstraintsCritical) }
@@ -153,20 +154,12 @@ struct CertificateFacts: Sendable {
         if critical & TrustExtensions.Bit.subjectAltName != 0 { f.insert(.subjectAltNameCritical) }
         if present & TrustExtensions.Bit.subjectKeyIdentifier != 0 { f.insert(.hasSubjectKeyID) }
         if present & ~critical & TrustExtensions.Bit.policyConstraints != 0 { f.insert(.nonCriticalPolicyConstraints) }
-        if x.unknownCritical || critical & ~CertificateFacts.understoodCriticalBits != 0 {
+        if x.unknownCritical || critical & ~CheckUnit.understoodCriticalBits != 0 {
             f.insert(.unsupportedCritical)
         }
-        if critical & CertificateFacts.mustBeNonCriticalBits != 0 { f.insert(.criticalMustBeNonCritical) }
+        if critical & CheckUnit.mustBeNonCriticalBits != 0 { f.insert(.criticalMustBeNonCritical) }
         if x.hasPolicyConstraints || x.hasPolicyMappings { f.insert(.hasPolicyConstraintsOrMappings) }
         if let cp = x.certificatePolicies, !cp.policiesAreDistinct(atMost: 16) { f.insert(.complexPolicies) }
-        self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
-    }
-
-    private init(
-        _ c: Certificate, flags: Flags, keyUsage: KeyUsage, pathLength: Int16,
-        ski: (start: UInt32, end: UInt32), akid: (start: UInt32, end: UInt32)
-    ) {
-        var f = flags
         if c.serialNumber.bytes.allSatisfy({ $0 == 0 }) { f.insert(.zeroSerial) }
         if c.issuer.isEmpty { f.insert(.emptyIssuer) }
         if c.subject.isEmpty { f.insert(.emptySubject) }
@@ -176,75 +169,6 @@ struct CertificateFacts: Sendable {
         self.publicKeyBits = UInt16(clamping: c.publicKeyBitCount ?? 0)
         self.subjectKeyID = ski
         self.authorityKeyID = akid
-    }
-
-    /// The facts of a certificate whose extensions do not all decode: refused wherever it
-    /// appears (`malformedExtensions`); the rest is best effort, decoded one extension at a
-    /// time, so that the other failures reported with it stay meaningful.
-    private init(malformed c: Certificate) {
-        var f: Flags = [.malformedExtensions]
-        if CertificateFacts.selfIssued(c) { f.insert(.selfIssued) }
-        var pathLength: Int16 = -1
-        if let bc = (try? c.basicConstraints()) ?? nil {
-            f.insert(.hasBasicConstraints)
-            if bc.isCA { f.insert(.isCA) }
-            if let p = bc.pathLength { pathLength = Int16(p) }
-        }
-        var keyUsage: KeyUsage = []
-        if let ku = (try? c.keyUsage()) ?? nil {
-            f.insert(.hasKeyUsage)
-            keyUsage = ku
-        }
-        if let eku = (try? c.extendedKeyUsage()) ?? nil {
-            f.insert(.hasExtKeyUsage)
-            if eku.contains(OID.serverAuth) { f.insert(.ekuServerAuth) }
-            if eku.contains(OID.clientAuth) { f.insert(.ekuClientAuth) }
-            if eku.contains(OID.anyExtendedKeyUsage) { f.insert(.ekuAny) }
-        }
-        if (try? c.nameConstraints()) ?? nil != nil { f.insert(.hasNameConstraints) }
-        var ski = (start: UInt32(0), end: UInt32(0))
-        if let s = (try? c.subjectKeyIdentifier()) ?? nil {
-            f.insert(.decodedSubjectKeyID)
-            ski = (UInt32(truncatingIfNeeded: s.start), UInt32(truncatingIfNeeded: s.end))
-        }
-        var akid = (start: UInt32(0), end: UInt32(0))
-        if let aki = (try? c.authorityKeyIdentifier()) ?? nil {
-            f.insert(.hasAuthorityKeyID)
-            if aki.authorityCertIssuer != nil { f.insert(.authorityKeyIDHasIssuer) }
-            if let k = aki.keyIdentifier {
-                f.insert(.hasAuthorityKeyIDKeyID)
-                akid = (UInt32(truncatingIfNeeded: k.start), UInt32(truncatingIfNeeded: k.end))
-                if f.contains(.decodedSubjectKeyID), !CertificateFacts.sameBytes(c.der, ski, akid) {
-                    f.insert(.keyIDsDiffer)
-                }
-            }
-        }
-        for e in c.extensions {
-            if e.oid == OID.basicConstraints {
-                if e.critical { f.insert(.basicConstraintsCritical) }
-            } else if e.oid == OID.extKeyUsage {
-                if e.critical { f.insert(.extKeyUsageCritical) }
-            } else if e.oid == OID.subjectAltName {
-                f.insert(.hasSubjectAltName)
-                if e.critical { f.insert(.subjectAltNameCritical) }
-            } else if e.oid == OID.subjectKeyIdentifier {
-                f.insert(.hasSubjectKeyID)
-            } else if e.oid == OID.policyConstraints {
-                if !e.critical { f.insert(.nonCriticalPolicyConstraints) }
-            }
-            guard e.critical else { continue }
-            if !Checks.understoodCritical.contains(where: { e.oid == $0 }) { f.insert(.unsupportedCritical) }
-            if Checks.mustBeNonCritical.contains(where: { e.oid == $0.0 }) { f.insert(.criticalMustBeNonCritical) }
-        }
-        // Policy facts as for a well-formed certificate: by presence, and the policies that
-        // decode (a path holding this certificate is refused whatever policy processing says).
-        if c.extension(OID.policyConstraints) != nil || c.extension(OID.policyMappings) != nil {
-            f.insert(.hasPolicyConstraintsOrMappings)
-        }
-        if let cp = (try? c.certificatePolicies()) ?? nil, !cp.policiesAreDistinct(atMost: 16) {
-            f.insert(.complexPolicies)
-        }
-        self.init(c, flags: f, keyUsage: keyUsage, pathLength: pathLength, ski: ski, akid: akid)
     }
 
     /// Byte equality of two ranges of `der`.

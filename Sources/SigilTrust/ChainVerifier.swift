@@ -105,13 +105,13 @@ struct Session {
         ((child + 1) << 32) | parent
     }
     /// What is left of the verification's single budget (signature checks, candidate visits,
-    /// name-constraint comparisons, policy work — PathPolicies.swift —, revocation signature
-    /// checks — Revocation/): one value for the whole run, never reset per candidate.
+    /// name-constraint comparisons, policy work — Checks/PolicyCheck.swift —, revocation signature
+    /// checks — Checks/RevocationCheck.swift): one value for the whole run, never reset per candidate.
     var budget: VerificationBudget
     var best: TrustFailure?
     var budgetHit = false
-    /// What the accepted path established beyond itself: policy sets (PathPolicies.swift),
-    /// revocation statuses (Revocation/), each set by its check of the path checked last.
+    /// What the accepted path established beyond itself: policy sets (Checks/PolicyCheck.swift),
+    /// revocation statuses (Checks/RevocationCheck.swift), each set by its check of the path checked last.
     var details = TrustDetails()
     /// Revocation signature verdicts shared by the candidate paths (the work itself is charged
     /// to `budget`). Made on first use: a verification without revocation checking allocates
@@ -290,60 +290,7 @@ struct Session {
             return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
         }
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
-        // charged to the verification's budget.
-        if candFacts.has(.hasNameConstraints), let nc = (try? cand.nameConstraints()) ?? nil {
-            let session = self  // the certificates below, without building an array of them
-            switch NameChecks.constraints(
-                nc, below: path.lazy.map { session.certificate($0) }, budget: &budget.nameConstraintComparisons)
-            {
-            case nil: break
-            case .violated(let i, let what)?:
-                return TrustFailure(
-                    .nameConstraintViolated, at: i,
-                    "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
-            case .unsupported(let i, let why)?:
-                return TrustFailure(.nameConstraintUnsupported, at: i, why)
-            case .overBudget?:
-                budgetHit = true
-                return TrustFailure(
-                    .budgetExhausted, at: depth,
-                    context: .budget(
-                        TrustFailure.BudgetExhaustion(
-                            limit: .nameConstraintComparisons, stage: .nameConstraints, limits: verifier.budget,
-                            spent: nil)))
-            }
-        }
-        return nil
-    }
-}
-
-extension Session {
-    /// RFC 5280 §6.3 / RFC 6960 for the complete path (leaf … `anchor`); the statuses go into
-    /// `details.revocation`; the most important failure is returned (revoked, or undetermined under hard fail).
-    mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
-        guard let r = options.revocation else { return nil }
-        let certs = path.map(certificate) + [certificate(anchor)]
-        let work = revocationWork
-        let checker = RevocationChecker(
-            options: r, time: options.time, algorithms: options.algorithms,
-            verifier: verifier.signatureVerifier, certificates: certs + pool.certificates,
-            anchor: verifier.anchors.anchors[anchor], work: work)
-        // The revocation work (CRL and OCSP signatures, separate CRL signers' paths) is charged
-        // to the verification's one budget; running out fails closed even under soft fail (a
-        // peer must not be able to skip revocation by exhausting the budget first).
-        work.budget = budget
-        work.exhausted = false
-        let statuses = checker.check(path: certs)
-        budget = work.budget
-        details.revocation = statuses
-        if work.exhausted {
-            budgetHit = true
-            return TrustFailure(
-                .budgetExhausted, at: 0,
-                context: .budget(
-                    TrustFailure.BudgetExhaustion(
-                        limit: budget.exhaustedLimit, stage: .revocation, limits: verifier.budget, spent: nil)))
-        }
-        return RevocationChecker.failures(statuses, policy: r.policy).first
+        // charged to the verification's budget (Checks/NameConstraintCheck.swift).
+        return nameConstraintFailure(cand, candFacts, at: depth, path: path)
     }
 }

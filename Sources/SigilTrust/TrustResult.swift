@@ -1,7 +1,7 @@
 import SigilDER
 import SigilX509
 
-/// Why a chain is not trusted. Each kind is produced by a check unit (CheckUnits.swift).
+/// Why a chain is not trusted. Each kind is produced by a check unit (Checks/CheckUnit.swift).
 ///
 /// When several candidate paths fail, or one path fails several checks, the failures are
 /// ordered by `rank` (see `TrustFailure.sortedByRank`), not by the raw values, which only
@@ -70,71 +70,67 @@ public enum TrustFailureKind: Int, Sendable, Hashable, Comparable, CaseIterable 
     /// far a path got before failing: nothing found (`unknownIssuer`, `untrustedRoot`) ranks
     /// lowest; resource limits next; then cryptographic and structural failures of a path that
     /// reached an anchor; then failures of a path that is otherwise complete (validity dates,
-    /// the name), which say most precisely what the caller would have to change. Stated here
-    /// explicitly so reordering the cases cannot change the ranking.
-    public var rank: Int {
-        switch self {
-        case .unknownIssuer: return 10
-        case .untrustedRoot: return 20
-        case .budgetExhausted: return 30
-        case .maximumDepthExceeded: return 40
-        case .unsupportedAlgorithm: return 50
-        case .weakAlgorithm: return 60
-        case .weakKey: return 70
-        case .badSignature: return 80
-        case .notACA: return 90
-        case .pathLengthExceeded: return 100
-        case .keyUsage: return 110
-        case .extendedKeyUsage: return 120
-        case .unsupportedCriticalExtension: return 130
-        case .nameConstraintViolated: return 140
-        case .nameConstraintUnsupported: return 150
-        case .invalidPolicy: return 155
-        case .profileViolation: return 160
-        case .malformedCertificate: return 170
-        case .notYetValid: return 180
-        case .expired: return 190
-        case .nameMismatch: return 200
-        // A path that is complete and otherwise valid, but revoked or of unknown status.
-        case .revocationUndetermined: return 210
-        case .revoked: return 220
-        // Judged only on a path that is otherwise trusted (complete, valid, the name matching):
-        // above the name, which it presupposes; below revocation, a stronger statement from the
-        // CA itself about the same certificate.
-        case .certificateTransparency: return 205
-        }
-    }
+    /// the name), which say most precisely what the caller would have to change. Stated
+    /// explicitly (`metadata`) so reordering the cases cannot change the ranking.
+    public var rank: Int { metadata.rank }
 
     /// Orders by `rank`.
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 
     /// A short human-readable name (also the `kind` of the CLI's JSON output).
-    public var name: String {
+    public var name: String { metadata.name }
+
+    /// What is known of a kind, in one place: its rank, its name, and whether it is
+    /// recoverable (`isRecoverable`: another policy, time or set of anchors could accept the
+    /// chain; see that property for the reasoning per kind).
+    struct Metadata {
+        let rank: Int
+        let name: String
+        let isRecoverable: Bool
+    }
+
+    /// The one table of per-kind metadata: a new kind is one row here (and one unit
+    /// producing it, Checks/CheckUnit.swift).
+    var metadata: Metadata {
         switch self {
-        case .unknownIssuer: return "unknown issuer"
-        case .untrustedRoot: return "untrusted root"
-        case .budgetExhausted: return "path building budget exhausted"
-        case .maximumDepthExceeded: return "maximum depth exceeded"
-        case .unsupportedAlgorithm: return "unsupported algorithm"
-        case .weakAlgorithm: return "weak algorithm"
-        case .weakKey: return "weak key"
-        case .badSignature: return "bad signature"
-        case .notACA: return "not a CA"
-        case .pathLengthExceeded: return "path length exceeded"
-        case .keyUsage: return "key usage"
-        case .extendedKeyUsage: return "extended key usage"
-        case .unsupportedCriticalExtension: return "unsupported critical extension"
-        case .nameConstraintViolated: return "name constraint violated"
-        case .nameConstraintUnsupported: return "name constraint unsupported"
-        case .invalidPolicy: return "invalid policy"
-        case .profileViolation: return "profile violation"
-        case .malformedCertificate: return "malformed certificate"
-        case .notYetValid: return "not yet valid"
-        case .expired: return "expired"
-        case .nameMismatch: return "name mismatch"
-        case .revocationUndetermined: return "revocation undetermined"
-        case .revoked: return "revoked"
-        case .certificateTransparency: return "certificateTransparency"
+        case .unknownIssuer: return Metadata(rank: 10, name: "unknown issuer", isRecoverable: true)
+        case .untrustedRoot: return Metadata(rank: 20, name: "untrusted root", isRecoverable: true)
+        // A peer whose certificates make path building explode: retrying cannot help.
+        case .budgetExhausted: return Metadata(rank: 30, name: "path building budget exhausted", isRecoverable: false)
+        case .maximumDepthExceeded: return Metadata(rank: 40, name: "maximum depth exceeded", isRecoverable: true)
+        // No policy makes Sigil verify it.
+        case .unsupportedAlgorithm: return Metadata(rank: 50, name: "unsupported algorithm", isRecoverable: false)
+        case .weakAlgorithm: return Metadata(rank: 60, name: "weak algorithm", isRecoverable: true)
+        case .weakKey: return Metadata(rank: 70, name: "weak key", isRecoverable: true)
+        case .badSignature: return Metadata(rank: 80, name: "bad signature", isRecoverable: false)
+        case .notACA: return Metadata(rank: 90, name: "not a CA", isRecoverable: false)
+        case .pathLengthExceeded: return Metadata(rank: 100, name: "path length exceeded", isRecoverable: false)
+        case .keyUsage: return Metadata(rank: 110, name: "key usage", isRecoverable: true)
+        case .extendedKeyUsage: return Metadata(rank: 120, name: "extended key usage", isRecoverable: true)
+        case .unsupportedCriticalExtension:
+            return Metadata(rank: 130, name: "unsupported critical extension", isRecoverable: false)
+        case .nameConstraintViolated:
+            return Metadata(rank: 140, name: "name constraint violated", isRecoverable: false)
+        case .nameConstraintUnsupported:
+            return Metadata(rank: 150, name: "name constraint unsupported", isRecoverable: false)
+        case .invalidPolicy: return Metadata(rank: 155, name: "invalid policy", isRecoverable: true)
+        case .profileViolation: return Metadata(rank: 160, name: "profile violation", isRecoverable: false)
+        case .malformedCertificate: return Metadata(rank: 170, name: "malformed certificate", isRecoverable: false)
+        case .notYetValid: return Metadata(rank: 180, name: "not yet valid", isRecoverable: true)
+        case .expired: return Metadata(rank: 190, name: "expired", isRecoverable: true)
+        case .nameMismatch: return Metadata(rank: 200, name: "name mismatch", isRecoverable: true)
+        // A path that is complete and otherwise valid, but revoked or of unknown status.
+        // Undetermined: revocation information or soft fail may settle it.
+        case .revocationUndetermined:
+            return Metadata(rank: 210, name: "revocation undetermined", isRecoverable: true)
+        // The CA withdrew the certificate.
+        case .revoked: return Metadata(rank: 220, name: "revoked", isRecoverable: false)
+        // Judged only on a path that is otherwise trusted (complete, valid, the name matching):
+        // above the name, which it presupposes; below revocation, a stronger statement from the
+        // CA itself about the same certificate. Recoverable: SCTs delivered by TLS or OCSP, or
+        // another log list, may settle it.
+        case .certificateTransparency:
+            return Metadata(rank: 205, name: "certificateTransparency", isRecoverable: true)
         }
     }
 }

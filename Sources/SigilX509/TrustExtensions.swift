@@ -107,6 +107,38 @@ extension Certificate {
         x.unknownCritical = spans.unknownCritical
         return x
     }
+
+    /// `trustExtensions()` for a certificate whose extensions do not all decode: each extension
+    /// Sigil knows decoded on its own, those that do not decode left out (the subjectAltName
+    /// always), presence and criticality read from the extension list. Best effort, for
+    /// reporting the other failures of a certificate that is refused anyway (SigilTrust's
+    /// `CertificateFacts`, which derives its facts from either result the same way).
+    @_spi(SigilInternal) public func trustExtensionsBestEffort() -> TrustExtensions {
+        var x = TrustExtensions()
+        x.basicConstraints = (try? basicConstraints()) ?? nil
+        x.keyUsage = (try? keyUsage()) ?? nil
+        x.extendedKeyUsage = (try? extendedKeyUsage()) ?? nil
+        if let ski = (try? subjectKeyIdentifier()) ?? nil { x.subjectKeyIdentifier = (ski.start, ski.end) }
+        if let aki = (try? authorityKeyIdentifier()) ?? nil {
+            x.hasAuthorityKeyIdentifier = true
+            if let k = aki.keyIdentifier { x.authorityKeyIdentifierKeyID = (k.start, k.end) }
+            x.authorityKeyIdentifierHasIssuer = aki.authorityCertIssuer != nil
+        }
+        x.hasNameConstraints = ((try? nameConstraints()) ?? nil) != nil
+        x.certificatePolicies = (try? certificatePolicies()) ?? nil
+        for e in extensions {
+            if let slot = e.oid.withUnsafeBytes({ KnownExtension.slot($0) }) {
+                x.present |= 1 << UInt32(slot)
+                if e.critical { x.critical |= 1 << UInt32(slot) }
+            } else if e.critical {
+                x.unknownCritical = true
+            }
+        }
+        // By presence: a path holding this certificate is refused whatever they say.
+        x.hasPolicyMappings = x.present & TrustExtensions.Bit.policyMappings != 0
+        x.hasPolicyConstraints = x.present & TrustExtensions.Bit.policyConstraints != 0
+        return x
+    }
 }
 
 extension CertificatePolicies {

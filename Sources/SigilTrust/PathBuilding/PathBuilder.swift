@@ -13,7 +13,7 @@
 //
 // ChainVerifier.swift holds the public `ChainVerifier`, the session's state (`Session`), `run`
 // and the checks of one candidate issuer (`Session.check(candidate:at:path:)`); the checks
-// themselves are in Checks*.swift / NameChecks.swift / PathPolicies.swift.
+// themselves are the check units of Checks/ (Checks/CheckUnit.swift lists them).
 
 import SigilDER
 import SigilX509
@@ -89,8 +89,8 @@ extension Session {
                 continue
             }
             if isAnchor(node) {
-                // The path is complete: RFC 5280 §6.1 policy processing (PathPolicies.swift),
-                // then revocation (§6.3, Revocation/).
+                // The path is complete: RFC 5280 §6.1 policy processing (Checks/PolicyCheck.swift),
+                // then revocation (§6.3, Checks/RevocationCheck.swift).
                 if let f = policyFailure(path: path) {
                     note(f)
                     if budgetHit { return nil }

@@ -71,17 +71,5 @@ extension TrustFailureKind {
     /// `nameConstraintUnsupported` (constraints a CA put in its certificate), `profileViolation`
     /// (a certificate breaking RFC 5280 / CA/B Forum encoding rules) and `budgetExhausted` (a
     /// peer whose certificates make path building explode: retrying cannot help).
-    public var isRecoverable: Bool {
-        switch self {
-        case .expired, .notYetValid, .nameMismatch, .unknownIssuer, .untrustedRoot,
-            .weakAlgorithm, .weakKey, .keyUsage, .extendedKeyUsage, .maximumDepthExceeded, .invalidPolicy,
-            .revocationUndetermined,  // revocation information or soft fail may settle it
-            .certificateTransparency:  // SCTs delivered by TLS/OCSP or another log list may settle it
-            return true
-        case .badSignature, .malformedCertificate, .unsupportedCriticalExtension, .unsupportedAlgorithm,
-            .notACA, .pathLengthExceeded, .nameConstraintViolated, .nameConstraintUnsupported,
-            .profileViolation, .budgetExhausted, .revoked:  // the CA withdrew the certificate
-            return false
-        }
-    }
+    public var isRecoverable: Bool { metadata.isRecoverable }
 }

@@ -1,6 +1,16 @@
 import SigilDER
 import SigilX509
 
+extension CheckUnit {
+    /// Certificate policy processing on the complete path (`Session.policyFailure`, with the
+    /// valid_policy_tree of PolicyTree.swift). A non-critical policyConstraints is refused by
+    /// the structure unit (§4.2.1.11).
+    static let certificatePolicies = CheckUnit(
+        "certificate policies", clauses: "RFC 5280 §4.2.1.4, §4.2.1.5, §4.2.1.11, §4.2.1.14, §6.1",
+        understands: [OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy],
+        produces: [.invalidPolicy, .profileViolation, .malformedCertificate, .budgetExhausted])
+}
+
 extension Session {
     /// RFC 5280 §6.1 certificate policy processing for a complete candidate path, called by
     /// `extend` before the path is accepted: a failure here is noted like any other candidate

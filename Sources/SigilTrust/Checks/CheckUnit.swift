@@ -1,0 +1,148 @@
+import SigilDER
+@_spi(SigilInternal) import SigilX509
+
+/// One group of path-validation checks, as a unit: the certificate extensions it processes,
+/// the failure kinds it can produce, and its checks of one certificate (the leaf's, an
+/// issuer's). Each unit is one file of `Sources/SigilTrust/Checks/`, holding all three.
+///
+/// The extensions a verification understands when they are marked critical (RFC 5280 §4.2: "A
+/// certificate-using system MUST reject the certificate if it encounters a critical extension
+/// it does not recognize") are derived from the units, once (`understoodCritical`, and its bit
+/// set `understoodCriticalBits`, read by `CertificateFacts` and by the structure unit's
+/// messages). `CheckUnit.all` is the only registry: nothing else lists the units, their
+/// extensions or their failure kinds.
+///
+/// ## Adding a check
+///
+/// A new check is one file, `Sources/SigilTrust/Checks/<Name>Check.swift`:
+///
+/// 1. Declare the unit, `extension CheckUnit { static let <name> = CheckUnit(…) }`: a name, the
+///    clauses it implements, the extensions it processes (`understands:`; RFC 5280 §4.2 makes
+///    a critical extension acceptable only when some unit processes it, so list an extension
+///    only when the unit really enforces it), the extensions conforming CAs must mark
+///    non-critical (`mustBeNonCritical:`) and the failure kinds it produces (`produces:`).
+/// 2. Give it its checks of one certificate, `leaf:` (the end entity, path-independent) and
+///    `issuer:` (an intermediate or the anchor acting as issuer; the verdict is cached per
+///    certificate), functions of the certificate, its `CertificateFacts`, its role and the
+///    options appending `TrustFailure`s at index 0 (the verifier places them on the path). They run in the order of `all`; append nothing on
+///    the trusted path that allocates (build messages and context only for failures). A check
+///    that needs the whole path (like policies or revocation) is an `extension Session`
+///    method in the same file, called where the path is complete (ChainVerifier.swift).
+/// 3. Add the unit to `all` (its place decides the order of equal-ranked failures).
+///
+/// A new failure kind is one row of `TrustFailureKind.metadata` (TrustResult.swift: its rank,
+/// name and whether it is recoverable) and belongs to a unit (`CheckUnitTests` checks both).
+struct CheckUnit: Sendable {
+    /// One check of the end-entity certificate: the certificate, its facts, its decoded
+    /// subjectAltName when the caller has it (nil: decoded where needed), the options; appends
+    /// its failures (index 0). The arguments are borrowed (no copy of the options per check).
+    typealias LeafCheck =
+        @Sendable (Certificate, CertificateFacts, GeneralNames?, VerificationOptions, inout [TrustFailure]) -> Void
+    /// One check of a certificate acting as an issuer: the certificate, its facts, whether it
+    /// is a configured anchor, the options; appends its failures (index 0).
+    typealias IssuerCheck =
+        @Sendable (Certificate, CertificateFacts, _ isAnchor: Bool, VerificationOptions, inout [TrustFailure]) -> Void
+
+    /// A short name.
+    let name: String
+    /// The clauses the unit implements.
+    let clauses: String
+    /// Extensions the unit processes (OID content octets): understood when critical.
+    let understoodExtensions: [[UInt8]]
+    /// Extensions the unit reads that conforming CAs must mark non-critical (with the clause
+    /// saying so): refused when critical, under the server and client profiles.
+    let mustBeNonCritical: [([UInt8], String)]
+    /// The failure kinds the unit produces.
+    let failureKinds: [TrustFailureKind]
+    /// Whether its checks still run on a certificate whose extensions do not all decode
+    /// (`CertificateFacts.Flags.malformedExtensions`): only the units that report that.
+    let runsOnMalformed: Bool
+    /// Its checks of the end-entity certificate, independent of the path.
+    let leaf: LeafCheck?
+    /// Its checks of a certificate acting as an issuer (intermediate or anchor), independent
+    /// of the path.
+    let issuer: IssuerCheck?
+
+    init(
+        _ name: String, clauses: String, understands: [[UInt8]] = [],
+        mustBeNonCritical: [([UInt8], String)] = [], produces: [TrustFailureKind], runsOnMalformed: Bool = false,
+        leaf: LeafCheck? = nil, issuer: IssuerCheck? = nil
+    ) {
+        self.name = name
+        self.clauses = clauses
+        self.understoodExtensions = understands
+        self.mustBeNonCritical = mustBeNonCritical
+        self.failureKinds = produces
+        self.runsOnMalformed = runsOnMalformed
+        self.leaf = leaf
+        self.issuer = issuer
+    }
+}
+
+extension CheckUnit {
+    /// Path building: candidate issuers, loops, the depth limit and the one work budget
+    /// (PathBuilding/: PathBuilder.swift, CandidatePool.swift, VerificationBudget.swift).
+    static let pathBuilding = CheckUnit(
+        "path building", clauses: "RFC 5280 §6.1, §6.1.4 (l); RFC 4158",
+        produces: [.unknownIssuer, .untrustedRoot, .maximumDepthExceeded, .budgetExhausted])
+
+    /// Every unit, in the order their checks run on one certificate (failures of equal rank
+    /// are reported in this order). The only registry: the lists below are derived from it.
+    static let all: [CheckUnit] = [
+        pathBuilding, validity, structure, nameConstraints, basicConstraintsAndKeyUsage, extendedKeyUsage,
+        algorithms, names, certificatePolicies, revocation, certificateTransparency,
+    ]
+
+    /// The extensions understood when critical: every unit's, once.
+    static let understoodCritical: [[UInt8]] = all.flatMap(\.understoodExtensions)
+
+    /// The extensions conforming CAs must mark non-critical, with the clause saying so.
+    static let mustBeNonCritical: [([UInt8], String)] = all.flatMap(\.mustBeNonCritical)
+
+    /// `understoodCritical` as `TrustExtensions.Bit`s (every understood extension is one the
+    /// extension index knows: checked by `CheckUnitTests`).
+    static let understoodCriticalBits: UInt32 = bits(understoodCritical)
+
+    /// `mustBeNonCritical` as `TrustExtensions.Bit`s.
+    static let mustBeNonCriticalBits: UInt32 = bits(mustBeNonCritical.map { $0.0 })
+
+    /// The units' leaf checks, in order (derived once: the verification walks only these).
+    static let leafChecks: [LeafCheck] = all.compactMap(\.leaf)
+    /// The leaf checks of the units that run on a certificate whose extensions do not decode.
+    static let leafChecksWhenMalformed: [LeafCheck] = all.filter(\.runsOnMalformed).compactMap(\.leaf)
+    /// The units' issuer checks, in order.
+    static let issuerChecks: [IssuerCheck] = all.compactMap(\.issuer)
+    /// The issuer checks of the units that run on a certificate whose extensions do not decode.
+    static let issuerChecksWhenMalformed: [IssuerCheck] = all.filter(\.runsOnMalformed).compactMap(\.issuer)
+
+    static func bits(_ oids: [[UInt8]]) -> UInt32 {
+        oids.reduce(0) { $0 | (TrustExtensions.Bit.of($1) ?? 0) }
+    }
+}
+
+/// The path-independent checks of one certificate: every unit's, in the order of `CheckUnit.all`.
+enum Checks {
+    /// Checks of the end-entity certificate that do not depend on the path.
+    /// `subjectAltNames` is `c`'s decoded subjectAltName when the caller has it (nil: decoded here).
+    static func leafFailures(
+        _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions
+    ) -> [TrustFailure] {
+        var out: [TrustFailure] = []
+        let checks = f.has(.malformedExtensions) ? CheckUnit.leafChecksWhenMalformed : CheckUnit.leafChecks
+        for check in checks { check(c, f, subjectAltNames, options, &out) }
+        return out
+    }
+
+    /// A certificate acting as an issuer (intermediate or anchor): its most important failure
+    /// (the first of the highest rank), or nil.
+    static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
+        -> TrustFailure?
+    {
+        var failures: [TrustFailure] = []
+        // On a malformed certificate only the units that report it run: the others' failures
+        // rank below `malformedCertificate` and would not be chosen.
+        let checks = f.has(.malformedExtensions) ? CheckUnit.issuerChecksWhenMalformed : CheckUnit.issuerChecks
+        for check in checks { check(c, f, isAnchor, options, &failures) }
+        return failures.max { $0.kind < $1.kind }
+    }
+}

@@ -1,0 +1,33 @@
+import SigilDER
+import SigilX509
+
+extension CheckUnit {
+    /// Validity periods of every certificate, the anchor's included (limbo
+    /// rfc5280::validity::expired-root; OpenSSL, Go and Apple reject expired roots).
+    static let validity = CheckUnit(
+        "validity", clauses: "RFC 5280 §4.1.2.5, §6.1.3 (a)(2)", produces: [.expired, .notYetValid],
+        runsOnMalformed: true,
+        leaf: { c, _, _, options, out in
+            if let f = Checks.within(c, options.time) { out.append(f) }
+        },
+        issuer: { c, _, _, options, out in
+            if let f = Checks.within(c, options.time) { out.append(f) }
+        })
+}
+
+extension Checks {
+    static func within(_ c: Certificate, _ time: Double) -> TrustFailure? {
+        // RFC 5280 §4.1.2.5: valid from notBefore through notAfter, both inclusive. Times are
+        // whole seconds; a fractional validation time past notAfter by less than a second is
+        // still within the last encoded second (limbo notafter-fractional).
+        if time < Double(c.notBefore) {
+            return TrustFailure(
+                .notYetValid, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
+        }
+        if time >= Double(c.notAfter) + 1 {
+            return TrustFailure(
+                .expired, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
+        }
+        return nil
+    }
+}
