@@ -10,12 +10,6 @@ import XCTest
 final class PurposeCLITests: XCTestCase {
     static let purposes = TestSupport.fixtures.appendingPathComponent("purposes").path
 
-    /// Cases where Sigil does not yet do what `VerificationPurpose.codeSigning` documents: an
-    /// intermediate whose extKeyUsage lists serverAuth only is accepted for code signing (the
-    /// issuer EKU check of Checks.swift runs for the CA/B Forum profiles only), where Go refuses
-    /// ("incompatible key usage"). A false "trusted", reported for a fix in the checks; kept
-    /// out of the assertions so the rest of the table stays enforced.
-    let knownDivergent: Set<String> = ["leaf-codesign--int-server.pem --kind code-signing"]
 
     func testPurposesAgreeWithGoAndOpenSSL() throws {
         _ = try sigilExecutable()
@@ -39,12 +33,6 @@ final class PurposeCLITests: XCTestCase {
             // Every chain is valid for some purpose (`openssl verify -x509_strict -purpose any`).
             XCTAssertEqual(c["opensslChain"] as? Bool, true, id)
             if let openssl = c["openssl"] as? Bool { XCTAssertEqual(openssl, go, "the two oracles disagree: \(id)") }
-            if knownDivergent.contains(id) {
-                // Not asserted: see `knownDivergent`.
-                let r = try runSigil(args + [leaf])
-                print("KNOWN DIVERGENCE \(id): Go \(go ? "trusts" : "refuses"), sigil exit \(r.status)")
-                continue
-            }
             let r = try runSigil(args + [leaf], exit: go ? 0 : 1)
             if go {
                 trusted += 1

@@ -11,14 +11,17 @@ extension CheckUnit {
 }
 
 extension Checks {
-    /// EKU in issuers (as rustls-webpki): when present it must list the purpose. A
-    /// self-signed root must not carry one at all (BR §7.1.2.1.2).
+    /// EKU in issuers (as rustls-webpki and Go's crypto/x509): when present it must list the
+    /// purpose — under every purpose that requires a usage (server, client, code signing, a
+    /// caller's EKU; `.basic` without required EKUs requires none), so an intermediate limited
+    /// to serverAuth cannot issue a trusted code-signing leaf. A self-signed root must not carry
+    /// one at all (BR §7.1.2.1.2: server and client profiles only).
     static func issuerEKUFailures(
         _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
         _ failures: inout [TrustFailure]
     ) {
-        guard options.profile != .basic, f.has(.hasExtKeyUsage) else { return }
-        if isAnchor && f.isSelfIssued(c) {
+        guard f.has(.hasExtKeyUsage) else { return }
+        if options.profile != .basic && isAnchor && f.isSelfIssued(c) {
             failures.append(
                 TrustFailure(.profileViolation, at: 0, "root certificate carries extKeyUsage (BR §7.1.2.1.2)"))
         }
