@@ -2,8 +2,9 @@
 # Builds the DocC archive of the library products (module Sigil, which re-exports SigilDER,
 # SigilX509, SigilCrypto and SigilTrust) from Sources/Sigil/Sigil.docc, without a package
 # plugin: swift build, then swift-symbolgraph-extract, then docc convert (both ship with the
-# toolchain). SigilNIO is not included (it needs the NIO trait build; its types are named in
-# the TLS recipes article as code).
+# toolchain). SigilNIO's types join the archive when a build with the NIO trait is at hand:
+# SIGIL_NIO_SCRATCH names its scratch path (CI: .build-nio, which Scripts/ci-nio.sh built, so
+# BoringSSL compiles once per run); its symbol graph is extracted from there.
 #
 # Usage: Scripts/build-docs.sh [OUTPUT]      (default: .build/docs/Sigil.doccarchive)
 #   DOCC_FLAGS="--warnings-as-errors" Scripts/build-docs.sh    fails on any broken link
@@ -28,6 +29,24 @@ TRIPLE="$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' |
     -minimum-access-level public \
     -experimental-allowed-reexported-modules=SigilDER,SigilX509,SigilCrypto,SigilTrust \
     -output-dir "$SG"
+if [ -n "${SIGIL_NIO_SCRATCH:-}" ]; then
+    NIO_BIN="$(cd "$(swift build --traits NIO --scratch-path "$SIGIL_NIO_SCRATCH" --show-bin-path)" && pwd -P)"
+    [ -f "$NIO_BIN/Modules/SigilNIO.swiftmodule" ] || {
+        echo "build-docs: no SigilNIO module in $NIO_BIN (run Scripts/ci-nio.sh first)" >&2
+        exit 1
+    }
+    # Every C module SigilNIO's dependencies bring (BoringSSL, NIO's shims): their module maps
+    # and headers, as the build saw them.
+    set --
+    for m in "$NIO_BIN"/*.build/module.modulemap "$SIGIL_NIO_SCRATCH"/checkouts/*/Sources/*/include/module.modulemap; do
+        [ -f "$m" ] && set -- "$@" -Xcc "-fmodule-map-file=$m"
+    done
+    for d in "$SIGIL_NIO_SCRATCH"/checkouts/*/Sources/*/include; do
+        [ -d "$d" ] && set -- "$@" -Xcc "-I$d"
+    done
+    "$BIN_DIR/swift-symbolgraph-extract" -module-name SigilNIO -target "$TRIPLE" \
+        -I "$NIO_BIN/Modules" -I Sources/CGMP "$@" -minimum-access-level public -output-dir "$SG"
+fi
 # shellcheck disable=SC2086
 "$BIN_DIR/docc" convert Sources/Sigil/Sigil.docc --additional-symbol-graph-dir "$SG" \
     --fallback-display-name Sigil --fallback-bundle-identifier org.sigil.Sigil \
