@@ -10,7 +10,6 @@ import XCTest
 final class PurposeCLITests: XCTestCase {
     static let purposes = TestSupport.fixtures.appendingPathComponent("purposes").path
 
-
     func testPurposesAgreeWithGoAndOpenSSL() throws {
         _ = try sigilExecutable()
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.purposes + "/manifest.json"))
