@@ -67,18 +67,7 @@ public struct CertificateReport {
     ]
 
     mutating func attempt<T>(_ what: String, _ body: (Certificate) throws(DERError) -> T?) -> T? {
-        guard let c = carrier else { return nil }
-        do {
-            return try body(c)
-        } catch {
-            let offset = inspected.originalOffset(error.offset)
-            let message = "\(what): \(error.kind.message)"
-            problems.append("\(what): \(DERError(error.kind, at: offset))")
-            inspected.addWarning(
-                clause: CertificateReport.extensionClauses[what] ?? "RFC 5280 §4.2", carrierOffset: error.offset,
-                message: message)
-            return nil
-        }
+        attempt(carrier, what, body)
     }
 
     /// `attempt` with the carrier given (read once by the caller).
