@@ -24,33 +24,14 @@ final class P256KernelTests: XCTestCase {
 
     func testFieldOperationsAgainstPython() throws {
         let p = Self.p
-        func pMinus(_ k: UInt) -> [UInt] { KernelLimbs.pMinus(p, k) }
-        var reduced: [[UInt]] = [[0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]]
-        for k: UInt in [1, 2, 3, 0x1_0000_0000, 0xFFFF_FFFF] { reduced.append(pMinus(k)) }
-        for i in 0..<4 {
-            var v = [UInt](repeating: 0, count: 4)
-            v[i] = UInt.max
-            reduced.append(v)
-            var w = [UInt](repeating: 0, count: 4)
-            w[i] = 1 << 63
-            reduced.append(w)
-            var u = [UInt](repeating: 0, count: 4)
-            u[i] = 0xFFFF_FFFF
-            reduced.append(u)
-            var z = pMinus(1)
-            z[i] = 0
-            reduced.append(z)
-        }
         // R mod p (Montgomery 1) and R^2 mod p.
-        reduced.append([1, 0xFFFF_FFFF_0000_0000, UInt.max, 0xFFFF_FFFE])
-        reduced.append([3, 0xFFFF_FFFB_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFE, 0x0000_0004_FFFF_FFFD])
+        let reduced = KernelLimbs.reducedInputs(
+            p,
+            montgomery: [
+                [1, 0xFFFF_FFFF_0000_0000, UInt.max, 0xFFFF_FFFE],
+                [3, 0xFFFF_FFFB_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFE, 0x0000_0004_FFFF_FFFD],
+            ])
         var rng = SystemRandomNumberGenerator()
-        for _ in 0..<150 {
-            var v = (0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }
-            if limbsCompareArrays(v, p) >= 0 { v[3] = p[3] >> 1 }
-            reduced.append(v)
-        }
-        reduced = reduced.filter { limbsCompareArrays($0, p) < 0 }
         // Inputs at or above p (products only).
         var unreduced: [[UInt]] = [
             p, [0, 0x1_0000_0000, 0, p[3]] /* p + 1 */,
@@ -61,42 +42,17 @@ final class P256KernelTests: XCTestCase {
             v[3] = UInt.random(in: 0xFFFF_FFFF_0000_0002...UInt.max, using: &rng)
             unreduced.append(v)
         }
-        var pairs: [([UInt], [UInt], Bool)] = []  // (a, b, both below p)
-        for (i, a) in reduced.enumerated() {
-            pairs.append((a, reduced[(i * 7 + 3) % reduced.count], true))
-            pairs.append((a, a, true))
-            if i < 30 { for b in reduced.prefix(30) { pairs.append((a, b, true)) } }
-        }
-        for a in unreduced {
-            for b in unreduced + reduced.prefix(10) {
-                pairs.append((a, b, false))
-                pairs.append((b, a, false))
-            }
-        }
-        let script = """
-            import sys
-            p = int(sys.argv[1], 16)
-            rinv = pow(2**256, -1, p)
-            for line in open(sys.argv[2]):
-                a, b = (int(x, 16) for x in line.split())
-                print('%x %x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p,
-                                         a * pow(2, -1, p) % p))
-            """
-        let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-p256-kernel-\(getpid()).txt")
-        try Data(input.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        guard let out = runTool("/usr/bin/env", ["python3", "-c", script, Self.pHex, url.path]) else {
+        let pairs = KernelLimbs.pairs(reduced: reduced, unreduced: unreduced)  // (a, b, both below p)
+        guard let lines = try KernelLimbs.pythonFieldOps(pairs, pHex: Self.pHex, bits: 256, name: "p256-kernel")
+        else {
             print("SKIPPED P256KernelTests: python3 not available")
             return
         }
-        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(lines.count, pairs.count)
         if csigil_bignum_mulx_supported() == 0 {
             print("P256KernelTests: no MULX/ADX on this CPU, the portable path twice")
         }
-        for (k, line) in lines.enumerated() where k < pairs.count {
-            let e = line.split(separator: " ").map { limbs(String($0)) }
+        for (k, e) in lines.enumerated() where k < pairs.count {
             let (a, b, belowP) = pairs[k]
             for mulx in [true, false] {
                 let ctx = "a=\(hex(a)) b=\(hex(b)) below p: \(belowP) mulx=\(mulx)"
@@ -166,54 +122,6 @@ final class P256KernelTests: XCTestCase {
     /// w apart, and sum d_i 2^i == k, for the windows the kernel uses (5 for Q, 10 for G) and
     /// others, on edge and random scalars below 2^256.
     func testKernelWNAF() {
-        var rng = SystemRandomNumberGenerator()
-        var scalars: [[UInt]] = [
-            [0, 0, 0, 0], [1, 0, 0, 0], [UInt.max, UInt.max, UInt.max, UInt.max],
-            [0, 0, 0, 1 << 63], [UInt.max, 0, UInt.max, 0],
-        ]
-        for _ in 0..<300 { scalars.append((0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) }) }
-        var digits = [Int16](repeating: 0, count: 257)
-        for w in [2, 5, 8, 10, 12] {
-            for k in scalars {
-                let len = digits.withUnsafeMutableBufferPointer { d in
-                    k.withUnsafeBufferPointer { csigil_p256_wnaf(d.baseAddress!, $0.baseAddress!, Int32(w)) }
-                }
-                XCTAssertLessThanOrEqual(len, 257)
-                // sum d_i 2^i as positive and negative parts, 5 limbs each (k < 2^256 may
-                // need digit 256).
-                var pos = [UInt](repeating: 0, count: 6)
-                var neg = [UInt](repeating: 0, count: 6)
-                var last = -w
-                for i in 0..<257 where digits[i] != 0 {
-                    XCTAssertLessThan(i, len)
-                    let d = Int(digits[i])
-                    XCTAssertTrue(d & 1 == 1 && abs(d) < 1 << (w - 1), "digit \(d) w \(w)")
-                    XCTAssertGreaterThanOrEqual(i - last, w, "digits too close, w \(w)")
-                    last = i
-                    let m = UInt(abs(d))
-                    var add = [UInt](repeating: 0, count: 6)
-                    add[i >> 6] = m << UInt(i & 63)
-                    if i & 63 > 0 { add[(i >> 6) + 1] = m >> UInt(64 - (i & 63)) }
-                    var carry: UInt = 0
-                    for j in 0..<6 {
-                        let (s1, o1) = (d > 0 ? pos[j] : neg[j]).addingReportingOverflow(add[j])
-                        let (s2, o2) = s1.addingReportingOverflow(carry)
-                        if d > 0 { pos[j] = s2 } else { neg[j] = s2 }
-                        carry = (o1 || o2) ? 1 : 0
-                    }
-                }
-                // pos == k + neg
-                var sum = [UInt](repeating: 0, count: 6)
-                var carry: UInt = 0
-                let k6 = k + [0, 0]
-                for j in 0..<6 {
-                    let (s1, o1) = k6[j].addingReportingOverflow(neg[j])
-                    let (s2, o2) = s1.addingReportingOverflow(carry)
-                    sum[j] = s2
-                    carry = (o1 || o2) ? 1 : 0
-                }
-                XCTAssertEqual(pos, sum, "wNAF value, w \(w), k \(hex(k))")
-            }
-        }
+        KernelLimbs.checkWNAF({ csigil_p256_wnaf($0, $1, $2) }, limbs: 4)
     }
 }
