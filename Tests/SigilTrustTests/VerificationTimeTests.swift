@@ -31,7 +31,9 @@ final class VerificationTimeTests: XCTestCase {
 
     func testNonFiniteTimesTrustNothing() throws {
         // Controls (openssl: trusted at 2030, the expired leaf refused then).
-        XCTAssertTrue(try trust("valid-rsa2048", purpose: .server(host: "leaf.rsa2048.sigil.test"), time: 1_893_456_000).verify().isTrusted)
+        XCTAssertTrue(
+            try trust("valid-rsa2048", purpose: .server(host: "leaf.rsa2048.sigil.test"), time: 1_893_456_000).verify()
+                .isTrusted)
         XCTAssertFalse(try trust("expired-leaf", purpose: .basic, time: 1_893_456_000).verify().isTrusted)
         for time in [Double.nan, -Double.nan, Double.signalingNaN, .infinity, -.infinity] {
             for name in ["expired-leaf", "valid-rsa2048", "not-yet-valid-leaf"] {
