@@ -25,19 +25,25 @@
  * Explicit-Formulas Database, chosen for the fewest additions (at this speed of the products an
  * addition or subtraction costs about a fifth of a product): dbl-2001-b (a = -3, 4M + 4S) with
  * its result scaled by 1/2 (8 additions instead of 14), add-1998-cmo-2 with Z2^2, Z2^3 cached
- * (the table of Q), madd-2004-hmv (the static affine table of G, p256_gtable.h). The
- * exceptional cases (an input at infinity, P + P, P + (-P)) are detected and handled: a
- * verifier sees attacker-chosen keys and signatures, so the two halves of the sum may collide
- * on purpose.
- * Where the time goes (AMD EPYC Zen 4, 2026-11, perf on the benchmark and a C harness): this
- * multiplication is ~95 % of a certificate signature check; in it the 256 doublings take ~68 %,
- * the ~43 additions of Q-table entries ~19 %, the ~23 mixed additions of G ~8 %, the Q table
- * ~4 %. The loop is throughput-bound, not latency-bound: 23 extra mixed additions into an
- * independent second accumulator cost their full price (+3.2 us of ~38), so moving u1·G to a
- * separate doubling-free comb chain run alongside would not hide it; a width-12 G table (1024
- * entries) gained ~0.5 %, too little for 48 KB more table. Further speed has to come from
- * fewer instructions per field operation (a product is ~115 instructions, a square ~90, a sum
- * ~20) or fewer operations.
+ * (the table of Q, itself built by co-Z additions: q_table), madd-2004-hmv (the static affine
+ * table of G, p256_gtable.h). The exceptional cases (an input at infinity, P + P, P + (-P))
+ * are detected and handled: a verifier sees attacker-chosen keys and signatures, so the two
+ * halves of the sum may collide on purpose.
+ * Where the time goes (AMD EPYC Zen 4, 2026-11, perf on VerifySignatureP256_Sigil, 36.0 us per
+ * certificate signature): the loop of mul_public 87 %, the table of Q 2.5 %, SHA-256 of the TBS
+ * 1.8 %, GMP's gcdext (s^-1 mod n) 1.9 %, the rest (DER, key validation, u1/u2) ~6 %. In the
+ * loop (C harness): 256 doublings at ~92 ns (~73 %), ~43 additions of Q-table entries at
+ * ~145 ns (~19 %), ~23 mixed additions of G at ~119 ns (~8 %). A product's latency is ~14 ns,
+ * its throughput (independent products) ~10 ns: the loop is bound by throughput and by how much
+ * of it the out-of-order window (a few products wide) can overlap, so the order of the
+ * operations inside each formula matters (pdbl, padd, pmadd: ~9 % of the loop). 23 extra
+ * mixed additions into an independent second accumulator cost their full price (+3.2 us of
+ * ~38), so moving u1·G to a separate doubling-free comb chain run alongside would not hide it;
+ * a width-12 G table (1024 entries) gained ~0.5 %, too little for 48 KB more table; a width-4
+ * or width-6 wNAF of u2 is slower than 5. An affine table of Q (mixed additions, ~26 ns less
+ * each) needs one field inversion, which costs about what it saves (GMP ~1 us). Further speed
+ * has to come from fewer instructions per field operation (a product is ~115 instructions, a
+ * square ~90, a sum ~20) or fewer operations.
  */
 #include "CSigilBignum.h"
 
@@ -441,8 +447,8 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
 
 #define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
 
-/* Builds the table of Q (out of line: runs once per verification). */
-__attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8], const int mx) {
+/* The table of Q by general additions of 2Q (handles every exceptional case; q_table's fallback). */
+__attribute__((noinline)) static void q_table_general(qentry tab[QTABLE], const limb q[8], const int mx) {
     jac acc, twice;
     for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
     tab[0].zz = tab[0].z;
@@ -457,6 +463,54 @@ __attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8
     fmul(&two.zzz, &two.zz, &two.z, mx);
     for (int k = 1; k < QTABLE; k++) {
         padd(&acc, &acc, &two, &two.y, mx);
+        tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
+        fsqr(&tab[k].zz, &acc.z, mx);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
+    }
+}
+
+/* Builds the table of Q (out of line: runs once per verification): Q (Z = 1), then 3Q, 5Q, ...,
+   15Q, each the previous one plus 2Q by a co-Z addition (Meloni 2007, "New point addition
+   formulae for ECC applications", ZADDU): when P1 and P2 share Z, with H = X1 - X2,
+   C = H^2, W1 = X1 C, W2 = X2 C, A1 = Y1 (W1 - W2): P1 + P2 = ((Y1 - Y2)^2 - W1 - W2,
+   (Y1 - Y2)(W1 - X3) - A1, Z H), and (W1, A1, Z H) is P1 again with that same Z, ready for the
+   next addition. 5M + 2S per entry instead of 11M + 3S (harness: the table 1.3 -> 0.8 us).
+   Q has prime order n (a validated key), so kQ = +-2Q (H = 0) cannot happen for odd k < 15;
+   anything else goes to the general additions. */
+__attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8], const int mx) {
+    jac acc, d;
+    for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
+    tab[0].zz = tab[0].z;
+    tab[0].zzz = tab[0].z;
+    acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
+    pdbl_rare(&d, &acc, mx);           /* D = 2Q */
+    fe zz, zzz, c, w1, w2, h, ry, t;
+    fsqr(&zz, &d.z, mx);
+    fmul(&zzz, &zz, &d.z, mx);
+    fmul(&acc.x, &acc.x, &zz, mx);     /* Q with D's Z */
+    fmul(&acc.y, &acc.y, &zzz, mx);
+    acc.z = d.z;
+    for (int k = 1; k < QTABLE; k++) {
+        fsub(&h, &d.x, &acc.x);        /* H = X_D - X_acc */
+        if (__builtin_expect(fis_zero(&h), 0)) {
+            q_table_general(tab, q, mx);
+            return;
+        }
+        fsub(&ry, &d.y, &acc.y);
+        fsqr(&c, &h, mx);
+        fmul(&w1, &d.x, &c, mx);       /* W1 = X_D C: D's new X */
+        fmul(&w2, &acc.x, &c, mx);
+        fsub(&t, &w1, &w2);
+        fmul(&d.y, &d.y, &t, mx);      /* A1 = Y_D (W1 - W2): D's new Y */
+        d.x = w1;
+        fmul(&acc.z, &acc.z, &h, mx);  /* Z3 = Z H */
+        fsqr(&t, &ry, mx);
+        fsub(&t, &t, &w1);
+        fsub(&acc.x, &t, &w2);         /* X3 = (Y_D - Y_acc)^2 - W1 - W2 */
+        fsub(&t, &w1, &acc.x);
+        fmul(&t, &ry, &t, mx);
+        fsub(&acc.y, &t, &d.y);        /* Y3 = (Y_D - Y_acc)(W1 - X3) - A1 */
+        d.z = acc.z;
         tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
         fsqr(&tab[k].zz, &acc.z, mx);
         fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
