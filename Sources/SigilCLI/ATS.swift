@@ -76,6 +76,10 @@ struct ATS: ParsableCommand {
     var json = false
 
     func validate() throws {
+        // A time that is not a finite number of seconds judges nothing (see `sigil verify --at`).
+        if let at, !(at.isFinite && at > -9.0e18 && at < 9.0e18) {
+            throw ValidationError("--at must be a finite Unix time in seconds")
+        }
         if chain.lowercased().hasPrefix("https://") {
             var rest = String(chain.dropFirst("https://".count))
             if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
