@@ -102,7 +102,13 @@ public struct ObjectStream {
         }
         if end == buffer.count { return true }  // full: the caller consumes a partial line
         let got = buffer.withUnsafeMutableBytes { b in read(UnsafeMutableRawBufferPointer(rebasing: b[end...])) }
-        if got < 0 { throw DERError(.truncated, at: bytesRead) }
+        if got < 0 {
+            // A read error ends the input: a caller that goes on after an error (as after a
+            // bad PEM block) gets the end, not the same error again and again.
+            atEOF = true
+            finished = true
+            throw DERError(.truncated, at: bytesRead)
+        }
         if got == 0 {
             atEOF = true
             return false
