@@ -1,5 +1,8 @@
-import CSigilBase64
 import SigilDER
+
+#if canImport(CSigilBase64)
+    import CSigilBase64
+#endif
 
 /// PEM (RFC 7468) reading and writing, and DER/PEM detection.
 public enum PEM {
@@ -280,16 +283,26 @@ public enum Base64 {
         _ simd: Bool, _ table: UnsafeBufferPointer<UInt8>, _ chars: UnsafeRawBufferPointer,
         into dst: UnsafeMutableRawPointer
     ) -> Bool {
-        if simd {
-            return csigil_base64_decode_avx2(
-                chars.baseAddress!.assumingMemoryBound(to: UInt8.self), chars.count,
-                dst.assumingMemoryBound(to: UInt8.self)) != 0
-        }
+        #if canImport(CSigilBase64)
+            if simd {
+                return csigil_base64_decode_avx2(
+                    chars.baseAddress!.assumingMemoryBound(to: UInt8.self), chars.count,
+                    dst.assumingMemoryBound(to: UInt8.self)) != 0
+            }
+        #endif
         return decodeWide(table, chars, into: dst)
     }
 
     /// True when this CPU runs the AVX2 decoder (probed once by the C target, then cached).
-    static var simdAvailable: Bool { csigil_base64_avx2_supported() != 0 }
+    /// Always false where the C target is not built (the embedded builds compile SigilX509's
+    /// Swift sources alone).
+    static var simdAvailable: Bool {
+        #if canImport(CSigilBase64)
+            return csigil_base64_avx2_supported() != 0
+        #else
+            return false
+        #endif
+    }
 
     /// Decodes whole quanta of alphabet characters (`chars.count` a multiple of 4, no `=`, no
     /// blanks) with the vector decoder when `simd` and this CPU has it, else with the portable
