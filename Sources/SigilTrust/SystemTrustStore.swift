@@ -46,25 +46,39 @@ public enum FileInput {
     /// Files over this size are refused (a CA bundle is ~200 KiB).
     public static let maximumFileSize = 64 << 20
 
-    /// The whole file, or nil when it cannot be read.
-    public static func read(_ path: String) -> [UInt8]? {
+    /// `body` over `path` opened read-only, closed after; nil when it cannot be opened or is a
+    /// directory (which opens but cannot be read: refused before `body` sees anything).
+    static func withOpenFile<R>(_ path: String, _ body: (Int32) -> R?) -> R? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else { return nil }
             defer { close(fd) }
-            var out: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-                if n < 0 { return nil }
-                if n == 0 { break }
-                out.append(contentsOf: chunk[0..<n])
-                if out.count > maximumFileSize { return nil }
-            }
-            return out
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
+            return body(fd)
         #else
             return nil
         #endif
+    }
+
+    /// The whole file, or nil when it cannot be read.
+    public static func read(_ path: String) -> [UInt8]? {
+        withOpenFile(path) { fd -> [UInt8]? in
+            #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
+                var out: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+                    if n < 0 { return nil }
+                    if n == 0 { break }
+                    out.append(contentsOf: chunk[0..<n])
+                    if out.count > maximumFileSize { return nil }
+                }
+                return out
+            #else
+                return nil
+            #endif
+        }
     }
 
     /// Runs `body` over an `ObjectStream` reading `path` (a read buffer and one object at a
@@ -73,17 +87,7 @@ public enum FileInput {
     public static func withObjectStream<R>(
         _ path: String, maximumObjectSize: Int = Certificate.maximumSize, _ body: (inout ObjectStream) -> R
     ) -> R? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            // A directory opens but cannot be read: refused before `body` sees anything.
-            var st = stat()
-            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
-            return withObjectStream(fileDescriptor: fd, maximumObjectSize: maximumObjectSize, body)
-        #else
-            return nil
-        #endif
+        withOpenFile(path) { withObjectStream(fileDescriptor: $0, maximumObjectSize: maximumObjectSize, body) }
     }
 
     /// Runs `body` over an `ObjectStream` reading the open file descriptor `fd` (0: standard
