@@ -71,13 +71,14 @@ public struct JSONWriter {
         bytes.append(0x22)
         let start = bytes.count
         body(&bytes)
-        var clean = true
-        for i in start..<bytes.count {
-            let c = bytes[i]
-            if c < 0x20 || c == 0x22 || c == 0x5C {
-                clean = false
-                break
+        // One pass without bounds checks or early exits: the escaped octets are rare.
+        let clean = bytes.withUnsafeBufferPointer { b -> Bool in
+            var bad = false
+            for i in start..<b.count {
+                let c = b[i]
+                bad = bad || c < 0x20 || c == 0x22 || c == 0x5C
             }
+            return !bad
         }
         if clean {
             bytes.append(0x22)

@@ -72,9 +72,28 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     /// A short human-readable name.
     public var name: String {
         switch self {
-        case .rsaPKCS1(let d): return "RSA PKCS#1 v1.5 with \(d.name)"
+        // Literals (no interpolation) for the fixed names: `inspect` asks once per certificate.
+        case .rsaPKCS1(let d):
+            switch d {
+            case .md2: return "RSA PKCS#1 v1.5 with MD2"
+            case .md5: return "RSA PKCS#1 v1.5 with MD5"
+            case .sha1: return "RSA PKCS#1 v1.5 with SHA-1"
+            case .sha224: return "RSA PKCS#1 v1.5 with SHA-224"
+            case .sha256: return "RSA PKCS#1 v1.5 with SHA-256"
+            case .sha384: return "RSA PKCS#1 v1.5 with SHA-384"
+            case .sha512: return "RSA PKCS#1 v1.5 with SHA-512"
+            }
         case .rsaPSS(let p): return "RSA-PSS with \(p.hash.name) (MGF1 \(p.mgf1Hash.name), salt \(p.saltLength))"
-        case .ecdsa(let d): return "ECDSA with \(d.name)"
+        case .ecdsa(let d):
+            switch d {
+            case .md2: return "ECDSA with MD2"
+            case .md5: return "ECDSA with MD5"
+            case .sha1: return "ECDSA with SHA-1"
+            case .sha224: return "ECDSA with SHA-224"
+            case .sha256: return "ECDSA with SHA-256"
+            case .sha384: return "ECDSA with SHA-384"
+            case .sha512: return "ECDSA with SHA-512"
+            }
         case .ed25519: return "Ed25519"
         case .ed448: return "Ed448"
         case .unknown: return "unknown"

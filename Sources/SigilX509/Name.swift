@@ -381,8 +381,13 @@ extension NameAttribute {
             appendHex(value.encoded, to: &out)
             return
         }
-        let start = out.count
         let content = value.content
+        if value.tag != .bmpString && value.tag != .universalString && rfc4514Plain(content) {
+            // ASCII needing no escape (the usual value): the octets as they are, one copy.
+            content.withMemoryRebound(to: UInt8.self) { out.append(contentsOf: $0) }
+            return
+        }
+        let start = out.count
         if value.tag != .bmpString && value.tag != .universalString && !content.contains(where: { $0 >= 0x80 }) {
             out.append(contentsOf: content)
         } else {
@@ -418,6 +423,26 @@ func appendHex(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
             out.append(d[Int(b & 15)])
         }
     }
+}
+
+/// True when `v` is ASCII that `rfc4514Escape` leaves as it is (RFC 4514 §2.4): no octet
+/// ≥ 0x80, none of `"` `+` `,` `;` `<` `>` `\` NUL, no `#` or space first, no space last.
+/// One pass over the octets, a bit test each (the escaped ASCII octets are all below 0x40
+/// but `\`).
+@inline(__always)
+func rfc4514Plain(_ v: UnsafeRawBufferPointer) -> Bool {
+    let n = v.count
+    if n == 0 { return true }
+    if v[0] == 0x23 || v[0] == 0x20 || v[n - 1] == 0x20 { return false }
+    // Bits 0x00, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E of the octets below 0x40.
+    let low: UInt64 = 1 << 0x00 | 1 << 0x22 | 1 << 0x2B | 1 << 0x2C | 1 << 0x3B | 1 << 0x3C | 1 << 0x3E
+    var bad: UInt64 = 0
+    for c in v {
+        // c < 0x40: the bitmap bit; c ≥ 0x80: the high bit; 0x5C: itself.
+        let lowHit = c < 0x40 ? (low >> UInt64(c)) & 1 : 0
+        bad |= lowHit | UInt64(c >> 7) | (c == 0x5C ? 1 : 0)
+    }
+    return bad == 0
 }
 
 /// `rfc4514Escape` over the UTF-8 in `out[start...]`, in place: the characters it escapes are

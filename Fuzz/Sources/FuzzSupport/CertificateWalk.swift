@@ -5,7 +5,7 @@
 import Sigil
 import SigilCrypto
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 public enum CertificateWalk {
     /// The fixed "now" of the reports: 2030-01-01T00:00:00Z.
@@ -303,6 +303,12 @@ public enum PEMWalk {
                 }
             }
         }
+        // The AVX2 decoder of PEM body lines (CSigilBase64) and the portable one agree on
+        // every input: the same verdict and the same octets (whole quanta, no padding).
+        let quanta = Array(bytes.prefix(4096).prefix(bytes.count & ~3))
+        oracle(
+            Base64.decodeQuanta(quanta, simd: true) == Base64.decodeQuanta(quanta, simd: false),
+            "AVX2 and portable base64 decoders differ")
         // Base64 alone: decode the input; whatever decodes must re-encode to the same text.
         let text = bytes.prefix(4096).filter { $0 != 0x0A && $0 != 0x0D }
         if let decoded = Base64.decode(text) {
