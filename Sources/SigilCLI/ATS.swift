@@ -76,6 +76,10 @@ struct ATS: ParsableCommand {
     var json = false
 
     func validate() throws {
+        // A time that is not a finite number of seconds judges nothing (see `sigil verify --at`).
+        if let at, !(at.isFinite && at > -9.0e18 && at < 9.0e18) {
+            throw ValidationError("--at must be a finite Unix time in seconds")
+        }
         if chain.lowercased().hasPrefix("https://") {
             var rest = String(chain.dropFirst("https://".count))
             if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
@@ -96,7 +100,8 @@ struct ATS: ParsableCommand {
     /// (which `validate()` accepts only with some --anchor).
     func anchorStore() -> TrustStore {
         var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+        // Through the streaming reader, as `add(contentsOf:)` decides (a damaged file adds nothing).
+        for file in anchors { withInputStream(file) { store.add(from: &$0, source: publicRoot ? .system : .custom) } }
         if !anchorsOnly { store.add(TrustStore.system()) }
         return store
     }
@@ -109,8 +114,8 @@ struct ATS: ParsableCommand {
         let host = self.host ?? ""
         var certs: [Certificate]
         do {
-            certs = try Certificate.all(from: readInput(chain))
-            for f in intermediates { certs += try Certificate.all(from: readInput(f)) }
+            certs = try readParsedCertificates(chain).get()
+            for f in intermediates { certs += try readParsedCertificates(f).get() }
         } catch {
             printError("sigil: \(chain): \(error)")
             throw ExitCode(Exit.usage)

@@ -231,6 +231,11 @@ struct Verify: ParsableCommand {
         }
         if let c = connect { _ = try HostPort(c) }
         guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be in (0, 600]") }
+        // A time that is not a finite number of seconds judges nothing (NaN lies in no
+        // validity period; the reports print times as whole seconds).
+        if let at, !(at.isFinite && at > -9.0e18 && at < 9.0e18) {
+            throw ValidationError("--at must be a finite Unix time in seconds")
+        }
         if host != nil && ip != nil { throw ValidationError("give --host or --ip, not both") }
         if let ip, IPAddress(ip) == nil {
             throw ValidationError("--ip \(ip) is not an IP address (use --host for a DNS name)")
@@ -629,9 +634,7 @@ extension Verify {
                 printError("sigil: --pin-key \(spec): not sha256/ followed by the base64 of 32 bytes")
                 throw ExitCode(Exit.usage)
             }
-            let bytes = readInput(spec)
-            let certsInFile = (try? Certificate.all(from: bytes)) ?? []
-            let spkis = publicKeyBlocks(bytes)
+            let (certsInFile, spkis) = readCertificatesAndKeys(spec)
             if certsInFile.isEmpty && spkis.isEmpty {
                 printError("sigil: --pin-key \(spec): neither a sha256/ pin nor a certificate or PUBLIC KEY file")
                 throw ExitCode(Exit.usage)

@@ -149,6 +149,53 @@ final class VerdictCacheTests: XCTestCase {
         }
     }
 
+    /// Revocation inputs replaced one for another at the same count (the index hash sees the
+    /// counts only, so the full comparison of their DER decides), over `Fixtures/revocation`
+    /// (manifest verdicts of `openssl verify -crl_check_all` and `openssl ocsp`): the CRLs
+    /// root.crl + int.crl leave leaf-good trusted; int.crl replaced by int-wrongkey.crl (signed
+    /// by another key: "unable to get certificate CRL") or int-expired.crl ("CRL has expired")
+    /// makes it untrusted under hard fail. The stapled ocsp-good response (openssl: good) leaves
+    /// it trusted with the leaf-only scope; ocsp-bad-responder (openssl: "missing ocspsigning
+    /// usage") or ocsp-revoked (another certificate's status) in its place does not.
+    func testRevocationInputsSwappedAtEqualCountMiss() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("revocation")
+        func bytes(_ name: String) throws -> [UInt8] { try TestSupport.read(dir.appendingPathComponent(name).path) }
+        func cert(_ name: String) throws -> Certificate { try Certificate.all(from: bytes(name))[0] }
+        func crl(_ name: String) throws -> CertificateList { try CertificateList.all(from: bytes(name))[0] }
+        let time = 1_795_630_260.0  // manifest verificationTime
+        func trust(_ revocation: RevocationOptions, cache: VerdictCache) throws -> CertificateTrust {
+            var o = VerificationOptions(purpose: .basic, time: time)
+            o.anchors = [try cert("root.pem")]
+            o.revocation = revocation
+            var t = CertificateTrust(
+                certificates: [try cert("leaf-good.pem"), try cert("int.pem")], options: o, systemAnchors: TrustStore(),
+                signatureVerifier: SigilSignatureVerifier())
+            t.verdictCache = cache
+            return t
+        }
+        let cache = makeCache()
+        let good = RevocationOptions(crls: [try crl("root.crl.pem"), try crl("int.crl.pem")])
+        XCTAssertTrue(try trust(good, cache: cache).verify().isTrusted)
+        XCTAssertTrue(try trust(good, cache: cache).verify().isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        for bad in ["int-wrongkey.crl.pem", "int-expired.crl.pem"] {
+            let r = RevocationOptions(crls: [try crl("root.crl.pem"), try crl(bad)])
+            XCTAssertFalse(try trust(r, cache: cache).verify().isTrusted, bad)
+            XCTAssertEqual(cache.statistics.hits, 1, bad)
+        }
+        var stapled = RevocationOptions(ocspResponses: [try OCSPResponse(der: bytes("ocsp-good.ocsp.der"))])
+        stapled.scope = .leafOnly
+        XCTAssertTrue(try trust(stapled, cache: cache).verify().isTrusted)
+        XCTAssertTrue(try trust(stapled, cache: cache).verify().isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 2)
+        for bad in ["ocsp-bad-responder.ocsp.der", "ocsp-revoked.ocsp.der"] {
+            var r = RevocationOptions(ocspResponses: [try OCSPResponse(der: bytes(bad))])
+            r.scope = .leafOnly
+            XCTAssertFalse(try trust(r, cache: cache).verify().isTrusted, bad)
+            XCTAssertEqual(cache.statistics.hits, 2, bad)
+        }
+    }
+
     func testVerdictsNotForTheBaseChain() throws {
         // The variations whose openssl verdict differs: the cache must not answer "trusted".
         let c = try Self.rsa()

@@ -321,11 +321,20 @@ public struct ATSReport: Sendable {
                 ATSRequirement(
                     id: "certificate-transparency", title: "Certificate Transparency (embedded SCTs)",
                     status: .notApplicable, detail: "\(scts) embedded SCT(s); issued before 2018-10-15", offending: []))
+        } else if ctLogList != nil, !(time.isFinite && time > -9.0e18 && time < 9.0e18) {
+            // A time that is not a finite number (or beyond Int64 seconds) judges nothing: the
+            // requirement fails (fail closed, as `TrustResult.applyingTransparency` does),
+            // never a trap converting it.
+            reqs.append(
+                ATSRequirement(
+                    id: "certificate-transparency", title: "Certificate Transparency (Apple's CT policy)",
+                    status: .fail, detail: "the evaluation time is not a number", offending: [0]))
         } else if let ctLogList {
             // Apple's CT policy over the verified SCTs (RFC 6962 §3.2 signatures, log states,
             // distinct logs and operators); the issuer key from the chain as validated.
             let verdict = ctCompliance(
-                chain: chain, logList: ctLogList, at: Int64(time), otherIssuers: anchors.anchors.map(\.certificate))
+                chain: chain, logList: ctLogList, at: Int64(time.rounded(.down)),
+                otherIssuers: anchors.anchors.map(\.certificate))
             reqs.append(
                 ATSRequirement(
                     id: "certificate-transparency", title: "Certificate Transparency (Apple's CT policy)",

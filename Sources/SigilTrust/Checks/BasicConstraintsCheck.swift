@@ -14,7 +14,8 @@ extension CheckUnit {
 extension Checks {
     /// A certificate acting as an issuer: RFC 5280 §6.1.4 (k), (n) and the CA profile.
     static func issuerCAFailures(
-        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ failures: inout [TrustFailure]
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
+        _ failures: inout [TrustFailure]
     ) {
         if c.version != .v3 {
             failures.append(
@@ -43,6 +44,15 @@ extension Checks {
             if !f.has(.hasSubjectKeyID) {
                 failures.append(
                     TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
+            }
+            // §4.2.1.3: "Conforming CAs MUST include this extension in certificates that contain
+            // public keys that are used to validate digital signatures on other public key
+            // certificates" (BR §7.1.2.10.7 likewise); `openssl verify -x509_strict` refuses an
+            // intermediate without it (error 92). Not for configured anchors: a root stands for
+            // its name and key (§6.1.1 (d)), and older roots predate the rule.
+            if !isAnchor && f.keyUsageIfPresent == nil {
+                failures.append(
+                    TrustFailure(.profileViolation, at: 0, "CA lacks keyUsage (RFC 5280 §4.2.1.3)"))
             }
         }
     }

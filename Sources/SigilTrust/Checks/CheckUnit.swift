@@ -104,7 +104,7 @@ extension CheckUnit.ID {
         switch self {
         case .validity: Checks.validityFailures(c, options, &out)
         case .structure: out += Checks.commonFailures(c, f, isAnchor: isAnchor, options: options)
-        case .basicConstraintsAndKeyUsage: Checks.issuerCAFailures(c, f, options, &out)
+        case .basicConstraintsAndKeyUsage: Checks.issuerCAFailures(c, f, isAnchor: isAnchor, options, &out)
         case .extendedKeyUsage: Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out)
         case .algorithms: Checks.issuerKeyFailures(c, f, options, &out)
         case .pathBuilding, .nameConstraints, .names, .certificatePolicies, .revocation, .certificateTransparency:

@@ -19,11 +19,15 @@ extension Checks {
         // RFC 5280 §4.1.2.5: valid from notBefore through notAfter, both inclusive. Times are
         // whole seconds; a fractional validation time past notAfter by less than a second is
         // still within the last encoded second (limbo notafter-fractional).
-        if time < Double(c.notBefore) {
+        // Both tests are written so that a time that is not a number (NaN, which compares false
+        // with everything) fails them: such a time lies within no validity period, and "not
+        // before notBefore" must hold positively for the certificate to be valid (fail closed;
+        // a NaN time once made every expired certificate valid).
+        if !(time >= Double(c.notBefore)) {
             return TrustFailure(
                 .notYetValid, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
         }
-        if time >= Double(c.notAfter) + 1 {
+        if !(time < Double(c.notAfter) + 1) {
             return TrustFailure(
                 .expired, at: 0, context: .validity(notBefore: c.notBefore, notAfter: c.notAfter, time: time))
         }

@@ -1,0 +1,3 @@
+module sigil/edges_oracle
+
+go 1.19
