@@ -7,20 +7,28 @@ extension CheckUnit {
     /// depend on the issuer, so they run in `Session.check(candidate:at:path:)`; the keys are
     /// judged here.
     static let algorithms = CheckUnit(
-        "algorithms", clauses: "RFC 5280 §6.1.3 (a)(1); BR §6.1.5, §7.1.3; RFC 8410",
-        produces: [.unsupportedAlgorithm, .weakAlgorithm, .weakKey, .badSignature, .malformedCertificate],
-        leaf: { c, f, _, options, out in
-            // The end entity's key under the server and client profiles (the leaf's key is
-            // never used by path validation; `Session.run` also checks that it decodes).
-            guard options.profile != .basic else { return }
-            if let kf = Checks.keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
-        },
-        issuer: { c, f, _, options, out in
-            if let kf = Checks.keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
-        })
+        .algorithms, "algorithms", clauses: "RFC 5280 §6.1.3 (a)(1); BR §6.1.5, §7.1.3; RFC 8410",
+        produces: [.unsupportedAlgorithm, .weakAlgorithm, .weakKey, .badSignature, .malformedCertificate])
 }
 
 extension Checks {
+    /// The algorithms unit's check of the end-entity certificate: its key under the server and
+    /// client profiles (the leaf's key is never used by path validation; `Session.run` also
+    /// checks that it decodes).
+    static func leafKeyFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
+    ) {
+        guard options.profile != .basic else { return }
+        if let kf = keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
+    }
+
+    /// The algorithms unit's check of a certificate acting as an issuer: its key.
+    static func issuerKeyFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
+    ) {
+        if let kf = keyFailure(c, f, policy: options.algorithms) { out.append(kf) }
+    }
+
     /// Key acceptability (BR §6.1.5, §7.1.3.1): RSA ≥ minimum and a multiple of 8 bits, EC on an
     /// allowed named curve, Ed25519/Ed448 unless the policy disallows EdDSA.
     static func keyFailure(_ c: Certificate, _ f: CertificateFacts, policy: AlgorithmPolicy) -> TrustFailure? {

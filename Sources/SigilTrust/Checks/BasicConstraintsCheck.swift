@@ -5,12 +5,10 @@ extension CheckUnit {
     /// basicConstraints and keyUsage: CA status, the CA profile, the key's uses. The path
     /// length (§6.1.4 (l), (m)) depends on the path: `Session.check(candidate:at:path:)`.
     static let basicConstraintsAndKeyUsage = CheckUnit(
-        "basic constraints and key usage",
+        .basicConstraintsAndKeyUsage, "basic constraints and key usage",
         clauses: "RFC 5280 §4.1.2.6, §4.2.1.2, §4.2.1.3, §4.2.1.9, §6.1.4 (k)–(n); RFC 8446 §4.4.2.2",
         understands: [OID.basicConstraints, OID.keyUsage],
-        produces: [.notACA, .pathLengthExceeded, .keyUsage, .profileViolation],
-        leaf: { _, f, _, options, out in Checks.leafKeyUsageFailures(f, options, &out) },
-        issuer: { c, f, isAnchor, options, out in Checks.issuerCAFailures(c, f, isAnchor: isAnchor, options, &out) })
+        produces: [.notACA, .pathLengthExceeded, .keyUsage, .profileViolation])
 }
 
 extension Checks {

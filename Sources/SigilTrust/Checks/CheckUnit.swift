@@ -10,39 +10,40 @@ import SigilDER
 /// it does not recognize") are derived from the units, once (`understoodCritical`, and its bit
 /// set `understoodCriticalBits`, read by `CertificateFacts` and by the structure unit's
 /// messages). `CheckUnit.all` is the only registry: nothing else lists the units, their
-/// extensions or their failure kinds.
+/// extensions or their failure kinds, or decides the order their checks run in.
 ///
 /// ## Adding a check
 ///
-/// A new check is one file, `Sources/SigilTrust/Checks/<Name>Check.swift`:
+/// A new check is one file, `Sources/SigilTrust/Checks/<Name>Check.swift`, and one case:
 ///
-/// 1. Declare the unit, `extension CheckUnit { static let <name> = CheckUnit(…) }`: a name, the
-///    clauses it implements, the extensions it processes (`understands:`; RFC 5280 §4.2 makes
-///    a critical extension acceptable only when some unit processes it, so list an extension
-///    only when the unit really enforces it), the extensions conforming CAs must mark
-///    non-critical (`mustBeNonCritical:`) and the failure kinds it produces (`produces:`).
-/// 2. Give it its checks of one certificate, `leaf:` (the end entity, path-independent) and
-///    `issuer:` (an intermediate or the anchor acting as issuer; the verdict is cached per
-///    certificate), functions of the certificate, its `CertificateFacts`, its role and the
-///    options appending `TrustFailure`s at index 0 (the verifier places them on the path). They run in the order of `all`; append nothing on
-///    the trusted path that allocates (build messages and context only for failures). A check
-///    that needs the whole path (like policies or revocation) is an `extension Session`
-///    method in the same file, called where the path is complete (ChainVerifier.swift).
-/// 3. Add the unit to `all` (its place decides the order of equal-ranked failures).
+/// 1. Declare the unit, `extension CheckUnit { static let <name> = CheckUnit(.<name>, …) }`: its
+///    `ID`, a name, the clauses it implements, the extensions it processes (`understands:`; RFC
+///    5280 §4.2 makes a critical extension acceptable only when some unit processes it, so list
+///    an extension only when the unit really enforces it), the extensions conforming CAs must
+///    mark non-critical (`mustBeNonCritical:`) and the failure kinds it produces (`produces:`).
+/// 2. Give it its checks of one certificate as `static func`s of `Checks` in the same file: of
+///    the leaf (the end entity, path-independent) and of an issuer (an intermediate or the
+///    anchor acting as issuer; the verdict is cached per certificate), functions of the
+///    certificate, its `CertificateFacts`, its role and the options appending `TrustFailure`s at
+///    index 0 (the verifier places them on the path). Append nothing on the trusted path that
+///    allocates (build messages and context only for failures). A check that needs the whole
+///    path (like policies or revocation) is an `extension Session` method in the same file,
+///    called where the path is complete (ChainVerifier.swift).
+/// 3. Add its case to `CheckUnit.ID`, with its checks in `ID.leafChecks` / `ID.issuerChecks`
+///    (one `switch` each: direct calls, no closure; the compiler refuses a case left out), and
+///    the unit to `all` (its place decides the order of equal-ranked failures).
 ///
 /// A new failure kind is one row of `TrustFailureKind.metadata` (TrustResult.swift: its rank,
 /// name and whether it is recoverable) and belongs to a unit (`CheckUnitTests` checks both).
 struct CheckUnit: Sendable {
-    /// One check of the end-entity certificate: the certificate, its facts, its decoded
-    /// subjectAltName when the caller has it (nil: decoded where needed), the options; appends
-    /// its failures (index 0). The arguments are borrowed (no copy of the options per check).
-    typealias LeafCheck =
-        @Sendable (Certificate, CertificateFacts, GeneralNames?, VerificationOptions, inout [TrustFailure]) -> Void
-    /// One check of a certificate acting as an issuer: the certificate, its facts, whether it
-    /// is a configured anchor, the options; appends its failures (index 0).
-    typealias IssuerCheck =
-        @Sendable (Certificate, CertificateFacts, _ isAnchor: Bool, VerificationOptions, inout [TrustFailure]) -> Void
+    /// Which unit: selects its checks of one certificate (`leafChecks`, `issuerChecks`).
+    enum ID: Sendable {
+        case pathBuilding, validity, structure, nameConstraints, basicConstraintsAndKeyUsage, extendedKeyUsage
+        case algorithms, names, certificatePolicies, revocation, certificateTransparency
+    }
 
+    /// Which unit.
+    let id: ID
     /// A short name.
     let name: String
     /// The clauses the unit implements.
@@ -57,25 +58,58 @@ struct CheckUnit: Sendable {
     /// Whether its checks still run on a certificate whose extensions do not all decode
     /// (`CertificateFacts.Flags.malformedExtensions`): only the units that report that.
     let runsOnMalformed: Bool
-    /// Its checks of the end-entity certificate, independent of the path.
-    let leaf: LeafCheck?
-    /// Its checks of a certificate acting as an issuer (intermediate or anchor), independent
-    /// of the path.
-    let issuer: IssuerCheck?
 
     init(
-        _ name: String, clauses: String, understands: [[UInt8]] = [],
-        mustBeNonCritical: [([UInt8], String)] = [], produces: [TrustFailureKind], runsOnMalformed: Bool = false,
-        leaf: LeafCheck? = nil, issuer: IssuerCheck? = nil
+        _ id: ID, _ name: String, clauses: String, understands: [[UInt8]] = [],
+        mustBeNonCritical: [([UInt8], String)] = [], produces: [TrustFailureKind], runsOnMalformed: Bool = false
     ) {
+        self.id = id
         self.name = name
         self.clauses = clauses
         self.understoodExtensions = understands
         self.mustBeNonCritical = mustBeNonCritical
         self.failureKinds = produces
         self.runsOnMalformed = runsOnMalformed
-        self.leaf = leaf
-        self.issuer = issuer
+    }
+}
+
+extension CheckUnit.ID {
+    /// The unit's checks of the end-entity certificate `c` (facts `f`; `subjectAltNames`: its
+    /// decoded subjectAltName when the caller has it), independent of the path: appended to
+    /// `out`. Nothing for the units that judge only the whole path.
+    @inline(__always)
+    func leafChecks(
+        _ c: Certificate, _ f: CertificateFacts, _ subjectAltNames: GeneralNames?, _ options: VerificationOptions,
+        _ out: inout [TrustFailure]
+    ) {
+        switch self {
+        case .validity: Checks.validityFailures(c, options, &out)
+        case .structure: Checks.leafStructureFailures(c, f, options, &out)
+        case .nameConstraints: Checks.leafNameConstraintFailures(f, &out)
+        case .basicConstraintsAndKeyUsage: Checks.leafKeyUsageFailures(f, options, &out)
+        case .extendedKeyUsage: Checks.leafEKUFailures(c, f, options, &out)
+        case .algorithms: Checks.leafKeyFailures(c, f, options, &out)
+        case .names: Checks.leafNameFailures(c, f, subjectAltNames, options, &out)
+        case .pathBuilding, .certificatePolicies, .revocation, .certificateTransparency: break
+        }
+    }
+
+    /// The unit's checks of `c` (facts `f`) acting as an issuer (intermediate, or the anchor
+    /// when `isAnchor`), independent of the path: appended to `out`.
+    @inline(__always)
+    func issuerChecks(
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
+        _ out: inout [TrustFailure]
+    ) {
+        switch self {
+        case .validity: Checks.validityFailures(c, options, &out)
+        case .structure: out += Checks.commonFailures(c, f, isAnchor: isAnchor, options: options)
+        case .basicConstraintsAndKeyUsage: Checks.issuerCAFailures(c, f, isAnchor: isAnchor, options, &out)
+        case .extendedKeyUsage: Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out)
+        case .algorithms: Checks.issuerKeyFailures(c, f, options, &out)
+        case .pathBuilding, .nameConstraints, .names, .certificatePolicies, .revocation, .certificateTransparency:
+            break
+        }
     }
 }
 
@@ -83,7 +117,7 @@ extension CheckUnit {
     /// Path building: candidate issuers, loops, the depth limit and the one work budget
     /// (PathBuilding/: PathBuilder.swift, CandidatePool.swift, VerificationBudget.swift).
     static let pathBuilding = CheckUnit(
-        "path building", clauses: "RFC 5280 §6.1, §6.1.4 (l); RFC 4158",
+        .pathBuilding, "path building", clauses: "RFC 5280 §6.1, §6.1.4 (l); RFC 4158",
         produces: [.unknownIssuer, .untrustedRoot, .maximumDepthExceeded, .budgetExhausted])
 
     /// Every unit, in the order their checks run on one certificate (failures of equal rank
@@ -106,14 +140,10 @@ extension CheckUnit {
     /// `mustBeNonCritical` as `TrustExtensions.Bit`s.
     static let mustBeNonCriticalBits: UInt32 = bits(mustBeNonCritical.map { $0.0 })
 
-    /// The units' leaf checks, in order (derived once: the verification walks only these).
-    static let leafChecks: [LeafCheck] = all.compactMap(\.leaf)
-    /// The leaf checks of the units that run on a certificate whose extensions do not decode.
-    static let leafChecksWhenMalformed: [LeafCheck] = all.filter(\.runsOnMalformed).compactMap(\.leaf)
-    /// The units' issuer checks, in order.
-    static let issuerChecks: [IssuerCheck] = all.compactMap(\.issuer)
-    /// The issuer checks of the units that run on a certificate whose extensions do not decode.
-    static let issuerChecksWhenMalformed: [IssuerCheck] = all.filter(\.runsOnMalformed).compactMap(\.issuer)
+    /// The units, in order (derived once: the verification walks only these).
+    static let order: [ID] = all.map(\.id)
+    /// The units that run on a certificate whose extensions do not decode, in order.
+    static let orderWhenMalformed: [ID] = all.filter(\.runsOnMalformed).map(\.id)
 
     static func bits(_ oids: [[UInt8]]) -> UInt32 {
         oids.reduce(0) { $0 | (TrustExtensions.Bit.of($1) ?? 0) }
@@ -128,8 +158,8 @@ enum Checks {
         _ c: Certificate, _ f: CertificateFacts, subjectAltNames: GeneralNames? = nil, options: VerificationOptions
     ) -> [TrustFailure] {
         var out: [TrustFailure] = []
-        let checks = f.has(.malformedExtensions) ? CheckUnit.leafChecksWhenMalformed : CheckUnit.leafChecks
-        for check in checks { check(c, f, subjectAltNames, options, &out) }
+        let units = f.has(.malformedExtensions) ? CheckUnit.orderWhenMalformed : CheckUnit.order
+        for unit in units { unit.leafChecks(c, f, subjectAltNames, options, &out) }
         return out
     }
 
@@ -141,8 +171,8 @@ enum Checks {
         var failures: [TrustFailure] = []
         // On a malformed certificate only the units that report it run: the others' failures
         // rank below `malformedCertificate` and would not be chosen.
-        let checks = f.has(.malformedExtensions) ? CheckUnit.issuerChecksWhenMalformed : CheckUnit.issuerChecks
-        for check in checks { check(c, f, isAnchor, options, &failures) }
+        let units = f.has(.malformedExtensions) ? CheckUnit.orderWhenMalformed : CheckUnit.order
+        for unit in units { unit.issuerChecks(c, f, isAnchor: isAnchor, options, &failures) }
         return failures.max { $0.kind < $1.kind }
     }
 }

@@ -4,10 +4,8 @@ import SigilX509
 extension CheckUnit {
     /// The purpose's extended key usage in the leaf and in issuers that carry one.
     static let extendedKeyUsage = CheckUnit(
-        "extended key usage", clauses: "RFC 5280 §4.2.1.12; BR §7.1.2.1.2, §7.1.2.7.10",
-        understands: [OID.extKeyUsage], produces: [.extendedKeyUsage, .profileViolation],
-        leaf: { c, f, _, options, out in Checks.leafEKUFailures(c, f, options, &out) },
-        issuer: { c, f, isAnchor, options, out in Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out) })
+        .extendedKeyUsage, "extended key usage", clauses: "RFC 5280 §4.2.1.12; BR §7.1.2.1.2, §7.1.2.7.10",
+        understands: [OID.extKeyUsage], produces: [.extendedKeyUsage, .profileViolation])
 }
 
 extension Checks {

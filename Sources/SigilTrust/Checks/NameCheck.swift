@@ -5,20 +5,26 @@ extension CheckUnit {
     /// The end entity's names: subjectAltName syntax and consistency with the subject, and the
     /// host, IP address or e-mail address checked (SAN only, no Common Name fallback).
     static let names = CheckUnit(
-        "names", clauses: "RFC 5280 §4.2.1.6; RFC 6125 §6; BR §7.1.2.7.12",
-        understands: [OID.subjectAltName], produces: [.nameMismatch, .profileViolation],
-        leaf: { c, f, subjectAltNames, options, out in
-            // The host's match, when the one walk over the subjectAltName works it out.
-            var hostMatched: Bool?
-            if options.profile != .basic {
-                out += Checks.subjectNameFailures(
-                    c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
-            }
-            out += Checks.identityFailures(c, options: options, hostMatched: hostMatched)
-        })
+        .names, "names", clauses: "RFC 5280 §4.2.1.6; RFC 6125 §6; BR §7.1.2.7.12",
+        understands: [OID.subjectAltName], produces: [.nameMismatch, .profileViolation])
 }
 
 extension Checks {
+    /// The names unit's checks of the end-entity certificate (`subjectAltNames`: its decoded
+    /// subjectAltName when the caller has it).
+    static func leafNameFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ subjectAltNames: GeneralNames?, _ options: VerificationOptions,
+        _ out: inout [TrustFailure]
+    ) {
+        // The host's match, when the one walk over the subjectAltName works it out.
+        var hostMatched: Bool?
+        if options.profile != .basic {
+            out += subjectNameFailures(
+                c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
+        }
+        out += identityFailures(c, options: options, hostMatched: hostMatched)
+    }
+
     /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR
     /// §7.1.4.3, §7.1.2.7.12). The server kind's walk over the subjectAltName also matches
     /// `options.host` (RFC 6125 §6.4, as `Certificate.matches`) and sets `hostMatched`, so the

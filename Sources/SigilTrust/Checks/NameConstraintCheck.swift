@@ -5,18 +5,22 @@ extension CheckUnit {
     /// CAs' name constraints on the certificates below them (`Session.nameConstraintFailure`;
     /// the matching rules are Names/NameConstraints.swift), and none in an end entity.
     static let nameConstraints = CheckUnit(
-        "name constraints", clauses: "RFC 5280 §4.2.1.10, §6.1.3 (b), (c)",
+        .nameConstraints, "name constraints", clauses: "RFC 5280 §4.2.1.10, §6.1.3 (b), (c)",
         understands: [OID.nameConstraints],
-        produces: [.nameConstraintViolated, .nameConstraintUnsupported, .profileViolation, .budgetExhausted],
-        leaf: { _, f, _, _, out in
-            // §4.2.1.10: name constraints only in CA certificates.
-            // (Past the malformed check, each extension is present exactly when it decodes.)
-            if f.has(.hasNameConstraints) {
-                out.append(
-                    TrustFailure(
-                        .profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
-            }
-        })
+        produces: [.nameConstraintViolated, .nameConstraintUnsupported, .profileViolation, .budgetExhausted])
+}
+
+extension Checks {
+    /// The name-constraints unit's check of the end-entity certificate.
+    static func leafNameConstraintFailures(_ f: CertificateFacts, _ out: inout [TrustFailure]) {
+        // §4.2.1.10: name constraints only in CA certificates.
+        // (Past the malformed check, each extension is present exactly when it decodes.)
+        if f.has(.hasNameConstraints) {
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0, "nameConstraints in an end-entity certificate (RFC 5280 §4.2.1.10)"))
+        }
+    }
 }
 
 extension Session {

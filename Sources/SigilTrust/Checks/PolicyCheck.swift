@@ -6,7 +6,8 @@ extension CheckUnit {
     /// valid_policy_tree of PolicyTree.swift). A non-critical policyConstraints is refused by
     /// the structure unit (§4.2.1.11).
     static let certificatePolicies = CheckUnit(
-        "certificate policies", clauses: "RFC 5280 §4.2.1.4, §4.2.1.5, §4.2.1.11, §4.2.1.14, §6.1",
+        .certificatePolicies, "certificate policies",
+        clauses: "RFC 5280 §4.2.1.4, §4.2.1.5, §4.2.1.11, §4.2.1.14, §6.1",
         understands: [OID.certificatePolicies, OID.policyMappings, OID.policyConstraints, OID.inhibitAnyPolicy],
         produces: [.invalidPolicy, .profileViolation, .malformedCertificate, .budgetExhausted])
 }

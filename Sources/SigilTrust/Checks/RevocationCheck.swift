@@ -5,7 +5,7 @@ extension CheckUnit {
     /// Revocation of the complete path by CRLs and OCSP responses (`Session.revocationFailure`;
     /// the sources are read by Revocation/).
     static let revocation = CheckUnit(
-        "revocation", clauses: "RFC 5280 §6.3; RFC 6960",
+        .revocation, "revocation", clauses: "RFC 5280 §6.3; RFC 6960",
         produces: [.revoked, .revocationUndetermined, .budgetExhausted])
 }
 

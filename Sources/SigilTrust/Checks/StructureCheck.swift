@@ -6,7 +6,7 @@ extension CheckUnit {
     /// §4.2: an unknown critical extension fails closed), the key identifiers, the serial
     /// number, the issuer name, the end entity's version.
     static let structure = CheckUnit(
-        "structure", clauses: "RFC 5280 §4.1.2.2, §4.1.2.4, §4.2, §4.2.1.1, §4.2.1.2; BR §7.1.1, §7.1.2",
+        .structure, "structure", clauses: "RFC 5280 §4.1.2.2, §4.1.2.4, §4.2, §4.2.1.1, §4.2.1.2; BR §7.1.1, §7.1.2",
         mustBeNonCritical: [
             (OID.authorityKeyIdentifier, "authorityKeyIdentifier (RFC 5280 §4.2.1.1)"),
             (OID.subjectKeyIdentifier, "subjectKeyIdentifier (RFC 5280 §4.2.1.2)"),
@@ -14,23 +14,24 @@ extension CheckUnit {
             (OID.cRLDistributionPoints, "cRLDistributionPoints (BR §7.1.2)"),
         ],
         produces: [.malformedCertificate, .unsupportedCriticalExtension, .profileViolation],
-        runsOnMalformed: true,
-        leaf: { c, f, _, options, out in
-            out += Checks.commonFailures(c, f, isAnchor: false, options: options)
-            if f.has(.malformedExtensions) { return }
-            if options.profile != .basic, c.version != .v3 {
-                out.append(
-                    TrustFailure(
-                        .profileViolation, at: 0,
-                        "end-entity certificate is \(c.version), not v3 (BR §7.1.1)"))
-            }
-        },
-        issuer: { c, f, isAnchor, options, out in
-            out += Checks.commonFailures(c, f, isAnchor: isAnchor, options: options)
-        })
+        runsOnMalformed: true)
 }
 
 extension Checks {
+    /// The structure unit's checks of the end-entity certificate.
+    static func leafStructureFailures(
+        _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
+    ) {
+        out += commonFailures(c, f, isAnchor: false, options: options)
+        if f.has(.malformedExtensions) { return }
+        if options.profile != .basic, c.version != .v3 {
+            out.append(
+                TrustFailure(
+                    .profileViolation, at: 0,
+                    "end-entity certificate is \(c.version), not v3 (BR §7.1.1)"))
+        }
+    }
+
     /// Structure and extension rules every certificate on the path must satisfy, read from the
     /// certificate's fact block `f` (messages are built only for failures).
     static func commonFailures(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)

@@ -3,6 +3,6 @@ extension CheckUnit {
     /// `CertificateTransparencyCheck` (Policy/TransparencySeam.swift; the SCT code is Sigil's
     /// CT/): SigilTrust knows no SCT, log list or log signature.
     static let certificateTransparency = CheckUnit(
-        "certificate transparency", clauses: "RFC 6962; Apple's and Chrome's CT policies",
+        .certificateTransparency, "certificate transparency", clauses: "RFC 6962; Apple's and Chrome's CT policies",
         produces: [.certificateTransparency])
 }

@@ -5,17 +5,16 @@ extension CheckUnit {
     /// Validity periods of every certificate, the anchor's included (limbo
     /// rfc5280::validity::expired-root; OpenSSL, Go and Apple reject expired roots).
     static let validity = CheckUnit(
-        "validity", clauses: "RFC 5280 §4.1.2.5, §6.1.3 (a)(2)", produces: [.expired, .notYetValid],
-        runsOnMalformed: true,
-        leaf: { c, _, _, options, out in
-            if let f = Checks.within(c, options.time) { out.append(f) }
-        },
-        issuer: { c, _, _, options, out in
-            if let f = Checks.within(c, options.time) { out.append(f) }
-        })
+        .validity, "validity", clauses: "RFC 5280 §4.1.2.5, §6.1.3 (a)(2)", produces: [.expired, .notYetValid],
+        runsOnMalformed: true)
 }
 
 extension Checks {
+    /// The validity unit's check of any certificate (leaf, intermediate or anchor).
+    static func validityFailures(_ c: Certificate, _ options: VerificationOptions, _ out: inout [TrustFailure]) {
+        if let f = within(c, options.time) { out.append(f) }
+    }
+
     static func within(_ c: Certificate, _ time: Double) -> TrustFailure? {
         // RFC 5280 §4.1.2.5: valid from notBefore through notAfter, both inclusive. Times are
         // whole seconds; a fractional validation time past notAfter by less than a second is
