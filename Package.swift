@@ -32,7 +32,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "SigilDER"),
-        .target(name: "SigilX509", dependencies: ["SigilDER"]),
+        // Base64 decoding with AVX2 (per-function target attributes, run-time CPU check) for the
+        // PEM reader's body lines; portable Swift otherwise.
+        .target(name: "CSigilBase64"),
+        .target(name: "SigilX509", dependencies: ["SigilDER", "CSigilBase64"]),
         .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
         // SHA-NI compression function: a C target so only these functions are compiled
         // with the SHA extensions enabled (per-function target attributes), chosen at run time.
@@ -79,7 +82,8 @@ let package = Package(
         // Helpers shared by the test targets (paths, fixtures, running openssl/python).
         .target(name: "SigilTestSupport", path: "Tests/SigilTestSupport"),
         .testTarget(name: "SigilDERTests", dependencies: ["SigilDER", "SigilTestSupport"]),
-        .testTarget(name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER", "SigilTestSupport"]),
+        .testTarget(
+            name: "SigilX509Tests", dependencies: ["SigilX509", "SigilDER", "CSigilBase64", "SigilTestSupport"]),
         .testTarget(
             name: "SigilCryptoTests", dependencies: ["SigilCrypto", "SigilX509", "SigilDER", "SigilTestSupport"]),
         .testTarget(name: "SigilTrustTests", dependencies: ["Sigil", "SigilTestSupport"]),

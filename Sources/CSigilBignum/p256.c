@@ -25,19 +25,25 @@
  * Explicit-Formulas Database, chosen for the fewest additions (at this speed of the products an
  * addition or subtraction costs about a fifth of a product): dbl-2001-b (a = -3, 4M + 4S) with
  * its result scaled by 1/2 (8 additions instead of 14), add-1998-cmo-2 with Z2^2, Z2^3 cached
- * (the table of Q), madd-2004-hmv (the static affine table of G, p256_gtable.h). The
- * exceptional cases (an input at infinity, P + P, P + (-P)) are detected and handled: a
- * verifier sees attacker-chosen keys and signatures, so the two halves of the sum may collide
- * on purpose.
- * Where the time goes (AMD EPYC Zen 4, 2026-11, perf on the benchmark and a C harness): this
- * multiplication is ~95 % of a certificate signature check; in it the 256 doublings take ~68 %,
- * the ~43 additions of Q-table entries ~19 %, the ~23 mixed additions of G ~8 %, the Q table
- * ~4 %. The loop is throughput-bound, not latency-bound: 23 extra mixed additions into an
- * independent second accumulator cost their full price (+3.2 us of ~38), so moving u1·G to a
- * separate doubling-free comb chain run alongside would not hide it; a width-12 G table (1024
- * entries) gained ~0.5 %, too little for 48 KB more table. Further speed has to come from
- * fewer instructions per field operation (a product is ~115 instructions, a square ~90, a sum
- * ~20) or fewer operations.
+ * (the table of Q, itself built by co-Z additions: q_table), madd-2004-hmv (the static affine
+ * table of G, p256_gtable.h). The exceptional cases (an input at infinity, P + P, P + (-P))
+ * are detected and handled: a verifier sees attacker-chosen keys and signatures, so the two
+ * halves of the sum may collide on purpose.
+ * Where the time goes (AMD EPYC Zen 4, 2026-11, perf on VerifySignatureP256_Sigil, 36.0 us per
+ * certificate signature): the loop of mul_public 87 %, the table of Q 2.5 %, SHA-256 of the TBS
+ * 1.8 %, GMP's gcdext (s^-1 mod n) 1.9 %, the rest (DER, key validation, u1/u2) ~6 %. In the
+ * loop (C harness): 256 doublings at ~92 ns (~73 %), ~43 additions of Q-table entries at
+ * ~145 ns (~19 %), ~23 mixed additions of G at ~119 ns (~8 %). A product's latency is ~14 ns,
+ * its throughput (independent products) ~10 ns: the loop is bound by throughput and by how much
+ * of it the out-of-order window (a few products wide) can overlap, so the order of the
+ * operations inside each formula matters (pdbl, padd, pmadd: ~9 % of the loop). 23 extra
+ * mixed additions into an independent second accumulator cost their full price (+3.2 us of
+ * ~38), so moving u1·G to a separate doubling-free comb chain run alongside would not hide it;
+ * a width-12 G table (1024 entries) gained ~0.5 %, too little for 48 KB more table; a width-4
+ * or width-6 wNAF of u2 is slower than 5. An affine table of Q (mixed additions, ~26 ns less
+ * each) needs one field inversion, which costs about what it saves (GMP ~1 us). Further speed
+ * has to come from fewer instructions per field operation (a product is ~115 instructions, a
+ * square ~90, a sum ~20) or fewer operations.
  */
 #include "CSigilBignum.h"
 
@@ -325,24 +331,30 @@ INL void fhalf(fe *r, const fe *a) {
    X3 = alpha^2 - 8 beta, Y3 = alpha (4 beta - X3) - 8 gamma^2, Z3 = 2 Y Z; returned as the same
    point scaled by 1/2 ((X, Y, Z) ~ (X/4, Y/8, Z/2) in Jacobian coordinates):
    alpha' = alpha / 2, X3' = alpha'^2 - 2 beta, Y3' = alpha' (beta - X3') - gamma^2, Z3' = Y Z.
-   4M + 4S and 8 additions/subtractions/halvings instead of 14. The operations follow the
-   critical path delta -> alpha -> alpha'^2 -> X3' -> Y3' (the doublings form one dependent
-   chain; the rest fills in around it). */
+   4M + 4S and 8 additions/subtractions/halvings instead of 14.
+   Order of the operations: the loop of doublings is bound by the core's throughput, and the
+   products are opaque asm blocks that run in program order as far as the out-of-order window
+   (a few products wide) lets them overlap. The longest chain from one doubling to the next is
+   Y3 -> gamma -> beta -> X3 -> Y3 (S + 2M + additions), so gamma comes first and beta as soon
+   as it can; 2 beta is formed off the critical path (X3' = alpha'^2 - 2 beta is then one
+   subtraction). This order was the fastest of ~160 dependency-respecting orders tried in a C
+   harness (the doubling 101 -> 92 ns; the double-scalar multiplication 38.2 -> 35.5 us), and
+   it computes exactly the same values (same operations, same lazily reduced results). */
 INL void pdbl(jac *r, const jac *a, const int mx) {
-    fe delta, gamma, beta, alpha, t, u, g2;
+    fe delta, gamma, beta, beta2, alpha, half, t, u, g2;
+    fsqr(&gamma, &a->y, mx);
     fsqr(&delta, &a->z, mx);
     fsub(&t, &a->x, &delta);
     fadd(&u, &a->x, &delta);
-    fmul(&alpha, &t, &u, mx);
-    fsqr(&gamma, &a->y, mx);
     fmul(&beta, &a->x, &gamma, mx);
-    fhalf(&t, &alpha);
-    fadd(&alpha, &alpha, &t);          /* alpha' = 3 (X - delta)(X + delta) / 2 */
-    fsqr(&t, &alpha, mx);
+    fmul(&alpha, &t, &u, mx);
+    fadd(&beta2, &beta, &beta);
+    fhalf(&half, &alpha);
+    fadd(&alpha, &alpha, &half);       /* alpha' = 3 (X - delta)(X + delta) / 2 */
     fmul(&r->z, &a->y, &a->z, mx);     /* Z3' = Y Z (a->y, a->z dead from here) */
+    fsqr(&t, &alpha, mx);
     fsqr(&g2, &gamma, mx);
-    fsub(&t, &t, &beta);
-    fsub(&r->x, &t, &beta);            /* X3' = alpha'^2 - 2 beta */
+    fsub(&r->x, &t, &beta2);           /* X3' = alpha'^2 - 2 beta */
     fsub(&u, &beta, &r->x);
     fmul(&u, &u, &alpha, mx);
     fsub(&r->y, &u, &g2);              /* Y3' = alpha' (beta - X3') - gamma^2 */
@@ -354,21 +366,30 @@ __attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, const int 
 
 /* r = a + b, b a Q-table entry (never infinity) with y replaced by `by` (b's y or its
    negation). add-1998-cmo-2 with Z2^2, Z2^3 cached: 11M + 3S and 7 additions/subtractions.
-   r may alias a. */
+   r may alias a: every read of a precedes the write of the same coordinate of r. The order
+   (like pdbl's, the fastest of the orders tried in the C harness: 162 -> 145 ns) starts the
+   products of H^2, H^3, R^2, S1 H^3 before the test for the exceptional cases; they are only
+   wasted when the branch (never taken on honest input) returns. */
 INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
         return;
     }
-    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+    fe z1z1, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
     fsqr(&z1z1, &a->z, mx);
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
     fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
     fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
-    fmul(&t, &a->z, &z1z1, mx);
-    fmul(&s2, by, &t, mx);             /* S2 = Y2 Z1^3 */
+    fmul(&z1z1z1, &a->z, &z1z1, mx);
     fsub(&h, &u2, &u1);                /* H = U2 - U1 */
+    fmul(&s2, by, &z1z1z1, mx);        /* S2 = Y2 Z1^3 */
     fsub(&rr, &s2, &s1);               /* R = S2 - S1 */
+    fsqr(&hh, &h, mx);
+    fmul(&zh, &a->z, &h, mx);
+    fsqr(&rr2, &rr, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&s1h3, &s1, &hhh, mx);
+    fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
@@ -377,36 +398,33 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx)
         }
         return;
     }
-    fmul(&t, &a->z, &h, mx);
-    fmul(&r->z, &t, &b->z, mx);        /* Z3 = Z1 Z2 H */
-    fsqr(&hh, &h, mx);
-    fmul(&hhh, &hh, &h, mx);
-    fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
-    fsqr(&t, &rr, mx);
-    fsub(&t, &t, &hhh);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
+    fmul(&r->z, &zh, &b->z, mx);       /* Z3 = Z1 Z2 H */
     fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
-    fmul(&t, &s1, &hhh, mx);
-    fsub(&r->y, &v, &t);               /* Y3 = R (V - X3) - S1 H^3 */
+    fsub(&r->y, &v, &s1h3);            /* Y3 = R (V - X3) - S1 H^3 */
 }
 
 /* r = a + (qx, qy), an affine point (never infinity). madd-2004-hmv: 8M + 3S and 7
-   additions/subtractions. r may alias a. */
+   additions/subtractions. r may alias a: every read of a precedes the write of the same
+   coordinate of r. Order as in padd (harness: 127 -> 119 ns). */
 INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         r->z = (fe){{ONE[0], ONE[1], ONE[2], ONE[3]}};
         return;
     }
-    fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
+    fe z1z1, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
     fsqr(&z1z1, &a->z, mx);
-    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&z1z1z1, &a->z, &z1z1, mx);
     fmul(&h, qx, &z1z1, mx);           /* U2 = X2 Z1^2 */
-    fmul(&rr, qy, &t, mx);             /* S2 = Y2 Z1^3 */
-    fsub(&h, &h, &x1);                 /* H = U2 - X1 */
-    fsub(&rr, &rr, &y1);               /* R = S2 - Y1 */
+    fsub(&h, &h, &a->x);               /* H = U2 - X1 */
+    fmul(&rr, qy, &z1z1z1, mx);        /* S2 = Y2 Z1^3 */
+    fsqr(&hh, &h, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fsub(&rr, &rr, &a->y);             /* R = S2 - Y1 */
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);
@@ -415,24 +433,22 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
         }
         return;
     }
-    fmul(&r->z, &a->z, &h, mx);        /* Z3 = Z1 H */
-    fsqr(&hh, &h, mx);
-    fmul(&hhh, &hh, &h, mx);
-    fmul(&v, &x1, &hh, mx);            /* V = X1 H^2 */
-    fsqr(&t, &rr, mx);
-    fsub(&t, &t, &hhh);
+    fmul(&v, &a->x, &hh, mx);          /* V = X1 H^2 */
+    fsqr(&rr2, &rr, mx);
+    fmul(&y1h3, &a->y, &hhh, mx);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
     fsub(&v, &v, &r->x);
+    fmul(&r->z, &a->z, &h, mx);        /* Z3 = Z1 H */
     fmul(&v, &rr, &v, mx);
-    fmul(&t, &y1, &hhh, mx);
-    fsub(&r->y, &v, &t);               /* Y3 = R (V - X3) - Y1 H^3 */
+    fsub(&r->y, &v, &y1h3);            /* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 #define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
 
-/* Builds the table of Q (out of line: runs once per verification). */
-__attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8], const int mx) {
+/* The table of Q by general additions of 2Q (handles every exceptional case; q_table's fallback). */
+__attribute__((noinline)) static void q_table_general(qentry tab[QTABLE], const limb q[8], const int mx) {
     jac acc, twice;
     for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
     tab[0].zz = tab[0].z;
@@ -447,6 +463,54 @@ __attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8
     fmul(&two.zzz, &two.zz, &two.z, mx);
     for (int k = 1; k < QTABLE; k++) {
         padd(&acc, &acc, &two, &two.y, mx);
+        tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
+        fsqr(&tab[k].zz, &acc.z, mx);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
+    }
+}
+
+/* Builds the table of Q (out of line: runs once per verification): Q (Z = 1), then 3Q, 5Q, ...,
+   15Q, each the previous one plus 2Q by a co-Z addition (Meloni 2007, "New point addition
+   formulae for ECC applications", ZADDU): when P1 and P2 share Z, with H = X1 - X2,
+   C = H^2, W1 = X1 C, W2 = X2 C, A1 = Y1 (W1 - W2): P1 + P2 = ((Y1 - Y2)^2 - W1 - W2,
+   (Y1 - Y2)(W1 - X3) - A1, Z H), and (W1, A1, Z H) is P1 again with that same Z, ready for the
+   next addition. 5M + 2S per entry instead of 11M + 3S (harness: the table 1.3 -> 0.8 us).
+   Q has prime order n (a validated key), so kQ = +-2Q (H = 0) cannot happen for odd k < 15;
+   anything else goes to the general additions. */
+__attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8], const int mx) {
+    jac acc, d;
+    for (int k = 0; k < 4; k++) { tab[0].x.v[k] = q[k]; tab[0].y.v[k] = q[4 + k]; tab[0].z.v[k] = ONE[k]; }
+    tab[0].zz = tab[0].z;
+    tab[0].zzz = tab[0].z;
+    acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
+    pdbl_rare(&d, &acc, mx);           /* D = 2Q */
+    fe zz, zzz, c, w1, w2, h, ry, t;
+    fsqr(&zz, &d.z, mx);
+    fmul(&zzz, &zz, &d.z, mx);
+    fmul(&acc.x, &acc.x, &zz, mx);     /* Q with D's Z */
+    fmul(&acc.y, &acc.y, &zzz, mx);
+    acc.z = d.z;
+    for (int k = 1; k < QTABLE; k++) {
+        fsub(&h, &d.x, &acc.x);        /* H = X_D - X_acc */
+        if (__builtin_expect(fis_zero(&h), 0)) {
+            q_table_general(tab, q, mx);
+            return;
+        }
+        fsub(&ry, &d.y, &acc.y);
+        fsqr(&c, &h, mx);
+        fmul(&w1, &d.x, &c, mx);       /* W1 = X_D C: D's new X */
+        fmul(&w2, &acc.x, &c, mx);
+        fsub(&t, &w1, &w2);
+        fmul(&d.y, &d.y, &t, mx);      /* A1 = Y_D (W1 - W2): D's new Y */
+        d.x = w1;
+        fmul(&acc.z, &acc.z, &h, mx);  /* Z3 = Z H */
+        fsqr(&t, &ry, mx);
+        fsub(&t, &t, &w1);
+        fsub(&acc.x, &t, &w2);         /* X3 = (Y_D - Y_acc)^2 - W1 - W2 */
+        fsub(&t, &w1, &acc.x);
+        fmul(&t, &ry, &t, mx);
+        fsub(&acc.y, &t, &d.y);        /* Y3 = (Y_D - Y_acc)(W1 - X3) - A1 */
+        d.z = acc.z;
         tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
         fsqr(&tab[k].zz, &acc.z, mx);
         fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);

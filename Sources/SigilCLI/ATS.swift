@@ -100,7 +100,8 @@ struct ATS: ParsableCommand {
     /// (which `validate()` accepts only with some --anchor).
     func anchorStore() -> TrustStore {
         var store = TrustStore()
-        for file in anchors { store.add(contentsOf: readInput(file), source: publicRoot ? .system : .custom) }
+        // Through the streaming reader, as `add(contentsOf:)` decides (a damaged file adds nothing).
+        for file in anchors { withInputStream(file) { store.add(from: &$0, source: publicRoot ? .system : .custom) } }
         if !anchorsOnly { store.add(TrustStore.system()) }
         return store
     }
@@ -113,8 +114,8 @@ struct ATS: ParsableCommand {
         let host = self.host ?? ""
         var certs: [Certificate]
         do {
-            certs = try Certificate.all(from: readInput(chain))
-            for f in intermediates { certs += try Certificate.all(from: readInput(f)) }
+            certs = try readParsedCertificates(chain).get()
+            for f in intermediates { certs += try readParsedCertificates(f).get() }
         } catch {
             printError("sigil: \(chain): \(error)")
             throw ExitCode(Exit.usage)

@@ -42,22 +42,23 @@ struct InspectStreamer {
         case error(String)
     }
 
-    /// Inspects `path` ("-": standard input); false when it cannot be opened.
+    /// Inspects `path` ("-": standard input) through the CLI's one streaming reader; false
+    /// when it cannot be opened or read.
     mutating func inspect(_ path: String) -> Bool {
-        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-        if fd < 0 { return false }
-        defer { if fd != 0 { close(fd) } }
         var size: Int?
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { size = Int(st.st_size) }
-        var progress = Progress(name: path == "-" ? "standard input" : path, size: size)
-        var stream = ObjectStream(maximumObjectSize: Self.maximumObjectSize) { buffer in
-            while true {
-                let n = read(fd, buffer.baseAddress, buffer.count)
-                if n < 0 && errno == EINTR { continue }
-                return n
-            }
+        if (path == "-" ? fstat(0, &st) : stat(path, &st)) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            size = Int(st.st_size)
         }
+        let read: Void? = withObjectStream(path, maximumObjectSize: Self.maximumObjectSize) { stream in
+            inspect(&stream, path: path, size: size)
+        }
+        return read != nil
+    }
+
+    /// Inspects the objects of `stream` (read from `path`, of `size` bytes when known).
+    mutating func inspect(_ stream: inout ObjectStream, path: String, size: Int?) {
+        var progress = Progress(name: path == "-" ? "standard input" : path, size: size)
         var index = 0
         var reported = 0
         var sawStreamError = false
@@ -131,7 +132,6 @@ struct InspectStreamer {
             failed = true
         }
         out.flush()
-        return true
     }
 
     /// Appends one object's JSON line to `w`: a certificate (PEM certificate labels, or DER), a
@@ -424,39 +424,5 @@ struct Progress {
     mutating func finish() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         shown = false
-    }
-}
-
-/// Runs `body` over an `ObjectStream` reading `path` ("-": standard input) one object at a
-/// time; exits 2 with a message when the file cannot be opened (as `readInput`).
-func withInputStream<R>(_ path: String, _ body: (inout ObjectStream) -> R) -> R {
-    let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-    if fd < 0 {
-        printError("sigil: cannot read \(path)")
-        Foundation.exit(Exit.usage)
-    }
-    defer { if fd != 0 { close(fd) } }
-    var stream = ObjectStream { buffer in
-        while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            return n
-        }
-    }
-    return body(&stream)
-}
-
-/// The certificates' DER of `path` ("-": standard input) through the streaming reader: what
-/// `PEM.certificatesDER(in:)` gives for the whole file (the first malformed block, or no
-/// certificate, is an error), without reading the file into memory first.
-func readCertificates(_ path: String) -> Result<[[UInt8]], DERError> {
-    withInputStream(path) { stream -> Result<[[UInt8]], DERError> in
-        var out: [[UInt8]] = []
-        do throws(DERError) {
-            try stream.forEachCertificate { out.append($0) }
-            return .success(out)
-        } catch {
-            return .failure(error)
-        }
     }
 }

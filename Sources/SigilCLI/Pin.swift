@@ -22,14 +22,12 @@ struct Pin: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
-            let bytes = readInput(file)
+            // Certificates and PUBLIC KEY blocks in one pass of the streaming reader.
+            let (certs, keys) = readCertificatesAndKeys(file)
             var entries: [(label: String, subject: String?, pin: PublicKeyPin)] = []
-            let keys = publicKeyBlocks(bytes)
-            if let certs = try? Certificate.all(from: bytes), !certs.isEmpty {
-                for (i, c) in certs.enumerated() {
-                    let label = certs.count > 1 || !keys.isEmpty ? "\(file) [\(i + 1)/\(certs.count)]" : file
-                    entries.append((label, c.subject.rfc4514String, PublicKeyPin(certificate: c)))
-                }
+            for (i, c) in certs.enumerated() {
+                let label = certs.count > 1 || !keys.isEmpty ? "\(file) [\(i + 1)/\(certs.count)]" : file
+                entries.append((label, c.subject.rfc4514String, PublicKeyPin(certificate: c)))
             }
             for (i, spki) in keys.enumerated() {
                 entries.append(
@@ -58,19 +56,4 @@ struct Pin: ParsableCommand {
         }
         if failed { throw ExitCode(Exit.failure) }
     }
-}
-
-/// DER SubjectPublicKeyInfo of every `-----BEGIN PUBLIC KEY-----` block (RFC 7468 §13).
-func publicKeyBlocks(_ bytes: [UInt8]) -> [[UInt8]] {
-    guard let text = String(bytes: bytes, encoding: .utf8) else { return [] }
-    var out: [[UInt8]] = []
-    var rest = Substring(text)
-    while let begin = rest.range(of: "-----BEGIN PUBLIC KEY-----"),
-        let end = rest.range(of: "-----END PUBLIC KEY-----", range: begin.upperBound..<rest.endIndex)
-    {
-        let body = rest[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
-        if let der = Base64.decode(Array(body.utf8)), der.first == 0x30 { out.append(der) }
-        rest = rest[end.upperBound...]
-    }
-    return out
 }

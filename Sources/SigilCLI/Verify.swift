@@ -634,9 +634,7 @@ extension Verify {
                 printError("sigil: --pin-key \(spec): not sha256/ followed by the base64 of 32 bytes")
                 throw ExitCode(Exit.usage)
             }
-            let bytes = readInput(spec)
-            let certsInFile = (try? Certificate.all(from: bytes)) ?? []
-            let spkis = publicKeyBlocks(bytes)
+            let (certsInFile, spkis) = readCertificatesAndKeys(spec)
             if certsInFile.isEmpty && spkis.isEmpty {
                 printError("sigil: --pin-key \(spec): neither a sha256/ pin nor a certificate or PUBLIC KEY file")
                 throw ExitCode(Exit.usage)

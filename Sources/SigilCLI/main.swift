@@ -115,7 +115,7 @@ struct Inspect: ParsableCommand {
         // this call (RFC 6962 §3.2 issuer_key_hash is over the issuer's SubjectPublicKeyInfo).
         var candidates: [Certificate] = []
         for file in issuerFiles + files {
-            candidates += (try? Certificate.all(from: readInput(file))) ?? []
+            candidates += (try? readParsedCertificates(file).get()) ?? []
         }
         for file in files {
             let bytes = readInput(file)
@@ -240,10 +240,9 @@ struct Convert: ParsableCommand {
     var output: String
 
     func run() throws {
-        let bytes = readInput(input)
         let certs: [Certificate]
         do {
-            certs = try Certificate.all(from: bytes)
+            certs = try readParsedCertificates(input).get()
         } catch {
             printError("sigil: \(input): \(error)")
             throw ExitCode(Exit.failure)

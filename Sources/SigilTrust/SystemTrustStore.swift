@@ -38,8 +38,9 @@ private final class ReadFailure {
 }
 
 /// Reading files without Foundation (the library stays Foundation-free for embedded users).
-/// Internal to Sigil (`@_spi(SigilInternal)`, for its tests and fuzz harness): applications
-/// load anchors through `TrustStore` and `CertificateFiles`.
+/// Internal to Sigil (`@_spi(SigilInternal)`, for its tests, fuzz harness and the `sigil` CLI,
+/// whose certificate inputs all go through `withObjectStream`): applications load anchors
+/// through `TrustStore` and `CertificateFiles`.
 @_spi(SigilInternal)
 public enum FileInput {
     /// Files over this size are refused (a CA bundle is ~200 KiB).
@@ -67,16 +68,34 @@ public enum FileInput {
     }
 
     /// Runs `body` over an `ObjectStream` reading `path` (a read buffer and one object at a
-    /// time, whatever the file's size); nil when the file cannot be opened.
-    public static func withObjectStream<R>(_ path: String, _ body: (inout ObjectStream) -> R) -> R? {
+    /// time, whatever the file's size; objects of at most `maximumObjectSize` bytes); nil when
+    /// the file cannot be opened, is a directory, or a read fails (an I/O error).
+    public static func withObjectStream<R>(
+        _ path: String, maximumObjectSize: Int = Certificate.maximumSize, _ body: (inout ObjectStream) -> R
+    ) -> R? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else { return nil }
             defer { close(fd) }
-            // A read error (a directory, an I/O error) makes the file unreadable, as `read`
-            // says, whatever was read before it.
+            // A directory opens but cannot be read: refused before `body` sees anything.
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
+            return withObjectStream(fileDescriptor: fd, maximumObjectSize: maximumObjectSize, body)
+        #else
+            return nil
+        #endif
+    }
+
+    /// Runs `body` over an `ObjectStream` reading the open file descriptor `fd` (0: standard
+    /// input, a pipe) to its end — the same bounded reader as `withObjectStream(_:)`; the
+    /// descriptor is left open. Nil when a read fails: what was read before a read error is
+    /// not a whole input, as `read` says.
+    public static func withObjectStream<R>(
+        fileDescriptor fd: Int32, maximumObjectSize: Int = Certificate.maximumSize, _ body: (inout ObjectStream) -> R
+    ) -> R? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
             let failed = ReadFailure()
-            var stream = ObjectStream { buffer in
+            var stream = ObjectStream(maximumObjectSize: maximumObjectSize) { buffer in
                 while true {
                     let n = systemRead(fd, buffer.baseAddress, buffer.count)
                     if n < 0 && errno == EINTR { continue }

@@ -154,11 +154,24 @@ public struct TrustStore: Sendable {
     /// nothing and counts one skipped; certificates that do not parse are skipped and counted.
     @discardableResult
     public mutating func add(from stream: inout ObjectStream, source: AnchorSource = .custom) -> Int {
+        // Held until the input is known to be whole (fail closed below): one copy of each
+        // certificate, so memory follows the distinct certificates, not the input's size (a
+        // bundle repeated many times over is read in the memory of one copy).
         var parsed: [Certificate] = []
+        var seen = Set<[UInt8]>()
+        var added = 0
         var unparseable = 0
         do {
             try stream.forEachCertificate { der in
-                if let c = try? Certificate(der: der) { parsed.append(c) } else { unparseable += 1 }
+                if seen.contains(der) {
+                    added += 1
+                } else if let c = try? Certificate(der: der) {
+                    seen.insert(der)
+                    parsed.append(c)
+                    added += 1
+                } else {
+                    unparseable += 1
+                }
             }
         } catch {
             // Fail closed on a damaged input: none of it becomes an anchor.
@@ -171,7 +184,7 @@ public struct TrustStore: Sendable {
         if !parsed.isEmpty && bySubjectBytes.capacity > bySubjectBytes.count {
             bySubjectBytes = bySubjectBytes.map { $0 }
         }
-        return parsed.count
+        return added
     }
 
     /// Merges another store (e.g. custom anchors plus the system's).

@@ -102,7 +102,13 @@ public struct ObjectStream {
         }
         if end == buffer.count { return true }  // full: the caller consumes a partial line
         let got = buffer.withUnsafeMutableBytes { b in read(UnsafeMutableRawBufferPointer(rebasing: b[end...])) }
-        if got < 0 { throw DERError(.truncated, at: bytesRead) }
+        if got < 0 {
+            // A read error ends the input: a caller that goes on after an error (as after a
+            // bad PEM block) gets the end, not the same error again and again.
+            atEOF = true
+            finished = true
+            throw DERError(.truncated, at: bytesRead)
+        }
         if got == 0 {
             atEOF = true
             return false
@@ -355,7 +361,13 @@ struct Base64Stream {
     /// Characters of the body so far (blanks not counted).
     var characters = 0
 
-    init() { out = [UInt8](repeating: 0, count: 2048) }
+    /// Decode whole lines with AVX2 (this CPU has it; read once per block).
+    let simd: Bool
+
+    init() {
+        out = [UInt8](repeating: 0, count: 2048)
+        simd = Base64.simdAvailable
+    }
 
     /// Room for `n` more octets plus the wide decoder's 8-octet overhang.
     @inline(__always)
@@ -391,7 +403,7 @@ struct Base64Stream {
         reserve(n / 4 * 3)
         let ok = Base64.decodeTable.withUnsafeBufferPointer { t in
             out.withUnsafeMutableBytes { dst in
-                Base64.decodeWide(t, UnsafeRawBufferPointer(l), into: dst.baseAddress! + count)
+                Base64.decodeLine(simd, t, UnsafeRawBufferPointer(l), into: dst.baseAddress! + count)
             }
         }
         if ok {
@@ -418,8 +430,8 @@ struct Base64Stream {
         if closed || invalid || carried != 0 { return 0 }
         reserve(48)
         let ok = out.withUnsafeMutableBytes { dst in
-            Base64.decodeWide(
-                table, UnsafeRawBufferPointer(rebasing: b[at..<(at + 64)]), into: dst.baseAddress! + count)
+            Base64.decodeLine(
+                simd, table, UnsafeRawBufferPointer(rebasing: b[at..<(at + 64)]), into: dst.baseAddress! + count)
         }
         if !ok { return 0 }
         count += 48

@@ -149,3 +149,73 @@ extension TestSupport {
         return SigilRun(status: p.terminationStatus, out: o, err: e)
     }
 }
+
+extension TestSupport {
+    /// A CA bundle of many roots: the system's (`/etc/ssl/certs/ca-certificates.crt`), else
+    /// `Fixtures/certs/bundle.pem`.
+    public static func caBundle() throws -> [UInt8] {
+        let system = "/etc/ssl/certs/ca-certificates.crt"
+        if FileManager.default.fileExists(atPath: system) { return try read(system) }
+        return try read(fixtures.appendingPathComponent("certs/bundle.pem").path)
+    }
+
+    /// Writes `bytes` to `name` in a per-process temporary directory (`sigil-<area>-<pid>`)
+    /// and returns its path.
+    public static func temporaryFile(_ name: String, _ bytes: [UInt8], area: String = "tests") throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-\(area)-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// What one run of a process gave, with its peak resident set size.
+    public struct MeasuredRun: Sendable {
+        /// The exit status.
+        public let status: Int32
+        /// Standard output.
+        public let out: Data
+        /// Standard error (without `/usr/bin/time`'s own line).
+        public let err: String
+        /// Peak RSS in KiB (`/usr/bin/time -f %M`); 0 when not measured.
+        public let rss: Int
+    }
+
+    /// Runs `executable` with `args`, `stdinFile` as standard input, through `/usr/bin/time`
+    /// when `measure` (the peak RSS): status, standard output (through a file, so its size
+    /// never blocks the child), standard error.
+    public static func runMeasured(
+        _ executable: String, _ args: [String], stdinFile: String? = nil, measure: Bool = false
+    ) throws -> MeasuredRun {
+        let p = Process()
+        if measure {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            p.arguments = ["-f", "maxrss=%M", executable] + args
+        } else {
+            p.executableURL = URL(fileURLWithPath: executable)
+            p.arguments = args
+        }
+        let outPath = try temporaryFile("out-\(UInt64.random(in: 0...UInt64.max))", [], area: "run")
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        let err = Pipe()
+        p.standardError = err
+        if let stdinFile { p.standardInput = FileHandle(forReadingAtPath: stdinFile) }
+        try p.run()
+        var e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        var rss = 0
+        if measure {
+            var lines = e.split(separator: "\n", omittingEmptySubsequences: false)
+            if let i = lines.lastIndex(where: { $0.hasPrefix("maxrss=") }) {
+                rss = Int(lines[i].dropFirst(7)) ?? 0
+                lines.remove(at: i)
+            }
+            // GNU time's note for a non-zero status.
+            lines.removeAll { $0.hasPrefix("Command exited with non-zero status") }
+            e = lines.joined(separator: "\n")
+        }
+        return MeasuredRun(
+            status: p.terminationStatus, out: try Data(contentsOf: URL(fileURLWithPath: outPath)), err: e, rss: rss)
+    }
+}

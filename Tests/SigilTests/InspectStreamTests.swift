@@ -59,50 +59,15 @@ final class InspectJSONWriterTests: XCTestCase {
 
 /// `sigil inspect --json` streams: standard input, concatenated DER, `--jobs`, bounded memory.
 final class InspectStreamCLITests: XCTestCase {
-    func sigil() throws -> String { try sigilExecutable() }
-
-    /// Runs sigil with `stdinFile` as standard input (through `/usr/bin/time` when `measure`):
-    /// status, stdout, stderr, and the peak RSS in KiB (0 when not measured).
-    func run(_ args: [String], stdinFile: String? = nil, measure: Bool = false) throws -> (
-        status: Int32, out: Data, err: String, rss: Int
-    ) {
-        let p = Process()
-        if measure {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-            p.arguments = ["-f", "maxrss=%M", try sigil()] + args
-        } else {
-            p.executableURL = URL(fileURLWithPath: try sigil())
-            p.arguments = args
-        }
-        let outPath = try tempFile("out-\(UInt64.random(in: 0...UInt64.max))", [])
-        defer { try? FileManager.default.removeItem(atPath: outPath) }
-        p.standardOutput = FileHandle(forWritingAtPath: outPath)
-        let err = Pipe()
-        p.standardError = err
-        if let stdinFile { p.standardInput = FileHandle(forReadingAtPath: stdinFile) }
-        try p.run()
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        var rss = 0
-        if measure, let line = e.split(separator: "\n").last(where: { $0.hasPrefix("maxrss=") }) {
-            rss = Int(line.dropFirst(7)) ?? 0
-        }
-        return (p.terminationStatus, try Data(contentsOf: URL(fileURLWithPath: outPath)), e, rss)
+    func run(_ args: [String], stdinFile: String? = nil, measure: Bool = false) throws -> TestSupport.MeasuredRun {
+        try TestSupport.runMeasured(try sigilExecutable(), args, stdinFile: stdinFile, measure: measure)
     }
 
     func tempFile(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-stream-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try TestSupport.temporaryFile(name, bytes, area: "stream")
     }
 
-    func bundle() throws -> [UInt8] {
-        let system = "/etc/ssl/certs/ca-certificates.crt"
-        if FileManager.default.fileExists(atPath: system) { return try TestSupport.read(system) }
-        return try TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path)
-    }
+    func bundle() throws -> [UInt8] { try TestSupport.caBundle() }
 
     func testStandardInputConcatenatedDERAndJobsGiveTheSameLines() throws {
         let pem = try bundle()
@@ -163,7 +128,7 @@ final class InspectStreamCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         let expected = try PEM.certificatesDER(in: pem).certificates.count * copies
         XCTAssertEqual(r.out.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, expected)
-        XCTAssertLessThan(r.rss, 30 << 10, "peak RSS \(r.rss) KiB for a \(pem.count * copies >> 20) MiB input")
+        XCTAssertLessThan(r.rss, 30 << 10, "peak RSS \(r.rss) KiB for a \((pem.count * copies) >> 20) MiB input")
     }
 }
 
@@ -198,9 +163,7 @@ extension InspectStreamCLITests {
         XCTAssertEqual(two.status, one.status)
         XCTAssertEqual(one.out.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, certs.count * copies)
         XCTAssertTrue(two.out == one.out, "--jobs 2 output differs from one job's")
-        let messages = two.err.split(separator: "\n").filter {
-            !$0.hasPrefix("maxrss=") && !$0.hasPrefix("Command exited")  // /usr/bin/time's lines
-        }
+        let messages = two.err.split(separator: "\n")  // without /usr/bin/time's lines
         XCTAssertEqual(messages, one.err.split(separator: "\n"))
         XCTAssertEqual(messages.count, (0..<copies).filter { $0 % 7 == 3 }.count)
         XCTAssertLessThan(two.rss, 40 << 10, "peak RSS \(two.rss) KiB with --jobs 2")
@@ -254,5 +217,79 @@ final class VerifyStreamingInputTests: XCTestCase {
         try Data((text + "-----BEGIN CERTIFICATE-----\n!!\n-----END CERTIFICATE-----\n").utf8).write(
             to: URL(fileURLWithPath: damaged))
         XCTAssertEqual(try run(["verify", leaf, "--intermediate", inter, "--anchor", damaged]), 1)
+    }
+
+    /// The leaf's file is a bundle (leaf first, then intermediates): read from standard input
+    /// ("-") as PEM and as concatenated DER, the bundled intermediate completes the chain
+    /// (trusted, as the manifest says); the leaf alone does not (untrusted). An anchor file
+    /// given as standard input is read the same way.
+    func testBundleFromStandardInput() throws {
+        let sigil = try sigilExecutable()
+        let s = try XCTUnwrap(try TestSupport.chainScenarios().first { $0.scenario == "eku-absent-ok" })
+        XCTAssertEqual(s.expected, "trusted")
+        let dir = TestSupport.fixtures.appendingPathComponent("chains/\(s.scenario)").path
+        let options = ["--anchors-only", "--kind", s.kind, "--host", s.host ?? "", "--at", String(Int(s.at))]
+        let leaf = try TestSupport.read(dir + "/leaf.pem")
+        let inter = try TestSupport.read(dir + "/intermediates.pem")
+        let anchors = dir + "/anchors.pem"
+        let pemBundle = try TestSupport.temporaryFile("bundle.pem", leaf + inter, area: "verify")
+        let derBundle = try TestSupport.temporaryFile(
+            "bundle.der",
+            Array(
+                (try PEM.certificatesDER(in: leaf).certificates + PEM.certificatesDER(in: inter).certificates).joined()),
+            area: "verify")
+        for bundle in [pemBundle, derBundle] {
+            let r = try TestSupport.runMeasured(
+                sigil, ["verify", "-", "--anchor", anchors] + options, stdinFile: bundle)
+            XCTAssertEqual(r.status, 0, "\(bundle): \(r.err)")
+        }
+        let alone = try TestSupport.runMeasured(
+            sigil, ["verify", "-", "--anchor", anchors] + options, stdinFile: dir + "/leaf.pem")
+        XCTAssertEqual(alone.status, 1, "the leaf without its intermediate is not trusted")
+        let anchorFromStdin = try TestSupport.runMeasured(
+            sigil, ["verify", pemBundle, "--anchor", "-"] + options, stdinFile: anchors)
+        XCTAssertEqual(anchorFromStdin.status, 0, anchorFromStdin.err)
+    }
+
+    /// A 35 MB anchor file (the CA bundle many times over, the chain's root among them) is read
+    /// one object at a time: the verdict is the manifest's and the peak RSS stays well under
+    /// the file's size (the former whole-file reader held all of it, and more).
+    func testLargeAnchorFileWithBoundedMemory() throws {
+        let sigil = try sigilExecutable()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time is not installed")
+        }
+        let s = try XCTUnwrap(try TestSupport.chainScenarios().first { $0.scenario == "eku-absent-ok" })
+        let dir = TestSupport.fixtures.appendingPathComponent("chains/\(s.scenario)").path
+        let options = ["--anchors-only", "--kind", s.kind, "--host", s.host ?? "", "--at", String(Int(s.at))]
+        let ca = try TestSupport.caBundle()
+        let copies = max(1, (35 << 20) / ca.count)
+        var big: [UInt8] = []
+        big.reserveCapacity(ca.count * copies + 4096)
+        for i in 0..<copies {
+            big += ca
+            if i == copies / 2 { big += try TestSupport.read(dir + "/anchors.pem") }
+        }
+        let file = try TestSupport.temporaryFile("anchors-big.pem", big, area: "verify")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        big = []
+        let r = try TestSupport.runMeasured(
+            sigil,
+            ["verify", dir + "/leaf.pem", "--intermediate", dir + "/intermediates.pem", "--anchor", file] + options,
+            measure: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertLessThan(r.rss, 30 << 10, "peak RSS \(r.rss) KiB for a \((ca.count * copies) >> 20) MiB anchor file")
+    }
+
+    /// A directory is not an input: "cannot read", exit 2, at once (the streaming reader used
+    /// to report the same read error forever).
+    func testDirectoryIsUnreadable() throws {
+        let sigil = try sigilExecutable()
+        let dir = FileManager.default.temporaryDirectory.path
+        for args in [["inspect", "--json", dir], ["pin", dir], ["verify", dir]] {
+            let r = try TestSupport.runMeasured(sigil, args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.err)")
+            XCTAssertEqual(r.err, "sigil: cannot read \(dir)\n", "\(args)")
+        }
     }
 }

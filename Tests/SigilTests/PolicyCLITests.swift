@@ -35,6 +35,41 @@ final class PolicyCLITests: XCTestCase {
         try run(["pin", f("missing.pem")], exit: 2)
     }
 
+    /// `pin` and `ats` read certificates through the streaming reader, standard input included:
+    /// a PEM bundle with a `PUBLIC KEY` block (made by openssl from the root) on standard input
+    /// gives the manifest's pins; concatenated DER on standard input too; `ats` takes its chain
+    /// from standard input.
+    func testPinAndATSFromStandardInput() throws {
+        let sigil = try sigilExecutable()
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f("manifest.json"))))
+            as! [String: Any]
+        let pins = manifest["pins"] as! [String: String]
+        guard let publicKey = try TestSupport.run(["openssl", "x509", "-in", f("root.pem"), "-pubkey", "-noout"]) else {
+            throw XCTSkip("openssl is not installed")
+        }
+        let chain = try TestSupport.read(f("chains/valid.pem"))
+        let pemInput = try TestSupport.temporaryFile("pin-input.pem", chain + Array(publicKey.utf8), area: "pin")
+        let r = try TestSupport.runMeasured(sigil, ["pin", "-"], stdinFile: pemInput)
+        XCTAssertEqual(r.status, 0, r.err)
+        let out = String(decoding: r.out, as: UTF8.self)
+        for name in ["leaf", "intermediate", "root"] { XCTAssertTrue(out.contains(pins[name]!), name) }
+        XCTAssertTrue(out.contains("- [public key]"), out)
+        let derInput = try TestSupport.temporaryFile(
+            "pin-input.der",
+            try TestSupport.read(f("leaf.der")) + TestSupport.read(f("intermediate.der")), area: "pin")
+        let der = try TestSupport.runMeasured(sigil, ["pin", "--json", "-"], stdinFile: derInput)
+        XCTAssertEqual(der.status, 0, der.err)
+        let derOut = String(decoding: der.out, as: UTF8.self)
+        XCTAssertTrue(derOut.contains(pins["leaf"]!) && derOut.contains(pins["intermediate"]!), derOut)
+        let ats = try TestSupport.runMeasured(
+            sigil, ["ats", "-", "--host", "pin.sigil.test"] + base, stdinFile: f("chains/valid.pem"))
+        let file = try TestSupport.runMeasured(
+            sigil, ["ats", f("chains/valid.pem"), "--host", "pin.sigil.test"] + base)
+        XCTAssertEqual(ats.status, file.status, ats.err)
+        XCTAssertEqual(ats.out, file.out)
+    }
+
     /// Issue 21 §4: anchors-only with no anchor is a usage error (it printed "trusted (anchor:
     /// system)" before); --ip takes an IP address only; --kind server with no name says, in text
     /// and JSON, that no name was checked.

@@ -1,6 +1,7 @@
 import Foundation
 import Sigil
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// `TrustStore.loading(file:)` and `TrustStore.system()` read through the streaming reader
@@ -8,18 +9,10 @@ import XCTest
 /// concatenated DER is read object by object, and a damaged file adds nothing (fail closed).
 final class TrustStoreStreamingTests: XCTestCase {
     func temp(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-store-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try TestSupport.temporaryFile(name, bytes, area: "store")
     }
 
-    func bundle() throws -> [UInt8] {
-        let system = "/etc/ssl/certs/ca-certificates.crt"
-        if FileManager.default.fileExists(atPath: system) { return try TestSupport.read(system) }
-        return try TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path)
-    }
+    func bundle() throws -> [UInt8] { try TestSupport.caBundle() }
 
     func testStreamedBundleMatchesTheWholeInputReader() throws {
         let pem = try bundle()
@@ -72,5 +65,31 @@ final class TrustStoreStreamingTests: XCTestCase {
         let large = try XCTUnwrap(TrustStore.loading(file: try temp("huge.der", huge)))
         XCTAssertEqual(large.count, 0)
         XCTAssertEqual(large.skippedCount, 1)
+    }
+
+    /// The file-descriptor reader (standard input for the CLI): a pipe fed by another thread
+    /// gives the anchors of the whole-input reader; the writer is never held whole in memory
+    /// by the reader. A directory is refused before the body sees anything.
+    func testFileDescriptorReaderOverAPipe() throws {
+        let pem = try bundle()
+        var reference = TrustStore()
+        let referenceAdded = reference.add(contentsOf: pem)
+        XCTAssertGreaterThan(referenceAdded, 10)
+        let pipe = Pipe()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(pem + pem))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        var store = TrustStore()
+        let added = FileInput.withObjectStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor) {
+            store.add(from: &$0)
+        }
+        XCTAssertEqual(added, 2 * referenceAdded)
+        XCTAssertEqual(store.count, reference.count)
+        XCTAssertEqual(Set(store.anchors.map(\.certificate.der)), Set(reference.anchors.map(\.certificate.der)))
+        var ran = false
+        XCTAssertNil(FileInput.withObjectStream(FileManager.default.temporaryDirectory.path) { _ in ran = true })
+        XCTAssertFalse(ran)
     }
 }

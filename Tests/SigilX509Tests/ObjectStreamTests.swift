@@ -26,10 +26,33 @@ final class ObjectStreamTests: XCTestCase {
 
     static let bufferSizes = [256, 257, 300, 1000, 4096, 1 << 16]
 
-    func bundle() throws -> [UInt8] {
-        let path = "/etc/ssl/certs/ca-certificates.crt"
-        if FileManager.default.fileExists(atPath: path) { return try TestSupport.read(path) }
-        return try TestSupport.read(TestSupport.fixtures.appendingPathComponent("certs/bundle.pem").path)
+    func bundle() throws -> [UInt8] { try TestSupport.caBundle() }
+
+    /// A read error ends the stream: the objects before it, one error, then the end — a caller
+    /// that goes on after an error (as `sigil inspect` does after a bad PEM block) is not kept
+    /// in a loop of the same error (it was, for a directory given as input).
+    func testReadErrorEndsTheStream() throws {
+        let cert = try PEM.decodeBlocks(try bundle()).certificates[0]
+        let pem = Array(PEM.encode(cert).utf8)
+        for prefix in [[], pem] {
+            var offset = 0
+            var failedReads = 0
+            var s = ObjectStream(bufferSize: 256) { dst in
+                if offset == prefix.count {
+                    failedReads += 1
+                    return -1
+                }
+                let n = min(dst.count, prefix.count - offset)
+                for i in 0..<n { dst[i] = prefix[offset + i] }
+                offset += n
+                return n
+            }
+            if !prefix.isEmpty { XCTAssertEqual(try s.next()?.der, cert) }
+            XCTAssertThrowsError(try s.next())
+            XCTAssertNil(try s.next())
+            XCTAssertNil(try s.next())
+            XCTAssertEqual(failedReads, 1, "the source is not read again after its error")
+        }
     }
 
     func testPEMBundlesMatchTheWholeInputReader() throws {

@@ -53,27 +53,36 @@ public enum CertificateFiles {
     /// Every certificate in one DER or PEM file (a PEM file may hold several, a DER file
     /// several concatenated). Read through `FileInput.withObjectStream` — a read buffer and one
     /// object at a time, as `TrustStore` loading and the CLI read, so the file's size is not
-    /// limited and it is never held whole —, with `Certificate.all(from:)`'s outcome: the
-    /// input's first error (a malformed block, an object over the limit, no certificate) if it
-    /// has one, else the first certificate that does not parse.
+    /// limited and it is never held whole —, with `certificates(from:)`'s outcome.
     public static func load(file path: String) -> Result<[Certificate], LoadError> {
-        var certs: [Certificate] = []
-        var parseError: DERError?
-        let streamed: DERError?? = FileInput.withObjectStream(path) { (stream) -> DERError? in
+        let streamed: Result<[Certificate], DERError>? = FileInput.withObjectStream(path) { stream in
             do throws(DERError) {
-                try stream.forEachCertificate { der in
-                    guard parseError == nil else { return }
-                    do throws(DERError) { certs.append(try Certificate(der: der)) } catch { parseError = error }
-                }
-                return nil
+                return .success(try certificates(from: &stream))
             } catch {
-                return error
+                return .failure(error)
             }
         }
-        guard let streamed else { return .failure(LoadError(message: "cannot read \(path)")) }
-        if let error = streamed ?? parseError { return .failure(LoadError(message: "\(path): \(error)")) }
-        if certs.isEmpty { return .failure(LoadError(message: "\(path): no certificate")) }
-        return .success(certs)
+        switch streamed {
+        case nil: return .failure(LoadError(message: "cannot read \(path)"))
+        case .failure(let error)?: return .failure(LoadError(message: "\(path): \(error)"))
+        case .success(let certs)?: return .success(certs)
+        }
+    }
+
+    /// Every certificate of a stream, parsed — `Certificate.all(from:)`'s outcome with bounded
+    /// memory: throws the input's first error (a malformed block, an object over the limit,
+    /// `.noCertificate` when it holds none) if it has one, else the first certificate that
+    /// does not parse. The whole input is read either way, so an input error is reported
+    /// before a parse error, as the whole-input reader decides.
+    public static func certificates(from stream: inout ObjectStream) throws(DERError) -> [Certificate] {
+        var certs: [Certificate] = []
+        var parseError: DERError?
+        try stream.forEachCertificate { der in
+            guard parseError == nil else { return }
+            do throws(DERError) { certs.append(try Certificate(der: der)) } catch { parseError = error }
+        }
+        if let parseError { throw parseError }
+        return certs
     }
 
     /// A file, or every certificate file of a directory (with the files skipped there, for the

@@ -76,7 +76,19 @@ public struct CertificateTrust: Sendable {
         set { options = newValue }
     }
     /// Checks one certificate's signature with its issuer's key.
-    public var signatureVerifier: any CertificateSignatureVerifier
+    public var signatureVerifier: any CertificateSignatureVerifier {
+        didSet {
+            #if !hasFeature(Embedded)
+                statelessVerifierType = VerdictCache.statelessType(of: signatureVerifier)
+            #endif
+        }
+    }
+    #if !hasFeature(Embedded)
+        /// The type of `signatureVerifier` when it is a `StatelessSignatureVerifier` (the one
+        /// verifier component of a `VerdictCache` key), else nil (evaluations bypass the cache).
+        /// Decided whenever the verifier is set, so a cache lookup asks no dynamic cast.
+        private(set) var statelessVerifierType: ObjectIdentifier?
+    #endif
     /// The work one verification may do, all of it (`VerificationBudget`); each purpose of
     /// `policies` is one verification. Stored in `options.budget`.
     public var budget: VerificationBudget {
@@ -128,6 +140,9 @@ public struct CertificateTrust: Sendable {
         self.additionalPolicies = Array(policies.dropFirst())
         self.signatureVerifier = signatureVerifier
         self.systemAnchors = systemAnchors
+        #if !hasFeature(Embedded)
+            self.statelessVerifierType = VerdictCache.statelessType(of: signatureVerifier)
+        #endif
     }
 
     /// An evaluation under `options` as a whole (its purpose, time, anchors, everything), with
@@ -141,6 +156,9 @@ public struct CertificateTrust: Sendable {
         self.options = options
         self.signatureVerifier = signatureVerifier
         self.systemAnchors = systemAnchors
+        #if !hasFeature(Embedded)
+            self.statelessVerifierType = VerdictCache.statelessType(of: signatureVerifier)
+        #endif
     }
 
     /// An evaluation with `anchors` as its only anchors (with `requirements.customAnchors` nil,

@@ -290,6 +290,14 @@
             return h
         }
 
+        /// The identity of `verifier`'s type when it is a `StatelessSignatureVerifier` (its
+        /// verdicts depend on the certificates alone, so the type identifies them: the key's
+        /// verifier component), else nil: its evaluations are not cached.
+        static func statelessType(of verifier: any CertificateSignatureVerifier) -> ObjectIdentifier? {
+            guard let stateless = verifier as? any StatelessSignatureVerifier else { return nil }
+            return ObjectIdentifier(type(of: stateless))
+        }
+
         static let wallClock: @Sendable () -> Double = {
             #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
                 return WallClock.now()
@@ -326,9 +334,9 @@
             }
 
             private init?(_ trust: CertificateTrust, chain: PresentedChain) {
-                guard trust.transparency == nil,
-                    let verifier = trust.signatureVerifier as? any StatelessSignatureVerifier
-                else { return nil }
+                // The verifier's type, when it is a `StatelessSignatureVerifier`: decided when
+                // the verifier was set (`statelessType(of:)`), not cast again per lookup.
+                guard trust.transparency == nil, let verifierType = trust.statelessVerifierType else { return nil }
                 let o = trust.options
                 self.chain = chain
                 customAnchors = o.customAnchors
@@ -351,7 +359,7 @@
                             crlCount: $0.crls.count, ocspCount: $0.ocspResponses.count,
                             crlSignerChain: $0.crlSignerChain.map(\.der))
                     },
-                    verifier: ObjectIdentifier(type(of: verifier)))
+                    verifier: verifierType)
             }
 
             /// Whole-key equality: every byte of every certificate, anchor and revocation input,
