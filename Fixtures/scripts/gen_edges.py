@@ -89,6 +89,17 @@ def cert(stem, cn, key_label, issuer_cn, issuer_key_label, ca, *, pathlen=None, 
     return stem + ".pem"
 
 
+def printable_name(cn):
+    """`name(cn)` with every attribute a PrintableString (name() makes O and CN UTF8Strings)."""
+    from cryptography.x509.name import _ASN1Type
+    p = _ASN1Type.PrintableString
+    return x509.Name([
+        x509.NameAttribute(NameOID.COUNTRY_NAME, "US", _type=p),
+        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Sigil Test PKI", _type=p),
+        x509.NameAttribute(NameOID.COMMON_NAME, cn, _type=p),
+    ])
+
+
 def dns(*names):
     return [x509.DNSName(n) for n in names]
 
@@ -223,6 +234,27 @@ def main():
          nc_leaf("plain-dn", dns(host)), "server", host),
         ("nc-dirname-permitted-outside",
          nc_int("perm-dn", permitted=[x509.DirectoryName(name("other", o="Other Org"))]),
+         nc_leaf("plain-dn", dns(host)), "server", host),
+        # directoryName constraints compared as RFC 5280 §7.1 says (RFC 4518 caseIgnoreMatch
+        # after string preparation: case and the string type do not matter), and as prefixes.
+        ("nc-dirname-excluded-case",
+         nc_int("excl-dn-upper", excluded=[x509.DirectoryName(name(host.upper(), o="SIGIL TEST PKI"))]),
+         nc_leaf("plain-dn", dns(host)), "server", host),
+        ("nc-dirname-excluded-printable",
+         nc_int("excl-dn-printable", excluded=[x509.DirectoryName(printable_name(host))]),
+         nc_leaf("plain-dn", dns(host)), "server", host),
+        ("nc-dirname-excluded-spaces",
+         nc_int("excl-dn-spaces", excluded=[x509.DirectoryName(name(host, o="  Sigil   Test PKI "))]),
+         nc_leaf("plain-dn", dns(host)), "server", host),
+        ("nc-dirname-excluded-prefix",
+         nc_int("excl-dn-prefix", excluded=[x509.DirectoryName(x509.Name([
+             x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+             x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Sigil Test PKI")]))]),
+         nc_leaf("plain-dn", dns(host)), "server", host),
+        ("nc-dirname-permitted-prefix",
+         nc_int("perm-dn-prefix", permitted=[x509.DirectoryName(x509.Name([
+             x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+             x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Sigil Test PKI")]))]),
          nc_leaf("plain-dn", dns(host)), "server", host),
         ("nc-dns-excluded-cn-only", nc_int("excl-evil", excluded=dns("evil.test")),
          nc_leaf("cn-evil-no-san", None, cn="www.evil.test"), "basic", None),

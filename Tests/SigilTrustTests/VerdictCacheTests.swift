@@ -131,6 +131,25 @@ final class VerdictCacheTests: XCTestCase {
             ("budget", { $0.options.budget.signatureChecks += 1 }),
             ("revocation (soft fail, no data)", { $0.options.revocation = RevocationOptions(policy: .softFail) }),
             ("revocation input (a CRL)", { $0.options.revocation = RevocationOptions(crls: crl, policy: .softFail) }),
+            ("purpose code signing", { $0.options.purpose = .codeSigning }),
+            (
+                "purpose custom EKU",
+                { $0.options.purpose = .extendedKeyUsage(OID.content(dotted: "1.3.6.1.5.5.7.3.8")!) }
+            ),
+            ("server host to IP", { $0.options.purpose = .server(host: "192.0.2.1") }),
+            ("two EKUs", { $0.options.requiredEKUs = [OID.serverAuth, OID.clientAuth] }),
+            ("algorithm sub-setting", { $0.options.algorithms.minimumRSABits = 4096 }),
+            ("budget candidate visits", { $0.options.budget.candidateVisits = 1 }),
+            ("user-initial-policy-set", { $0.options.certificatePolicies.userInitialPolicySet = [[0x2a, 0x03]] }),
+            (
+                "revocation scope",
+                {
+                    var r = RevocationOptions(policy: .softFail)
+                    r.scope = .leafOnly
+                    $0.options.revocation = r
+                }
+            ),
+            ("revocation hard fail, no data", { $0.options.revocation = RevocationOptions() }),
             ("time after notAfter", { $0.time = Double(c.leaf.notAfter) + 1 }),
             ("time before notBefore", { $0.time = Double(c.leaf.notBefore) - 1 }),
         ]

@@ -357,7 +357,56 @@ public enum DiffVerify {
                     return hasValue(cert.subject, outside: goStringTags) || hasValue(cert.issuer, outside: goStringTags)
                 }
         },
+        // Go 1.19 refuses to parse a certificate whose subjectAltName URI it cannot parse
+        // (x509 parseSANExtension: url.Parse, then the host must be a domain,
+        // domainToReverseLabels) and drops it: a URI host with a byte outside letters, digits,
+        // '-' and '.' (the finding: "https://le`f.diff.sigil.test/" in the anchor's SAN). Sigil
+        // and OpenSSL do not judge URI syntax when parsing (RFC 5280 §4.2.1.6 asks CAs for RFC 3986
+        // URIs); Sigil reads a URI's host only under a URI name constraint, where a host it
+        // cannot read fails closed (NameConstraints.swift `uriHost`). OpenSSL trusts.
+        GoRow(id: "G5 Go: subjectAltName URI it cannot parse", kind: "UnknownAuthority") { c in
+            let onPath = c.goDropped.filter { d in c.path.contains { $0.der == d } }
+            return !onPath.isEmpty
+                && onPath.allSatisfy { der in
+                    guard let cert = c.path.first(where: { $0.der == der }) else { return false }
+                    return hasURIHostGoRefuses(cert)
+                }
+        },
     ]
+
+    /// Whether `cert`'s subjectAltName has a URI whose host (after "://", before any path,
+    /// query, fragment or port) holds a byte Go 1.19's URI checks refuse: anything but ASCII
+    /// letters, digits, '-' and '.'.
+    static func hasURIHostGoRefuses(_ cert: Certificate) -> Bool {
+        guard let sans = (try? cert.subjectAlternativeNames()) ?? nil else { return false }
+        for name in sans {
+            guard case .uri(let span) = name else { continue }
+            let u = Array(span.bytes)
+            var start: Int? = nil
+            var i = 0
+            while i + 3 <= u.count {
+                if u[i] == UInt8(ascii: ":") && u[i + 1] == UInt8(ascii: "/") && u[i + 2] == UInt8(ascii: "/") {
+                    start = i + 3
+                    break
+                }
+                i += 1
+            }
+            guard let s = start else { continue }
+            for b in u[s...] {
+                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b == UInt8(ascii: ":")
+                {
+                    break
+                }
+                let ldh =
+                    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
+                    || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
+                    || b == UInt8(ascii: ".")
+                if !ldh { return true }
+            }
+        }
+        return false
+    }
 
     /// The value tags Go 1.19's parseName accepts (parseASN1String).
     static let goStringTags: Set<UInt8> = [0x14, 0x13, 0x0C, 0x1E, 0x16, 0x12]
