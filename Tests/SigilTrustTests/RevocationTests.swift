@@ -301,6 +301,17 @@ final class RevocationTests: XCTestCase {
             stale.status(
                 of: try cert("leaf-good.pem"), issuer: issuer, at: thisUpdate + 10, verifier: SigilSignatureVerifier()),
             .good)
+        // A verification time that is not a number makes no response fresh (RFC 6960 §3.2 items
+        // 4-5 must hold positively; fail closed, as certificate validity does): every scenario,
+        // the good ones included, is undetermined at NaN.
+        for s in scenarios {
+            let response = try OCSPResponse(der: bytes(s.response))
+            for time in [Double.nan, -Double.nan] {
+                let status = response.status(
+                    of: try cert(s.leaf), issuer: issuer, at: time, verifier: SigilSignatureVerifier())
+                XCTAssertEqual(status.name, "undetermined", "\(s.name) at \(time): \(status)")
+            }
+        }
     }
 
     func testStapledOCSPThroughTheVerifier() throws {

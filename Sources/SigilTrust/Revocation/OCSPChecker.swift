@@ -41,17 +41,19 @@ struct OCSPChecker {
             notes.append("OCSP response has an unsupported critical extension \(oid)")
             return nil
         }
-        // 4.–5. Fresh at the verification time (§4.2.2.1, §3.2 items 4 and 5).
-        if Double(single.thisUpdate) > time {
+        // 4.–5. Fresh at the verification time (§4.2.2.1, §3.2 items 4 and 5). Each test is
+        // written so that freshness must hold positively: a time that is not a number fails it
+        // (fail closed, as `Checks.within`).
+        if !(Double(single.thisUpdate) <= time) {
             notes.append("OCSP response is not yet valid (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))")
             return nil
         }
         if let next = single.nextUpdate {
-            if time >= Double(next) + 1 {
+            if !(time < Double(next) + 1) {
                 notes.append("OCSP response is stale (nextUpdate \(DERTime.rfc3339(next)))")
                 return nil
             }
-        } else if time - Double(single.thisUpdate) > Double(options.maximumOCSPAgeWithoutNextUpdate) {
+        } else if !(time - Double(single.thisUpdate) <= Double(options.maximumOCSPAgeWithoutNextUpdate)) {
             notes.append(
                 "OCSP response without nextUpdate is older than \(options.maximumOCSPAgeWithoutNextUpdate) s (thisUpdate \(DERTime.rfc3339(single.thisUpdate)))"
             )
@@ -99,7 +101,7 @@ struct OCSPChecker {
                     why = "the responder certificate lacks id-kp-OCSPSigning (RFC 6960 §4.2.2.2)"
                     continue
                 }
-                if time < Double(s.notBefore) || time >= Double(s.notAfter) + 1 {
+                if !(time >= Double(s.notBefore) && time < Double(s.notAfter) + 1) {
                     why = "the responder certificate is not valid at the verification time"
                     continue
                 }

@@ -231,13 +231,14 @@ struct RevocationChecker {
     /// §6.3.3 (a) and the CRL profile: current, and nothing in it Sigil cannot process.
     func usable(_ crl: CertificateList, notes: inout [String]) -> Bool {
         let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
-        if Double(crl.thisUpdate) > time {
+        // Both tests must hold positively: a time that is not a number fails them (fail closed).
+        if !(Double(crl.thisUpdate) <= time) {
             notes.append("\(label) is not yet valid (thisUpdate \(DERTime.rfc3339(crl.thisUpdate)))")
             return false
         }
         // (a)(2): "If the current time is after the value of the CRL next update field, then"
         // the CRL may not be used. Whole seconds, inclusive (as certificate validity).
-        if let next = crl.nextUpdate, time >= Double(next) + 1 {
+        if let next = crl.nextUpdate, !(time < Double(next) + 1) {
             notes.append("\(label) is stale (nextUpdate \(DERTime.rfc3339(next)))")
             return false
         }
