@@ -22,10 +22,13 @@ SG="$(dirname "$OUT")/symbol-graphs"
 rm -rf "$SG" "$OUT"
 mkdir -p "$SG"
 TRIPLE="$(swift -print-target-info | sed -n 's/.*"triple": "\([^"]*\)".*/\1/p' | head -n 1)"
+# Every in-repo C target (CSigilSHA, CSigilBignum, CSigilBase64, ...): its generated module map.
+# (Build paths hold no blanks: the list is split on them.)
+C_MAPS=""
+for m in "$BIN"/CSigil*.build/module.modulemap; do C_MAPS="$C_MAPS -Xcc -fmodule-map-file=$m"; done
+# shellcheck disable=SC2086
 "$BIN_DIR/swift-symbolgraph-extract" -module-name Sigil -target "$TRIPLE" \
-    -I "$BIN/Modules" -I Sources/CGMP \
-    -Xcc "-fmodule-map-file=$BIN/CSigilSHA.build/module.modulemap" \
-    -Xcc "-fmodule-map-file=$BIN/CSigilBignum.build/module.modulemap" \
+    -I "$BIN/Modules" -I Sources/CGMP $C_MAPS \
     -minimum-access-level public \
     -experimental-allowed-reexported-modules=SigilDER,SigilX509,SigilCrypto,SigilTrust \
     -output-dir "$SG"
