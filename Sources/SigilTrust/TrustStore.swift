@@ -38,8 +38,17 @@ public struct TrustStore: Sendable {
     /// The anchors, in the order added (duplicates dropped).
     public private(set) var anchors: [TrustAnchor] = []
     /// Entries that could not be parsed while loading (skipped, never fatal).
-    public private(set) var skippedCount = 0
+    public private(set) var skippedCount = 0 {
+        didSet { generation = Generation() }
+    }
     var bySubject: [Int: [Int]] = [:]
+    /// Replaced by every change to this store (an anchor added, a skipped entry counted), shared
+    /// by unchanged copies: the same object (`===`) means the same anchors, order, sources and
+    /// counts. `CertificateTrust` keys its remembered merged anchor store on it.
+    private(set) var generation = Generation()
+
+    /// The identity of one state of a `TrustStore` (see `generation`).
+    final class Generation: Sendable {}
     /// Every anchor by the raw bytes of its subject: (`CandidatePool.fingerprint` of the
     /// encoding, anchor index), sorted by fingerprint, then by index. For the lookups that need
     /// byte-identical subjects only (the first pass of path building, `index(of:)`): a binary
@@ -83,6 +92,7 @@ public struct TrustStore: Sendable {
         }
         bySubjectBytes.insert(SubjectBytesEntry(fingerprint: f, anchor: anchors.count), at: lo)
         anchors.append(anchor)
+        generation = Generation()
     }
 
     /// Index in `bySubjectBytes` of the first entry with fingerprint `f` (or where it would be).

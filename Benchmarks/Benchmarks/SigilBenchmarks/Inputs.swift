@@ -103,6 +103,13 @@ enum Inputs {
         return blocks.certificates
     }()
 
+    /// The bundle as a `TrustStore` of system anchors (loaded once, for the evaluator rows).
+    static let systemStore: TrustStore = {
+        var store = TrustStore()
+        store.add(contentsOf: bundle, source: .system)
+        return store
+    }()
+
     /// Byte inputs for the hash benchmarks.
     static func bytes(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) } }
 }

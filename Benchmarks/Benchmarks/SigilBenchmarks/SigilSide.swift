@@ -241,6 +241,27 @@ func registerSigilBenchmarks() {
                 blackHole(verifier.verify(leaf: leafCert, intermediates: intermediates, options: options).isTrusted)
             }
         }
+        // The one evaluator without a cache, as an application calls it: `CertificateTrust` with
+        // the chain's root as its anchor (anchorsOnly, the default), certificates already parsed;
+        // and with the system's roots in force too (anchorsOnly false, the store loaded once).
+        // Against ChainPreparsed: what the evaluator adds around the verifier (its anchor store).
+        var evaluateOptions = options
+        evaluateOptions.anchors = [try! Certificate(der: chain.root)]
+        let evaluateTrust = CertificateTrust(
+            certificates: [leafCert] + intermediates, options: evaluateOptions, systemAnchors: TrustStore(),
+            signatureVerifier: SigilSignatureVerifier())
+        precondition(evaluateTrust.evaluate().isTrusted, "Sigil \(family) evaluate")
+        Benchmark("TrustEvaluate\(tag)_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(evaluateTrust.evaluate().isTrusted) }
+        }
+        evaluateOptions.anchorsOnly = false
+        let plusSystemTrust = CertificateTrust(
+            certificates: [leafCert] + intermediates, options: evaluateOptions, systemAnchors: Inputs.systemStore,
+            signatureVerifier: SigilSignatureVerifier())
+        precondition(plusSystemTrust.evaluate().isTrusted, "Sigil \(family) evaluate with the system roots")
+        Benchmark("TrustEvaluatePlusSystem\(tag)_Sigil") { b in
+            for _ in b.scaledIterations { blackHole(plusSystemTrust.evaluate().isTrusted) }
+        }
         // A repeated chain answered by a `VerdictCache` (certificates as the peer sent them,
         // already parsed; host and anchor as above): the lookup, the key built and compared.
         var cachedOptions = options

@@ -1,6 +1,10 @@
 import SigilDER
 import SigilX509
 
+#if !hasFeature(Embedded)
+    import Synchronization
+#endif
+
 /// A `SecTrust`-style evaluation: the certificates a peer presented, the policies to judge them
 /// by, the anchors, whether only those anchors count, and the verification time; `evaluate()`
 /// answers with a `TrustResultType` that maps one-to-one onto `SecTrustResultType`.
@@ -84,6 +88,8 @@ public struct CertificateTrust: Sendable {
         }
     }
     #if !hasFeature(Embedded)
+        /// The merged anchor store of the last evaluation (`anchorsInForce()`), shared by copies.
+        private let anchorMemo = AnchorMemo()
         /// The type of `signatureVerifier` when it is a `StatelessSignatureVerifier` (the one
         /// verifier component of a `VerdictCache` key), else nil (evaluations bypass the cache).
         /// Decided whenever the verifier is set, so a cache lookup asks no dynamic cast.
@@ -201,6 +207,26 @@ public struct CertificateTrust: Sendable {
         return store
     }
 
+    /// `effectiveAnchors` for an evaluation, without rebuilding it each time: with no caller's
+    /// anchors it is the system's store itself (or an empty one); otherwise the merged store is
+    /// remembered by this trust object and its copies, keyed by the caller's anchors (compared
+    /// byte for byte) and the system store's `generation` (replaced by any change to it), so a
+    /// changed anchor set never meets a stale store. Merging ≈ 140 system roots into a new
+    /// store cost ≈ 65 µs and 160 allocations per evaluation before.
+    func anchorsInForce() -> TrustStore {
+        let useSystem = Self.usesSystemAnchors(customAnchorsSet: customAnchors != nil, anchorsOnly: anchorsOnly)
+        let custom = anchors
+        // The same anchors, order, sources and count `effectiveAnchors` builds from them.
+        if custom.isEmpty { return useSystem ? systemAnchors : TrustStore() }
+        #if !hasFeature(Embedded)
+            return anchorMemo.store(custom: custom, system: useSystem ? systemAnchors.generation : nil) {
+                effectiveAnchors
+            }
+        #else
+            return effectiveAnchors
+        #endif
+    }
+
     /// The verdict.
     public struct Evaluation: Sendable {
         /// The `SecTrustResultType` equivalent.
@@ -295,7 +321,7 @@ public struct CertificateTrust: Sendable {
         guard let leaf = certificates.first else {
             return (.untrusted([TrustFailure(.malformedCertificate, at: 0, "no certificate to evaluate")]), nil)
         }
-        var verifier = ChainVerifier(anchors: effectiveAnchors, signatureVerifier: signatureVerifier)
+        var verifier = ChainVerifier(anchors: anchorsInForce(), signatureVerifier: signatureVerifier)
         verifier.budget = options.budget
         let intermediates = Array(certificates.dropFirst())
         // `options.purpose` first, as is (no copy of the options, no array of policies built),
@@ -319,3 +345,32 @@ public struct CertificateTrust: Sendable {
         return o
     }
 }
+
+#if !hasFeature(Embedded)
+    /// One remembered anchor store (`CertificateTrust.anchorsInForce()`): served only when the
+    /// caller's anchors are equal byte for byte and the system store is the same state (the same
+    /// `TrustStore.Generation` object, held here so it is never reused for another state).
+    final class AnchorMemo: Sendable {
+        private struct Entry: Sendable {
+            let custom: [Certificate]
+            let system: TrustStore.Generation?
+            let store: TrustStore
+        }
+        private let entry = Mutex<Entry?>(nil)
+
+        init() {}
+
+        func store(
+            custom: [Certificate], system: TrustStore.Generation?, make: () -> TrustStore
+        ) -> TrustStore {
+            let hit = entry.withLock { e -> TrustStore? in
+                guard let e, e.system === system, e.custom == custom else { return nil }
+                return e.store
+            }
+            if let hit { return hit }
+            let made = make()
+            entry.withLock { $0 = Entry(custom: custom, system: system, store: made) }
+            return made
+        }
+    }
+#endif
