@@ -3,7 +3,8 @@
 # `--jobs 2`, OpenSSL's `pkcs7 -print_certs -text` and a minimal Python `cryptography` loop
 # (scripts/inspect_pyca.py) over the same file in the same sitting; with INSPECT_1GB=1 also a
 # 1 GB PEM file (generated in /tmp, deleted afterwards) from the file and from standard input,
-# with peak RSS. Writes a Markdown section (included in RESULTS.md by report.py).
+# with peak RSS. Writes a Markdown section (included in RESULTS.md by report.py) and, beside it,
+# the same numbers as JSON (OUT.json, OUT's name with .md replaced) for report.py's goals.
 #
 #   Benchmarks/scripts/inspect_throughput.sh SIGIL OUT.md
 set -eu
@@ -13,7 +14,9 @@ out=$2
 bundle=/etc/ssl/certs/ca-certificates.crt
 input=$(mktemp /tmp/sigil-bundle200.XXXXXX)
 big=""
-trap 'rm -f "$input" ${big:+"$big"}' EXIT
+facts="${out%.md}.json"
+bigrows=$(mktemp /tmp/sigil-bigrows.XXXXXX)
+trap 'rm -f "$input" "$bigrows" ${big:+"$big"}' EXIT
 for _ in $(seq 200); do cat "$bundle"; done > "$input"
 per=$(grep -c 'BEGIN CERTIFICATE' "$bundle")
 certs=$(( per * 200 ))
@@ -73,6 +76,7 @@ if [ "${INSPECT_1GB:-0}" = 1 ]; then
         local label=$1
         shift
         read -r u w m < <( { /usr/bin/time -f "%U %e %M" "$@"; } 2>&1 | tail -1)
+        printf '%s\t%s\t%s\t%s\n' "$label" "$u" "$w" "$m" >> "$bigrows"
         awk -v l="$label" -v u="$u" -v w="$w" -v m="$m" -v n="$n" \
             'BEGIN{printf "| %s | %.1f s | %.1f s | %d | %.1f MB |\n", l, w, u, n/w, m/1024}'
     }
@@ -89,4 +93,14 @@ if [ "${INSPECT_1GB:-0}" = 1 ]; then
     } >> "$out"
     rm -f "$big"
 fi
+python3 - "$facts" "$bigrows" <<PY
+import json, sys
+rows = []
+for line in open(sys.argv[2]):
+    label, u, w, m = line.rstrip("\n").split("\t")
+    rows.append({"label": label, "user_s": float(u), "wall_s": float(w), "rss_kb": int(m)})
+json.dump({"certificates": $certs, "user_one_s": $one, "wall_one_s": $wall1b, "wall_two_s": $wall2,
+           "rss_one_kb": $rss1, "rss_two_kb": $rss2, "openssl_user_s": $ossl, "pyca_user_s": $pyca,
+           "big_certificates": ${n:-0}, "big_rows": rows}, open(sys.argv[1], "w"), indent=1)
+PY
 cat "$out"
