@@ -90,6 +90,27 @@ public struct CTLog: Sendable {
     }
 }
 
+extension CTLog {
+    /// Whether the log is `Qualified`, `Usable` or `ReadOnly` at the time of check `time`, the
+    /// states Chrome's CT policy asks of "at least one Embedded SCT" and of every SCT delivered by
+    /// OCSP or TLS (GoogleChrome/CertificateTransparency ct_policy.md, "CT Compliant
+    /// Certificates"): `qualified` / `usable` from their state's timestamp on; `readonly` at any
+    /// time (before its timestamp the log was in an earlier accepted state, Qualified → Usable →
+    /// ReadOnly); `retired` only before its timestamp; never `pending` / `rejected` / no state.
+    public func isQualifiedUsableOrReadOnly(at time: Int64) -> Bool {
+        switch state {
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?:
+            return true
+        case .retired?:
+            guard let t = stateTimestamp else { return false }
+            return time < t
+        case .pending?, .rejected?, nil: return false
+        }
+    }
+}
+
 /// Why a log list could not be loaded.
 public struct CTLogListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A description (with a JSON byte offset or the log's position when known).
