@@ -23,6 +23,13 @@ The Chrome Certificate Transparency Policy (GoogleChrome/CertificateTransparency
   "In order to contribute to a certificate's CT Compliance, an SCT must have been issued before
   the Log's Retired timestamp, if one exists."
 
+  "Log Operator uniqueness is defined as having separate entries within the operators section
+  of log_list.json. In the rare situation that a CT Log changes operators during its lifetime,
+  CT logs in the v3 log list schema optionally contain an list of previous_operators,
+  accompanied by the final timestamp that this log was operated by the previous operator. [...]
+  each SCT's log operator is determined to be the operator at the time of SCT issuance, by
+  comparing the SCT timestamp against the previous_operators timestamps, if present."
+
 A log retired (or made readonly) at T is in that state from T on; before T it was in an earlier,
 accepted state (Qualified -> Usable -> ReadOnly -> Retired). Every SCT here is issued before
 any state change, so each one is valid; only the states at the time of check differ."""
@@ -44,9 +51,10 @@ def spki(pub):
     return pub.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 class Log:
-    def __init__(self, name, op, state, since):
+    def __init__(self, name, op, state, since, previous=()):
         self.key = ec.generate_private_key(ec.SECP256R1())
         self.name, self.op, self.state, self.since = name, op, state, since
+        self.previous = list(previous)  # (operator name, end_time): operated by it until end_time
         self.id = hashlib.sha256(spki(self.key.public_key())).digest()
 
     def sct(self, entry):
@@ -62,6 +70,12 @@ class Log:
         sig = self.key.sign(body, ec.ECDSA(hashes.SHA256()))
         return bytes([0]) + self.id + struct.pack(">Q", ts) + b"\x00\x00" + bytes([4, 3]) + struct.pack(">H", len(sig)) + sig
 
+    def operator_of_sct(self):
+        """Who operated the log when it issued the SCTs here (all at SCT_AT)."""
+        for name, end in sorted(self.previous, key=lambda p: p[1]):
+            if SCT_AT <= end: return name
+        return self.op
+
     def chrome_state_at_check(self):
         """The state the log is in at CHECK (the list gives the current state and since when)."""
         return self.state if CHECK >= self.since else "usable"
@@ -72,7 +86,11 @@ B1 = Log("Beta usable", "Beta", "usable", EARLY)
 GR = Log("Gamma retired", "Gamma", "retired", dt.datetime(2026, 5, 1, tzinfo=UTC))
 BR = Log("Beta retired", "Beta", "retired", dt.datetime(2026, 5, 2, tzinfo=UTC))
 DR = Log("Delta readonly", "Delta", "readonly", dt.datetime(2026, 5, 15, tzinfo=UTC))
-LOGS = [A1, B1, GR, BR, DR]
+# Logs that changed operator: run by Alpha until after the SCTs were issued (they count as
+# Alpha's), or until before (they count as their current operator's).
+GA = Log("Gamma ex-Alpha late", "Gamma", "usable", EARLY, previous=[("Alpha", dt.datetime(2026, 5, 1, tzinfo=UTC))])
+DA = Log("Delta ex-Alpha early", "Delta", "usable", EARLY, previous=[("Alpha", dt.datetime(2026, 3, 1, tzinfo=UTC))])
+LOGS = [A1, B1, GR, BR, DR, GA, DA]
 
 def rfc3339(t): return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -83,6 +101,8 @@ for l in LOGS:
                       "key": base64.b64encode(spki(l.key.public_key())).decode(), "mmd": 86400,
                       "url": "https://ct.example/%s/" % l.name.replace(" ", "").lower(),
                       "state": {l.state: {"timestamp": rfc3339(l.since)}}})
+    if l.previous:
+        o["logs"][-1]["previous_operators"] = [{"name": n, "end_time": rfc3339(e)} for n, e in l.previous]
 with open(os.path.join(OUT, "log_list.json"), "w") as f:
     json.dump({"version": "chrome-states", "log_list_timestamp": rfc3339(CHECK), "operators": list(ops.values())}, f, indent=1)
 
@@ -100,10 +120,10 @@ def chrome(days, embedded, delivered):
     counted = lambda l: l.chrome_state_at_check() in ("qualified", "usable", "readonly", "retired")
     n = 2 if days <= 180 else 3
     emb = list({l.id: l for l in embedded if counted(l)}.values())
-    if any(fine(l) for l in emb) and len(emb) >= n and len({l.op for l in emb}) >= 2:
+    if any(fine(l) for l in emb) and len(emb) >= n and len({l.operator_of_sct() for l in emb}) >= 2:
         return True
     dl = list({l.id: l for l in delivered if fine(l)}.values())
-    return len(dl) >= 2 and len({l.op for l in dl}) >= 2
+    return len(dl) >= 2 and len({l.operator_of_sct() for l in dl}) >= 2
 
 CASES = [
     # Every embedded SCT from a log retired at the time of check (two operators): requirement 1 fails.
@@ -116,6 +136,11 @@ CASES = [
     ("tls-retired-plus-usable", [], [GR, B1]),
     ("tls-readonly-plus-usable", [], [DR, A1]),
     ("tls-two-usable", [], [A1, B1]),
+    # previous_operators: an SCT issued while Alpha ran the log is Alpha's (one operator with A1)...
+    ("embedded-alpha-plus-ex-alpha-late", [A1, GA], []),
+    ("tls-alpha-plus-ex-alpha-late", [], [A1, GA]),
+    # ...one issued after Alpha handed it over is the current operator's (two operators).
+    ("embedded-alpha-plus-ex-alpha-early", [A1, DA], []),
 ]
 manifest = {"checkTime": rfc3339(CHECK), "logList": "log_list.json", "issuer": "issuer.der", "cases": []}
 for name, emb, tls in CASES:

@@ -9,7 +9,9 @@ import XCTest
 /// 15 April 2022): embedded SCTs need "at least one Embedded SCT from a CT Log that was
 /// Qualified, Usable, or ReadOnly at the time of check", and SCTs delivered by OCSP or TLS count
 /// only from such logs — a Retired log's SCTs issued before its retirement count towards the
-/// embedded number, never alone and never by TLS/OCSP.
+/// embedded number, never alone and never by TLS/OCSP. And "each SCT's log operator is
+/// determined to be the operator at the time of SCT issuance" (`previous_operators`): a log that
+/// Alpha ran when it issued the SCT is Alpha's, not a second operator beside Alpha's own log.
 final class CTChromeLogStateTests: XCTestCase {
     struct Manifest: Decodable {
         struct Case: Decodable {
@@ -32,7 +34,7 @@ final class CTChromeLogStateTests: XCTestCase {
         let list = try CTLogList(json: bytes(m.logList))
         let issuer = try Certificate(der: bytes(m.issuer))
         let time = try XCTUnwrap(CTLogList.parseRFC3339(m.checkTime))
-        XCTAssertEqual(m.cases.count, 6)
+        XCTAssertEqual(m.cases.count, 9)
         for c in m.cases {
             let cert = try Certificate(der: bytes(c.certificate))
             let checks = SCTVerifier.check(
@@ -62,5 +64,29 @@ final class CTChromeLogStateTests: XCTestCase {
         XCTAssertTrue(readonly.isQualifiedUsableOrReadOnly(at: f - 1))
         XCTAssertTrue(readonly.isQualifiedUsableOrReadOnly(at: f + 86_400))
         XCTAssertTrue(try log("Alpha usable").isQualifiedUsableOrReadOnly(at: f))
+    }
+
+    /// `previous_operators` (v3 schema): the operator when the SCT was issued, by its
+    /// millisecond timestamp against each `end_time`; a malformed history refuses the list.
+    func testPreviousOperatorsDecideTheOperatorOfAnSCT() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-states")
+        let json = try String(contentsOf: dir.appendingPathComponent("log_list.json"), encoding: .utf8)
+        let list = try CTLogList(json: Array(json.utf8))
+        let log = try XCTUnwrap(list.logs.first { $0.name == "Gamma ex-Alpha late" })
+        XCTAssertEqual(log.operatorName, "Gamma")
+        let end = UInt64(try XCTUnwrap(CTLogList.parseRFC3339("2026-05-01T00:00:00Z"))) * 1000
+        XCTAssertEqual(log.operatorName(forSCTAt: end), "Alpha")
+        XCTAssertEqual(log.operatorName(forSCTAt: end + 1), "Gamma")
+        XCTAssertEqual(try XCTUnwrap(list.logs.first { $0.name == "Alpha usable" }).operatorName(forSCTAt: end), "Alpha")
+        for bad in [
+            "\"previous_operators\": {}", "\"previous_operators\": [{\"name\": \"Alpha\"}]",
+            "\"previous_operators\": [{\"name\": \"Alpha\", \"end_time\": \"2026-05-01\"}]",
+        ] {
+            let broken = json.replacingOccurrences(
+                of: "\"previous_operators\": [\n      {\n       \"name\": \"Alpha\",\n       \"end_time\": \"2026-05-01T00:00:00Z\"\n      }\n     ]",
+                with: bad)
+            XCTAssertNotEqual(broken, json)
+            XCTAssertThrowsError(try CTLogList(json: Array(broken.utf8)), bad)
+        }
     }
 }

@@ -107,7 +107,12 @@ public enum CTPolicy {
             // before any retirement); "3. ... at least two ... from distinct CT Log Operators".
             // Retired logs alone never satisfy 1.
             let need = days <= 180 ? 2 : 3
-            let operators = Set(embedded.map { $0.1.operatorName }).count
+            // "each SCT's log operator is determined to be the operator at the time of SCT
+            // issuance" (`previous_operators`): a log that changed hands counts for its operator then.
+            func chromeOperator(_ e: (SCTCheck, CTLog)) -> String {
+                e.0.sct.map { e.1.operatorName(forSCTAt: $0.timestamp) } ?? e.1.operatorName
+            }
+            let operators = Set(embedded.map(chromeOperator)).count
             let embeddedFromCurrentLog = embedded.contains { $0.1.isQualifiedUsableOrReadOnly(at: time) }
             if embedded.count >= need, operators >= 2, embeddedFromCurrentLog, hasRFC6962(embedded) {
                 return CTPolicyVerdict(
@@ -119,7 +124,7 @@ public enum CTPolicy {
             // requirement 1, at least two ... from distinct CT Log Operators": a Retired log's
             // SCT does not count here.
             let deliveredCurrent = delivered.filter { $0.1.isQualifiedUsableOrReadOnly(at: time) }
-            let deliveredOperators = Set(deliveredCurrent.map { $0.1.operatorName }).count
+            let deliveredOperators = Set(deliveredCurrent.map(chromeOperator)).count
             if deliveredOperators >= 2, hasRFC6962(deliveredCurrent) {
                 return CTPolicyVerdict(
                     compliant: true, applies: true,
