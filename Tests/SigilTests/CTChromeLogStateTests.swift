@@ -44,7 +44,8 @@ final class CTChromeLogStateTests: XCTestCase {
             XCTAssertEqual(v.compliant, c.chrome, "\(c.name): \(v.reason)")
             // Enforced (system anchor), a non-compliant leaf is never trusted.
             let r = TrustResult.trusted(path: [cert, issuer], anchor: .system, details: TrustDetails())
-            let (out, _) = r.applyingCertificateTransparency(CTOptions(logList: list, profile: .chrome), at: time)
+            let options = CTOptions(logList: list, profile: .chrome, tlsSCTList: try c.tls.map(bytes))
+            let (out, _) = r.applyingCertificateTransparency(options, at: time)
             XCTAssertEqual(out.isTrusted, c.chrome, c.name)
         }
     }
@@ -77,13 +78,15 @@ final class CTChromeLogStateTests: XCTestCase {
         let end = UInt64(try XCTUnwrap(CTLogList.parseRFC3339("2026-05-01T00:00:00Z"))) * 1000
         XCTAssertEqual(log.operatorName(forSCTAt: end), "Alpha")
         XCTAssertEqual(log.operatorName(forSCTAt: end + 1), "Gamma")
-        XCTAssertEqual(try XCTUnwrap(list.logs.first { $0.name == "Alpha usable" }).operatorName(forSCTAt: end), "Alpha")
+        XCTAssertEqual(
+            try XCTUnwrap(list.logs.first { $0.name == "Alpha usable" }).operatorName(forSCTAt: end), "Alpha")
         for bad in [
             "\"previous_operators\": {}", "\"previous_operators\": [{\"name\": \"Alpha\"}]",
             "\"previous_operators\": [{\"name\": \"Alpha\", \"end_time\": \"2026-05-01\"}]",
         ] {
             let broken = json.replacingOccurrences(
-                of: "\"previous_operators\": [\n      {\n       \"name\": \"Alpha\",\n       \"end_time\": \"2026-05-01T00:00:00Z\"\n      }\n     ]",
+                of:
+                    "\"previous_operators\": [\n      {\n       \"name\": \"Alpha\",\n       \"end_time\": \"2026-05-01T00:00:00Z\"\n      }\n     ]",
                 with: bad)
             XCTAssertNotEqual(broken, json)
             XCTAssertThrowsError(try CTLogList(json: Array(broken.utf8)), bad)
