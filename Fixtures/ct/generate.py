@@ -171,7 +171,19 @@ def apple(days, nb, valid, has_tiled):
     for l, o in emb: per[l.op] = per.get(l.op, 0) + 1
     return sum(min(n, cap) for n in per.values()) >= need
 
+def chrome_fine(l):
+    """Qualified, Usable or ReadOnly at the time of check (Chrome's ct_policy.md): readonly at any
+    time (before T it was usable), retired only before T."""
+    if l.state in ("usable", "qualified"): return CHECK >= l.state_time
+    if l.state == "readonly": return True
+    if l.state == "retired": return CHECK < l.state_time
+    return False
+
 def chrome(days, nb, valid, has_tiled):
+    """Chrome's ct_policy.md (issued on or after 15 April 2022). Embedded: "At least one Embedded
+    SCT from a CT Log that was Qualified, Usable, or ReadOnly at the time of check", N distinct
+    logs (Retired ones too), two operators. OCSP/TLS: "At least two SCTs from a CT Log that was
+    Qualified, Usable, or ReadOnly at the time of check" of two operators."""
     if nb < dt.datetime(2018, 4, 30, tzinfo=UTC): return True
     uniq = {}
     for l, o in valid: uniq.setdefault(l.id, (l, o))
@@ -179,8 +191,9 @@ def chrome(days, nb, valid, has_tiled):
     rfc = lambda s: not has_tiled or any(not l.tiled for l, o in s)
     emb = [(l, o) for l, o in v if o == "embedded"]
     need = 2 if days <= 180 else 3
-    if len(emb) >= need and len({l.op for l, o in emb}) >= 2 and rfc(emb): return True
-    dl = [(l, o) for l, o in v if o != "embedded"]
+    if len(emb) >= need and len({l.op for l, o in emb}) >= 2 and any(chrome_fine(l) for l, o in emb) and rfc(emb):
+        return True
+    dl = [(l, o) for l, o in v if o != "embedded" and chrome_fine(l)]
     return len({l.op for l, o in dl}) >= 2 and rfc(dl)
 
 CASES = [

@@ -52,6 +52,21 @@ public struct CTLog: Sendable {
     public let isTiled: Bool
     /// `mmd` in seconds, when given.
     public let maximumMergeDelay: Int64?
+    /// `previous_operators` (v3 schema): who operated the log before `operatorName`, each until
+    /// its `end_time` (seconds since the epoch), sorted by `end_time`; empty when not given.
+    public let previousOperators: [(name: String, endTime: Int64)]
+
+    /// The operator of the log when it issued an SCT at `timestamp` (milliseconds since the
+    /// epoch, as in the SCT): Chrome's CT policy, "each SCT's log operator is determined to be
+    /// the operator at the time of SCT issuance, by comparing the SCT timestamp against the
+    /// `previous_operators` timestamps" — the first previous operator whose `end_time` (the final
+    /// timestamp it operated the log) is not before the SCT, else the current one.
+    public func operatorName(forSCTAt timestamp: UInt64) -> String {
+        for p in previousOperators where p.endTime >= 0 && timestamp <= UInt64(p.endTime) * 1000 {
+            return p.name
+        }
+        return operatorName
+    }
 
     /// Whether an SCT this log issued at `timestamp` comes from a log "once or currently
     /// approved at the time of check" `time` (Apple's CT policy, support.apple.com/103214,
@@ -83,6 +98,27 @@ public struct CTLog: Sendable {
         case .qualified?, .usable?:
             return stateTimestamp.map { time >= $0 } ?? true
         case .readonly?, .retired?:
+            guard let t = stateTimestamp else { return false }
+            return time < t
+        case .pending?, .rejected?, nil: return false
+        }
+    }
+}
+
+extension CTLog {
+    /// Whether the log is `Qualified`, `Usable` or `ReadOnly` at the time of check `time`, the
+    /// states Chrome's CT policy asks of "at least one Embedded SCT" and of every SCT delivered by
+    /// OCSP or TLS (GoogleChrome/CertificateTransparency ct_policy.md, "CT Compliant
+    /// Certificates"): `qualified` / `usable` from their state's timestamp on; `readonly` at any
+    /// time (before its timestamp the log was in an earlier accepted state, Qualified → Usable →
+    /// ReadOnly); `retired` only before its timestamp; never `pending` / `rejected` / no state.
+    public func isQualifiedUsableOrReadOnly(at time: Int64) -> Bool {
+        switch state {
+        case .qualified?, .usable?:
+            return stateTimestamp.map { time >= $0 } ?? true
+        case .readonly?:
+            return true
+        case .retired?:
             guard let t = stateTimestamp else { return false }
             return time < t
         case .pending?, .rejected?, nil: return false
@@ -193,10 +229,25 @@ public struct CTLogList: Sendable {
             else { throw CTLogListError(message: "log list: \(at).temporal_interval is malformed") }
             interval = (a, b)
         }
+        var previous: [(name: String, endTime: Int64)] = []
+        if let po = l["previous_operators"] {
+            // Who ran the log, and until when, decides which operator an SCT counts for: a
+            // malformed entry refuses the list (fail closed), never drops the history.
+            guard let entries = po.array else {
+                throw CTLogListError(message: "log list: \(at).previous_operators is not an array")
+            }
+            for (pi, p) in entries.enumerated() {
+                guard let name = p["name"]?.string, let end = p["end_time"]?.string.flatMap(parseRFC3339) else {
+                    throw CTLogListError(message: "log list: \(at).previous_operators[\(pi)] is malformed")
+                }
+                previous.append((name, end))
+            }
+            previous.sort { $0.endTime < $1.endTime }
+        }
         return CTLog(
             name: l["description"]?.string ?? "", operatorName: operatorName, logID: id, keyDER: key, key: decoded,
             state: state, stateTimestamp: stateTime, temporalInterval: interval, isTiled: tiled,
-            maximumMergeDelay: l["mmd"]?.int)
+            maximumMergeDelay: l["mmd"]?.int, previousOperators: previous)
     }
 
     /// Decodes a SubjectPublicKeyInfo into a CT log key: id-ecPublicKey on P-256, or

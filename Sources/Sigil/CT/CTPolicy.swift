@@ -99,17 +99,33 @@ public enum CTPolicy {
                     "\(n) valid embedded SCT(s) counted (at most \(perOperator) per operator), \(need) required for a \(days)-day certificate"
             )
         case .chrome:
-            // Embedded: ≤ 180 days → 2 SCTs, longer → 3, from distinct logs of ≥ 2 operators.
+            // Chrome's CT policy (ct_policy.md, certificates issued on or after 15 April 2022).
+            // Embedded: "1. At least one Embedded SCT from a CT Log that was Qualified, Usable,
+            // or ReadOnly at the time of check; and 2. ... Embedded SCTs from at least N distinct
+            // CT Logs that were Qualified, Usable, ReadOnly, or Retired at the time of check"
+            // (N = 2 for ≤ 180 days, else 3; a valid SCT's log is one of these, its SCT issued
+            // before any retirement); "3. ... at least two ... from distinct CT Log Operators".
+            // Retired logs alone never satisfy 1.
             let need = days <= 180 ? 2 : 3
-            let operators = Set(embedded.map { $0.1.operatorName }).count
-            if embedded.count >= need, operators >= 2, hasRFC6962(embedded) {
+            // "each SCT's log operator is determined to be the operator at the time of SCT
+            // issuance" (`previous_operators`): a log that changed hands counts for its operator then.
+            func chromeOperator(_ e: (SCTCheck, CTLog)) -> String {
+                e.0.sct.map { e.1.operatorName(forSCTAt: $0.timestamp) } ?? e.1.operatorName
+            }
+            let operators = Set(embedded.map(chromeOperator)).count
+            let embeddedFromCurrentLog = embedded.contains { $0.1.isQualifiedUsableOrReadOnly(at: time) }
+            if embedded.count >= need, operators >= 2, embeddedFromCurrentLog, hasRFC6962(embedded) {
                 return CTPolicyVerdict(
                     compliant: true, applies: true,
                     reason: "\(embedded.count) valid embedded SCTs from \(operators) operators, \(need) required")
             }
-            // Delivered by TLS or OCSP: 2 SCTs from distinct operators.
-            let deliveredOperators = Set(delivered.map { $0.1.operatorName }).count
-            if deliveredOperators >= 2, hasRFC6962(delivered) {
+            // Delivered by TLS or OCSP: "1. At least two SCTs from a CT Log that was Qualified,
+            // Usable, or ReadOnly at the time of check; and 2. Among the SCTs satisfying
+            // requirement 1, at least two ... from distinct CT Log Operators": a Retired log's
+            // SCT does not count here.
+            let deliveredCurrent = delivered.filter { $0.1.isQualifiedUsableOrReadOnly(at: time) }
+            let deliveredOperators = Set(deliveredCurrent.map(chromeOperator)).count
+            if deliveredOperators >= 2, hasRFC6962(deliveredCurrent) {
                 return CTPolicyVerdict(
                     compliant: true, applies: true,
                     reason: "valid SCTs delivered by TLS or OCSP from \(deliveredOperators) operators")
@@ -117,7 +133,7 @@ public enum CTPolicy {
             return CTPolicyVerdict(
                 compliant: false, applies: true,
                 reason:
-                    "\(embedded.count) valid embedded SCT(s) from \(operators) operator(s) (\(need) from 2 operators required); \(deliveredOperators) operator(s) by TLS/OCSP (2 required)"
+                    "\(embedded.count) valid embedded SCT(s) from \(operators) operator(s) (\(need) from 2 operators required, one from a log Qualified, Usable or ReadOnly now: \(embeddedFromCurrentLog ? "yes" : "no")); \(deliveredOperators) operator(s) of such logs by TLS/OCSP (2 required)"
             )
         }
     }
