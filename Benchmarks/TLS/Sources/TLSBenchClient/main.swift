@@ -134,15 +134,20 @@ struct Measured {
     var handshakes = 0
     var wall = 0.0
     var cpu = 0.0
+    /// User/system split, page faults and context switches of the same interval.
+    var usage = ProcessUsage()
     var perHandshakeCPU: Double { cpu / Double(max(handshakes, 1)) }
     var rate: Double { Double(handshakes) / max(wall, 1e-9) }
 }
 
 func measure(_ n: Int, _ dialer: Dialer, on loop: EventLoop) throws -> Measured {
+    let u0 = ProcessUsage.now()
     let c0 = processCPUSeconds()
     let t0 = monotonicSeconds()
     try sequential(n, dialer, on: loop).wait()
-    return Measured(handshakes: n, wall: monotonicSeconds() - t0, cpu: processCPUSeconds() - c0)
+    let wall = monotonicSeconds() - t0
+    let cpu = processCPUSeconds() - c0
+    return Measured(handshakes: n, wall: wall, cpu: cpu, usage: ProcessUsage.now() - u0)
 }
 
 func bench(_ args: BenchArguments) throws {
@@ -157,8 +162,12 @@ func bench(_ args: BenchArguments) throws {
     // Subsets (for profiling one cell): --chains p256,rsa2048 --versions 1.3,1.2 --verifiers none,niossl,sigil,callback
     let chains = args.string("chains", "p256,rsa2048").split(separator: ",").map(String.init)
     let versions = args.string("versions", "1.3,1.2").split(separator: ",").map(String.init)
-    let kinds = ["none", "niossl", "sigil", "callback", "sigil-cached"]
-    let selected = args.string("verifiers", kinds.joined(separator: ",")).split(separator: ",").map(String.init)
+    // "sigil-timed" (diagnostic, only when asked for): the Sigil cell with the callback's own
+    // thread CPU time measured around each call, to split the cell's cost into the callback as it
+    // runs inside the handshake and its effect on the rest.
+    let kinds = ["none", "niossl", "sigil", "callback", "sigil-cached", "sigil-timed"]
+    let selected = args.string("verifiers", kinds.dropLast().joined(separator: ",")).split(separator: ",").map(
+        String.init)
     for chain in BenchChain.all where chains.contains(chain.name) {
         let port = args.int("\(chain.name)-port", 0)
         guard port > 0 else { throw BenchError("--\(chain.name)-port is required") }
@@ -231,7 +240,38 @@ func bench(_ args: BenchArguments) throws {
                 },
                 waitForByte: false, expectVersion: version)
 
-            let dialers = [noneDialer, nioDialer, sigilDialer, yesDialer, cachedDialer]
+            let callbackCPU = NIOLockedValueBox((seconds: 0.0, calls: 0, again: 0.0))
+            // --timed-again 1: after each timed callback, the same verification once more right away
+            // (its verdict discarded): the callback's cost with the caches and predictors it just
+            // warmed, inside the same handshake (that cell's total CPU then counts both).
+            let timedAgain = args.int("timed-again", 0) != 0
+            let timedVerifier = verifier
+            let timedDialer = Dialer(
+                port: port,
+                handlers: {
+                    let box = SigilTLSVerdictBox()
+                    let inner = timedVerifier.makeCallback(serverHostname: benchHost, verdicts: box)
+                    return [
+                        try NIOSSLClientHandler(
+                            context: bContext, serverHostname: benchHost,
+                            customVerificationCallbackWithMetadata: { chain, promise in
+                                let t0 = threadCPUSeconds()
+                                inner(chain, promise)
+                                let t1 = threadCPUSeconds()
+                                if timedAgain { _ = timedVerifier.verify(chain, name: benchHost) }
+                                let t2 = threadCPUSeconds()
+                                callbackCPU.withLockedValue {
+                                    $0.seconds += t1 - t0
+                                    $0.again += t2 - t1
+                                    $0.calls += 1
+                                }
+                            }),
+                        SigilTLSErrorHandler(verdicts: box, requiresVerdict: true),
+                    ]
+                },
+                waitForByte: false, expectVersion: version)
+
+            let dialers = [noneDialer, nioDialer, sigilDialer, yesDialer, cachedDialer, timedDialer]
             let kindCount = dialers.count
             for (t, d) in dialers.enumerated() where selected.contains(kinds[t]) {
                 _ = try measure(warmup, d, on: loop)
@@ -251,6 +291,7 @@ func bench(_ args: BenchArguments) throws {
                     totals[t].handshakes += m[t].handshakes
                     totals[t].wall += m[t].wall
                     totals[t].cpu += m[t].cpu
+                    totals[t].usage = totals[t].usage + m[t].usage
                 }
                 ratios.append(m[2].perHandshakeCPU / m[1].perHandshakeCPU)
                 cachedRatios.append(m[4].perHandshakeCPU / m[1].perHandshakeCPU)
@@ -258,11 +299,30 @@ func bench(_ args: BenchArguments) throws {
                     "round \(r) \(chain.label) TLS \(label): none \(us(m[0].perHandshakeCPU)), callback \(us(m[3].perHandshakeCPU)), NIOSSL \(us(m[1].perHandshakeCPU)), Sigil \(us(m[2].perHandshakeCPU)), Sigil cached \(us(m[4].perHandshakeCPU)) µs CPU/handshake\n"
                 )
             }
+            // Where each cell's CPU went (stderr only): user / system µs, minor page faults and
+            // voluntary / involuntary context switches per handshake.
+            for t in 0..<kindCount where selected.contains(kinds[t]) {
+                let h = Double(max(totals[t].handshakes, 1))
+                let u = totals[t].usage
+                FileHandleStderr.write(
+                    "usage \(chain.label) TLS \(label) \(kinds[t]): user \(us(u.user / h)) µs, system \(us(u.system / h)) µs, minor faults \(fmt(Double(u.minorFaults) / h, 2)), switches \(fmt(Double(u.voluntarySwitches) / h, 2)) voluntary / \(fmt(Double(u.involuntarySwitches) / h, 2)) involuntary per handshake\n"
+                )
+            }
+            if selected.contains("sigil-timed") {
+                let c = callbackCPU.withLockedValue { $0 }
+                FileHandleStderr.write(
+                    "sigil-timed \(chain.label) TLS \(label): the callback itself \(us(c.seconds / Double(max(c.calls, 1)))) µs thread CPU per call (\(c.calls) calls, warm-up included)"
+                        + (timedAgain
+                            ? "; verify(_:name:) again right after: \(us(c.again / Double(max(c.calls, 1)))) µs" : "")
+                        + "\n"
+                )
+            }
             let v = verdicts.withLockedValue { $0 }
             // Every Sigil handshake ran the callback (a full handshake, no resumption) and was accepted.
-            let sigilRan = selected.contains("sigil")
-            guard v.accepted == (sigilRan ? warmup + n : 0), v.refused == 0 else {
-                throw BenchError("Sigil verdicts: \(v.accepted) accepted, \(v.refused) refused, expected \(warmup + n)")
+            // (sigil-timed runs the same verifier, observer included.)
+            let sigilRuns = [kinds[2], kinds[5]].filter { selected.contains($0) }.count * (warmup + n)
+            guard v.accepted == sigilRuns, v.refused == 0 else {
+                throw BenchError("Sigil verdicts: \(v.accepted) accepted, \(v.refused) refused, expected \(sigilRuns)")
             }
             let cv = cachedVerdicts.withLockedValue { $0 }
             let cachedRan = selected.contains("sigil-cached")

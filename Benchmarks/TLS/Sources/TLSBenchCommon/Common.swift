@@ -82,6 +82,49 @@ public func processCPUSeconds() -> Double {
     return user + system
 }
 
+/// This process's resource usage (all threads): user and system CPU seconds, minor page faults,
+/// voluntary and involuntary context switches (`getrusage(RUSAGE_SELF)`), to split a cell's CPU.
+public struct ProcessUsage {
+    public var user = 0.0
+    public var system = 0.0
+    public var minorFaults = 0
+    public var voluntarySwitches = 0
+    public var involuntarySwitches = 0
+    public init() {}
+
+    public static func now() -> ProcessUsage {
+        var u = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &u)
+        var p = ProcessUsage()
+        p.user = Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6
+        p.system = Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+        p.minorFaults = u.ru_minflt
+        p.voluntarySwitches = u.ru_nvcsw
+        p.involuntarySwitches = u.ru_nivcsw
+        return p
+    }
+
+    public static func - (a: ProcessUsage, b: ProcessUsage) -> ProcessUsage {
+        var d = ProcessUsage()
+        d.user = a.user - b.user
+        d.system = a.system - b.system
+        d.minorFaults = a.minorFaults - b.minorFaults
+        d.voluntarySwitches = a.voluntarySwitches - b.voluntarySwitches
+        d.involuntarySwitches = a.involuntarySwitches - b.involuntarySwitches
+        return d
+    }
+
+    public static func + (a: ProcessUsage, b: ProcessUsage) -> ProcessUsage {
+        var d = ProcessUsage()
+        d.user = a.user + b.user
+        d.system = a.system + b.system
+        d.minorFaults = a.minorFaults + b.minorFaults
+        d.voluntarySwitches = a.voluntarySwitches + b.voluntarySwitches
+        d.involuntarySwitches = a.involuntarySwitches + b.involuntarySwitches
+        return d
+    }
+}
+
 /// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
 public func threadCPUSeconds() -> Double {
     var t = timespec()
