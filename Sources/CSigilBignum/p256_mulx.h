@@ -13,9 +13,10 @@
  * pointer registers), and it is neither volatile nor a memory clobber (the compiler sees
  * exactly what it reads and writes). Unoptimised builds (swift test in debug) materialise every
  * memory operand's address in a register of its own, which does not fit: there the same
- * instructions address a and b through two pointer registers, out of line. */
+ * instructions address a and b through two pointer registers, out of line, with a memory
+ * clobber instead of memory operands for the limbs (13 registers). */
 
-static const limb P256_P3 = 0xffffffff00000001UL, P256_P1 = 0x00000000ffffffffUL;
+static const limb P256_P3 = 0xffffffff00000001UL;
 
 #ifdef __OPTIMIZE__
 MX_INLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
@@ -126,7 +127,7 @@ MX_INLINE void mul_mulx(fe *r, const fe *a, const fe *b) {
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
         : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3]),
           [b0] "m"(b->v[0]), [b1] "m"(b->v[1]), [b2] "m"(b->v[2]), [b3] "m"(b->v[3]),
-          [p3] "m"(P256_P3), [p1] "m"(P256_P1)
+          [p3] "m"(P256_P3)
         : "cc");
     (void)d;
     r->v[0] = t0; r->v[1] = t1; r->v[2] = t2; r->v[3] = t3;
@@ -222,7 +223,7 @@ MX_INLINE void sqr_mulx(fe *r, const fe *a) {
         "sbbq %[hi], %[t3]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
         : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3]),
-          [p3] "m"(P256_P3), [p1] "m"(P256_P1)
+          [p3] "m"(P256_P3)
         : "cc");
     (void)d;
     r->v[0] = t0; r->v[1] = t1; r->v[2] = t2; r->v[3] = t3;
@@ -334,8 +335,8 @@ MX_SQR void mul_mulx(fe *r, const fe *a, const fe *b) {
         "sbbq $0, %[t2]\n\t"
         "sbbq %[hi], %[t3]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
-        : [ap] "r"(a->v), [bp] "r"(b->v), [p3] "m"(P256_P3), [p1] "m"(P256_P1), "m"(*a), "m"(*b)
-        : "cc");
+        : [ap] "r"(a->v), [bp] "r"(b->v), [p3] "m"(P256_P3)
+        : "cc", "memory");
     (void)d;
     r->v[0] = t0; r->v[1] = t1; r->v[2] = t2; r->v[3] = t3;
 }
@@ -429,8 +430,8 @@ MX_SQR void sqr_mulx(fe *r, const fe *a) {
         "sbbq $0, %[t2]\n\t"
         "sbbq %[hi], %[t3]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
-        : [ap] "r"(a->v), [p3] "m"(P256_P3), [p1] "m"(P256_P1), "m"(*a)
-        : "cc");
+        : [ap] "r"(a->v), [p3] "m"(P256_P3)
+        : "cc", "memory");
     (void)d;
     r->v[0] = t0; r->v[1] = t1; r->v[2] = t2; r->v[3] = t3;
 }
