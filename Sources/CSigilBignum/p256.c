@@ -345,25 +345,32 @@ INL void fhalf(fe *r, const fe *a) {
    gamma^2 just before their use; ~4 % faster than the order tuned for the earlier products
    (gamma first). Every order computes exactly the same values (same operations, same lazily
    reduced results); the results go to r last, so r may alias a. */
-INL void pdbl(jac *r, const jac *a, const int mx) {
-    fe delta, gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, w2, g2, y3, z3;
-    fsqr(&delta, &a->z, mx);
-    fadd(&u, &a->x, &delta);
-    fsub(&t, &a->x, &delta);
+INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
+    fe gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, w2, g2, y3, z3, zz3;
+    fadd(&u, &a->x, dz);
+    fsub(&t, &a->x, dz);
     fsqr(&gamma, &a->y, mx);
     fmul(&alpha, &t, &u, mx);
     fmul(&beta, &a->x, &gamma, mx);
     fhalf(&half, &alpha);
     fadd(&alphap, &alpha, &half);      /* alpha' = 3 (X - delta)(X + delta) / 2 */
     fmul(&z3, &a->y, &a->z, mx);       /* Z3' = Y Z */
-    fsqr(&t2, &alphap, mx);
-    fadd(&beta2, &beta, &beta);
+        fsqr(&t2, &alphap, mx);
+        fadd(&beta2, &beta, &beta);
     fsub(&x3, &t2, &beta2);            /* X3' = alpha'^2 - 2 beta */
     fsub(&w, &beta, &x3);
     fsqr(&g2, &gamma, mx);
+        fsqr(&zz3, &z3, mx);               /* the next doubling's delta, or the addition's Z1^2 */
     fmul(&w2, &w, &alphap, mx);
     fsub(&y3, &w2, &g2);               /* Y3' = alpha' (beta - X3') - gamma^2 */
     r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
+    *zz = zz3;
+}
+
+INL void pdbl(jac *r, const jac *a, const int mx) {
+    fe delta, zz;
+    fsqr(&delta, &a->z, mx);
+    pdbl_zz(r, &zz, a, &delta, mx);    /* zz unused: its square is dead code */
 }
 
 /* The doubling inside the additions' exceptional branches (P + P) and for 2Q: out of line, so
@@ -376,13 +383,13 @@ __attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, const int 
    (like pdbl's, the fastest of the orders tried in the C harness: 162 -> 145 ns) starts the
    products of H^2, H^3, R^2, S1 H^3 before the test for the exceptional cases; they are only
    wasted when the branch (never taken on honest input) returns. */
-INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
+INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, const fe *by, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
+        *zz = b->zz;
         return;
     }
-    fe z1z1, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
-    fsqr(&z1z1, &a->z, mx);
+    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
     fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
     fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
@@ -399,31 +406,42 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx)
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
+            fsqr(zz, &r->z, mx);
         } else {
             r->z = (fe){{0, 0, 0, 0}}; /* a = -b: infinity */
+            *zz = r->z;
         }
         return;
     }
+    fe z3;
     fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
-    fmul(&r->z, &zh, &b->z, mx);       /* Z3 = Z1 Z2 H */
+    fmul(&z3, &zh, &b->z, mx);         /* Z3 = Z1 Z2 H */
+    fsqr(zz, &z3, mx);
+    r->z = z3;
     fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
     fsub(&r->y, &v, &s1h3);            /* Y3 = R (V - X3) - S1 H^3 */
 }
 
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
+    fe z1z1, zz;
+    fsqr(&z1z1, &a->z, mx);
+    padd_zz(r, &zz, a, &z1z1, b, by, mx);
+}
+
 /* r = a + (qx, qy), an affine point (never infinity). madd-2004-hmv: 8M + 3S and 7
    additions/subtractions. r may alias a: every read of a precedes the write of the same
    coordinate of r. Order as in padd (harness: 127 -> 119 ns). */
-INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
+INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         r->z = (fe){{ONE[0], ONE[1], ONE[2], ONE[3]}};
+        *zz = r->z;
         return;
     }
-    fe z1z1, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
-    fsqr(&z1z1, &a->z, mx);
+    fe z1z1 = *z1zz, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
     fmul(&z1z1z1, &a->z, &z1z1, mx);
     fmul(&h, qx, &z1z1, mx);           /* U2 = X2 Z1^2 */
     fsub(&h, &h, &a->x);               /* H = U2 - X1 */
@@ -434,8 +452,10 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);
+            fsqr(zz, &r->z, mx);
         } else {
             r->z = (fe){{0, 0, 0, 0}};
+            *zz = r->z;
         }
         return;
     }
@@ -446,9 +466,12 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
     fsub(&v, &v, &r->x);
-    fmul(&r->z, &a->z, &h, mx);        /* Z3 = Z1 H */
+    fe z3;
+    fmul(&z3, &a->z, &h, mx);          /* Z3 = Z1 H */
+    fsqr(zz, &z3, mx);
     fmul(&v, &rr, &v, mx);
     fsub(&r->y, &v, &y1h3);            /* Y3 = R (V - X3) - Y1 H^3 */
+    r->z = z3;
 }
 
 #define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
@@ -558,11 +581,12 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
     /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. One call
        site per formula keeps the loop small. */
     acc.z = (fe){{0, 0, 0, 0}};
+    fe zz = acc.z;                     /* Z(acc)^2 */
     int started = 0;
     size_t len = len1 > len2 ? len1 : len2;
     const fe zero = {{0, 0, 0, 0}};
     for (size_t i = len; i-- > 0;) {
-        if (started) pdbl(&acc, &acc, mx);
+        if (started) pdbl_zz(&acc, &zz, &acc, &zz, mx);
         int a = d2[i];
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
@@ -572,7 +596,7 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
                 fsub(&ny, &zero, &e->y);
                 y = &ny;
             }
-            padd(&acc, &acc, e, y, mx);
+            padd_zz(&acc, &zz, &acc, &zz, e, y, mx);
             started = 1;
         }
         int b = d1[i];
@@ -581,7 +605,7 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
             fe gx, gy;
             for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
             if (b < 0) fsub(&gy, &zero, &gy);
-            pmadd(&acc, &acc, &gx, &gy, mx);
+            pmadd_zz(&acc, &zz, &acc, &zz, &gx, &gy, mx);
             started = 1;
         }
     }
