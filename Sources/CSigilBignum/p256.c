@@ -355,12 +355,12 @@ INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
     fhalf(&half, &alpha);
     fadd(&alphap, &alpha, &half);      /* alpha' = 3 (X - delta)(X + delta) / 2 */
     fmul(&z3, &a->y, &a->z, mx);       /* Z3' = Y Z */
-        fsqr(&t2, &alphap, mx);
-        fadd(&beta2, &beta, &beta);
+    fsqr(&t2, &alphap, mx);
+    fadd(&beta2, &beta, &beta);
     fsub(&x3, &t2, &beta2);            /* X3' = alpha'^2 - 2 beta */
     fsub(&w, &beta, &x3);
     fsqr(&g2, &gamma, mx);
-        fsqr(&zz3, &z3, mx);               /* the next doubling's delta, or the addition's Z1^2 */
+    fsqr(&zz3, &z3, mx);               /* the next doubling's delta, or the addition's Z1^2 */
     fmul(&w2, &w, &alphap, mx);
     fsub(&y3, &w2, &g2);               /* Y3' = alpha' (beta - X3') - gamma^2 */
     r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
