@@ -43,9 +43,16 @@
  * ~38), so moving u1·G to a separate doubling-free comb chain run alongside would not hide it;
  * a width-12 G table (1024 entries) gained ~0.5 %, too little for 48 KB more table; a width-4
  * or width-6 wNAF of u2 is slower than 5. An affine table of Q (mixed additions, ~26 ns less
- * each) needs one field inversion, which costs about what it saves (GMP ~1 us). Further speed
- * has to come from fewer instructions per field operation (a product is ~115 instructions, a
- * square ~90, a sum ~20) or fewer operations.
+ * each) needs one field inversion, which costs about what it saves (GMP ~1 us).
+ * 2026-12 (C harness, the whole u1 G + u2 Q against the kernel described above, same
+ * sitting): products with fewer instructions (p256_mulx.h: ~104 a product, ~80 a square;
+ * about 2 % by themselves, although ~12 % fewer instructions run), pdbl's order re-tuned for
+ * them (~4 %), and Z^2 carried from each operation to the next (pdbl_zz: ~3 %): ~0.93x in
+ * all. Measured there: fewer instructions help less than a shorter chain of dependent
+ * operations (a product's latency, ~45 cycles, is dominated by its serial carry chains; the
+ * random orders of pdbl's operations span ~13 %), so that is where further speed is: fewer
+ * operations on the doubling's loop-carried chain (Y -> gamma -> beta -> X3' -> Y3', now the
+ * longest) rather than fewer instructions per product.
  */
 #include "CSigilBignum.h"
 
