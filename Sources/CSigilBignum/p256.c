@@ -13,14 +13,16 @@
  *    version when the CPU lacks BMI2/ADX. Squares compute the 6 cross products once.
  *  - REDC without multiplying by -p^-1 (it is 1 mod 2^64): with m the low limb,
  *    m·p = m·2^256 - m·2^224 + m·2^192 + m·2^96 - m, so limb 0 clears exactly, m·2^96 lands on
- *    limbs 1-2 as shifts and m·(2^64 - 2^32 + 1)·2^192 on limbs 3-4 (also from the shifts: a
- *    subtraction with borrow, no product; this took the 4 reduction MULX out of each product
- *    and square, and with the doubling's operations ordered along its critical path made the
- *    double-scalar multiplication about 3 % faster in a C harness). Only the
- *    low half of the product is reduced: (T_lo + M·p) / R <= p, then T_hi is added and p
+ *    limbs 1-2 as shifts and m·(2^64 - 2^32 + 1)·2^192 on limbs 3-4, also as shifts (no
+ *    product; in the MULX version one add pass and one sub pass, 8 instructions a round:
+ *    reduce_round in Scripts/gen_p256_mulx.py). Both versions form the whole 512-bit product
+ *    first and reduce only its low half: (T_lo + M·p) / R <= p, then T_hi is added and p
  *    subtracted once if needed: inputs below p give a result below p (T_hi < p, the sum is
  *    below 2p); any inputs below 2^256 give a congruent result below 2^256. The MULX version
- *    (p256_mulx.h) subtracts p only when the result carried out of 2^256.
+ *    (p256_mulx.h) subtracts p only when the result carried out of 2^256. (It reduced one
+ *    round after each row until 2026-12; the whole product first runs ~12 % fewer
+ *    instructions, and with pdbl's order re-tuned for it the double-scalar multiplication
+ *    took ~5-6 % less time in a C harness.)
  * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; formulas from the
  * Explicit-Formulas Database, chosen for the fewest additions (at this speed of the products an
  * addition or subtraction costs about a fifth of a product): dbl-2001-b (a = -3, 4M + 4S) with
@@ -41,9 +43,18 @@
  * ~38), so moving u1·G to a separate doubling-free comb chain run alongside would not hide it;
  * a width-12 G table (1024 entries) gained ~0.5 %, too little for 48 KB more table; a width-4
  * or width-6 wNAF of u2 is slower than 5. An affine table of Q (mixed additions, ~26 ns less
- * each) needs one field inversion, which costs about what it saves (GMP ~1 us). Further speed
- * has to come from fewer instructions per field operation (a product is ~115 instructions, a
- * square ~90, a sum ~20) or fewer operations.
+ * each) needs one field inversion, which costs about what it saves (GMP ~1 us).
+ * 2026-12 (C harness, the whole u1 G + u2 Q against the kernel described above, same
+ * sitting): products with fewer instructions (p256_mulx.h: ~104 a product, ~80 a square;
+ * about 2 % by themselves, although ~12 % fewer instructions run), pdbl's order re-tuned for
+ * them (~4 %), and Z^2 carried from each operation to the next (pdbl_zz: ~3 %): ~0.93x in
+ * all, ~0.95x with SwiftPM's flags (-fno-omit-frame-pointer: one register fewer around the
+ * 11-register asm); VerifySignatureP256_Sigil 36.0 -> 34.3-34.5 us (swift-certificates 50.5
+ * in the same runs: 0.71x -> 0.68x). Measured there: fewer instructions help less than a shorter chain of dependent
+ * operations (a product's latency, ~45 cycles, is dominated by its serial carry chains; the
+ * random orders of pdbl's operations span ~13 %), so that is where further speed is: fewer
+ * operations on the doubling's loop-carried chain (Y -> gamma -> beta -> X3' -> Y3', now the
+ * longest) rather than fewer instructions per product.
  */
 #include "CSigilBignum.h"
 
@@ -326,7 +337,14 @@ INL void fhalf(fe *r, const fe *a) {
     r->v[3] = (s3 >> 1) | (c << 63);
 }
 
-/* r = 2a. r may alias a. Doubling infinity (Z = 0) gives Z = 0.
+/* r = 2a, with dz = Z^2 given and zz = Z3^2 returned (r, zz may alias a, dz). Doubling
+   infinity (Z = 0, dz = 0) gives Z = 0, zz = 0.
+   Z^2 carried between the loop's operations: the doubling's longest chain starts at delta
+   (delta -> X +- delta -> alpha -> alpha' -> alpha'^2 -> X3' -> Y3'), and Z3' = Y Z is known
+   early, so Z3'^2 is squared here, inside the doubling's out-of-order overlap, for the next
+   operation (the next doubling's delta, or the addition's Z1^2; padd_zz and pmadd_zz return
+   their Z3^2 likewise) instead of heading the next doubling's chain. Same operations, same
+   values; C harness 2026-12: the double-scalar multiplication ~3-4 % faster.
    dbl-2001-b (a = -3): delta = Z^2, gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
    X3 = alpha^2 - 8 beta, Y3 = alpha (4 beta - X3) - 8 gamma^2, Z3 = 2 Y Z; returned as the same
    point scaled by 1/2 ((X, Y, Z) ~ (X/4, Y/8, Z/2) in Jacobian coordinates):
@@ -334,30 +352,42 @@ INL void fhalf(fe *r, const fe *a) {
    4M + 4S and 8 additions/subtractions/halvings instead of 14.
    Order of the operations: the loop of doublings is bound by the core's throughput, and the
    products are opaque asm blocks that run in program order as far as the out-of-order window
-   (a few products wide) lets them overlap. The longest chain from one doubling to the next is
-   Y3 -> gamma -> beta -> X3 -> Y3 (S + 2M + additions), so gamma comes first and beta as soon
-   as it can; 2 beta is formed off the critical path (X3' = alpha'^2 - 2 beta is then one
-   subtraction). This order was the fastest of ~160 dependency-respecting orders tried in a C
-   harness (the doubling 101 -> 92 ns; the double-scalar multiplication 38.2 -> 35.5 us), and
-   it computes exactly the same values (same operations, same lazily reduced results). */
-INL void pdbl(jac *r, const jac *a, const int mx) {
-    fe delta, gamma, beta, beta2, alpha, half, t, u, g2;
+   (a few products wide) lets them overlap, so the order matters (random dependency-respecting
+   orders of these 16 operations span ~13 % of the whole double-scalar multiplication). This
+   one came from a hill climb over orders in a C harness (timing the whole u1 G + u2 Q against
+   the previous kernel, 2026-12, with the products of p256_mulx.h that reduce after the whole
+   512-bit product): the alpha chain (delta -> X +- delta -> alpha -> alpha' -> alpha'^2), the
+   longest one inside a doubling, starts first, beta and Y Z fill in behind it, 2 beta and
+   gamma^2 just before their use; ~4 % faster than the order tuned for the earlier products
+   (gamma first). Every order computes exactly the same values (same operations, same lazily
+   reduced results); the results go to r last, so r may alias a. */
+INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
+    fe gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, w2, g2, y3, z3, zz3;
+    fadd(&u, &a->x, dz);
+    fsub(&t, &a->x, dz);
     fsqr(&gamma, &a->y, mx);
-    fsqr(&delta, &a->z, mx);
-    fsub(&t, &a->x, &delta);
-    fadd(&u, &a->x, &delta);
-    fmul(&beta, &a->x, &gamma, mx);
     fmul(&alpha, &t, &u, mx);
-    fadd(&beta2, &beta, &beta);
+    fmul(&beta, &a->x, &gamma, mx);
     fhalf(&half, &alpha);
-    fadd(&alpha, &alpha, &half);       /* alpha' = 3 (X - delta)(X + delta) / 2 */
-    fmul(&r->z, &a->y, &a->z, mx);     /* Z3' = Y Z (a->y, a->z dead from here) */
-    fsqr(&t, &alpha, mx);
+    fadd(&alphap, &alpha, &half);      /* alpha' = 3 (X - delta)(X + delta) / 2 */
+    fmul(&z3, &a->y, &a->z, mx);       /* Z3' = Y Z */
+    fsqr(&t2, &alphap, mx);
+    fadd(&beta2, &beta, &beta);
+    fsub(&x3, &t2, &beta2);            /* X3' = alpha'^2 - 2 beta */
+    fsub(&w, &beta, &x3);
     fsqr(&g2, &gamma, mx);
-    fsub(&r->x, &t, &beta2);           /* X3' = alpha'^2 - 2 beta */
-    fsub(&u, &beta, &r->x);
-    fmul(&u, &u, &alpha, mx);
-    fsub(&r->y, &u, &g2);              /* Y3' = alpha' (beta - X3') - gamma^2 */
+    fsqr(&zz3, &z3, mx);               /* the next doubling's delta, or the addition's Z1^2 */
+    fmul(&w2, &w, &alphap, mx);
+    fsub(&y3, &w2, &g2);               /* Y3' = alpha' (beta - X3') - gamma^2 */
+    r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
+    *zz = zz3;
+}
+
+/* r = 2a (r may alias a), Z^2 computed here: the doublings outside the loop (pdbl_rare). */
+INL void pdbl(jac *r, const jac *a, const int mx) {
+    fe delta, zz;
+    fsqr(&delta, &a->z, mx);
+    pdbl_zz(r, &zz, a, &delta, mx);    /* zz unused: its square is dead code */
 }
 
 /* The doubling inside the additions' exceptional branches (P + P) and for 2Q: out of line, so
@@ -365,18 +395,19 @@ INL void pdbl(jac *r, const jac *a, const int mx) {
 __attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, const int mx) { pdbl(r, a, mx); }
 
 /* r = a + b, b a Q-table entry (never infinity) with y replaced by `by` (b's y or its
+   negation), with z1zz = Z1^2 given and zz = Z3^2 returned (see pdbl_zz; zz may alias z1zz).
    negation). add-1998-cmo-2 with Z2^2, Z2^3 cached: 11M + 3S and 7 additions/subtractions.
    r may alias a: every read of a precedes the write of the same coordinate of r. The order
    (like pdbl's, the fastest of the orders tried in the C harness: 162 -> 145 ns) starts the
    products of H^2, H^3, R^2, S1 H^3 before the test for the exceptional cases; they are only
    wasted when the branch (never taken on honest input) returns. */
-INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
+INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, const fe *by, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
+        *zz = b->zz;
         return;
     }
-    fe z1z1, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
-    fsqr(&z1z1, &a->z, mx);
+    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
     fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
     fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
@@ -393,31 +424,44 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx)
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
+            fsqr(zz, &r->z, mx);
         } else {
             r->z = (fe){{0, 0, 0, 0}}; /* a = -b: infinity */
+            *zz = r->z;
         }
         return;
     }
+    fe z3;
     fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
-    fmul(&r->z, &zh, &b->z, mx);       /* Z3 = Z1 Z2 H */
+    fmul(&z3, &zh, &b->z, mx);         /* Z3 = Z1 Z2 H */
+    fsqr(zz, &z3, mx);
+    r->z = z3;
     fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
     fsub(&r->y, &v, &s1h3);            /* Y3 = R (V - X3) - S1 H^3 */
 }
 
-/* r = a + (qx, qy), an affine point (never infinity). madd-2004-hmv: 8M + 3S and 7
+/* r = a + b as padd_zz, Z1^2 computed here (q_table_general). */
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx) {
+    fe z1z1, zz;
+    fsqr(&z1z1, &a->z, mx);
+    padd_zz(r, &zz, a, &z1z1, b, by, mx);
+}
+
+/* r = a + (qx, qy), an affine point (never infinity), with z1zz = Z1^2 given and zz = Z3^2
+   returned (see pdbl_zz; zz may alias z1zz). madd-2004-hmv: 8M + 3S and 7
    additions/subtractions. r may alias a: every read of a precedes the write of the same
    coordinate of r. Order as in padd (harness: 127 -> 119 ns). */
-INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
+INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         r->z = (fe){{ONE[0], ONE[1], ONE[2], ONE[3]}};
+        *zz = r->z;
         return;
     }
-    fe z1z1, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
-    fsqr(&z1z1, &a->z, mx);
+    fe z1z1 = *z1zz, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
     fmul(&z1z1z1, &a->z, &z1z1, mx);
     fmul(&h, qx, &z1z1, mx);           /* U2 = X2 Z1^2 */
     fsub(&h, &h, &a->x);               /* H = U2 - X1 */
@@ -428,8 +472,10 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);
+            fsqr(zz, &r->z, mx);
         } else {
             r->z = (fe){{0, 0, 0, 0}};
+            *zz = r->z;
         }
         return;
     }
@@ -440,9 +486,12 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, const int mx) {
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
     fsub(&v, &v, &r->x);
-    fmul(&r->z, &a->z, &h, mx);        /* Z3 = Z1 H */
+    fe z3;
+    fmul(&z3, &a->z, &h, mx);          /* Z3 = Z1 H */
+    fsqr(zz, &z3, mx);
     fmul(&v, &rr, &v, mx);
     fsub(&r->y, &v, &y1h3);            /* Y3 = R (V - X3) - Y1 H^3 */
+    r->z = z3;
 }
 
 #define QTABLE 8  /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
@@ -552,11 +601,12 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
     /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. One call
        site per formula keeps the loop small. */
     acc.z = (fe){{0, 0, 0, 0}};
+    fe zz = acc.z;                     /* Z(acc)^2 */
     int started = 0;
     size_t len = len1 > len2 ? len1 : len2;
     const fe zero = {{0, 0, 0, 0}};
     for (size_t i = len; i-- > 0;) {
-        if (started) pdbl(&acc, &acc, mx);
+        if (started) pdbl_zz(&acc, &zz, &acc, &zz, mx);
         int a = d2[i];
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
@@ -566,7 +616,7 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
                 fsub(&ny, &zero, &e->y);
                 y = &ny;
             }
-            padd(&acc, &acc, e, y, mx);
+            padd_zz(&acc, &zz, &acc, &zz, e, y, mx);
             started = 1;
         }
         int b = d1[i];
@@ -575,7 +625,7 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
             fe gx, gy;
             for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
             if (b < 0) fsub(&gy, &zero, &gy);
-            pmadd(&acc, &acc, &gx, &gy, mx);
+            pmadd_zz(&acc, &zz, &acc, &zz, &gx, &gy, mx);
             started = 1;
         }
     }

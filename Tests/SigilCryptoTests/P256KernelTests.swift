@@ -65,6 +65,59 @@ final class P256KernelTests: XCTestCase {
         }
     }
 
+    /// The product and the square (p256_mulx.h: the whole 512-bit product, then four
+    /// Montgomery rounds on its low half, T_hi added, p subtracted once when that carried; the
+    /// portable version alike) on many random operands, below p and anywhere below 2^256, and on
+    /// operands that steer the rounds' corner cases: a low limb m = 2^64 - 1 in a round (its
+    /// carry wraps m's register), products whose high half plus the reduced low half carries
+    /// out of 2^256 (both operands near 2^256), and b = 1 or 2^k (T_hi = 0 or tiny), against
+    /// Python's integers.
+    func testProductsManyOperandsAgainstPython() throws {
+        var rng = SystemRandomNumberGenerator()
+        func rand() -> [UInt] { (0..<4).map { _ in UInt.random(in: 0...UInt.max, using: &rng) } }
+        var pairs: [([UInt], [UInt], Bool)] = []
+        for _ in 0..<1500 {
+            var a = rand()
+            var b = rand()
+            pairs.append((a, b, false))
+            a[3] >>= 1  // below 2^255 < p
+            b[3] >>= 1
+            pairs.append((a, b, true))
+        }
+        let ones: [UInt] = [UInt.max, UInt.max, UInt.max, UInt.max]
+        for _ in 0..<200 {
+            // Near 2^256 both: S + T_hi carries out of 2^256 for most of these.
+            var a = ones
+            var b = ones
+            a[Int.random(in: 0..<4, using: &rng)] = UInt.random(in: 0...UInt.max, using: &rng)
+            b[Int.random(in: 0..<3, using: &rng)] = UInt.random(in: 0...UInt.max, using: &rng)
+            pairs.append((a, b, false))
+            // Low limb all ones, b = 1 or a power of two: m = 2^64 - 1 in the first rounds.
+            var c = rand()
+            c[0] = UInt.max
+            if Bool.random(using: &rng) { c[1] = UInt.max }
+            var pow2: [UInt] = [0, 0, 0, 0]
+            let k = Int.random(in: 0..<256, using: &rng)
+            pow2[k / 64] = 1 << UInt(k % 64)
+            pairs.append((c, [1, 0, 0, 0], false))
+            pairs.append((c, pow2, false))
+        }
+        guard let lines = try KernelLimbs.pythonFieldOps(pairs, pHex: Self.pHex, bits: 256, name: "p256-products")
+        else {
+            print("SKIPPED P256KernelTests: python3 not available")
+            return
+        }
+        XCTAssertEqual(lines.count, pairs.count)
+        for (k, e) in lines.enumerated() where k < pairs.count {
+            let (a, b, _) = pairs[k]
+            for mulx in [true, false] {
+                let ctx = "a=\(hex(a)) b=\(hex(b)) mulx=\(mulx)"
+                XCTAssertEqual(reduce(op(0, a, b, mulx: mulx)), e[0], "product " + ctx)
+                XCTAssertEqual(reduce(op(1, a, b, mulx: mulx)), e[1], "square " + ctx)
+            }
+        }
+    }
+
     /// The static table of G (CSigilBignum/p256_gtable.h, written by Scripts/gen_ec_gtable.py p256
     /// with Python integers) against two independent sources: Sigil's generic point arithmetic
     /// (ecBuildAffineOddMultiples, Jacobian additions and one batched inversion: other code,
