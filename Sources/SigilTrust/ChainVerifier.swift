@@ -1,5 +1,5 @@
 @_spi(SigilInternal) import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// Builds a path from a leaf to a trust anchor and validates it (RFC 5280 §6.1 with the CA/B
 /// Forum Baseline Requirements profile for server and client kinds).
@@ -81,7 +81,7 @@ struct Session {
         if node < anchorCount { return verifier.anchors.anchors[node].facts }
         if let f = poolFacts[node] { return f }
         var unused: GeneralNames?
-        let f = CertificateFacts(certificate(node), subjectAltNames: &unused, lazySelfIssued: true)
+        let f = CertificateFacts(self[cert: node], subjectAltNames: &unused, lazySelfIssued: true)
         poolFacts[node] = f
         return f
     }
@@ -91,7 +91,7 @@ struct Session {
     mutating func isSelfIssued(_ node: Int) -> Bool {
         var f = facts(node)
         if !f.has(.selfIssuedUnknown) { return f.has(.selfIssued) }
-        f.resolveSelfIssued(certificate(node))
+        f.resolveSelfIssued(self[cert: node])
         if node == Session.leafNode {
             leafFacts = f
         } else if !isAnchor(node) {
@@ -135,10 +135,23 @@ struct Session {
 
     var anchorCount: Int { verifier.anchors.anchors.count }
 
-    func certificate(_ node: Int) -> Certificate {
-        if node == Session.leafNode { return leaf }
-        if node < anchorCount { return verifier.anchors.anchors[node].certificate }
-        return pool[node - anchorCount]
+    /// A copy of `node`'s certificate (for what outlives the session: the trusted path, the
+    /// policy and revocation inputs). The checks borrow it instead (`self[cert:]`).
+    func certificate(_ node: Int) -> Certificate { self[cert: node] }
+
+    /// `node`'s certificate, borrowed in place: the leaf, the anchor's or the pool's, never
+    /// copied (a `Certificate` is 225 bytes and a reference; the checks of one verification
+    /// read about a dozen). Read it inline or pass it straight to a non-mutating call.
+    subscript(cert node: Int) -> Certificate {
+        _read {
+            if node == Session.leafNode {
+                yield leaf
+            } else if node < anchorCount {
+                yield verifier.anchors.anchors[node].certificate
+            } else {
+                yield pool.certificates[node - anchorCount]
+            }
+        }
     }
 
     func isAnchor(_ node: Int) -> Bool { node >= 0 && node < anchorCount }
@@ -210,13 +223,12 @@ struct Session {
 
     /// Every check of `node` as the issuer at position `depth` of `path`.
     mutating func check(candidate node: Int, at depth: Int, path: PathNodes) -> TrustFailure? {
-        let cand = certificate(node)
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
         if let cached = caCheckCache[node] {
             if let f = cached { return f.at(depth) }
         } else {
-            let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options)
+            let f = Checks.caFailure(self[cert: node], candFacts, isAnchor: isAnchor(node), options: options)
             caCheckCache[node] = .some(f)
             if let f { return f.at(depth) }
         }
@@ -251,8 +263,9 @@ struct Session {
         }
         // The child's signature, made with this candidate's key.
         let childNode = path[path.count - 1]
-        let child = certificate(childNode)
-        if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
+        if let f = Checks.algorithmFailure(
+            signed: self[cert: childNode], issuer: self[cert: node], policy: options.algorithms)
+        {
             return f.at(depth - 1)
         }
         // RFC 5280 §4.2.1.1: the AKI keyIdentifier may be omitted only from a *self-signed*
@@ -261,7 +274,7 @@ struct Session {
         // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
         // such a certificate for self-signed and refuses, error 19 or 18).
         if options.profile != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
-            child.subjectPublicKeyInfo != cand.subjectPublicKeyInfo
+            !self[cert: childNode].sameSubjectPublicKeyInfo(as: self[cert: node])
         {
             return TrustFailure(
                 .profileViolation, at: depth - 1,
@@ -274,23 +287,24 @@ struct Session {
             verdict = v
         } else {
             _ = budget.spendSignatureCheck()
-            verdict = verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
+            verdict = verifier.signatureVerifier.verifySignature(of: self[cert: childNode], issuer: self[cert: node])
             signatureCache[pair] = verdict
         }
         switch verdict {
         case .valid: break
         case .invalid:
             return TrustFailure(
-                .badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
+                .badSignature, at: depth - 1,
+                "signature does not verify with the key of \(self[cert: node].subject.rfc4514String)")
         case .unsupportedAlgorithm:
             return TrustFailure(
                 .unsupportedAlgorithm, at: depth - 1,
-                "signature algorithm \(child.signatureAlgorithm.name) is not supported")
+                "signature algorithm \(self[cert: childNode].signatureAlgorithm.name) is not supported")
         case .malformedKey:
             return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
         }
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
         // charged to the verification's budget (Checks/NameConstraintCheck.swift).
-        return nameConstraintFailure(cand, candFacts, at: depth, path: path)
+        return nameConstraintFailure(node, candFacts, at: depth, path: path)
     }
 }

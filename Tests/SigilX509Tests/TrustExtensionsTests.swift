@@ -89,6 +89,73 @@ final class TrustExtensionsTests: XCTestCase {
             "TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
     }
 
+    static let ekuScript = """
+        import json, sys
+        from cryptography import x509
+        out = {}
+        for path in sys.argv[1:]:
+            data = open(path, "rb").read()
+            try:
+                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
+                row = []
+                for c in certs:
+                    try:
+                        eku = c.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+                        row.append([o.dotted_string for o in eku])
+                    except x509.ExtensionNotFound:
+                        row.append(None)
+                out[path] = row
+            except Exception:
+                pass
+        print(json.dumps(out))
+        """
+
+    /// The extKeyUsage purposes `trustExtensions()` classifies while decoding the list
+    /// (`extendedKeyUsagePurposes`: serverAuth, clientAuth, anyExtendedKeyUsage) agree with the
+    /// key purposes Python `cryptography` reads from the same certificates (every fixture
+    /// certificate both parse), the OIDs written here from RFC 5280 §4.2.1.12.
+    func testExtendedKeyUsagePurposesAgreeWithPythonCryptography() throws {
+        let root = TestSupport.fixtures
+        var files: [String] = []
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        while let f = walker?.nextObject() as? String {
+            if f.hasSuffix(".der") || f.hasSuffix(".pem") || f.hasSuffix(".crt") { files.append(root.path + "/" + f) }
+        }
+        guard let json = try TestSupport.run(["python3", "-c", Self.ekuScript] + files) else {
+            throw XCTSkip("python3 with cryptography is not available")
+        }
+        let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: [Any]]
+        var compared = 0
+        var withEKU = 0
+        var sawPurpose: UInt8 = 0
+        for (path, certs) in expected.sorted(by: { $0.key < $1.key }) {
+            let parsed = try? Certificate.all(from: TestSupport.read(path))
+            guard let parsed, parsed.count == certs.count else { continue }
+            for (c, eku) in zip(parsed, certs) {
+                guard let x = try? c.trustExtensions() else { continue }  // malformed for Sigil
+                var purposes: UInt8 = 0
+                if let oids = eku as? [String] {
+                    withEKU += 1
+                    if oids.contains("1.3.6.1.5.5.7.3.1") { purposes |= TrustExtensions.Purpose.serverAuth }
+                    if oids.contains("1.3.6.1.5.5.7.3.2") { purposes |= TrustExtensions.Purpose.clientAuth }
+                    if oids.contains("2.5.29.37.0") { purposes |= TrustExtensions.Purpose.any }
+                    XCTAssertNotNil(x.extendedKeyUsage, path)
+                } else {
+                    XCTAssertNil(x.extendedKeyUsage, path)
+                }
+                XCTAssertEqual(x.extendedKeyUsagePurposes, purposes, path)
+                // The best-effort reading classifies the same way.
+                XCTAssertEqual(c.trustExtensionsBestEffort().extendedKeyUsagePurposes, purposes, path)
+                sawPurpose |= purposes
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 50)
+        XCTAssertGreaterThan(withEKU, 10)
+        // Each of the three purposes occurs in the fixtures.
+        XCTAssertEqual(sawPurpose, 0b111)
+    }
+
     /// `policiesAreDistinct(atMost:)` (the raw walk path validation uses) agrees with counting
     /// the policies through the public iterator, on every fixture certificate and on lists
     /// built to break each rule (a duplicate OID, 17 policies).
