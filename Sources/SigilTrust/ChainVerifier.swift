@@ -38,17 +38,23 @@ public struct ChainVerifier: Sendable {
     @_spi(SigilInternal) public func verify(
         leaf: Certificate, intermediates: [Certificate], options: VerificationOptions
     ) -> TrustResult {
-        var session = Session(verifier: self, leaf: leaf, intermediates: intermediates, options: options)
-        return session.run()
+        Session.with(verifier: self, leaf: leaf, intermediates: intermediates, options: options) { $0.run() }
     }
 }
 
 /// One verification's state: the candidate pool, caches and budget. The search over candidate
 /// issuers is in PathBuilding/PathBuilder.swift; the checks of one candidate are below.
 struct Session {
-    let verifier: ChainVerifier
+    /// The verifier and the options, borrowed for the session's whole life: a session exists
+    /// only inside `Session.with`, within the call that holds both (`ChainVerifier.verify`),
+    /// and never escapes it (what it returns holds copies). Read in place rather than copied
+    /// into the session (whose copies' reference counting, made and undone per verification,
+    /// cost about as much as the checks of one certificate).
+    private let verifierAddress: UnsafePointer<ChainVerifier>
+    private let optionsAddress: UnsafePointer<VerificationOptions>
+    var verifier: ChainVerifier { _read { yield verifierAddress.pointee } }
+    var options: VerificationOptions { _read { yield optionsAddress.pointee } }
     let leaf: Certificate
-    let options: VerificationOptions
     /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
     var pool: CandidatePool
     // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
@@ -120,11 +126,29 @@ struct Session {
 
     static let leafNode = -1
 
-    init(verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) {
-        self.verifier = verifier
+    /// Runs `body` on a session validating `leaf` with `intermediates` under `verifier` and
+    /// `options`, which the session borrows for the duration of the call (see
+    /// `verifierAddress`).
+    static func with<R>(
+        verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
+        _ body: (inout Session) -> R
+    ) -> R {
+        withUnsafePointer(to: verifier) { v in
+            withUnsafePointer(to: options) { o in
+                var session = Session(verifier: v, leaf: leaf, intermediates: intermediates, options: o)
+                return body(&session)
+            }
+        }
+    }
+
+    private init(
+        verifier: UnsafePointer<ChainVerifier>, leaf: Certificate, intermediates: [Certificate],
+        options: UnsafePointer<VerificationOptions>
+    ) {
+        self.verifierAddress = verifier
+        self.optionsAddress = options
         self.leaf = leaf
-        self.options = options
-        self.budget = verifier.budget
+        self.budget = verifier.pointee.budget
         var sans: GeneralNames?
         self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans, lazySelfIssued: true)
         self.leafSubjectAltNames = sans

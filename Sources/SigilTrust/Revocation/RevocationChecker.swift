@@ -491,10 +491,14 @@ final class RevocationWork {
         }
         var charged = verifier
         charged.budget = budget
-        var session = Session(verifier: charged, leaf: leaf, intermediates: intermediates, options: options)
-        let result = session.run()
-        budget = session.budget
-        if session.budgetHit {
+        let (result, spent, budgetHit) = Session.with(
+            verifier: charged, leaf: leaf, intermediates: intermediates, options: options
+        ) { session in
+            let result = session.run()
+            return (result, session.budget, session.budgetHit)
+        }
+        budget = spent
+        if budgetHit {
             exhausted = true
             return nil
         }
