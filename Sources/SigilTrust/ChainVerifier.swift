@@ -45,16 +45,24 @@ public struct ChainVerifier: Sendable {
 /// One verification's state: the candidate pool, caches and budget. The search over candidate
 /// issuers is in PathBuilding/PathBuilder.swift; the checks of one candidate are below.
 struct Session {
-    /// The verifier and the options, borrowed for the session's whole life: a session exists
-    /// only inside `Session.with`, within the call that holds both (`ChainVerifier.verify`),
-    /// and never escapes it (what it returns holds copies). Read in place rather than copied
-    /// into the session (whose copies' reference counting, made and undone per verification,
-    /// cost about as much as the checks of one certificate).
+    /// The verifier, the options, the leaf, the anchors and the peer's intermediates, borrowed
+    /// for the session's whole life: a session exists only inside `Session.with`, within the
+    /// call that holds them all (`ChainVerifier.verify`), and never escapes it (what it returns
+    /// holds copies). Read in place through addressors (no coroutine frame, no copy) rather than
+    /// copied into the session: the copies' reference counting, and ~12 copies of 225-byte
+    /// certificates, made and undone per verification, cost as much as the checks of a
+    /// certificate.
     private let verifierAddress: UnsafePointer<ChainVerifier>
     private let optionsAddress: UnsafePointer<VerificationOptions>
-    var verifier: ChainVerifier { _read { yield verifierAddress.pointee } }
-    var options: VerificationOptions { _read { yield optionsAddress.pointee } }
-    let leaf: Certificate
+    private let leafAddress: UnsafePointer<Certificate>
+    /// `verifier.anchors.anchors` and the intermediates, in place.
+    private let anchorBuffer: UnsafeBufferPointer<TrustAnchor>
+    private let poolBuffer: UnsafeBufferPointer<Certificate>
+    /// Offset of `TrustAnchor.certificate` in a `TrustAnchor`.
+    private let anchorCertificateOffset: Int
+    var verifier: ChainVerifier { unsafeAddress { verifierAddress } }
+    var options: VerificationOptions { unsafeAddress { optionsAddress } }
+    var leaf: Certificate { unsafeAddress { leafAddress } }
     /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
     var pool: CandidatePool
     // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
@@ -84,7 +92,7 @@ struct Session {
     /// trust store for anchors.
     mutating func facts(_ node: Int) -> CertificateFacts {
         if node == Session.leafNode { return leafFacts }
-        if node < anchorCount { return verifier.anchors.anchors[node].facts }
+        if node < anchorCount { return anchorBuffer[node].facts }
         if let f = poolFacts[node] { return f }
         var unused: GeneralNames?
         let f = CertificateFacts(self[cert: node], subjectAltNames: &unused, lazySelfIssued: true)
@@ -135,29 +143,41 @@ struct Session {
     ) -> R {
         withUnsafePointer(to: verifier) { v in
             withUnsafePointer(to: options) { o in
-                var session = Session(verifier: v, leaf: leaf, intermediates: intermediates, options: o)
-                return body(&session)
+                withUnsafePointer(to: leaf) { l in
+                    verifier.anchors.anchors.withUnsafeBufferPointer { a in
+                        intermediates.withUnsafeBufferPointer { p in
+                            var session = Session(
+                                verifier: v, leaf: l, anchors: a, pool: p, intermediates: intermediates, options: o)
+                            return body(&session)
+                        }
+                    }
+                }
             }
         }
     }
 
     private init(
-        verifier: UnsafePointer<ChainVerifier>, leaf: Certificate, intermediates: [Certificate],
+        verifier: UnsafePointer<ChainVerifier>, leaf: UnsafePointer<Certificate>,
+        anchors: UnsafeBufferPointer<TrustAnchor>,
+        pool: UnsafeBufferPointer<Certificate>, intermediates: [Certificate],
         options: UnsafePointer<VerificationOptions>
     ) {
         self.verifierAddress = verifier
         self.optionsAddress = options
-        self.leaf = leaf
+        self.leafAddress = leaf
+        self.anchorBuffer = anchors
+        self.poolBuffer = pool
+        self.anchorCertificateOffset = MemoryLayout<TrustAnchor>.offset(of: \TrustAnchor.certificate)!
         self.budget = verifier.pointee.budget
         var sans: GeneralNames?
-        self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans, lazySelfIssued: true)
+        self.leafFacts = CertificateFacts(leaf.pointee, subjectAltNames: &sans, lazySelfIssued: true)
         self.leafSubjectAltNames = sans
         // No per-certificate work here: duplicates, copies of the leaf and of anchors are
         // filtered when a lookup finds them (CandidatePool.swift).
-        self.pool = CandidatePool(intermediates, leaf: leaf)
+        self.pool = CandidatePool(intermediates, leaf: leaf.pointee)
     }
 
-    var anchorCount: Int { verifier.anchors.anchors.count }
+    var anchorCount: Int { anchorBuffer.count }
 
     /// A copy of `node`'s certificate (for what outlives the session: the trusted path, the
     /// policy and revocation inputs). The checks borrow it instead (`self[cert:]`).
@@ -167,14 +187,15 @@ struct Session {
     /// copied (a `Certificate` is 225 bytes and a reference; the checks of one verification
     /// read about a dozen). Read it inline or pass it straight to a non-mutating call.
     subscript(cert node: Int) -> Certificate {
-        _read {
-            if node == Session.leafNode {
-                yield leaf
-            } else if node < anchorCount {
-                yield verifier.anchors.anchors[node].certificate
-            } else {
-                yield pool.certificates[node - anchorCount]
+        unsafeAddress {
+            if node == Session.leafNode { return leafAddress }
+            if node < anchorBuffer.count {
+                precondition(node >= 0)
+                return (UnsafeRawPointer(anchorBuffer.baseAddress! + node) + anchorCertificateOffset)
+                    .assumingMemoryBound(to: Certificate.self)
             }
+            precondition(node - anchorBuffer.count < poolBuffer.count)
+            return poolBuffer.baseAddress! + (node - anchorBuffer.count)
         }
     }
 
