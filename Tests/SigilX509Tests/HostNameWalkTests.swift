@@ -39,35 +39,21 @@ final class HostNameWalkTests: XCTestCase {
         """
 
     func testHostNamesAgreeWithPythonCryptography() throws {
-        let root = TestSupport.fixtures
-        var files: [String] = []
-        let walker = FileManager.default.enumerator(atPath: root.path)
-        while let f = walker?.nextObject() as? String {
-            if f.hasSuffix(".der") || f.hasSuffix(".pem") || f.hasSuffix(".crt") { files.append(root.path + "/" + f) }
-        }
-        guard let json = try TestSupport.run(["python3", "-c", Self.script] + files) else {
-            throw XCTSkip("python3 with cryptography is not available")
-        }
-        let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: [Any]]
         func hex(_ b: ArraySlice<UInt8>) -> String { b.map { String(format: "%02x", $0) }.joined() }
         var compared = 0
         var sawDNS = 0
         var sawIP = 0
-        for (path, certs) in expected.sorted(by: { $0.key < $1.key }) {
-            let parsed = try? Certificate.all(from: TestSupport.read(path))
-            guard let parsed, parsed.count == certs.count else { continue }
-            for (c, row) in zip(parsed, certs) {
-                guard let sans = (try? c.subjectAlternativeNames()) ?? nil else { continue }  // absent or malformed
-                guard let names = row as? [[String]] else { continue }
-                var walked: [[String]] = []
-                sans.forEachHostName { isDNSName, content in
-                    walked.append([isDNSName ? "dns" : "ip", hex(content.bytes)])
-                }
-                XCTAssertEqual(walked, names, path)
-                sawDNS += walked.filter { $0[0] == "dns" }.count
-                sawIP += walked.filter { $0[0] == "ip" }.count
-                compared += 1
+        try forEachFixtureCertificate(readByPython: Self.script) { path, c, row in
+            guard let sans = (try? c.subjectAlternativeNames()) ?? nil else { return }  // absent or malformed
+            guard let names = row as? [[String]] else { return }
+            var walked: [[String]] = []
+            sans.forEachHostName { isDNSName, content in
+                walked.append([isDNSName ? "dns" : "ip", hex(content.bytes)])
             }
+            XCTAssertEqual(walked, names, path)
+            sawDNS += walked.filter { $0[0] == "dns" }.count
+            sawIP += walked.filter { $0[0] == "ip" }.count
+            compared += 1
         }
         XCTAssertGreaterThan(compared, 50)
         XCTAssertGreaterThan(sawDNS, 50)
