@@ -442,24 +442,9 @@ public struct Certificate: Sendable {
         if n == 0 { return true }
         return a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in
-                let p = x.baseAddress! + Int(sa.start)
-                let q = y.baseAddress! + Int(sb.start)
-                var i = 0
-                while i + 8 <= n {
-                    if p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        != q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    {
-                        return false
-                    }
-                    i += 8
-                }
-                while i < n {
-                    if p.load(fromByteOffset: i, as: UInt8.self) != q.load(fromByteOffset: i, as: UInt8.self) {
-                        return false
-                    }
-                    i += 1
-                }
-                return true
+                DERValue.bytesEqual(
+                    UnsafeRawBufferPointer(rebasing: x[Int(sa.start)..<Int(sa.end)]),
+                    UnsafeRawBufferPointer(rebasing: y[Int(sb.start)..<Int(sb.end)]))
             }
         }
     }
