@@ -8,34 +8,20 @@ import XCTest
 /// `cryptography`'s reading of every fixture certificate it parses (DNS names as text, IP
 /// addresses as their packed octets).
 final class HostNameWalkTests: XCTestCase {
+    /// Each certificate's subjectAltName dNSName and iPAddress entries, in order, as ["dns", hex
+    /// of the name's octets] / ["ip", hex of the packed address]; None without the extension.
     static let script = """
-        import json, sys, ipaddress
-        from cryptography import x509
-        out = {}
-        for path in sys.argv[1:]:
-            data = open(path, "rb").read()
-            try:
-                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
-                row = []
-                for c in certs:
-                    try:
-                        san = c.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
-                    except x509.ExtensionNotFound:
-                        row.append(None)
-                        continue
-                    names = []
-                    for n in san:
-                        if isinstance(n, x509.DNSName):
-                            names.append(["dns", n.value.encode("latin-1").hex()])
-                        elif isinstance(n, x509.IPAddress):
-                            v = n.value
-                            b = v.packed if not isinstance(v, (ipaddress.IPv4Network, ipaddress.IPv6Network)) else v.network_address.packed + v.netmask.packed
-                            names.append(["ip", b.hex()])
-                    row.append(names)
-                out[path] = row
-            except Exception:
-                pass
-        print(json.dumps(out))
+        try:
+            san = c.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        except x509.ExtensionNotFound:
+            return None
+        names = []
+        for n in san:
+            if isinstance(n, x509.DNSName):
+                names.append(["dns", n.value.encode("latin-1").hex()])
+            elif isinstance(n, x509.IPAddress):
+                names.append(["ip", n.value.packed.hex()])
+        return names
         """
 
     func testHostNamesAgreeWithPythonCryptography() throws {

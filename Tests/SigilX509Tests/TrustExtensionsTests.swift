@@ -3,13 +3,29 @@ import SigilTestSupport
 @_spi(SigilInternal) import SigilX509
 import XCTest
 
-/// Runs `script` (Python `cryptography`; it prints a JSON object from each file path it reads to
-/// one entry per certificate in the file) over every fixture certificate file, and calls `body`
-/// with each certificate Sigil parses from a file the script answered for, with the script's
-/// entry for it. Skips the test when python3 with `cryptography` is not available.
+/// Reads every fixture certificate file with Python `cryptography` — `entry` is the body of
+/// `def entry(c):`, which returns a JSON value for the `x509.Certificate` `c`; a file it cannot
+/// read or answer for is left out — and calls `body` with each certificate Sigil parses from a
+/// file Python answered for, with Python's entry for it. Skips the test when python3 with
+/// `cryptography` is not available.
 func forEachFixtureCertificate(
-    readByPython script: String, _ body: (_ path: String, _ certificate: Certificate, _ entry: Any) throws -> Void
+    readByPython entry: String, _ body: (_ path: String, _ certificate: Certificate, _ entry: Any) throws -> Void
 ) throws {
+    let script = """
+        import json, sys
+        from cryptography import x509
+        def entry(c):
+        \(entry.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        out = {}
+        for path in sys.argv[1:]:
+            data = open(path, "rb").read()
+            try:
+                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
+                out[path] = [entry(c) for c in certs]
+            except Exception:
+                pass
+        print(json.dumps(out))
+        """
     let root = TestSupport.fixtures
     var files: [String] = []
     let walker = FileManager.default.enumerator(atPath: root.path)
@@ -51,19 +67,8 @@ final class TrustExtensionsTests: XCTestCase {
         "1.3.6.1.4.1.11129.2.4.2": TrustExtensions.Bit.signedCertificateTimestampList,
     ]
 
-    static let script = """
-        import json, sys
-        from cryptography import x509
-        out = {}
-        for path in sys.argv[1:]:
-            data = open(path, "rb").read()
-            try:
-                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
-                out[path] = [[[e.oid.dotted_string, e.critical] for e in c.extensions] for c in certs]
-            except Exception:
-                pass
-        print(json.dumps(out))
-        """
+    /// Each certificate's extensions as [dotted OID, critical].
+    static let script = "return [[e.oid.dotted_string, e.critical] for e in c.extensions]"
 
     func testPresenceAndCriticalityAgreeWithPythonCryptography() throws {
         var compared = 0
@@ -100,25 +105,12 @@ final class TrustExtensionsTests: XCTestCase {
             "TrustExtensionsTests: \(compared) certificates, \(sawUnknownCritical) with an unknown critical extension")
     }
 
+    /// Each certificate's extKeyUsage key purposes (dotted), None without the extension.
     static let ekuScript = """
-        import json, sys
-        from cryptography import x509
-        out = {}
-        for path in sys.argv[1:]:
-            data = open(path, "rb").read()
-            try:
-                certs = x509.load_pem_x509_certificates(data) if b"-----BEGIN" in data else [x509.load_der_x509_certificate(data)]
-                row = []
-                for c in certs:
-                    try:
-                        eku = c.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
-                        row.append([o.dotted_string for o in eku])
-                    except x509.ExtensionNotFound:
-                        row.append(None)
-                out[path] = row
-            except Exception:
-                pass
-        print(json.dumps(out))
+        try:
+            return [o.dotted_string for o in c.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value]
+        except x509.ExtensionNotFound:
+            return None
         """
 
     /// The extKeyUsage purposes `trustExtensions()` classifies while decoding the list
