@@ -38,31 +38,17 @@ public struct ChainVerifier: Sendable {
     @_spi(SigilInternal) public func verify(
         leaf: Certificate, intermediates: [Certificate], options: VerificationOptions
     ) -> TrustResult {
-        Session.with(verifier: self, leaf: leaf, intermediates: intermediates, options: options) { $0.run() }
+        var session = Session(verifier: self, leaf: leaf, intermediates: intermediates, options: options)
+        return session.run()
     }
 }
 
 /// One verification's state: the candidate pool, caches and budget. The search over candidate
 /// issuers is in PathBuilding/PathBuilder.swift; the checks of one candidate are below.
 struct Session {
-    /// The verifier, the options, the leaf, the anchors and the peer's intermediates, borrowed
-    /// for the session's whole life: a session exists only inside `Session.with`, within the
-    /// call that holds them all (`ChainVerifier.verify`), and never escapes it (what it returns
-    /// holds copies). Read in place through addressors (no coroutine frame, no copy) rather than
-    /// copied into the session: the copies' reference counting, and ~12 copies of 225-byte
-    /// certificates, made and undone per verification, cost as much as the checks of a
-    /// certificate.
-    private let verifierAddress: UnsafePointer<ChainVerifier>
-    private let optionsAddress: UnsafePointer<VerificationOptions>
-    private let leafAddress: UnsafePointer<Certificate>
-    /// `verifier.anchors.anchors` and the intermediates, in place.
-    private let anchorBuffer: UnsafeBufferPointer<TrustAnchor>
-    private let poolBuffer: UnsafeBufferPointer<Certificate>
-    /// Offset of `TrustAnchor.certificate` in a `TrustAnchor`.
-    private let anchorCertificateOffset: Int
-    var verifier: ChainVerifier { unsafeAddress { verifierAddress } }
-    var options: VerificationOptions { unsafeAddress { optionsAddress } }
-    var leaf: Certificate { unsafeAddress { leafAddress } }
+    let verifier: ChainVerifier
+    let leaf: Certificate
+    let options: VerificationOptions
     /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
     var pool: CandidatePool
     // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
@@ -92,10 +78,10 @@ struct Session {
     /// trust store for anchors.
     mutating func facts(_ node: Int) -> CertificateFacts {
         if node == Session.leafNode { return leafFacts }
-        if node < anchorCount { return anchorBuffer[node].facts }
+        if node < anchorCount { return verifier.anchors.anchors[node].facts }
         if let f = poolFacts[node] { return f }
         var unused: GeneralNames?
-        let f = CertificateFacts(self[cert: node], subjectAltNames: &unused, lazySelfIssued: true)
+        let f = CertificateFacts(certificate(node), subjectAltNames: &unused, lazySelfIssued: true)
         poolFacts[node] = f
         return f
     }
@@ -105,7 +91,7 @@ struct Session {
     mutating func isSelfIssued(_ node: Int) -> Bool {
         var f = facts(node)
         if !f.has(.selfIssuedUnknown) { return f.has(.selfIssued) }
-        f.resolveSelfIssued(self[cert: node])
+        f.resolveSelfIssued(certificate(node))
         if node == Session.leafNode {
             leafFacts = f
         } else if !isAnchor(node) {
@@ -134,69 +120,25 @@ struct Session {
 
     static let leafNode = -1
 
-    /// Runs `body` on a session validating `leaf` with `intermediates` under `verifier` and
-    /// `options`, which the session borrows for the duration of the call (see
-    /// `verifierAddress`).
-    static func with<R>(
-        verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions,
-        _ body: (inout Session) -> R
-    ) -> R {
-        withUnsafePointer(to: verifier) { v in
-            withUnsafePointer(to: options) { o in
-                withUnsafePointer(to: leaf) { l in
-                    verifier.anchors.anchors.withUnsafeBufferPointer { a in
-                        intermediates.withUnsafeBufferPointer { p in
-                            var session = Session(
-                                verifier: v, leaf: l, anchors: a, pool: p, intermediates: intermediates, options: o)
-                            return body(&session)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private init(
-        verifier: UnsafePointer<ChainVerifier>, leaf: UnsafePointer<Certificate>,
-        anchors: UnsafeBufferPointer<TrustAnchor>,
-        pool: UnsafeBufferPointer<Certificate>, intermediates: [Certificate],
-        options: UnsafePointer<VerificationOptions>
-    ) {
-        self.verifierAddress = verifier
-        self.optionsAddress = options
-        self.leafAddress = leaf
-        self.anchorBuffer = anchors
-        self.poolBuffer = pool
-        self.anchorCertificateOffset = MemoryLayout<TrustAnchor>.offset(of: \TrustAnchor.certificate)!
-        self.budget = verifier.pointee.budget
+    init(verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) {
+        self.verifier = verifier
+        self.leaf = leaf
+        self.options = options
+        self.budget = verifier.budget
         var sans: GeneralNames?
-        self.leafFacts = CertificateFacts(leaf.pointee, subjectAltNames: &sans, lazySelfIssued: true)
+        self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans, lazySelfIssued: true)
         self.leafSubjectAltNames = sans
         // No per-certificate work here: duplicates, copies of the leaf and of anchors are
         // filtered when a lookup finds them (CandidatePool.swift).
-        self.pool = CandidatePool(intermediates, leaf: leaf.pointee)
+        self.pool = CandidatePool(intermediates, leaf: leaf)
     }
 
-    var anchorCount: Int { anchorBuffer.count }
+    var anchorCount: Int { verifier.anchors.anchors.count }
 
-    /// A copy of `node`'s certificate (for what outlives the session: the trusted path, the
-    /// policy and revocation inputs). The checks borrow it instead (`self[cert:]`).
-    func certificate(_ node: Int) -> Certificate { self[cert: node] }
-
-    /// `node`'s certificate, borrowed in place: the leaf, the anchor's or the pool's, never
-    /// copied (a `Certificate` is 225 bytes and a reference; the checks of one verification
-    /// read about a dozen). Read it inline or pass it straight to a non-mutating call.
-    subscript(cert node: Int) -> Certificate {
-        unsafeAddress {
-            if node == Session.leafNode { return leafAddress }
-            if node < anchorBuffer.count {
-                precondition(node >= 0)
-                return (UnsafeRawPointer(anchorBuffer.baseAddress! + node) + anchorCertificateOffset)
-                    .assumingMemoryBound(to: Certificate.self)
-            }
-            precondition(node - anchorBuffer.count < poolBuffer.count)
-            return poolBuffer.baseAddress! + (node - anchorBuffer.count)
-        }
+    func certificate(_ node: Int) -> Certificate {
+        if node == Session.leafNode { return leaf }
+        if node < anchorCount { return verifier.anchors.anchors[node].certificate }
+        return pool[node - anchorCount]
     }
 
     func isAnchor(_ node: Int) -> Bool { node >= 0 && node < anchorCount }
@@ -268,12 +210,13 @@ struct Session {
 
     /// Every check of `node` as the issuer at position `depth` of `path`.
     mutating func check(candidate node: Int, at depth: Int, path: PathNodes) -> TrustFailure? {
+        let cand = certificate(node)
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
         if let cached = caCheckCache[node] {
             if let f = cached { return f.at(depth) }
         } else {
-            let f = Checks.caFailure(self[cert: node], candFacts, isAnchor: isAnchor(node), options: options)
+            let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options)
             caCheckCache[node] = .some(f)
             if let f { return f.at(depth) }
         }
@@ -308,9 +251,8 @@ struct Session {
         }
         // The child's signature, made with this candidate's key.
         let childNode = path[path.count - 1]
-        if let f = Checks.algorithmFailure(
-            signed: self[cert: childNode], issuer: self[cert: node], policy: options.algorithms)
-        {
+        let child = certificate(childNode)
+        if let f = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms) {
             return f.at(depth - 1)
         }
         // RFC 5280 §4.2.1.1: the AKI keyIdentifier may be omitted only from a *self-signed*
@@ -319,7 +261,7 @@ struct Session {
         // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
         // such a certificate for self-signed and refuses, error 19 or 18).
         if options.profile != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
-            !self[cert: childNode].sameSubjectPublicKeyInfo(as: self[cert: node])
+            !child.sameSubjectPublicKeyInfo(as: cand)
         {
             return TrustFailure(
                 .profileViolation, at: depth - 1,
@@ -332,24 +274,23 @@ struct Session {
             verdict = v
         } else {
             _ = budget.spendSignatureCheck()
-            verdict = verifier.signatureVerifier.verifySignature(of: self[cert: childNode], issuer: self[cert: node])
+            verdict = verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
             signatureCache[pair] = verdict
         }
         switch verdict {
         case .valid: break
         case .invalid:
             return TrustFailure(
-                .badSignature, at: depth - 1,
-                "signature does not verify with the key of \(self[cert: node].subject.rfc4514String)")
+                .badSignature, at: depth - 1, "signature does not verify with the key of \(cand.subject.rfc4514String)")
         case .unsupportedAlgorithm:
             return TrustFailure(
                 .unsupportedAlgorithm, at: depth - 1,
-                "signature algorithm \(self[cert: childNode].signatureAlgorithm.name) is not supported")
+                "signature algorithm \(child.signatureAlgorithm.name) is not supported")
         case .malformedKey:
             return TrustFailure(.unsupportedAlgorithm, at: depth, "issuer public key is malformed or unsupported")
         }
         // Name constraints of this CA on every certificate below it (RFC 5280 §6.1.3 (b), (c)),
         // charged to the verification's budget (Checks/NameConstraintCheck.swift).
-        return nameConstraintFailure(node, candFacts, at: depth, path: path)
+        return nameConstraintFailure(cand, candFacts, at: depth, path: path)
     }
 }

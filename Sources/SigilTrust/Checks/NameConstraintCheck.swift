@@ -24,17 +24,15 @@ extension Checks {
 }
 
 extension Session {
-    /// The name constraints of the candidate issuer `node` (its facts
+    /// The name constraints of the candidate issuer `node` (its certificate `cand`, its facts
     /// `candFacts`, at position `depth`) on every certificate below it on `path` (RFC 5280
     /// §6.1.3 (b), (c), the self-issued exemption included: `checkNameConstraints(_:below:budget:)`,
     /// the one loop shared with `NameConstraints.check(path:budget:)`), charged to the
     /// verification's budget; running out stops the whole verification (`budgetHit`).
     mutating func nameConstraintFailure(
-        _ node: Int, _ candFacts: CertificateFacts, at depth: Int, path: PathNodes
+        _ cand: Certificate, _ candFacts: CertificateFacts, at depth: Int, path: PathNodes
     ) -> TrustFailure? {
-        guard candFacts.has(.hasNameConstraints), let nc = (try? self[cert: node].nameConstraints()) ?? nil else {
-            return nil
-        }
+        guard candFacts.has(.hasNameConstraints), let nc = (try? cand.nameConstraints()) ?? nil else { return nil }
         let session = self  // the certificates below, without building an array of them
         guard
             let (i, r) = checkNameConstraints(
@@ -55,7 +53,7 @@ extension Session {
         case .violated(let what):
             return TrustFailure(
                 .nameConstraintViolated, at: i,
-                "\(what) is outside the name constraints of \(self[cert: node].subject.rfc4514String)")
+                "\(what) is outside the name constraints of \(cand.subject.rfc4514String)")
         case .malformedConstraint(let what):
             return TrustFailure(.nameConstraintUnsupported, at: i, "malformed name constraint: \(what)")
         case .unsupported(let why):

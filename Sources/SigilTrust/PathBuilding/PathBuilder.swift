@@ -34,9 +34,10 @@ extension Session {
     /// `path` holding the leaf and the intermediates.
     mutating func extend(_ path: inout PathNodes) -> Int? {
         let childNode = path[path.count - 1]
+        let child = certificate(childNode)
         let depth = path.count  // index the issuer would have
         var candidates = CandidateList()
-        collectCandidateIssuers(of: childNode, into: &candidates)
+        collectCandidateIssuers(of: child, into: &candidates)
         order(&candidates, for: childNode)
         var tried = 0
         defer {
@@ -47,8 +48,8 @@ extension Session {
                     TrustFailure(
                         selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
                         selfIssued
-                            ? "self-signed certificate \(self[cert: childNode].subject.rfc4514String) is not a trust anchor"
-                            : "no certificate found for issuer \(self[cert: childNode].issuer.rfc4514String)"))
+                            ? "self-signed certificate \(child.subject.rfc4514String) is not a trust anchor"
+                            : "no certificate found for issuer \(child.issuer.rfc4514String)"))
             }
         }
         for k in 0..<candidates.count {
@@ -60,10 +61,16 @@ extension Session {
             // Loop detection: a certificate, or the same logical CA (subject and key), at most
             // once per path. Compared directly (the path is at most `maximumPathLength` long;
             // identical encodings have identical subject and key, so those are caught too).
-            // (Borrowed in place, as every check here reads certificates: `self[cert:]`.)
             var looped = false
+            let cand = certificate(node)
             for n in path {
-                if n == node || self[cert: n].sameSubjectAndKey(as: self[cert: node]) {
+                if n == node {
+                    looped = true
+                    break
+                }
+                let c = certificate(n)
+                // (Compared in place: `sameSubjectAndKey` makes no views of the encodings.)
+                if c.sameSubjectAndKey(as: cand) {
                     looped = true
                     break
                 }
@@ -107,8 +114,8 @@ extension Session {
 
     /// Anchors whose subject matches the child's issuer, then pool certificates whose subject
     /// does: byte-identical in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
-    mutating func collectCandidateIssuers(of childNode: Int, into list: inout CandidateList) {
-        let issuer = self[cert: childNode].issuer
+    mutating func collectCandidateIssuers(of child: Certificate, into list: inout CandidateList) {
+        let issuer = child.issuer
         if pool.normalised {
             verifier.anchors.appendAnchors(withSubject: issuer, to: &list)
         } else {
@@ -123,13 +130,11 @@ extension Session {
     mutating func order(_ list: inout CandidateList, for childNode: Int) {
         let n = list.count
         if n < 2 { return }
+        let child = certificate(childNode)
         let childFacts = facts(childNode)
         func score(_ node: Int) -> Int {
             var s = isAnchor(node) ? 0 : 10
-            let candidateFacts = facts(node)
-            switch CertificateFacts.keyIDsMatch(
-                child: childFacts, self[cert: childNode], candidate: candidateFacts, self[cert: node])
-            {
+            switch CertificateFacts.keyIDsMatch(child: childFacts, child, candidate: facts(node), certificate(node)) {
             case true?: break
             case false?: s += 2
             case nil: s += 1

@@ -491,14 +491,10 @@ final class RevocationWork {
         }
         var charged = verifier
         charged.budget = budget
-        let (result, spent, budgetHit) = Session.with(
-            verifier: charged, leaf: leaf, intermediates: intermediates, options: options
-        ) { session in
-            let result = session.run()
-            return (result, session.budget, session.budgetHit)
-        }
-        budget = spent
-        if budgetHit {
+        var session = Session(verifier: charged, leaf: leaf, intermediates: intermediates, options: options)
+        let result = session.run()
+        budget = session.budget
+        if session.budgetHit {
             exhausted = true
             return nil
         }
