@@ -120,11 +120,12 @@ struct CertificateFacts: Sendable {
             f.insert(.hasKeyUsage)
             keyUsage = ku
         }
-        if let eku = x.extendedKeyUsage {
+        if x.extendedKeyUsage != nil {
             f.insert(.hasExtKeyUsage)
-            if eku.contains(OID.serverAuth) { f.insert(.ekuServerAuth) }
-            if eku.contains(OID.clientAuth) { f.insert(.ekuClientAuth) }
-            if eku.contains(OID.anyExtendedKeyUsage) { f.insert(.ekuAny) }
+            let purposes = x.extendedKeyUsagePurposes
+            if purposes & TrustExtensions.Purpose.serverAuth != 0 { f.insert(.ekuServerAuth) }
+            if purposes & TrustExtensions.Purpose.clientAuth != 0 { f.insert(.ekuClientAuth) }
+            if purposes & TrustExtensions.Purpose.any != 0 { f.insert(.ekuAny) }
         }
         if x.hasNameConstraints { f.insert(.hasNameConstraints) }
         var ski = (start: UInt32(0), end: UInt32(0))

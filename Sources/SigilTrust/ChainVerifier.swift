@@ -1,5 +1,5 @@
 @_spi(SigilInternal) import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// Builds a path from a leaf to a trust anchor and validates it (RFC 5280 §6.1 with the CA/B
 /// Forum Baseline Requirements profile for server and client kinds).
@@ -261,7 +261,7 @@ struct Session {
         // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
         // such a certificate for self-signed and refuses, error 19 or 18).
         if options.profile != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
-            child.subjectPublicKeyInfo != cand.subjectPublicKeyInfo
+            !child.sameSubjectPublicKeyInfo(as: cand)
         {
             return TrustFailure(
                 .profileViolation, at: depth - 1,

@@ -1,4 +1,4 @@
-import SigilDER
+@_spi(SigilInternal) import SigilDER
 
 /// Digest algorithms that appear in certificate signature algorithms. MD2, MD5 and SHA-1 are
 /// recognised so that policy can reject them by name.
@@ -114,7 +114,11 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     static func parse(_ reader: inout DERReader) throws(DERError) -> SignatureAlgorithm {
         try reader.enter(.sequence) { (r) throws(DERError) -> SignatureAlgorithm in
             let oidStart = r.position
-            let oid = try r.readObjectIdentifier()
+            // A known algorithm's OID is one of the constants matched byte for byte below, all
+            // valid: only an unknown one needs validating (as extension OIDs are in
+            // `Certificate.validateExtensions`), before its parameters are read.
+            let oidValue = try r.read(.objectIdentifier)
+            let oid = oidValue.content
             // RFC 4055 §5 / RFC 3279 §2.2.1: PKCS#1 v1.5 parameters MUST be NULL. RFC 8017
             // Appendix C notes absent parameters in old implementations; Sigil accepts the
             // absent form too (see `acceptsAbsentRSAParameters`) because real roots use it.
@@ -139,6 +143,7 @@ public enum SignatureAlgorithm: Sendable, Hashable {
             }
             // Unknown algorithm: its parameters (any single value, ANY DEFINED BY algorithm)
             // are not decoded but must be strict DER (X.690 §8.1.2.5, §10).
+            _ = try oidValue.decodeObjectIdentifier()
             if !r.isAtEnd { _ = try r.readAnyValue() }
             return .unknown
         }
@@ -300,7 +305,10 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
     /// Parses the AlgorithmIdentifier of a SubjectPublicKeyInfo.
     static func parse(_ reader: inout DERReader) throws(DERError) -> PublicKeyAlgorithm {
         try reader.enter(.sequence) { (r) throws(DERError) -> PublicKeyAlgorithm in
-            let oid = try r.readObjectIdentifier()
+            // Known OIDs are matched byte for byte against valid constants; an unknown one is
+            // validated (as in `SignatureAlgorithm.parse`).
+            let oidValue = try r.read(.objectIdentifier)
+            let oid = oidValue.content
             if OID.rsaEncryption.matches(oid) {
                 // RFC 3279 §2.3.1: parameters MUST be NULL; absent tolerated as for signatures.
                 try SignatureAlgorithm.readNullOrAbsentRSAParameters(&r)
@@ -311,10 +319,12 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                     throw DERError(.invalidAlgorithmParameters, at: r.position)
                 }
                 if tag == .objectIdentifier {
-                    let curve = try r.readObjectIdentifier()
+                    let curveValue = try r.read(.objectIdentifier)
+                    let curve = curveValue.content
                     if OID.secp256r1.matches(curve) { return .ec(.p256) }
                     if OID.secp384r1.matches(curve) { return .ec(.p384) }
                     if OID.secp521r1.matches(curve) { return .ec(.p521) }
+                    _ = try curveValue.decodeObjectIdentifier()
                     return .ec(.other)
                 }
                 // ECParameters / implicitCurve (RFC 3279 §2.3.5): not decoded, strict DER.
@@ -331,6 +341,7 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
                 return .rsaPSS(try SignatureAlgorithm.parsePSSParameters(&r))
             }
             // Unknown key algorithm: parameters not decoded, strict DER.
+            _ = try oidValue.decodeObjectIdentifier()
             if !r.isAtEnd { _ = try r.readAnyValue() }
             return .unknown
         }

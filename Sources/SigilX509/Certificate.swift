@@ -420,6 +420,35 @@ public struct Certificate: Sendable {
     /// The subjectUniqueID bits, when present (RFC 5280 §4.1.2.8: v2 and v3 only).
     public var subjectUniqueID: ByteSpan? { spans.hasSubjectUID ? span(spans.subjectUID) : nil }
 
+    /// True when `other`'s subject and SubjectPublicKeyInfo encodings are byte-identical to this
+    /// certificate's (the same logical CA: path building's loop detection). Compares the
+    /// octets in place, without making views. Sigil-internal.
+    @_spi(SigilInternal) public func sameSubjectAndKey(as other: Certificate) -> Bool {
+        Certificate.sameBytes(der, spans.subject, other.der, other.spans.subject)
+            && Certificate.sameBytes(der, spans.spki, other.der, other.spans.spki)
+    }
+
+    /// True when `other`'s SubjectPublicKeyInfo encoding is byte-identical to this
+    /// certificate's (`subjectPublicKeyInfo == other.subjectPublicKeyInfo`, without making
+    /// views). Sigil-internal.
+    @_spi(SigilInternal) public func sameSubjectPublicKeyInfo(as other: Certificate) -> Bool {
+        Certificate.sameBytes(der, spans.spki, other.der, other.spans.spki)
+    }
+
+    /// Byte equality of `a[sa]` and `b[sb]`.
+    static func sameBytes(_ a: [UInt8], _ sa: Span, _ b: [UInt8], _ sb: Span) -> Bool {
+        let n = Int(sa.end) - Int(sa.start)
+        guard n == Int(sb.end) - Int(sb.start) else { return false }
+        if n == 0 { return true }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                DERValue.bytesEqual(
+                    UnsafeRawBufferPointer(rebasing: x[Int(sa.start)..<Int(sa.end)]),
+                    UnsafeRawBufferPointer(rebasing: y[Int(sb.start)..<Int(sb.end)]))
+            }
+        }
+    }
+
     /// True when issuer and subject are the same name (RFC 5280 §6.1: "self-issued").
     public var isSelfIssued: Bool { issuer.matchesForChaining(subject) }
 

@@ -146,8 +146,11 @@ extension Certificate {
         }
         guard let at = knownExtensionValueAt(slot) else { return nil }
         let end = Int(spans.extensions.end)
+        // The storage reference taken once, up front (reading `der` after the decoding made the
+        // optimiser copy the whole 225-byte Certificate to reach it).
+        let storage = der
         do {
-            return try withStorage(der) { (buf) throws(DERError) -> T in
+            return try withStorage(storage) { (buf) throws(DERError) -> T in
                 var h = DERReader(input: buf, from: at, to: end)
                 let value = try h.read(.octetString)
                 var r = DERReader(input: buf, from: value.contentStart, to: value.end)
@@ -244,16 +247,17 @@ extension Certificate {
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
-        // Offsets out of the closure, the view made here: no extra reference to `der` held
-        // across the decoding.
+        // Offsets out of the closure, the view made here from the storage reference taken up
+        // front (reading `der` after the decoding copied the whole Certificate).
         // (No closure over `self` either: one would copy the whole Certificate.)
+        let storage = der
         let found = try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) {
             (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
             return (v.contentStart, v.end)
         }
         guard let found else { return nil }
-        return ByteSpan(der, found.0, found.1)
+        return ByteSpan(storage, found.0, found.1)
     }
 
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
@@ -263,6 +267,7 @@ extension Certificate {
         // Offsets out of the closure, views made here (no extra reference to `der` held
         // across the decoding).
         typealias Found = (key: (Int, Int)?, issuer: (Int, Int)?, serial: (Int, Int)?)
+        let storage = der
         let found = try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
             try r.enter(.sequence) { (s) throws(DERError) -> Found in
                 var f: Found = (nil, nil, nil)
@@ -285,9 +290,8 @@ extension Certificate {
             }
         }
         guard let found else { return nil }
-        // Built in one step from one copy of the storage reference (no intermediate values to
-        // copy and destroy).
-        let storage = der
+        // Built in one step from the one copy of the storage reference, taken up front (no
+        // intermediate values to copy and destroy).
         return AuthorityKeyIdentifier(
             keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
             authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
@@ -329,8 +333,9 @@ extension Certificate {
 
     /// certificatePolicies (RFC 5280 §4.2.1.4); see `CertificatePolicies.init(extensionValue:)`.
     public func certificatePolicies() throws(DERError) -> CertificatePolicies? {
+        let storage = der
         guard let range = knownExtensionValueRange(KnownExtension.certificatePolicies) else { return nil }
-        let value = ByteSpan(der, range.start, range.end)
+        let value = ByteSpan(storage, range.start, range.end)
         return try CertificatePolicies(extensionValue: value)
     }
 
@@ -420,14 +425,16 @@ extension Certificate {
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
     func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan?
     {
+        let storage = der
         let found = try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
             return (v.contentStart, v.end)
         }
-        // The view made here, not in a closure over `self` (which would copy the Certificate).
+        // The view made here, not in a closure over `self` (which would copy the Certificate),
+        // from the storage reference taken up front.
         guard let found else { return nil }
-        return ByteSpan(der, found.0, found.1)
+        return ByteSpan(storage, found.0, found.1)
     }
 }
 

@@ -138,6 +138,23 @@ public struct GeneralNames: Sequence, Sendable {
     }
 }
 
+extension GeneralNames {
+    /// Calls `body` with each dNSName [2] (`isDNSName` true) and iPAddress [7] entry's content,
+    /// in encoding order: the entries `makeIterator()` yields as `.dnsName` / `.ipAddress`, the
+    /// only ones host-name checks read (RFC 6125 §6.4), without making the other kinds' values
+    /// (directory names, otherNames). Sigil-internal.
+    @_spi(SigilInternal) public func forEachHostName(_ body: (_ isDNSName: Bool, _ content: ByteSpan) -> Void) {
+        var cursor = ListCursor(list)
+        while let e = cursor.next() {
+            if e.tag == 0x82 {
+                body(true, ByteSpan(cursor.storage, e.contentStart, e.end))
+            } else if e.tag == 0x87 {
+                body(false, ByteSpan(cursor.storage, e.contentStart, e.end))
+            }
+        }
+    }
+}
+
 extension GeneralName {
     /// Decodes a GeneralName TLV that `check` already validated (see `GeneralNames`): the tag
     /// picks the case and the views are made; IA5 contents, directory names and address lengths

@@ -11,6 +11,9 @@
     public var keyUsage: KeyUsage?
     /// extKeyUsage (§4.2.1.12), when present.
     public var extendedKeyUsage: ObjectIdentifierList?
+    /// The purposes path validation reads that extKeyUsage lists, one bit per `Purpose`
+    /// (classified during the one decoding; 0 when the extension is absent).
+    public var extendedKeyUsagePurposes: UInt8 = 0
     /// subjectAltName (§4.2.1.6), when present.
     public var subjectAltNames: GeneralNames?
     /// Offsets in `der` of the subjectKeyIdentifier octets (§4.2.1.2), when present.
@@ -35,6 +38,37 @@
     public var critical: UInt32 = 0
     /// An extension Sigil does not know is marked critical.
     public var unknownCritical = false
+
+    /// Bits of `extendedKeyUsagePurposes`.
+    public enum Purpose {
+        /// id-kp-serverAuth (RFC 5280 §4.2.1.12).
+        public static let serverAuth: UInt8 = 1 << 0
+        /// id-kp-clientAuth.
+        public static let clientAuth: UInt8 = 1 << 1
+        /// anyExtendedKeyUsage.
+        public static let any: UInt8 = 1 << 2
+
+        /// The bit of a KeyPurposeId (OID content octets) compared byte for byte with
+        /// `OID.serverAuth`, `OID.clientAuth` and `OID.anyExtendedKeyUsage`; 0 for any other.
+        @inline(__always)
+        static func of(_ o: UnsafeRawBufferPointer) -> UInt8 {
+            if o.count == 8 {
+                // id-kp = 1.3.6.1.5.5.7.3: 2B 06 01 05 05 07 03, then the purpose's arc.
+                guard
+                    o[0] == 0x2B && o[1] == 0x06 && o[2] == 0x01 && o[3] == 0x05 && o[4] == 0x05 && o[5] == 0x07
+                        && o[6] == 0x03
+                else { return 0 }
+                switch o[7] {
+                case 0x01: return serverAuth
+                case 0x02: return clientAuth
+                default: return 0
+                }
+            }
+            // anyExtendedKeyUsage = 2.5.29.37.0: 55 1D 25 00.
+            if o.count == 4 && o[0] == 0x55 && o[1] == 0x1D && o[2] == 0x25 && o[3] == 0x00 { return any }
+            return 0
+        }
+    }
 
     /// Bit positions in `present` and `critical`.
     public enum Bit {
@@ -80,7 +114,16 @@ extension Certificate {
         func has(_ slot: Int) -> Bool { p & (1 << UInt16(slot)) != 0 }
         if has(KnownExtension.basicConstraints) { x.basicConstraints = try basicConstraints() }
         if has(KnownExtension.keyUsage) { x.keyUsage = try keyUsage() }
-        if has(KnownExtension.extKeyUsage) { x.extendedKeyUsage = try extendedKeyUsage() }
+        if has(KnownExtension.extKeyUsage) {
+            // `extendedKeyUsage()`'s decoding (a SEQUENCE of at least one valid OID, nothing
+            // after it), classifying the purposes the verifier reads on the way: the list is not
+            // walked again for them.
+            var purposes: UInt8 = 0
+            x.extendedKeyUsage = try listExtension(KnownExtension.extKeyUsage) { (r) throws(DERError) in
+                purposes |= TrustExtensions.Purpose.of(try r.readObjectIdentifier())
+            }.map { ObjectIdentifierList(list: $0) }
+            x.extendedKeyUsagePurposes = purposes
+        }
         if has(KnownExtension.subjectAltName) { x.subjectAltNames = try subjectAlternativeNames() }
         if has(KnownExtension.issuerAltName) { _ = try issuerAlternativeNames() }
         if has(KnownExtension.subjectKeyIdentifier), let ski = try subjectKeyIdentifier() {
@@ -118,6 +161,11 @@ extension Certificate {
         x.basicConstraints = (try? basicConstraints()) ?? nil
         x.keyUsage = (try? keyUsage()) ?? nil
         x.extendedKeyUsage = (try? extendedKeyUsage()) ?? nil
+        if let eku = x.extendedKeyUsage {
+            if eku.contains(OID.serverAuth) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.serverAuth }
+            if eku.contains(OID.clientAuth) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.clientAuth }
+            if eku.contains(OID.anyExtendedKeyUsage) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.any }
+        }
         if let ski = (try? subjectKeyIdentifier()) ?? nil { x.subjectKeyIdentifier = (ski.start, ski.end) }
         if let aki = (try? authorityKeyIdentifier()) ?? nil {
             x.hasAuthorityKeyIdentifier = true

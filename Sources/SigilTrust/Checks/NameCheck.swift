@@ -1,5 +1,5 @@
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 extension CheckUnit {
     /// The end entity's names: subjectAltName syntax and consistency with the subject, and the
@@ -62,9 +62,9 @@ extension Checks {
         var reference: ServerIdentity?
         if case .success(let id)? = options.hostIdentity { reference = id }
         var matched = false
-        for name in sans {
-            switch name {
-            case .dnsName(let presented):
+        // The dNSName and iPAddress entries only (the other kinds are not read here).
+        sans.forEachHostName { isDNSName, presented in
+            if isDNSName {
                 let bytes = presented.bytes
                 let kind = DNSSyntax.classify(bytes)
                 if case .invalid = kind {
@@ -73,15 +73,13 @@ extension Checks {
                             .profileViolation, at: 0,
                             "subjectAltName dNSName \"\(presented.latin1String)\" is not a valid host name (RFC 5280 §4.2.1.6)"
                         ))
-                    continue
+                    return
                 }
                 if !matched, case .dns(let r)? = reference, presentedDNSNameMatches(kind, bytes, r.bytes[...]) {
                     matched = true
                 }
-            case .ipAddress(let presented):
-                if !matched, case .ip(let r)? = reference, presented == r.bytes { matched = true }
-            default:
-                break
+            } else if !matched, case .ip(let r)? = reference, presented == r.bytes {
+                matched = true
             }
         }
         if reference != nil { hostMatched = matched }

@@ -38,7 +38,9 @@
 struct CandidatePool {
     /// The intermediates as handed over (not copied). Node `anchorCount + j` is `certificates[j]`.
     let certificates: [Certificate]
-    let leaf: Certificate
+    /// The leaf's encoding (certificates are equal when their encodings are: `Certificate.==`),
+    /// kept instead of a second copy of the whole leaf value.
+    let leafDER: [UInt8]
     /// False in pass 1 (byte-identical subjects only), true in pass 2 (RFC 5280 §7.1).
     private(set) var normalised = false
     /// Pass 1: fingerprint of each certificate's subject encoding (built by the first lookup).
@@ -56,7 +58,7 @@ struct CandidatePool {
 
     init(_ certificates: [Certificate], leaf: Certificate) {
         self.certificates = certificates
-        self.leaf = leaf
+        self.leafDER = leaf.der
     }
 
     var count: Int { certificates.count }
@@ -86,24 +88,25 @@ struct CandidatePool {
         }
         let first = list.count
         var seen: Set<Certificate>? = nil
+        // `certificates[j]` is read in place each time (a copy of the 225-byte value costs more
+        // than the comparisons).
         func consider(_ j: Int, _ list: inout CandidateList) {
-            let c = certificates[j]
-            if c == leaf { return }
+            if certificates[j].der == leafDER { return }
             // A certificate identical to an anchor matching `issuer` is that anchor: an identical
             // one has the same subject, so it matches `issuer` under this pass's rule too
             // (byte-identical in pass 1, §7.1 in pass 2) and is among `anchorMatches`.
-            for k in 0..<anchorMatches where anchors.anchors[list[k]].certificate == c { return }
+            for k in 0..<anchorMatches where anchors.anchors[list[k]].certificate == certificates[j] { return }
             // Duplicates share their subject, so an earlier copy is in the list already.
             let kept = list.count - first
             if kept < CandidatePool.linearDedupLimit {
-                for k in first..<list.count where certificates[list[k] - anchorCount] == c { return }
+                for k in first..<list.count where certificates[list[k] - anchorCount] == certificates[j] { return }
             } else {
                 if seen == nil {
                     var s = Set<Certificate>()
                     for k in first..<list.count { s.insert(certificates[list[k] - anchorCount]) }
                     seen = s
                 }
-                if !seen!.insert(c).inserted { return }
+                if !seen!.insert(certificates[j]).inserted { return }
             }
             list.append(anchorCount + j)
         }

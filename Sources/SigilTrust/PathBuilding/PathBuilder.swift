@@ -16,7 +16,7 @@
 // themselves are the check units of Checks/ (Checks/CheckUnit.swift lists them).
 
 import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 extension Session {
     /// Path building in the two passes described at `CandidatePool`: byte-identical names
@@ -69,7 +69,8 @@ extension Session {
                     break
                 }
                 let c = certificate(n)
-                if c.subject.encoded == cand.subject.encoded && c.subjectPublicKeyInfo == cand.subjectPublicKeyInfo {
+                // (Compared in place: `sameSubjectAndKey` makes no views of the encodings.)
+                if c.sameSubjectAndKey(as: cand) {
                     looped = true
                     break
                 }
