@@ -96,7 +96,9 @@ public struct ByteOutput: ByteSink {
             d.storeBytes(of: x, as: UInt32.self)
             d.storeBytes(of: y, toByteOffset: n - 4, as: UInt32.self)
         } else if n < 4 {
-            for i in 0..<n { d.storeBytes(of: s.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
+            for i in 0..<n {
+                d.storeBytes(of: s.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self)
+            }
         } else {
             d.copyMemory(from: s, byteCount: n)
         }
