@@ -1,6 +1,6 @@
 import SigilCrypto
-import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilDER
+@_spi(SigilInternal) import SigilX509
 
 extension CertificateReport {
     /// Writes the object of ``json(sha256:spkiSha256:)`` — the same members, in the same order,
@@ -28,171 +28,181 @@ extension CertificateReport {
             inspected.strictCertificate == nil
             ? nil : inspected.carrierMap == nil ? carrier : inspected.strictCertificate
 
-        out.raw("{\"subject\":")
-        out.string { b in inspected.subject?.appendRFC4514(to: &b) }
-        out.raw(",\"issuer\":")
-        out.string { b in inspected.issuer?.appendRFC4514(to: &b) }
-        out.raw(",\"serial\":")
-        if let c = strict {
-            // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
-            c.serialNumber.withUnsafeBytes { s in
-                var i = 0
-                while i < s.count && s[i] == 0 { i += 1 }
-                if i == s.count { out.raw("\"0\"") } else { out.hexString(UnsafeRawBufferPointer(rebasing: s[i...])) }
+        out.withOutput { o in
+            o.append("{\"subject\":")
+            o.jsonString { b in inspected.subject?.appendRFC4514(to: &b) }
+            o.append(",\"issuer\":")
+            o.jsonString { b in inspected.issuer?.appendRFC4514(to: &b) }
+            o.append(",\"serial\":")
+            if let c = strict {
+                // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
+                c.serialNumber.withUnsafeBytes { s in
+                    var i = 0
+                    while i < s.count && s[i] == 0 { i += 1 }
+                    if i == s.count { o.append("\"0\"") } else { o.jsonHex(UnsafeRawBufferPointer(rebasing: s[i...])) }
+                }
+            } else {
+                o.jsonString(inspected.serialHex)
             }
-        } else {
-            out.string(inspected.serialHex)
-        }
-        out.raw(",\"version\":")
-        out.int(Int64(inspected.version))
-        out.raw(",\"notBefore\":")
-        if let t = inspected.notBefore { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
-        out.raw(",\"notAfter\":")
-        if let t = inspected.notAfter { out.string { DERTime.appendRFC3339(t, to: &$0) } } else { out.null() }
-        out.raw(",\"signatureAlgorithm\":")
-        if let c = strict, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
-            // The strict certificate's outer and TBS identifiers are one encoding.
-            out.string { b in
-                c.der.withUnsafeBytes {
-                    DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+            o.append(",\"version\":")
+            o.jsonInt(Int64(inspected.version))
+            o.append(",\"notBefore\":")
+            if let t = inspected.notBefore {
+                o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
+            } else {
+                o.append("null")
+            }
+            o.append(",\"notAfter\":")
+            if let t = inspected.notAfter {
+                o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
+            } else {
+                o.append("null")
+            }
+            o.append(",\"signatureAlgorithm\":")
+            if let c = strict, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
+                // The strict certificate's outer and TBS identifiers are one encoding.
+                o.jsonString { b in
+                    c.der.withUnsafeBytes {
+                        DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                    }
+                }
+            } else {
+                o.jsonString(inspected.signatureAlgorithmOID)
+            }
+            o.append(",\"signatureAlgorithmName\":")
+            o.jsonString(inspected.signatureAlgorithmName)
+            if strict == nil && inspected.tbsSignatureAlgorithmOID != inspected.signatureAlgorithmOID {
+                o.append(",\"tbsSignatureAlgorithm\":")
+                o.jsonString(inspected.tbsSignatureAlgorithmOID)
+            }
+            o.append(",\"publicKey\":{\"algorithm\":")
+            o.jsonString(key.algorithm)
+            o.append(",\"bits\":")
+            if let bits = key.bits { o.jsonInt(Int64(bits)) } else { o.append("null") }
+            if let curve = key.curve {
+                o.append(",\"curve\":")
+                o.jsonString(curve)
+            }
+            if key.explicit { o.append(",\"parameters\":\"explicit\"") }
+            o.append("},\"subjectAltNames\":")
+            if let s {
+                o.append("{\"dns\":")
+                o.jsonStrings(s.dns)
+                o.append(",\"ip\":")
+                o.jsonStrings(s.ip)
+                o.append(",\"email\":")
+                o.jsonStrings(s.email)
+                o.append(",\"uri\":")
+                o.jsonStrings(s.uri)
+                if !s.malformed.isEmpty {
+                    o.append(",\"malformed\":[")
+                    for (i, m) in s.malformed.enumerated() {
+                        if i > 0 { o.append(0x2C) }
+                        o.append("{\"type\":")
+                        o.jsonString(m.kind)
+                        o.append(",\"value\":")
+                        o.jsonString(m.value)
+                        o.append(",\"offset\":")
+                        o.jsonInt(Int64(m.offset))
+                        o.append(",\"reason\":")
+                        o.jsonString(m.reason)
+                        o.append(0x7D)
+                    }
+                    o.append(0x5D)
+                }
+                o.append(0x7D)
+            } else {
+                o.append("{\"dns\":[],\"ip\":[],\"email\":[],\"uri\":[]}")
+            }
+            o.append(",\"basicConstraints\":")
+            if let b {
+                o.append("{\"ca\":")
+                o.jsonBool(b.isCA)
+                if let p = b.pathLength {
+                    o.append(",\"pathLen\":")
+                    o.jsonInt(Int64(p))
+                }
+                o.append(0x7D)
+            } else {
+                o.append("null")
+            }
+            o.append(",\"keyUsage\":")
+            if let k {
+                // `KeyUsage.names`, written in place (RFC 5280 §4.2.1.3 names, bit order).
+                o.append(0x5B)
+                var first = true
+                for i in 0..<9 where k.rawValue & (1 << UInt16(i)) != 0 {
+                    if !first { o.append(0x2C) }
+                    first = false
+                    o.jsonString(KeyUsage.names[i])
+                }
+                o.append(0x5D)
+            } else {
+                o.append("null")
+            }
+            o.append(",\"extendedKeyUsage\":")
+            if let e {
+                // `OID.dotted` of each purpose, written in place.
+                o.append(0x5B)
+                var first = true
+                for oid in e {
+                    if !first { o.append(0x2C) }
+                    first = false
+                    o.jsonString { b in oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
+                }
+                o.append(0x5D)
+            } else {
+                o.append("null")
+            }
+            o.append(",\"subjectKeyIdentifier\":")
+            if let ski { ski.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+            o.append(",\"authorityKeyIdentifier\":")
+            if let id = aki?.keyIdentifier { id.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+            o.append(",\"extensions\":[")
+            if let c = strict {
+                var first = true
+                for x in c.extensions {
+                    if !first { o.append(0x2C) }
+                    first = false
+                    o.append("{\"oid\":")
+                    o.jsonString { b in x.oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
+                    o.append(",\"critical\":")
+                    o.jsonBool(x.critical)
+                    o.append(0x7D)
+                }
+            } else {
+                for (i, x) in inspected.extensions.enumerated() {
+                    if i > 0 { o.append(0x2C) }
+                    o.append("{\"oid\":")
+                    o.jsonString(x.oid)
+                    o.append(",\"critical\":")
+                    o.jsonBool(x.critical)
+                    o.append(0x7D)
                 }
             }
-        } else {
-            out.string(inspected.signatureAlgorithmOID)
-        }
-        out.raw(",\"signatureAlgorithmName\":")
-        out.string(inspected.signatureAlgorithmName)
-        if strict == nil && inspected.tbsSignatureAlgorithmOID != inspected.signatureAlgorithmOID {
-            out.raw(",\"tbsSignatureAlgorithm\":")
-            out.string(inspected.tbsSignatureAlgorithmOID)
-        }
-        out.raw(",\"publicKey\":{\"algorithm\":")
-        out.string(key.algorithm)
-        out.raw(",\"bits\":")
-        if let bits = key.bits { out.int(Int64(bits)) } else { out.null() }
-        if let curve = key.curve {
-            out.raw(",\"curve\":")
-            out.string(curve)
-        }
-        if key.explicit { out.raw(",\"parameters\":\"explicit\"") }
-        out.raw("},\"subjectAltNames\":")
-        if let s {
-            out.raw("{\"dns\":")
-            out.strings(s.dns)
-            out.raw(",\"ip\":")
-            out.strings(s.ip)
-            out.raw(",\"email\":")
-            out.strings(s.email)
-            out.raw(",\"uri\":")
-            out.strings(s.uri)
-            if !s.malformed.isEmpty {
-                out.raw(",\"malformed\":[")
-                for (i, m) in s.malformed.enumerated() {
-                    if i > 0 { out.byte(0x2C) }
-                    out.raw("{\"type\":")
-                    out.string(m.kind)
-                    out.raw(",\"value\":")
-                    out.string(m.value)
-                    out.raw(",\"offset\":")
-                    out.int(Int64(m.offset))
-                    out.raw(",\"reason\":")
-                    out.string(m.reason)
-                    out.byte(0x7D)
-                }
-                out.byte(0x5D)
+            o.append("],\"sha256\":")
+            if let sha256 { sha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+            o.append(",\"spkiSha256\":")
+            if let spkiSha256 { spkiSha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+            o.append(",\"parsedStrictly\":")
+            o.jsonBool(strict != nil)
+            if let err = inspected.strictError {
+                o.append(",\"strictError\":")
+                o.jsonString(err.description)
             }
-            out.byte(0x7D)
-        } else {
-            out.raw("{\"dns\":[],\"ip\":[],\"email\":[],\"uri\":[]}")
-        }
-        out.raw(",\"basicConstraints\":")
-        if let b {
-            out.raw("{\"ca\":")
-            out.bool(b.isCA)
-            if let p = b.pathLength {
-                out.raw(",\"pathLen\":")
-                out.int(Int64(p))
+            o.append(",\"warnings\":[")
+            for (i, w) in inspected.warnings.enumerated() {
+                if i > 0 { o.append(0x2C) }
+                o.append("{\"clause\":")
+                o.jsonString(w.clause)
+                o.append(",\"offset\":")
+                o.jsonInt(Int64(w.offset))
+                o.append(",\"message\":")
+                o.jsonString(w.message)
+                o.append(0x7D)
             }
-            out.byte(0x7D)
-        } else {
-            out.null()
+            o.append("]}")
         }
-        out.raw(",\"keyUsage\":")
-        if let k {
-            // `KeyUsage.names`, written in place (RFC 5280 §4.2.1.3 names, bit order).
-            out.byte(0x5B)
-            var first = true
-            for i in 0..<9 where k.rawValue & (1 << UInt16(i)) != 0 {
-                if !first { out.byte(0x2C) }
-                first = false
-                out.string(KeyUsage.names[i])
-            }
-            out.byte(0x5D)
-        } else {
-            out.null()
-        }
-        out.raw(",\"extendedKeyUsage\":")
-        if let e {
-            // `OID.dotted` of each purpose, written in place.
-            out.byte(0x5B)
-            var first = true
-            for oid in e {
-                if !first { out.byte(0x2C) }
-                first = false
-                out.string { b in oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
-            }
-            out.byte(0x5D)
-        } else {
-            out.null()
-        }
-        out.raw(",\"subjectKeyIdentifier\":")
-        if let ski { ski.withUnsafeBytes { out.hexString($0) } } else { out.null() }
-        out.raw(",\"authorityKeyIdentifier\":")
-        if let id = aki?.keyIdentifier { id.withUnsafeBytes { out.hexString($0) } } else { out.null() }
-        out.raw(",\"extensions\":[")
-        if let c = strict {
-            var first = true
-            for x in c.extensions {
-                if !first { out.byte(0x2C) }
-                first = false
-                out.raw("{\"oid\":")
-                out.string { b in x.oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
-                out.raw(",\"critical\":")
-                out.bool(x.critical)
-                out.byte(0x7D)
-            }
-        } else {
-            for (i, x) in inspected.extensions.enumerated() {
-                if i > 0 { out.byte(0x2C) }
-                out.raw("{\"oid\":")
-                out.string(x.oid)
-                out.raw(",\"critical\":")
-                out.bool(x.critical)
-                out.byte(0x7D)
-            }
-        }
-        out.raw("],\"sha256\":")
-        if let sha256 { sha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
-        out.raw(",\"spkiSha256\":")
-        if let spkiSha256 { spkiSha256.withUnsafeBytes { out.hexString($0) } } else { out.null() }
-        out.raw(",\"parsedStrictly\":")
-        out.bool(strict != nil)
-        if let err = inspected.strictError {
-            out.raw(",\"strictError\":")
-            out.string(err.description)
-        }
-        out.raw(",\"warnings\":[")
-        for (i, w) in inspected.warnings.enumerated() {
-            if i > 0 { out.byte(0x2C) }
-            out.raw("{\"clause\":")
-            out.string(w.clause)
-            out.raw(",\"offset\":")
-            out.int(Int64(w.offset))
-            out.raw(",\"message\":")
-            out.string(w.message)
-            out.byte(0x7D)
-        }
-        out.raw("]}")
     }
 
     /// Where the OID content of an AlgorithmIdentifier encoding lies in the certificate (what

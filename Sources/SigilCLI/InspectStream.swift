@@ -143,7 +143,8 @@ struct InspectStreamer {
         // The name in messages (built only for an error).
         func label() -> String { index == 1 && o.label == nil ? path : "\(path) [\(index)]" }
         func line(_ v: JSONValue) -> Outcome {
-            w.bytes.append(contentsOf: v.serialized().utf8)
+            var text = v.serialized()
+            text.withUTF8 { w.raw(bytes: UnsafeRawBufferPointer($0)) }
             w.byte(0x0A)
             return .line
         }
@@ -180,9 +181,10 @@ struct InspectStreamer {
         // every one with status unknown-log, as the last member of the object.
         if let c = strict {
             let scts = SCTVerifier.check(c, issuer: nil, logList: nil, at: now)
-            if !scts.isEmpty, w.bytes.last == UInt8(ascii: "}") {
-                w.bytes.removeLast()
-                w.bytes.append(contentsOf: (",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}").utf8)
+            if !scts.isEmpty, w.last == UInt8(ascii: "}") {
+                w.removeLast()
+                var text = ",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}"
+                text.withUTF8 { w.raw(bytes: UnsafeRawBufferPointer($0)) }
             }
         }
         w.byte(0x0A)
@@ -197,7 +199,7 @@ final class InspectPipeline: @unchecked Sendable {
     /// A rendered chunk: its JSON lines, and the messages for standard error with the byte
     /// offset of the JSON they come after (so they appear in input order).
     struct Rendered {
-        var json: [UInt8]
+        var json: JSONWriter
         var messages: [(at: Int, text: String)]
         var lines: Int
     }
@@ -211,7 +213,7 @@ final class InspectPipeline: @unchecked Sendable {
     var queueHead = 0
     var done: [Int: Rendered] = [:]
     /// Output buffers handed back by the writer, for the workers to reuse.
-    var spare: [[UInt8]] = []
+    var spare: [JSONWriter] = []
     var submitted = 0
     var inFlight = 0
     var closed = false
@@ -279,23 +281,22 @@ final class InspectPipeline: @unchecked Sendable {
                 queue.removeAll(keepingCapacity: true)
                 queueHead = 0
             }
-            var w = JSONWriter(capacity: 0)
-            if let b = spare.popLast() { w.bytes = b }
+            var w = spare.popLast() ?? JSONWriter(capacity: 0)
             condition.unlock()
 
-            var r = Rendered(json: [], messages: [], lines: 0)
+            var r = Rendered(json: JSONWriter(capacity: 0), messages: [], lines: 0)
             for e in entries {
                 switch e {
-                case .streamError(let text): r.messages.append((w.bytes.count, text))
+                case .streamError(let text): r.messages.append((w.count, text))
                 case .object(let o, let index):
                     switch InspectStreamer.render(o, index: index, path: path, now: now, into: &w) {
                     case .line: r.lines += 1
                     case .skipped: break
-                    case .error(let text): r.messages.append((w.bytes.count, text))
+                    case .error(let text): r.messages.append((w.count, text))
                     }
                 }
             }
-            r.json = w.bytes
+            r.json = w
 
             condition.lock()
             done[sequence] = r
@@ -326,7 +327,7 @@ final class InspectPipeline: @unchecked Sendable {
             out.write(r.json, from, r.json.count)
             reported += r.lines
             next += 1
-            r.json.removeAll(keepingCapacity: true)
+            r.json.removeAll()
 
             condition.lock()
             inFlight -= 1
@@ -346,31 +347,31 @@ struct OutputBuffer {
 
     init(fd: Int32) {
         self.fd = fd
-        writer.bytes.reserveCapacity(Self.threshold * 2)
+        writer.reserveCapacity(Self.threshold * 2)
     }
 
     /// Writes when the buffer holds `threshold` bytes or more.
     @inline(__always)
     mutating func flushIfFull() {
-        if writer.bytes.count >= Self.threshold { flush() }
+        if writer.count >= Self.threshold { flush() }
     }
 
     /// Appends `b[from..<to]`; a large run goes out directly, without a copy.
-    mutating func write(_ b: [UInt8], _ from: Int, _ to: Int) {
+    mutating func write(_ b: JSONWriter, _ from: Int, _ to: Int) {
         if from >= to { return }
         if to - from >= Self.threshold {
             flush()
             b.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
             return
         }
-        writer.bytes.append(contentsOf: b[from..<to])
+        b.withUnsafeBytes { writer.raw(bytes: UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
         flushIfFull()
     }
 
     mutating func flush() {
-        if writer.bytes.isEmpty { return }
-        writer.bytes.withUnsafeBytes { writeAll($0) }
-        writer.bytes.removeAll(keepingCapacity: true)
+        if writer.count == 0 { return }
+        writer.withUnsafeBytes { writeAll($0) }
+        writer.removeAll()
     }
 
     func writeAll(_ b: UnsafeRawBufferPointer) {

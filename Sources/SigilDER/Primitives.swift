@@ -322,6 +322,17 @@ extension DERValue {
     /// Appends the dotted-decimal form of OID content octets (what `objectIdentifierDottedString`
     /// returns) to `out` as ASCII, without an intermediate String.
     public static func appendDottedObjectIdentifier(_ content: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        appendDottedObjectIdentifier(content, into: &out)
+    }
+
+    /// ``appendDottedObjectIdentifier(_:to:)`` into a ``ByteOutput`` (the bulk JSON writer's buffer).
+    @_spi(SigilInternal)
+    public static func appendDottedObjectIdentifier(_ content: UnsafeRawBufferPointer, to out: inout ByteOutput) {
+        appendDottedObjectIdentifier(content, into: &out)
+    }
+
+    package static func appendDottedObjectIdentifier<S: ByteSink>(_ content: UnsafeRawBufferPointer, into out: inout S)
+    {
         var arc: UInt64 = 0
         var first = true
         for b in content {
@@ -351,8 +362,8 @@ public func appendObjectIdentifierDotted(_ content: UnsafeRawBufferPointer, to o
 }
 
 /// Appends `v` in decimal ASCII.
-@usableFromInline
-func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
+@inline(__always)
+func appendDecimal<S: ByteSink>(_ v: UInt64, to out: inout S) {
     if v < 10 {
         out.append(0x30 + UInt8(v))
         return
@@ -366,7 +377,7 @@ func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
             m /= 10
             n += 1
         } while m > 0
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(24 - n)...]))
+        out.append(bytes: UnsafeRawBufferPointer(rebasing: d[(24 - n)...]))
     }
 }
 

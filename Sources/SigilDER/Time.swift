@@ -119,21 +119,55 @@ public enum DERTime {
     }
 
     /// Appends ``rfc3339(_:)``'s ASCII to `out`, without an intermediate String.
-    public static func appendRFC3339(_ seconds: Int64, to out: inout [UInt8]) {
+    public static func appendRFC3339(_ seconds: Int64, to out: inout [UInt8]) { appendRFC3339(seconds, into: &out) }
+
+    /// ``appendRFC3339(_:to:)`` into a ``ByteOutput`` (the bulk JSON writer's buffer).
+    @_spi(SigilInternal)
+    public static func appendRFC3339(_ seconds: Int64, to out: inout ByteOutput) { appendRFC3339(seconds, into: &out) }
+
+    static func appendRFC3339<S: ByteSink>(_ seconds: Int64, into out: inout S) {
         let c = components(seconds)
+        if c.year >= 0 && c.year < 10_000 && c.month >= 0 && c.month < 100 && c.day >= 0 && c.day < 100
+            && c.hour >= 0 && c.hour < 100 && c.minute >= 0 && c.minute < 100 && c.second >= 0 && c.second < 100
+        {
+            // The usual case, what `pad` below writes: every field in its full width of
+            // digits, `YYYY-MM-DDTHH:MM:SSZ`, in one append.
+            var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &text) { t in
+                func two(_ v: Int, _ at: Int) {
+                    t[at] = 0x30 + UInt8(v / 10)
+                    t[at + 1] = 0x30 + UInt8(v % 10)
+                }
+                two(c.year / 100, 0)
+                two(c.year % 100, 2)
+                t[4] = 0x2D
+                two(c.month, 5)
+                t[7] = 0x2D
+                two(c.day, 8)
+                t[10] = 0x54
+                two(c.hour, 11)
+                t[13] = 0x3A
+                two(c.minute, 14)
+                t[16] = 0x3A
+                two(c.second, 17)
+                t[19] = 0x5A
+                out.append(bytes: UnsafeRawBufferPointer(rebasing: t[0..<20]))
+            }
+            return
+        }
         func pad(_ v: Int, _ w: Int) {
             if v >= 0 && v < 10_000 {
                 // The usual case: zeros in front of the digits up to `w` characters.
                 let digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4
-                if digits < w { out.append(contentsOf: repeatElement(0x30, count: w - digits)) }
+                for _ in digits..<max(w, digits) { out.append(0x30) }
                 appendDecimal(UInt64(v), to: &out)
                 return
             }
             // As before: zeros in front of String(v) up to `w` characters (sign included).
             var text: [UInt8] = v < 0 ? [0x2D] : []
             appendDecimal(UInt64(v.magnitude), to: &text)
-            if text.count < w { out.append(contentsOf: repeatElement(0x30, count: w - text.count)) }
-            out += text
+            for _ in text.count..<max(w, text.count) { out.append(0x30) }
+            text.withUnsafeBytes { out.append(bytes: $0) }
         }
         pad(c.year, 4)
         out.append(0x2D)

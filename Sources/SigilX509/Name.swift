@@ -330,7 +330,13 @@ struct NormalizedScalars: IteratorProtocol {
 extension DistinguishedName {
     /// Appends ``rfc4514String``'s UTF-8 to `out` — the same bytes — without building a String
     /// per attribute or for the name (the bulk `inspect --json` path).
-    public func appendRFC4514(to out: inout [UInt8]) {
+    public func appendRFC4514(to out: inout [UInt8]) { appendRFC4514(into: &out) }
+
+    /// ``appendRFC4514(to:)`` into a ``ByteOutput`` (the bulk JSON writer's buffer).
+    @_spi(SigilInternal)
+    public func appendRFC4514(to out: inout ByteOutput) { appendRFC4514(into: &out) }
+
+    func appendRFC4514<S: ByteSink>(into out: inout S) {
         encoded.withUnsafeBytes { b in
             var r = DERReader(b)
             guard let name = try? r.read(.sequence) else { return }
@@ -366,14 +372,15 @@ extension DistinguishedName {
 
 extension NameAttribute {
     /// `TYPE=value` (``rfc4514String``) appended as UTF-8.
-    static func appendRFC4514(type: UnsafeRawBufferPointer, value: DERValue, to out: inout [UInt8]) {
+    static func appendRFC4514<S: ByteSink>(type: UnsafeRawBufferPointer, value: DERValue, to out: inout S) {
         if type.count == 3 && type[0] == 0x55 && type[1] == 0x04, let short = shortName2_5_4(type[2]) {
             // The X.520 attributes (2.5.4.x) of `OID.attributeNames`, without a table scan.
-            short.withUTF8Buffer { out.append(contentsOf: $0) }
+            short.withUTF8Buffer { out.append(bytes: UnsafeRawBufferPointer($0)) }
         } else if let short = OID.attributeShortName(type) {
-            out += short.utf8
+            var short = short
+            short.withUTF8 { out.append(bytes: UnsafeRawBufferPointer($0)) }
         } else {
-            DERValue.appendDottedObjectIdentifier(type, to: &out)
+            DERValue.appendDottedObjectIdentifier(type, into: &out)
         }
         out.append(0x3D)
         guard DERString.isStringTag(value.tag) else {
@@ -384,17 +391,17 @@ extension NameAttribute {
         let content = value.content
         if value.tag != .bmpString && value.tag != .universalString && rfc4514Plain(content) {
             // ASCII needing no escape (the usual value): the octets as they are, one copy.
-            content.withMemoryRebound(to: UInt8.self) { out.append(contentsOf: $0) }
+            out.append(bytes: content)
             return
         }
-        let start = out.count
+        var text: [UInt8] = []
         if value.tag != .bmpString && value.tag != .universalString && !content.contains(where: { $0 >= 0x80 }) {
-            out.append(contentsOf: content)
+            text.append(contentsOf: content)
         } else {
             var it = DERString(tag: value.tag, bytes: content, offset: 0).makeScalarIterator()
-            while let c = it.next() { UTF8.encode(c) { out.append($0) } }
+            while let c = it.next() { UTF8.encode(c) { text.append($0) } }
         }
-        rfc4514EscapeInPlace(&out, from: start)
+        rfc4514AppendEscaped(text, to: &out)
     }
 }
 
@@ -415,7 +422,7 @@ func shortName2_5_4(_ arc: UInt8) -> StaticString? {
 }
 
 /// Lowercase hex of `bytes` appended as ASCII (what `hexString` gives).
-func appendHex(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+func appendHex<S: ByteSink>(_ bytes: UnsafeRawBufferPointer, to out: inout S) {
     let digits: StaticString = "0123456789abcdef"
     digits.withUTF8Buffer { d in
         for b in bytes {
@@ -445,39 +452,25 @@ func rfc4514Plain(_ v: UnsafeRawBufferPointer) -> Bool {
     return bad == 0
 }
 
-/// `rfc4514Escape` over the UTF-8 in `out[start...]`, in place: the characters it escapes are
-/// all ASCII, and the first and last scalars are spaces or `#` exactly when the first and last
+/// `rfc4514Escape` of the UTF-8 `value`, appended to `out`: the characters it escapes are all
+/// ASCII, and the first and last scalars are spaces or `#` exactly when the first and last
 /// octets are.
-func rfc4514EscapeInPlace(_ out: inout [UInt8], from start: Int) {
-    let n = out.count - start
-    guard n > 0 else { return }
-    let plain = out.withUnsafeBufferPointer { b -> Bool in
-        if b[start] == 0x23 || b[start] == 0x20 || b[b.count - 1] == 0x20 { return false }
-        for i in start..<b.count {
-            let c = b[i]
-            // Every escaped character is 0x00, or in 0x22...0x5C.
-            if c > 0x5C || (c > 0x00 && c < 0x22) { continue }
-            switch c {
-            case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x00: return false
-            default: continue
-            }
-        }
-        return true
-    }
-    if plain { return }
-    let value = Array(out[start...])
-    out.removeSubrange(start...)
+func rfc4514AppendEscaped<S: ByteSink>(_ value: [UInt8], to out: inout S) {
     for (i, c) in value.enumerated() {
         switch c {
         case 0x5C, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E:
             out.append(0x5C)
             out.append(c)
         case 0x23 where i == 0:
-            out += [0x5C, 0x23]
+            out.append(0x5C)
+            out.append(0x23)
         case 0x20 where i == 0 || i == value.count - 1:
-            out += [0x5C, 0x20]
+            out.append(0x5C)
+            out.append(0x20)
         case 0x00:
-            out += [0x5C, 0x30, 0x30]
+            out.append(0x5C)
+            out.append(0x30)
+            out.append(0x30)
         default:
             out.append(c)
         }

@@ -373,13 +373,37 @@ struct Base64Stream {
     @inline(__always)
     mutating func reserve(_ n: Int) {
         let need = count + n + 8
-        if need > out.count { out.append(contentsOf: repeatElement(0, count: max(out.count, need - out.count))) }
+        if need > out.count { grow(max(out.count * 2, need)) }
+    }
+
+    /// New storage of `size` octets (zeroed in one go) holding the `count` decoded so far.
+    @inline(never)
+    mutating func grow(_ size: Int) {
+        var bigger = [UInt8](repeating: 0, count: size)
+        bigger.withUnsafeMutableBufferPointer { d in
+            out.withUnsafeBufferPointer { s in d.baseAddress!.update(from: s.baseAddress!, count: count) }
+        }
+        out = bigger
     }
 
     /// Feeds one line; false when it holds a character other than base64, `=` and blanks, or
     /// an alphabet character after `=` (what the line check of `PEM.decodeBlocks` refuses).
     mutating func line(_ l: UnsafeBufferPointer<UInt8>, sawPadding: inout Bool) -> Bool {
-        if !sawPadding && carried == 0 && l.count & 3 == 0 && fastLine(l) { return true }
+        if !sawPadding && carried == 0 && l.count & 3 == 0 {
+            if fastLine(l) { return true }
+            // The usual last line: whole quanta of alphabet characters, then the padded one —
+            // the quanta decoded at once, the last four characters one by one as below (the
+            // same octets and checks as taking the whole line one by one).
+            let n = l.count - 4
+            if n > 0 && fastLine(UnsafeBufferPointer(rebasing: l[..<n])) {
+                return slowLine(UnsafeBufferPointer(rebasing: l[n...]), sawPadding: &sawPadding)
+            }
+        }
+        return slowLine(l, sawPadding: &sawPadding)
+    }
+
+    /// `line`, one character at a time.
+    mutating func slowLine(_ l: UnsafeBufferPointer<UInt8>, sawPadding: inout Bool) -> Bool {
         for c in l {
             let v = Base64.decodeTable[Int(c)]
             if v != 0xFF {
