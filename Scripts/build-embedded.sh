@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 heavy() { if [ -n "${SIGIL_LOCK:-}" ]; then flock "$SIGIL_LOCK" "$@"; else "$@"; fi; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-EMBEDDED=(-enable-experimental-feature Embedded -wmo -parse-as-library)
+# -package-name: the modules share `package` declarations (SigilDER's ByteSink), as SwiftPM builds them.
+EMBEDDED=(-enable-experimental-feature Embedded -wmo -parse-as-library -package-name sigil)
 for target in x86_64-unknown-none-elf wasm32-unknown-none-wasm armv7em-none-none-eabi; do
     mkdir -p "$OUT/$target"
     for module in SigilDER SigilX509; do
