@@ -21,7 +21,7 @@ public enum PEM {
     /// Extracts every `-----BEGIN CERTIFICATE-----` block of `text` (RFC 7468 §5; also the
     /// legacy `X509 CERTIFICATE` and `TRUSTED CERTIFICATE` labels). Text outside blocks is
     /// ignored (§2 allows explanatory text), CRLF and LF line ends are both accepted, other
-    /// block types are skipped and counted. Base64 is strict (§3: standard alphabet, `=` padding
+    /// block types are checked (their base64 as strictly) and skipped and counted. Base64 is strict (§3: standard alphabet, `=` padding
     /// only at the end); an error carries the 1-based line number as its offset.
     public static func decodeBlocks(_ text: [UInt8]) throws(DERError) -> Blocks {
         guard text.count <= maximumInputSize else { throw DERError(.tooLarge, at: 0) }
@@ -75,6 +75,11 @@ public enum PEM {
                     blocks.certificates.append(der)
                 }
             } else {
+                // A block of another label is skipped, but only once its body is valid base64:
+                // a damaged block anywhere fails the input, as the streaming reader
+                // (`ObjectStream`, which decodes every block whatever its label) and OpenSSL's
+                // PEM reader decide (RFC 4648 §3.5 canonical length and padding).
+                guard Base64.decode(body) != nil else { throw DERError(.invalidBase64, at: lineNumber + 1) }
                 blocks.skippedBlocks += 1
             }
         }

@@ -47,6 +47,19 @@ final class TrustStoreStreamingTests: XCTestCase {
             var whole = TrustStore()
             XCTAssertEqual(whole.add(contentsOf: Array(text.utf8)), 0)
         }
+        // A block of another label whose body is damaged (a line of 58 characters before the
+        // last one: RFC 7468 §3 lines are 64 characters but the last; FuzzTrustStore's finding):
+        // both readers judge the file the same way.
+        let key = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFg3LwKJlIOQi/6Dh\n"
+            + "nAvrMxQYABvpM+BlCQf/jkaMJRShRANCAASe28agRAD2aaYTxZcligMSmH\n"
+            + "qwm6s7DNCqQEr0TmE00sjZHqLqUDEtuoFtc6shz2e3ESWu/ZnxvU0mQv\n-----END PRIVATE KEY-----\n"
+        for text in [good + key + good, key + good, good + key] {
+            var whole = TrustStore()
+            whole.add(contentsOf: Array(text.utf8))
+            let store = try XCTUnwrap(TrustStore.loading(file: try temp("key.pem", Array(text.utf8))))
+            XCTAssertEqual(store.anchors.map(\.certificate.der), whole.anchors.map(\.certificate.der), text)
+            XCTAssertEqual(store.count, 0, "a damaged block anywhere adds nothing: \(text)")
+        }
         // No certificate at all; a certificate that does not parse (skipped, counted).
         let none = try XCTUnwrap(TrustStore.loading(file: try temp("none.pem", Array("just text\n".utf8))))
         XCTAssertEqual(none.count, 0)
