@@ -50,7 +50,8 @@ final class TrustStoreStreamingTests: XCTestCase {
         // A block of another label whose body is damaged (a line of 58 characters before the
         // last one: RFC 7468 §3 lines are 64 characters but the last; FuzzTrustStore's finding):
         // both readers judge the file the same way.
-        let key = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFg3LwKJlIOQi/6Dh\n"
+        let key =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFg3LwKJlIOQi/6Dh\n"
             + "nAvrMxQYABvpM+BlCQf/jkaMJRShRANCAASe28agRAD2aaYTxZcligMSmH\n"
             + "qwm6s7DNCqQEr0TmE00sjZHqLqUDEtuoFtc6shz2e3ESWu/ZnxvU0mQv\n-----END PRIVATE KEY-----\n"
         for text in [good + key + good, key + good, good + key] {
