@@ -197,6 +197,105 @@ IFMA INLINE void amm(uint64_t *out, const uint64_t *a, const uint64_t *b, const 
     for (int k = 0; k < V; k++) _mm512_storeu_si512((void *)(out + 8 * k), R[k]);
 }
 
+/* out = AMS(a) = a²·R^-1 (mod m), below 2m when a < 2m and 4m < R: the same result as
+ * amm(out, a, a, ...), with each cross product a_i·a_j (i < j) computed once (Gueron & Krasnov's
+ * "almost Montgomery squaring"). out may alias a.
+ *
+ * a² = Σ_i a_i²·2^(104i) + Σ_i Σ_{j>i} a_i·2a_j·2^(52(i+j)). Step i runs AMM's step with b_i's row
+ * a·b_i replaced by the row Σ_{j>i} a_i·2a_j·2^(52j) (window-relative, as AMM's rows are). VPMADD52
+ * reads 52 bits of each source and 2a_j may have 53: with d_j = 2a_j mod 2^52 and c_j = bit 51 of
+ * a_j (2a_j = d_j + c_j·2^52), the row is a_i·d_j (the low and high halves by VPMADD52 with the
+ * digit vector d, masked to lanes j > i) plus a_i at lane j + 1 for each j > i with c_j = 1 (a
+ * masked add of the broadcast a_i after the shift, the mask c's bits; the same for every step but
+ * the one vector holding lane i). The diagonal a_i² sits at absolute digits 2i (low half) and
+ * 2i + 1 (high half), which no step has to produce: those below D are in the accumulator from the
+ * start (the window at step 0 covers absolute digits 0..D−1), those at D and above are added after
+ * the last step (at digit p − D), since (T + m·Y)/R = (T_low + m·Y)/R + T_high exactly when
+ * T_low + m·Y ≡ 0 (mod R).
+ *
+ * The scalar side is AMM's, with the row's terms at lanes 0, 1, 2 of the step (AMM's L0, K, J):
+ * row i reaches lane p only for p > i, so L0 = 0, K = lo(a_0·d_1) at step 0, and J = lo(a_0·d_2) +
+ * hi(a_0·d_1) + c_1·a_0 at step 0, lo(a_1·d_2) at step 1; zero otherwise.
+ *
+ * Lane bounds: each step adds at most five terms below 2^52 to a lane (two of m·y, two of a_i·d,
+ * one a_i), the diagonal adds two, so every lane stays below (5·8V + 2)·2^52 < 2^61. */
+IFMA INLINE void ams(uint64_t *out, const uint64_t *a, const uint64_t *m, uint64_t k0, const int V) {
+    __m512i Dd[MAXV], Ds[MAXV], M[MAXV], Ms[MAXV], R[MAXV], Hi[MAXV];
+    __mmask8 cm[MAXV];
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i mask = _mm512_set1_epi64((long long)MASK52);
+    const __m512i top = _mm512_set1_epi64(1LL << 51);
+    /* The diagonal: lo(a_i²) at digit 2i, hi(a_i²) at 2i + 1; vector k of a gives digits 16k..16k+15,
+       accumulator vectors 2k and 2k + 1 (below V: R, the window at step 0; from V: Hi, added at the
+       end). */
+    const __m512i even = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i odd = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    for (int k = 0; k < V; k++) {
+        const __m512i A = _mm512_loadu_si512((const void *)(a + 8 * k));
+        M[k] = _mm512_loadu_si512((const void *)(m + 8 * k));
+        Dd[k] = _mm512_and_si512(_mm512_slli_epi64(A, 1), mask);
+        cm[k] = _mm512_cmpge_epu64_mask(A, top);
+        const __m512i lo = _mm512_madd52lo_epu64(zero, A, A);
+        const __m512i hi = _mm512_madd52hi_epu64(zero, A, A);
+        const __m512i e0 = _mm512_permutex2var_epi64(lo, even, hi);
+        const __m512i e1 = _mm512_permutex2var_epi64(lo, odd, hi);
+        if (2 * k < V) R[2 * k] = e0; else Hi[2 * k - V] = e0;
+        if (2 * k + 1 < V) R[2 * k + 1] = e1; else Hi[2 * k + 1 - V] = e1;
+    }
+    for (int k = 0; k < V; k++) {
+        Ds[k] = _mm512_alignr_epi64(k + 1 < V ? Dd[k + 1] : zero, Dd[k], 1);
+        Ms[k] = _mm512_alignr_epi64(k + 1 < V ? M[k + 1] : zero, M[k], 1);
+    }
+    const uint64_t d1 = (a[1] << 1) & MASK52, d2 = (a[2] << 1) & MASK52;
+    uint64_t K[8] = {0}, J[8] = {0};
+    K[0] = (a[0] * d1) & MASK52;
+    J[0] = ((a[0] * d2) & MASK52) + (uint64_t)(((unsigned __int128)(a[0] << 12) * d1) >> 64) + (a[1] >> 51) * a[0];
+    J[1] = (a[1] * d2) & MASK52;
+    const uint64_t m0s = m[0] << 12, m1 = m[1], m1s = m[1] << 12, m2 = m[2];
+    /* Lanes 0 and 1 of the window at step 0: the diagonal's digits 0 and 1. */
+    uint64_t acc0 = (a[0] * a[0]) & MASK52;
+    uint64_t lane1 = (uint64_t)(((unsigned __int128)(a[0] << 12) * a[0]) >> 64);
+#pragma clang loop unroll(full)
+    for (int q = 0; q < V; q++) {
+        for (int l = 0; l < 8; l++) {
+            const int i = 8 * q + l;
+            const __m512i S0 = _mm512_alignr_epi64(V > 1 ? R[1] : zero, R[0], 1);
+            const uint64_t r2 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(S0), 1);
+            const uint64_t c = acc0;
+            const uint64_t y = (c * k0) & MASK52;
+            /* (c + lo(m_0·y)) / 2^52, c + lo(m_0·y) ≡ 0 (mod 2^52): ⌈c / 2^52⌉. */
+            acc0 = ((c + MASK52) >> 52) + (uint64_t)(((unsigned __int128)m0s * y) >> 64) + lane1 + ((m1 * y) & MASK52);
+            lane1 = r2 + ((m2 * y) & MASK52) + (uint64_t)(((unsigned __int128)m1s * y) >> 64);
+            if (q == 0) {
+                acc0 += K[l];
+                lane1 += J[l];
+            }
+            const __m512i B = _mm512_set1_epi64((long long)a[i]), Y = _mm512_set1_epi64((long long)y);
+            const __mmask8 mlo = (__mmask8)(0xFFu << l), mhi = (__mmask8)(0xFEu << l);
+            for (int k = 0; k < V; k++) {
+                /* The row's terms first: they do not wait for y. */
+                __m512i hq = zero;
+                if (k == q) {
+                    hq = _mm512_mask_madd52lo_epu64(hq, mlo, Ds[k], B);
+                    hq = _mm512_mask_madd52hi_epu64(hq, mhi, Dd[k], B);
+                    hq = _mm512_mask_add_epi64(hq, (__mmask8)(cm[k] & mhi), hq, B);
+                } else if (k > q) {
+                    hq = _mm512_madd52lo_epu64(hq, Ds[k], B);
+                    hq = _mm512_madd52hi_epu64(hq, Dd[k], B);
+                    hq = _mm512_mask_add_epi64(hq, cm[k], hq, B);
+                }
+                hq = _mm512_madd52lo_epu64(hq, Ms[k], Y);
+                hq = _mm512_madd52hi_epu64(hq, M[k], Y);
+                R[k] = _mm512_add_epi64(_mm512_alignr_epi64(k + 1 < V ? R[k + 1] : zero, R[k], 1), hq);
+            }
+        }
+    }
+    R[0] = _mm512_mask_set1_epi64(R[0], 1, (long long)acc0);
+    for (int k = 0; k < V; k++) R[k] = _mm512_add_epi64(R[k], Hi[k]);
+    normalize(R, V);
+    for (int k = 0; k < V; k++) _mm512_storeu_si512((void *)(out + 8 * k), R[k]);
+}
+
 /* The exponentiation for one vector count V (see csigil_rsa_modexp_ifma_rr). rr = 0: `xr` is x·R
    mod m; rr = 1: `xr` is R² mod m, and x·R (mod m, below 2m) = AMM(x, R²). */
 IFMA INLINE void modexp(csigil_limb *out, const csigil_limb *x, const csigil_limb *xr, const csigil_limb *m,
@@ -218,13 +317,13 @@ IFMA INLINE void modexp(csigil_limb *out, const csigil_limb *x, const csigil_lim
     for (size_t limb = top + 1; limb-- > 0;) {
         for (; bit >= 0; bit--) {
             if (limb == 0 && bit == 0) break;
-            amm(acc, acc, acc, md, k0, V);
+            ams(acc, acc, md, k0, V);
             if ((e[limb] >> bit) & 1) amm(acc, acc, xrd, md, k0, V);
         }
         bit = 63;
     }
     /* Bit 0 (= 1): square, then multiply by ordinary x to leave Montgomery form: x^e, < 2m. */
-    amm(acc, acc, acc, md, k0, V);
+    ams(acc, acc, md, k0, V);
     amm(acc, acc, xd, md, k0, V);
 
     /* To n + 1 limbs (2m may exceed 2^(64n)), then one conditional subtraction of m. */
@@ -276,6 +375,38 @@ void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csi
     modexp_any(out, x, rr, m, n, e, elen, 1);
 }
 
+/* One AMM (square = 0) or AMS (square = 1) for tests, on (n + 1)-limb operands below 2m. */
+IFMA INLINE void mont_op(csigil_limb *out, const csigil_limb *a, const csigil_limb *b, const csigil_limb *m,
+                         size_t n, int square, const int V) {
+    const size_t D = 8 * (size_t)V;
+    uint64_t md[8 * MAXV], ad[8 * MAXV], bd[8 * MAXV], rd[8 * MAXV];
+    to_radix52(md, m, n, D);
+    to_radix52(ad, a, n + 1, D);
+    to_radix52(bd, b, n + 1, D);
+    uint64_t inv = m[0];
+    for (int i = 0; i < 5; i++) inv *= 2 - m[0] * inv;
+    const uint64_t k0 = (0 - inv) & MASK52;
+    if (square) ams(rd, ad, md, k0, V); else amm(rd, ad, bd, md, k0, V);
+    from_radix52(out, n + 1, rd, D);
+}
+
+IFMA void csigil_rsa_ifma_mont_test(csigil_limb *out, const csigil_limb *a, const csigil_limb *b,
+                                    const csigil_limb *m, size_t n, int square) {
+    switch (csigil_rsa_ifma_vectors(n)) {
+    case 1: mont_op(out, a, b, m, n, square, 1); break;
+    case 2: mont_op(out, a, b, m, n, square, 2); break;
+    case 3: mont_op(out, a, b, m, n, square, 3); break;
+    case 4: mont_op(out, a, b, m, n, square, 4); break;
+    case 5: mont_op(out, a, b, m, n, square, 5); break;
+    case 6: mont_op(out, a, b, m, n, square, 6); break;
+    case 7: mont_op(out, a, b, m, n, square, 7); break;
+    case 8: mont_op(out, a, b, m, n, square, 8); break;
+    case 9: mont_op(out, a, b, m, n, square, 9); break;
+    case 10: mont_op(out, a, b, m, n, square, 10); break;
+    default: __builtin_trap();
+    }
+}
+
 #else
 
 int csigil_bignum_ifma_supported(void) { return 0; }
@@ -283,6 +414,11 @@ size_t csigil_rsa_ifma_vectors(size_t n) { (void)n; return 0; }
 void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csigil_limb *rr,
                                const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen) {
     (void)out; (void)x; (void)rr; (void)m; (void)n; (void)e; (void)elen;
+    __builtin_trap();
+}
+void csigil_rsa_ifma_mont_test(csigil_limb *out, const csigil_limb *a, const csigil_limb *b,
+                               const csigil_limb *m, size_t n, int square) {
+    (void)out; (void)a; (void)b; (void)m; (void)n; (void)square;
     __builtin_trap();
 }
 

@@ -1,3 +1,4 @@
+import CGMP
 import CSigilBignum
 import Foundation
 import Synchronization
@@ -169,6 +170,131 @@ final class IFMAKernelTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// The kernel's single almost-Montgomery multiplication and squaring (rsa_ifma.c's amm and
+    /// ams) on operands below 2m, the range the exponentiation feeds them (their results are
+    /// below 2m, not reduced): on every size the kernel takes (1...64 limbs, V = 1...10 vectors),
+    /// moduli with every limb all ones, 2^(k−1) + 1, a short top limb (a modulus much smaller
+    /// than the n limbs) and random, operands 2m − 1, 2m − 2, m, m − 1, 0, 1 and random below 2m.
+    /// Each result is checked with GMP: below 2m, and out·R ≡ a·b (mod m), R = 2^(416V).
+    func testIFMASquareAndMultiplyAgainstGMP() throws {
+        guard MontgomeryModulus.Kernel.ifma.isAvailable else {
+            print("SKIPPED testIFMASquareAndMultiplyAgainstGMP: no AVX-512 IFMA on this CPU")
+            return
+        }
+        var rng = MontgomeryKernelTests.SplitMix(s: 0xA35_0F1A)
+        /// x mod m (x: any length, m: n limbs with a non-zero top limb).
+        func mod(_ x: [UInt], _ m: [UInt]) -> [UInt] {
+            let n = m.count
+            if x.count < n { return x + [UInt](repeating: 0, count: n - x.count) }
+            var q = [UInt](repeating: 0, count: x.count - n + 1)
+            var r = [UInt](repeating: 0, count: n)
+            x.withUnsafeBufferPointer { xp in
+                m.withUnsafeBufferPointer { mp in
+                    q.withUnsafeMutableBufferPointer { qp in
+                        r.withUnsafeMutableBufferPointer { rp in
+                            __gmpn_tdiv_qr(
+                                qp.baseAddress!, rp.baseAddress!, 0, xp.baseAddress!, x.count, mp.baseAddress!, n)
+                        }
+                    }
+                }
+            }
+            return r
+        }
+        func mul(_ a: [UInt], _ b: [UInt]) -> [UInt] {
+            var p = [UInt](repeating: 0, count: a.count + b.count)
+            a.withUnsafeBufferPointer { ap in
+                b.withUnsafeBufferPointer { bp in
+                    p.withUnsafeMutableBufferPointer {
+                        if a.count >= b.count {
+                            _ = __gmpn_mul($0.baseAddress!, ap.baseAddress!, a.count, bp.baseAddress!, b.count)
+                        } else {
+                            _ = __gmpn_mul($0.baseAddress!, bp.baseAddress!, b.count, ap.baseAddress!, a.count)
+                        }
+                    }
+                }
+            }
+            return p
+        }
+        func less(_ a: [UInt], _ b: [UInt]) -> Bool {  // same length
+            for i in stride(from: a.count - 1, through: 0, by: -1) where a[i] != b[i] { return a[i] < b[i] }
+            return false
+        }
+        var checked = 0
+        for n in 1...64 {
+            let v = csigil_rsa_ifma_vectors(n)
+            XCTAssertGreaterThan(v, 0)
+            // R = 2^(416v) mod m, from its limbs (416v = 64·(13v/2) + 32·(v mod 2)).
+            var rBits = [UInt](repeating: 0, count: 13 * v / 2 + 1)
+            rBits[13 * v / 2] = v % 2 == 0 ? 1 : 1 << 32
+            for trial in 0..<12 {
+                var m = (0..<n).map { _ in rng.next() }
+                if trial == 0 { m = [UInt](repeating: .max, count: n) }  // 2^k − 1
+                if trial == 1 { m = [1] + [UInt](repeating: 0, count: n - 1) + []; m[n - 1] |= 1 << 63 }  // 2^(k−1) + 1
+                if trial == 2 { m[n - 1] = 1 + rng.next() % 7 }  // short top limb
+                if trial == 3 && n > 1 { m[n - 1] = 0; m[n - 2] |= 1 << 63 }  // a modulus of n − 1 limbs
+                if trial >= 4 { m[n - 1] |= 1 << 63 }
+                m[0] |= 1
+                let mTrim = Array(m[0..<(m.lastIndex { $0 != 0 }! + 1)])
+                let rMod = mod(rBits, mTrim)
+                // 2m, m − 1 in n + 1 limbs.
+                var twoM = m + [0]
+                var carry: UInt = 0
+                for i in 0...n {
+                    let w = twoM[i]
+                    twoM[i] = (w << 1) | carry
+                    carry = w >> 63
+                }
+                func minus(_ x: [UInt], _ k: UInt) -> [UInt] {
+                    var r = x
+                    var borrow = k
+                    for i in 0..<r.count where borrow != 0 {
+                        let (d, o) = r[i].subtractingReportingOverflow(borrow)
+                        r[i] = d
+                        borrow = o ? 1 : 0
+                    }
+                    return r
+                }
+                func randomBelowTwoM() -> [UInt] {
+                    var x = (0...n).map { _ in rng.next() }
+                    // Reduce the top limbs below 2m's, then below 2m exactly.
+                    let top = twoM.lastIndex { $0 != 0 }!
+                    for i in (top + 1)...n { x[i] = 0 }
+                    x[top] = twoM[top] == 0 ? 0 : x[top] % twoM[top]
+                    return x
+                }
+                var operands: [[UInt]] = [
+                    minus(twoM, 1), minus(twoM, 2), m + [0], minus(m + [0], 1), [UInt](repeating: 0, count: n + 1),
+                    [1] + [UInt](repeating: 0, count: n),
+                ]
+                for _ in 0..<6 { operands.append(randomBelowTwoM()) }
+                for (ia, a) in operands.enumerated() {
+                    XCTAssertTrue(less(a, twoM))
+                    for square in [true, false] {
+                        let b = square ? a : operands[(ia * 7 + trial) % operands.count]
+                        var out = [UInt](repeating: 0xAAAA, count: n + 1)
+                        m.withUnsafeBufferPointer { mp in
+                            a.withUnsafeBufferPointer { ap in
+                                b.withUnsafeBufferPointer { bp in
+                                    out.withUnsafeMutableBufferPointer {
+                                        csigil_rsa_ifma_mont_test(
+                                            $0.baseAddress!, ap.baseAddress!, bp.baseAddress!, mp.baseAddress!, n,
+                                            square ? 1 : 0)
+                                    }
+                                }
+                            }
+                        }
+                        XCTAssertTrue(less(out, twoM), "n=\(n) trial=\(trial) operand=\(ia) square=\(square): not below 2m")
+                        XCTAssertEqual(
+                            mod(mul(out, rMod), mTrim), mod(mul(a, b), mTrim),
+                            "n=\(n) trial=\(trial) operand=\(ia) square=\(square)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(checked, 64 * 12 * 12 * 2)
     }
 
     /// IFMASquareCache under contention and eviction: 12 moduli (more than the 8 entries) used

@@ -20,4 +20,10 @@ size_t csigil_rsa_ifma_vectors(size_t n);
 void csigil_rsa_modexp_ifma_rr(csigil_limb *out, const csigil_limb *x, const csigil_limb *rr,
                                const csigil_limb *m, size_t n, const csigil_limb *e, size_t elen);
 
+/* For tests: one almost-Montgomery multiplication (square = 0: a·b) or squaring (square = 1: a², b
+   unused) of the kernel, out = a·b·R^-1 (mod m), below 2m but not reduced; a, b, out: n + 1 limbs
+   (2m may not fit in n), a, b < 2m. Same preconditions on m, n and the CPU as above. */
+void csigil_rsa_ifma_mont_test(csigil_limb *out, const csigil_limb *a, const csigil_limb *b,
+                               const csigil_limb *m, size_t n, int square);
+
 #endif
