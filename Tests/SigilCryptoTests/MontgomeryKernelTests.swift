@@ -231,9 +231,15 @@ final class IFMAKernelTests: XCTestCase {
             for trial in 0..<12 {
                 var m = (0..<n).map { _ in rng.next() }
                 if trial == 0 { m = [UInt](repeating: .max, count: n) }  // 2^k − 1
-                if trial == 1 { m = [1] + [UInt](repeating: 0, count: n - 1) + []; m[n - 1] |= 1 << 63 }  // 2^(k−1) + 1
+                if trial == 1 {  // 2^(k−1) + 1
+                    m = [1] + [UInt](repeating: 0, count: n - 1)
+                    m[n - 1] |= 1 << 63
+                }
                 if trial == 2 { m[n - 1] = 1 + rng.next() % 7 }  // short top limb
-                if trial == 3 && n > 1 { m[n - 1] = 0; m[n - 2] |= 1 << 63 }  // a modulus of n − 1 limbs
+                if trial == 3 && n > 1 {
+                    m[n - 1] = 0
+                    m[n - 2] |= 1 << 63
+                }  // a modulus of n − 1 limbs
                 if trial >= 4 { m[n - 1] |= 1 << 63 }
                 m[0] |= 1
                 let mTrim = Array(m[0..<(m.lastIndex { $0 != 0 }! + 1)])
@@ -260,7 +266,7 @@ final class IFMAKernelTests: XCTestCase {
                     var x = (0...n).map { _ in rng.next() }
                     // Reduce the top limbs below 2m's, then below 2m exactly.
                     let top = twoM.lastIndex { $0 != 0 }!
-                    for i in (top + 1)...n { x[i] = 0 }
+                    for i in stride(from: top + 1, through: n, by: 1) { x[i] = 0 }
                     x[top] = twoM[top] == 0 ? 0 : x[top] % twoM[top]
                     return x
                 }
@@ -285,7 +291,8 @@ final class IFMAKernelTests: XCTestCase {
                                 }
                             }
                         }
-                        XCTAssertTrue(less(out, twoM), "n=\(n) trial=\(trial) operand=\(ia) square=\(square): not below 2m")
+                        XCTAssertTrue(
+                            less(out, twoM), "n=\(n) trial=\(trial) operand=\(ia) square=\(square): not below 2m")
                         XCTAssertEqual(
                             mod(mul(out, rMod), mTrim), mod(mul(a, b), mTrim),
                             "n=\(n) trial=\(trial) operand=\(ia) square=\(square)")
