@@ -252,16 +252,7 @@ final class IFMAKernelTests: XCTestCase {
                     twoM[i] = (w << 1) | carry
                     carry = w >> 63
                 }
-                func minus(_ x: [UInt], _ k: UInt) -> [UInt] {
-                    var r = x
-                    var borrow = k
-                    for i in 0..<r.count where borrow != 0 {
-                        let (d, o) = r[i].subtractingReportingOverflow(borrow)
-                        r[i] = d
-                        borrow = o ? 1 : 0
-                    }
-                    return r
-                }
+                let minus = KernelLimbs.pMinus
                 func randomBelowTwoM() -> [UInt] {
                     var x = (0...n).map { _ in rng.next() }
                     // Reduce the top limbs below 2m's, then below 2m exactly.
