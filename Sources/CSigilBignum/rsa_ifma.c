@@ -7,6 +7,8 @@
  * Krasnov, "Accelerating Big Integer Arithmetic Using Intel IFMA Extensions" (ARITH 2016),
  * the layout OpenSSL's rsaz-2k-avx512 uses: for inputs a, b < 2m the result a·b·R^-1 (mod m) is
  * below 2m without a final subtraction, so the exponentiation subtracts once at the end.
+ * Squarings use Gueron & Krasnov's "almost Montgomery squaring" (ams below: each cross product once)
+ * for moduli of five vectors (RSA-2048) and up.
  *
  * One step i of AMM(a, b), with the accumulator T = acc0 + Σ_{j≥1} lane_j·2^(52j):
  *   T += a·b_i;  y = T·(−m^-1) mod 2^52;  T += m·y;  T /= 2^52 (exact).
@@ -299,7 +301,10 @@ IFMA INLINE void ams(uint64_t *out, const uint64_t *a, const uint64_t *m, uint64
 /* acc = acc²·R^-1 (mod m), below 2m: AMS from five vectors (RSA-2048) up, where it measured faster
  * than AMM on Zen 4 (min of 30 runs, e = 65537 exponentiations: V = 5 −2 to −3 %, V = 8 −7 %,
  * V = 10 −8 %); below, AMS's extra per-step work (masks, the masked adds of the bit-51 terms) is
- * not paid back by its fewer multiplications (V = 3: +7 %), so AMM squares. */
+ * not paid back by its fewer multiplications (V = 3: +7 %), so AMM squares. The gain is far below
+ * the multiply count's (640 VPMADD52 instead of 800 at V = 5): on Zen 4 the step loop is not bound
+ * by VPMADD52 alone (tried without effect: a 256-bit-vector AMS, the scalar side reading lane 3 for
+ * a step more of slack, shifting the window two lanes every two steps, y broadcast from memory). */
 IFMA INLINE void square(uint64_t *acc, const uint64_t *m, uint64_t k0, const int V) {
     if (V >= 5) ams(acc, acc, m, k0, V); else amm(acc, acc, acc, m, k0, V);
 }
