@@ -1,0 +1,66 @@
+import Foundation
+import Sigil
+import SigilTestSupport
+import XCTest
+
+/// Chrome's CT policy for certificates issued before 15 April 2022 (Fixtures/ct/chrome-legacy,
+/// made by Fixtures/ct/gen_chrome_legacy.py, whose verdicts come from the policy text quoted
+/// there, GoogleChrome/CertificateTransparency ct_policy.md 747480f): one embedded SCT from a
+/// Google log and one from a non-Google log, N distinct logs by lifetime in months (2, 3, 4, 5),
+/// and by TLS/OCSP a Google and a non-Google log; from 15 April 2022 on (notBefore) the 2022
+/// rules. Each case is checked at a time within its validity (a historical `--at`). Before the
+/// older rules were implemented, Sigil judged these certificates by the 2022 rules and called the
+/// ones without a Google log compliant (`emb-two-non-google-90d`, `tls-two-non-google`,
+/// `emb-two-non-google-issued-2022-04-14`): a chain to a system anchor was then trusted.
+final class CTChromeLegacyTests: XCTestCase {
+    struct Manifest: Decodable {
+        struct Case: Decodable {
+            let name: String
+            let certificate: String
+            let checkTime: String
+            let tls: String?
+            let statuses: [String]
+            let chrome: Bool
+        }
+        let logList: String
+        let issuer: String
+        let cases: [Case]
+    }
+
+    func testCertificatesIssuedBefore2022GetTheOlderPolicysVerdicts() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-legacy")
+        func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
+        let m = try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
+        let list = try CTLogList(json: bytes(m.logList))
+        let issuer = try Certificate(der: bytes(m.issuer))
+        XCTAssertEqual(m.cases.count, 16)
+        for c in m.cases {
+            let cert = try Certificate(der: bytes(c.certificate))
+            let time = try XCTUnwrap(CTLogList.parseRFC3339(c.checkTime))
+            let checks = SCTVerifier.check(
+                cert, issuer: issuer, tlsSCTList: try c.tls.map(bytes), logList: list, at: time)
+            XCTAssertEqual(checks.map(\.status.rawValue), c.statuses, c.name)
+            let v = CTPolicy.evaluate(cert, checks: checks, logList: list, profile: .chrome, at: time)
+            XCTAssertTrue(v.applies, c.name)
+            XCTAssertEqual(v.compliant, c.chrome, "\(c.name): \(v.reason)")
+            // Enforced (system anchor), a non-compliant leaf is never trusted.
+            let r = TrustResult.trusted(path: [cert, issuer], anchor: .system, details: TrustDetails())
+            let options = CTOptions(logList: list, profile: .chrome, tlsSCTList: try c.tls.map(bytes))
+            let (out, _) = r.applyingCertificateTransparency(options, at: time)
+            XCTAssertEqual(out.isTrusted, c.chrome, c.name)
+        }
+    }
+
+    /// The lifetime table in calendar months, notBefore through notAfter inclusive.
+    func testLifetimeInMonths() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-legacy")
+        func cert(_ n: String) throws -> Certificate {
+            try Certificate(der: [UInt8](Data(contentsOf: dir.appendingPathComponent(n + ".der"))))
+        }
+        XCTAssertEqual(CTPolicy.chromeLegacyRequiredSCTs(try cert("emb-google-plus-other-200d")), 2)
+        XCTAssertEqual(CTPolicy.chromeLegacyRequiredSCTs(try cert("emb-two-15mo-less-a-day")), 2)
+        XCTAssertEqual(CTPolicy.chromeLegacyRequiredSCTs(try cert("emb-two-15mo")), 3)
+        XCTAssertEqual(CTPolicy.chromeLegacyRequiredSCTs(try cert("emb-three-28mo")), 4)
+        XCTAssertEqual(CTPolicy.chromeLegacyRequiredSCTs(try cert("emb-four-40mo")), 5)
+    }
+}
