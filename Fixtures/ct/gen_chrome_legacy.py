@@ -103,8 +103,25 @@ ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).publi
 open(os.path.join(OUT, "issuer.der"), "wb").write(ca.public_bytes(serialization.Encoding.DER))
 ikh = hashlib.sha256(spki(ca_key.public_key())).digest()
 
+CHROME_START = dt.datetime(2018, 4, 30, tzinfo=UTC)
+
+def within_br_lifetime(nb, na):
+    """The longest lifetime a publicly-trusted TLS certificate could have when issued at nb: 825
+    days from 2018-03-01 (BR §6.3.2, ballot 193), 39 months from 2015-04-01, 60 months from
+    2012-07-01 (BR 1.0 §9.4), 120 months before (Chrome's bound for older certificates)."""
+    end = na + dt.timedelta(seconds=1)
+    if nb >= dt.datetime(2018, 3, 1, tzinfo=UTC):
+        return -(-(end - nb) // dt.timedelta(days=1)) <= 825
+    months = 39 if nb >= dt.datetime(2015, 4, 1, tzinfo=UTC) else 60 if nb >= dt.datetime(2012, 7, 1, tzinfo=UTC) else 120
+    return end <= add_months(nb, months)
+
 def chrome(nb, na, check, embedded, delivered):
-    """The policy text above over the logs of the valid SCTs (one per log), by origin."""
+    """The policy text above over the logs of the valid SCTs (one per log), by origin. "All TLS
+    certificates issued on-or-after 1 May 2018 are required to be CT Compliant" (Sigil starts on
+    30 April): issuance is the certificate's notBefore, believed only for a lifetime the BRs
+    allowed then (a backdated certificate valid for longer is judged by the policy)."""
+    if nb < CHROME_START and within_br_lifetime(nb, na):
+        return True
     fine = lambda l: l.state_at(check) in ("qualified", "usable", "readonly")
     counted = lambda l: l.state_at(check) in ("qualified", "usable", "readonly", "retired")
     google = lambda l: l.op == "Google"
@@ -154,6 +171,11 @@ CASES = [
     ("tls-two-non-google", N21, N21 + 90 * DAY - SEC, D(2021, 7, 1), [], [DC, SE]),
     ("tls-google-plus-other", N21, N21 + 90 * DAY - SEC, D(2021, 7, 1), [], [GA, DC]),
     ("tls-google-retired-plus-other", N21, N21 + 90 * DAY - SEC, D(2021, 8, 15), [], [GR, DC]),
+    # Dated before CT enforcement (30 April 2018): exempt with a lifetime the BRs allowed then
+    # (39 months), judged by the policy when backdated with a longer one (no SCTs: not compliant).
+    ("pre-2018-39mo-no-scts", D(2018, 1, 1), add_months(D(2018, 1, 1), 39) - DAY, D(2019, 6, 1), [], []),
+    ("backdated-2018-12y-no-scts", D(2018, 1, 1), D(2030, 1, 1), D(2026, 6, 1), [], []),
+    ("backdated-2018-12y-google-plus-other", D(2018, 1, 1), D(2030, 1, 1), D(2026, 6, 1), [GA, DC, SE, CF, GX], []),
     # The boundary: issued one second before 15 April 2022 (older rules), or on it (2022 rules).
     ("emb-two-non-google-issued-2022-04-14", POLICY_2022 - SEC, POLICY_2022 + 89 * DAY, D(2022, 6, 1), [DC, SE], []),
     ("emb-two-non-google-issued-2022-04-15", POLICY_2022, POLICY_2022 + 90 * DAY - SEC, D(2022, 6, 1), [DC, SE], []),

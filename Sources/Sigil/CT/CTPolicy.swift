@@ -41,6 +41,20 @@ public enum CTPolicy {
             year: year, month: month, day: day, hour: c.hour, minute: c.minute, second: c.second)
     }
 
+    /// Whether `c`'s lifetime (notBefore through notAfter inclusive, RFC 5280 §4.1.2.5) is within
+    /// the longest a publicly-trusted TLS certificate could have when issued at its notBefore:
+    /// 825 days from 2018-03-01 (BR §6.3.2, ballot 193), 39 months from 2015-04-01 (BR 1.x
+    /// §9.4.1), 60 months from 2012-07-01 (BR 1.0 §9.4), 120 months before (the bound Chrome
+    /// applies to older certificates). A certificate dated before a CT policy's start but valid
+    /// for longer is a backdated one, not exempt.
+    public static func lifetimeWithinBaselineLimit(_ c: Certificate) -> Bool {
+        let nb = c.notBefore
+        if nb >= 1_519_862_400 { return lifetimeDays(c) <= 825 }  // 2018-03-01T00:00:00Z
+        let months = nb >= 1_427_846_400 ? 39 : nb >= 1_341_100_800 ? 60 : 120  // 2015-04-01, 2012-07-01
+        guard c.notAfter < .max else { return false }
+        return c.notAfter + 1 <= addingMonths(months, to: nb)
+    }
+
     /// The number of SCTs from distinct logs Chrome's older policy (certificates issued before
     /// 15 April 2022) requires for the lifetime notBefore through notAfter inclusive (RFC 5280
     /// §4.1.2.5): < 15 months 2; ≥ 15 and ≤ 27 months 3; > 27 and ≤ 39 months 4; > 39 months 5.
@@ -64,7 +78,11 @@ public enum CTPolicy {
         _ certificate: Certificate, checks: [SCTCheck], logList: CTLogList?, profile: CTPolicyProfile, at time: Int64
     ) -> CTPolicyVerdict {
         let start = profile == .apple ? appleStart : chromeStart
-        if certificate.notBefore < start {
+        // The date of issuance is the certificate's own word (notBefore): a CA can backdate it.
+        // The exemption holds only for a lifetime the Baseline Requirements allowed at that date
+        // (`lifetimeWithinBaselineLimit`), as browsers refuse longer ones outright; a backdated
+        // certificate valid for longer is judged by the policy.
+        if certificate.notBefore < start && lifetimeWithinBaselineLimit(certificate) {
             return CTPolicyVerdict(
                 compliant: true, applies: false,
                 reason: "issued before \(DERTime.rfc3339(start)): the \(profile.rawValue) CT policy does not apply")
