@@ -56,6 +56,25 @@ final class CTChromeLegacyTests: XCTestCase {
         }
     }
 
+    /// Apple's policy covers certificates issued from 15 October 2018 on: the same exemption
+    /// rule (a lifetime the BRs allowed at notBefore: 39 months in January 2018).
+    func testBackdatedCertificateIsNotExemptUnderAppleEither() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-legacy")
+        func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
+        let list = try CTLogList(json: bytes("log_list.json"))
+        let time = try XCTUnwrap(CTLogList.parseRFC3339("2026-06-01T00:00:00Z"))
+        let backdated = try Certificate(der: bytes("backdated-2018-12y-no-scts.der"))
+        let v = CTPolicy.evaluate(backdated, checks: [], logList: list, profile: .apple, at: time)
+        XCTAssertTrue(v.applies)
+        XCTAssertFalse(v.compliant, v.reason)
+        XCTAssertFalse(CTPolicy.lifetimeWithinBaselineLimit(backdated))
+        let old = try Certificate(der: bytes("pre-2018-39mo-no-scts.der"))
+        XCTAssertTrue(CTPolicy.lifetimeWithinBaselineLimit(old))
+        let w = CTPolicy.evaluate(old, checks: [], logList: list, profile: .apple, at: time)
+        XCTAssertFalse(w.applies)
+        XCTAssertTrue(w.compliant)
+    }
+
     /// The lifetime table in calendar months, notBefore through notAfter inclusive.
     func testLifetimeInMonths() throws {
         let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-legacy")
