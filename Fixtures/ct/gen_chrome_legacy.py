@@ -32,47 +32,26 @@ one whose operator in the log list is "Google". The lifetime is notBefore throug
 inclusive (RFC 5280 §4.1.2.5); "k months" after notBefore is the same day and time k calendar
 months later (the day clamped to the month's length). Item 4 is counted over the embedded SCTs.
 Every SCT is issued one hour after notBefore and before any state change of its log."""
-import base64, calendar, datetime as dt, hashlib, json, os, struct
+import calendar, datetime as dt, json, os
 from cryptography import x509
 from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from ct_sim import Log, issue, rfc3339, save_case, write_log_list
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chrome-legacy")
 os.makedirs(OUT, exist_ok=True)
 UTC = dt.timezone.utc
-SCT_EXT = x509.ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2")
 POLICY_2022 = dt.datetime(2022, 4, 15, tzinfo=UTC)
-
-def spki(pub):
-    return pub.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 def add_months(t, k):
     m = t.month - 1 + k
     y, m = t.year + m // 12, m % 12 + 1
     return t.replace(year=y, month=m, day=min(t.day, calendar.monthrange(y, m)[1]))
 
-class Log:
-    def __init__(self, name, op, state, since):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.name, self.op, self.state, self.since = name, op, state, since
-        self.id = hashlib.sha256(spki(self.key.public_key())).digest()
-
-    def sct(self, entry, at):
-        # RFC 6962 §3.2: version, signature_type, timestamp (ms), entry_type, entry, extensions.
-        ts = int(at.timestamp() * 1000)
-        body = struct.pack(">BBQ", 0, 0, ts)
-        if entry[0] == "precert":
-            body += struct.pack(">H", 1) + entry[1] + struct.pack(">I", len(entry[2]))[1:] + entry[2]
-        else:
-            body += struct.pack(">H", 0) + struct.pack(">I", len(entry[1]))[1:] + entry[1]
-        body += struct.pack(">H", 0)
-        sig = self.key.sign(body, ec.ECDSA(hashes.SHA256()))
-        return bytes([0]) + self.id + struct.pack(">Q", ts) + b"\x00\x00" + bytes([4, 3]) + struct.pack(">H", len(sig)) + sig
-
-    def state_at(self, check):
-        """The state at the time of check (before its state's timestamp: an earlier accepted one)."""
-        return self.state if check >= self.since else "usable"
+def state_at(log, check):
+    """The state at the time of check (before its state's timestamp: an earlier accepted one)."""
+    return log.state if check >= log.since else "usable"
 
 EARLY = dt.datetime(2019, 1, 1, tzinfo=UTC)
 GA = Log("Google Argon", "Google", "usable", EARLY)
@@ -82,18 +61,7 @@ DC = Log("DigiCert Yeti", "DigiCert", "usable", EARLY)
 SE = Log("Sectigo Mammoth", "Sectigo", "usable", EARLY)
 CF = Log("Cloudflare Nimbus", "Cloudflare", "usable", EARLY)
 LOGS = [GA, GX, GR, DC, SE, CF]
-
-def rfc3339(t): return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-ops = {}
-for l in LOGS:
-    o = ops.setdefault(l.op, {"name": l.op, "email": ["ct@%s.example" % l.op.lower()], "logs": []})
-    o["logs"].append({"description": l.name, "log_id": base64.b64encode(l.id).decode(),
-                      "key": base64.b64encode(spki(l.key.public_key())).decode(), "mmd": 86400,
-                      "url": "https://ct.example/%s/" % l.name.replace(" ", "").lower(),
-                      "state": {l.state: {"timestamp": rfc3339(l.since)}}})
-with open(os.path.join(OUT, "log_list.json"), "w") as f:
-    json.dump({"version": "chrome-legacy", "log_list_timestamp": "2022-06-01T00:00:00Z", "operators": list(ops.values())}, f, indent=1)
+write_log_list(os.path.join(OUT, "log_list.json"), "chrome-legacy", dt.datetime(2022, 6, 1, tzinfo=UTC), LOGS)
 
 ca_key = ec.generate_private_key(ec.SECP256R1())
 ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "CT Chrome Legacy CA")])
@@ -101,7 +69,6 @@ ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).publi
       .serial_number(1).not_valid_before(dt.datetime(2018, 1, 1, tzinfo=UTC)).not_valid_after(dt.datetime(2034, 1, 1, tzinfo=UTC))
       .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
 open(os.path.join(OUT, "issuer.der"), "wb").write(ca.public_bytes(serialization.Encoding.DER))
-ikh = hashlib.sha256(spki(ca_key.public_key())).digest()
 
 CHROME_START = dt.datetime(2018, 4, 30, tzinfo=UTC)
 
@@ -122,8 +89,8 @@ def chrome(nb, na, check, embedded, delivered):
     allowed then (a backdated certificate valid for longer is judged by the policy)."""
     if nb < CHROME_START and within_br_lifetime(nb, na):
         return True
-    fine = lambda l: l.state_at(check) in ("qualified", "usable", "readonly")
-    counted = lambda l: l.state_at(check) in ("qualified", "usable", "readonly", "retired")
+    fine = lambda l: state_at(l, check) in ("qualified", "usable", "readonly")
+    counted = lambda l: state_at(l, check) in ("qualified", "usable", "readonly", "retired")
     google = lambda l: l.op == "Google"
     emb = list({l.id: l for l in embedded if counted(l)}.values())
     dl = list({l.id: l for l in delivered if fine(l)}.values())
@@ -187,27 +154,10 @@ for name, nb, na, check, emb, tls in CASES:
          .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
          .not_valid_before(nb).not_valid_after(na)
          .add_extension(x509.SubjectAlternativeName([x509.DNSName(name + ".example")]), critical=False))
-    tbs = b.sign(ca_key, hashes.SHA256()).tbs_certificate_bytes
-    at = nb + dt.timedelta(hours=1)
-    if emb:
-        scts = [l.sct(("precert", ikh, tbs), at) for l in emb]
-        body = b"".join(struct.pack(">H", len(s)) + s for s in scts)
-        lst = struct.pack(">H", len(body)) + body
-        ext = bytes([4, 0x81, len(lst)]) if len(lst) < 0x100 else bytes([4, 0x82]) + struct.pack(">H", len(lst))
-        cert = b.add_extension(x509.UnrecognizedExtension(SCT_EXT, ext + lst), critical=False).sign(ca_key, hashes.SHA256())
-        assert cert.tbs_precertificate_bytes == tbs
-    else:
-        cert = b.sign(ca_key, hashes.SHA256())
-    der = cert.public_bytes(serialization.Encoding.DER)
-    open(os.path.join(OUT, name + ".der"), "wb").write(der)
-    entry = {"name": name, "certificate": name + ".der", "checkTime": rfc3339(check),
-             "chrome": chrome(nb, na, check, emb, tls), "statuses": ["valid"] * (len(emb) + len(tls))}
-    if tls:
-        scts = [l.sct(("x509", der), at) for l in tls]
-        body = b"".join(struct.pack(">H", len(s)) + s for s in scts)
-        open(os.path.join(OUT, name + ".tls.bin"), "wb").write(struct.pack(">H", len(body)) + body)
-        entry["tls"] = name + ".tls.bin"
-    manifest["cases"].append(entry)
+    der, tls_list = issue(b, ca_key, emb, tls, nb + dt.timedelta(hours=1))
+    manifest["cases"].append(save_case(OUT, name, der, tls_list, {
+        "checkTime": rfc3339(check), "chrome": chrome(nb, na, check, emb, tls),
+        "statuses": ["valid"] * (len(emb) + len(tls))}))
 with open(os.path.join(OUT, "manifest.json"), "w") as f:
     json.dump(manifest, f, indent=1)
 print("\n".join("%-40s chrome=%s" % (c["name"], c["chrome"]) for c in manifest["cases"]))

@@ -16,44 +16,11 @@ import XCTest
 /// a CA could backdate a twelve-year certificate with no SCT past the policy
 /// (`backdated-2018-12y-no-scts`, trusted before; browsers refuse such a lifetime outright).
 final class CTChromeLegacyTests: XCTestCase {
-    struct Manifest: Decodable {
-        struct Case: Decodable {
-            let name: String
-            let certificate: String
-            let checkTime: String
-            let tls: String?
-            let statuses: [String]
-            let chrome: Bool
-        }
-        let logList: String
-        let issuer: String
-        let cases: [Case]
-    }
-
     func testCertificatesIssuedBefore2022GetTheOlderPolicysVerdicts() throws {
-        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-legacy")
-        func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
-        let m = try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
-        let list = try CTLogList(json: bytes(m.logList))
-        let issuer = try Certificate(der: bytes(m.issuer))
-        XCTAssertEqual(m.cases.count, 19)
-        for c in m.cases {
-            let cert = try Certificate(der: bytes(c.certificate))
-            let time = try XCTUnwrap(CTLogList.parseRFC3339(c.checkTime))
-            let checks = SCTVerifier.check(
-                cert, issuer: issuer, tlsSCTList: try c.tls.map(bytes), logList: list, at: time)
-            XCTAssertEqual(checks.map(\.status.rawValue), c.statuses, c.name)
-            let v = CTPolicy.evaluate(cert, checks: checks, logList: list, profile: .chrome, at: time)
-            // Only a certificate dated before 30 April 2018 with a lifetime the BRs allowed then
-            // is exempt; a backdated one valid for twelve years is judged by the policy.
-            XCTAssertEqual(v.applies, c.name != "pre-2018-39mo-no-scts", c.name)
-            XCTAssertEqual(v.compliant, c.chrome, "\(c.name): \(v.reason)")
-            // Enforced (system anchor), a non-compliant leaf is never trusted.
-            let r = TrustResult.trusted(path: [cert, issuer], anchor: .system, details: TrustDetails())
-            let options = CTOptions(logList: list, profile: .chrome, tlsSCTList: try c.tls.map(bytes))
-            let (out, _) = r.applyingCertificateTransparency(options, at: time)
-            XCTAssertEqual(out.isTrusted, c.chrome, c.name)
-        }
+        // Only a certificate dated before 30 April 2018 with a lifetime the BRs allowed then is
+        // exempt; a backdated one valid for twelve years is judged by the policy.
+        try CTChromeLogStateTests.assertChromeVerdicts(
+            folder: "ct/chrome-legacy", count: 19, exempt: ["pre-2018-39mo-no-scts"])
     }
 
     /// Apple's policy covers certificates issued from 15 October 2018 on: the same exemption
