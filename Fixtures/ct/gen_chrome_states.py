@@ -33,11 +33,13 @@ The Chrome Certificate Transparency Policy (GoogleChrome/CertificateTransparency
 A log retired (or made readonly) at T is in that state from T on; before T it was in an earlier,
 accepted state (Qualified -> Usable -> ReadOnly -> Retired). Every SCT here is issued before
 any state change, so each one is valid; only the states at the time of check differ."""
-import base64, datetime as dt, hashlib, json, os, struct
+import datetime as dt, json, os
 from cryptography import x509
 from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+import ct_sim
+from ct_sim import issue, save_case, write_log_list
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chrome-states")
 os.makedirs(OUT, exist_ok=True)
@@ -45,31 +47,8 @@ UTC = dt.timezone.utc
 CHECK = dt.datetime(2026, 6, 1, tzinfo=UTC)
 NB = dt.datetime(2026, 4, 1, tzinfo=UTC)
 SCT_AT = NB + dt.timedelta(hours=1)
-SCT_EXT = x509.ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2")
 
-def spki(pub):
-    return pub.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-
-class Log:
-    def __init__(self, name, op, state, since, previous=()):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.name, self.op, self.state, self.since = name, op, state, since
-        self.previous = list(previous)  # (operator name, end_time): operated by it until end_time
-        self.id = hashlib.sha256(spki(self.key.public_key())).digest()
-
-    def sct(self, entry):
-        # RFC 6962 §3.2: digitally-signed struct over version, signature_type, timestamp,
-        # entry_type and the entry, then CtExtensions (empty).
-        ts = int(SCT_AT.timestamp() * 1000)
-        body = struct.pack(">BBQ", 0, 0, ts)
-        if entry[0] == "precert":
-            body += struct.pack(">H", 1) + entry[1] + struct.pack(">I", len(entry[2]))[1:] + entry[2]
-        else:
-            body += struct.pack(">H", 0) + struct.pack(">I", len(entry[1]))[1:] + entry[1]
-        body += struct.pack(">H", 0)
-        sig = self.key.sign(body, ec.ECDSA(hashes.SHA256()))
-        return bytes([0]) + self.id + struct.pack(">Q", ts) + b"\x00\x00" + bytes([4, 3]) + struct.pack(">H", len(sig)) + sig
-
+class Log(ct_sim.Log):
     def operator_of_sct(self):
         """Who operated the log when it issued the SCTs here (all at SCT_AT)."""
         for name, end in sorted(self.previous, key=lambda p: p[1]):
@@ -92,19 +71,7 @@ GA = Log("Gamma ex-Alpha late", "Gamma", "usable", EARLY, previous=[("Alpha", dt
 DA = Log("Delta ex-Alpha early", "Delta", "usable", EARLY, previous=[("Alpha", dt.datetime(2026, 3, 1, tzinfo=UTC))])
 LOGS = [A1, B1, GR, BR, DR, GA, DA]
 
-def rfc3339(t): return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-ops = {}
-for l in LOGS:
-    o = ops.setdefault(l.op, {"name": l.op, "email": ["ct@%s.example" % l.op.lower()], "logs": []})
-    o["logs"].append({"description": l.name, "log_id": base64.b64encode(l.id).decode(),
-                      "key": base64.b64encode(spki(l.key.public_key())).decode(), "mmd": 86400,
-                      "url": "https://ct.example/%s/" % l.name.replace(" ", "").lower(),
-                      "state": {l.state: {"timestamp": rfc3339(l.since)}}})
-    if l.previous:
-        o["logs"][-1]["previous_operators"] = [{"name": n, "end_time": rfc3339(e)} for n, e in l.previous]
-with open(os.path.join(OUT, "log_list.json"), "w") as f:
-    json.dump({"version": "chrome-states", "log_list_timestamp": rfc3339(CHECK), "operators": list(ops.values())}, f, indent=1)
+write_log_list(os.path.join(OUT, "log_list.json"), "chrome-states", CHECK, LOGS)
 
 ca_key = ec.generate_private_key(ec.SECP256R1())
 ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "CT Chrome States CA")])
@@ -112,7 +79,6 @@ ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).publi
       .serial_number(1).not_valid_before(EARLY).not_valid_after(dt.datetime(2034, 1, 1, tzinfo=UTC))
       .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
 open(os.path.join(OUT, "issuer.der"), "wb").write(ca.public_bytes(serialization.Encoding.DER))
-ikh = hashlib.sha256(spki(ca_key.public_key())).digest()
 
 def chrome(days, embedded, delivered):
     """The policy text above, over the logs of valid SCTs (one per log), by origin."""
@@ -142,33 +108,16 @@ CASES = [
     # ...one issued after Alpha handed it over is the current operator's (two operators).
     ("embedded-alpha-plus-ex-alpha-early", [A1, DA], []),
 ]
-manifest = {"checkTime": rfc3339(CHECK), "logList": "log_list.json", "issuer": "issuer.der", "cases": []}
+manifest = {"checkTime": ct_sim.rfc3339(CHECK), "logList": "log_list.json", "issuer": "issuer.der", "cases": []}
 for name, emb, tls in CASES:
     key = ec.generate_private_key(ec.SECP256R1())
     b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name + ".example")]))
          .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
          .not_valid_before(NB).not_valid_after(NB + dt.timedelta(seconds=90 * 86400 - 1))
          .add_extension(x509.SubjectAlternativeName([x509.DNSName(name + ".example")]), critical=False))
-    tbs = b.sign(ca_key, hashes.SHA256()).tbs_certificate_bytes
-    if emb:
-        scts = [l.sct(("precert", ikh, tbs)) for l in emb]
-        body = b"".join(struct.pack(">H", len(s)) + s for s in scts)
-        lst = struct.pack(">H", len(body)) + body
-        ext = bytes([4, 0x81, len(lst)]) if len(lst) < 0x100 else bytes([4, 0x82]) + struct.pack(">H", len(lst))
-        cert = b.add_extension(x509.UnrecognizedExtension(SCT_EXT, ext + lst), critical=False).sign(ca_key, hashes.SHA256())
-        assert cert.tbs_precertificate_bytes == tbs
-    else:
-        cert = b.sign(ca_key, hashes.SHA256())
-    der = cert.public_bytes(serialization.Encoding.DER)
-    open(os.path.join(OUT, name + ".der"), "wb").write(der)
-    entry = {"name": name, "certificate": name + ".der", "chrome": chrome(90, emb, tls),
-             "statuses": ["valid"] * (len(emb) + len(tls))}
-    if tls:
-        scts = [l.sct(("x509", der)) for l in tls]
-        body = b"".join(struct.pack(">H", len(s)) + s for s in scts)
-        open(os.path.join(OUT, name + ".tls.bin"), "wb").write(struct.pack(">H", len(body)) + body)
-        entry["tls"] = name + ".tls.bin"
-    manifest["cases"].append(entry)
+    der, tls_list = issue(b, ca_key, emb, tls, SCT_AT)
+    manifest["cases"].append(save_case(OUT, name, der, tls_list, {
+        "chrome": chrome(90, emb, tls), "statuses": ["valid"] * (len(emb) + len(tls))}))
 with open(os.path.join(OUT, "manifest.json"), "w") as f:
     json.dump(manifest, f, indent=1)
 print("\n".join("%-32s chrome=%s" % (c["name"], c["chrome"]) for c in manifest["cases"]))

@@ -14,6 +14,22 @@ import SigilX509
 ///
 /// `VerificationOptions.requiredEKUs`, when not empty, replaces the purpose's extended key usage.
 /// An extKeyUsage absent from a certificate allows any purpose, for every case.
+///
+/// Two decisions, the same under every purpose or deliberately not (tested with Go's and
+/// OpenSSL's verdicts in `EdgeOracleTests`, cases `eku-*-any-*` and `ku-int-absent-basic`):
+/// - **anyExtendedKeyUsage never stands for the required usage**, in the leaf or an issuer,
+///   code signing included. RFC 5280 §4.2.1.12: "Applications that require the presence of a
+///   particular purpose MAY reject certificates that include the anyExtendedKeyUsage OID but not
+///   the particular OID expected for the application". OpenSSL refuses it under its sslserver,
+///   sslclient and smimesign purposes (error 26), rustls-webpki matches only the OID asked for
+///   (x509-limbo `webpki::eku::ee-anyeku` expects failure); Go 1.19 takes it as every usage.
+///   A CA that wants its key used for code signing lists codeSigning.
+/// - **An intermediate without keyUsage is refused under the TLS profiles only** (`.server`,
+///   `.client`: CA/B Forum BR §7.1.2.10.7 and RFC 5280 §4.2.1.3 "Conforming CAs MUST include
+///   this extension" — rules for the CA, enforced by the CA/B profile as `openssl verify
+///   -x509_strict` does, error 92). `.codeSigning`, `.extendedKeyUsage(_:)` and `.basic` are
+///   RFC 5280 path validation, which reads keyUsage only "if a key usage extension is present"
+///   (§6.1.4 (n)), as OpenSSL without -x509_strict, Go and rustls-webpki do.
 public enum VerificationPurpose: Sendable, Hashable {
     /// A TLS server (`SecPolicyCreateSSL(true, host)`): serverAuth, the CA/B Forum profile, and
     /// `host` (a DNS name or an IP address) checked against the subjectAltName when given. The

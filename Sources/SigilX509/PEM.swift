@@ -21,7 +21,9 @@ public enum PEM {
     /// Extracts every `-----BEGIN CERTIFICATE-----` block of `text` (RFC 7468 §5; also the
     /// legacy `X509 CERTIFICATE` and `TRUSTED CERTIFICATE` labels). Text outside blocks is
     /// ignored (§2 allows explanatory text), CRLF and LF line ends are both accepted, other
-    /// block types are checked (their base64 as strictly) and skipped and counted. Base64 is strict (§3: standard alphabet, `=` padding
+    /// block types are checked (their base64 as strictly) and skipped and counted. A block of any
+    /// label over `Certificate.maximumSize` decoded bytes fails the input (`.tooLarge` at its
+    /// BEGIN line), as in `ObjectStream`. Base64 is strict (§3: standard alphabet, `=` padding
     /// only at the end); an error carries the 1-based line number as its offset.
     public static func decodeBlocks(_ text: [UInt8]) throws(DERError) -> Blocks {
         guard text.count <= maximumInputSize else { throw DERError(.tooLarge, at: 0) }
@@ -65,8 +67,12 @@ public enum PEM {
                 label.elementsEqual("CERTIFICATE".utf8)
                 || label.elementsEqual("X509 CERTIFICATE".utf8)
                 || label.elementsEqual("TRUSTED CERTIFICATE".utf8)
+            guard let der = Base64.decode(body) else { throw DERError(.invalidBase64, at: lineNumber + 1) }
+            // The per-object limit of the streaming reader (`ObjectStream`, whose default bound
+            // is `Certificate.maximumSize`), whatever the label: both readers refuse an input with
+            // a larger block, certificate or not, rather than one skip it and the other fail.
+            guard der.count <= Certificate.maximumSize else { throw DERError(.tooLarge, at: lineNumber) }
             if isCertificate {
-                guard let der = Base64.decode(body) else { throw DERError(.invalidBase64, at: lineNumber + 1) }
                 if label.elementsEqual("TRUSTED CERTIFICATE".utf8) {
                     // OpenSSL's TRUSTED CERTIFICATE is a certificate followed by trust settings;
                     // keep the certificate TLV only.
@@ -78,8 +84,7 @@ public enum PEM {
                 // A block of another label is skipped, but only once its body is valid base64:
                 // a damaged block anywhere fails the input, as the streaming reader
                 // (`ObjectStream`, which decodes every block whatever its label) and OpenSSL's
-                // PEM reader decide (RFC 4648 §3.5 canonical length and padding).
-                guard Base64.decode(body) != nil else { throw DERError(.invalidBase64, at: lineNumber + 1) }
+                // PEM reader decide (RFC 4648 §3.5 canonical length and padding; checked above).
                 blocks.skippedBlocks += 1
             }
         }

@@ -17,31 +17,41 @@ final class CTChromeLogStateTests: XCTestCase {
         struct Case: Decodable {
             let name: String
             let certificate: String
+            let checkTime: String?
             let tls: String?
             let statuses: [String]
             let chrome: Bool
         }
-        let checkTime: String
+        let checkTime: String?
         let logList: String
         let issuer: String
         let cases: [Case]
     }
 
     func testLogStatesAtTheTimeOfCheckGiveThePolicyTextsVerdicts() throws {
-        let dir = TestSupport.fixtures.appendingPathComponent("ct/chrome-states")
+        try Self.assertChromeVerdicts(folder: "ct/chrome-states", count: 9)
+    }
+
+    /// Every case of `folder`'s manifest (made by a generator that computes the verdicts from
+    /// Chrome's policy text): the SCT statuses, the verdict, and (enforced at a system anchor)
+    /// the trust result; the time of check is the case's, else the manifest's. The policy
+    /// applies to every case but those named in `exempt`.
+    static func assertChromeVerdicts(folder: String, count: Int, exempt: Set<String> = []) throws {
+        let dir = TestSupport.fixtures.appendingPathComponent(folder)
         func bytes(_ f: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: dir.appendingPathComponent(f))) }
         let m = try JSONDecoder().decode(Manifest.self, from: Data(bytes("manifest.json")))
         let list = try CTLogList(json: bytes(m.logList))
         let issuer = try Certificate(der: bytes(m.issuer))
-        let time = try XCTUnwrap(CTLogList.parseRFC3339(m.checkTime))
-        XCTAssertEqual(m.cases.count, 9)
+        XCTAssertEqual(m.cases.count, count)
         for c in m.cases {
             let cert = try Certificate(der: bytes(c.certificate))
+            let time = try XCTUnwrap((c.checkTime ?? m.checkTime).flatMap(CTLogList.parseRFC3339), c.name)
             let checks = SCTVerifier.check(
                 cert, issuer: issuer, tlsSCTList: try c.tls.map(bytes), logList: list, at: time)
             XCTAssertEqual(checks.map(\.status.rawValue), c.statuses, c.name)
             let v = CTPolicy.evaluate(cert, checks: checks, logList: list, profile: .chrome, at: time)
             XCTAssertEqual(v.compliant, c.chrome, "\(c.name): \(v.reason)")
+            XCTAssertEqual(v.applies, !exempt.contains(c.name), c.name)
             // Enforced (system anchor), a non-compliant leaf is never trusted.
             let r = TrustResult.trusted(path: [cert, issuer], anchor: .system, details: TrustDetails())
             let options = CTOptions(logList: list, profile: .chrome, tlsSCTList: try c.tls.map(bytes))

@@ -66,6 +66,26 @@ final class CTTests: XCTestCase {
             SCTVerifier.check(c, issuer: issuer, logList: list, at: early).map(\.status), [.invalid, .invalid])
     }
 
+    /// RFC 6962 §3.2 timestamps are milliseconds and §5.2 refuses an SCT from the future: the
+    /// check compares milliseconds. Python `cryptography` reads the two SCTs as issued at
+    /// 2018-09-26T20:56:33.769Z and .904Z (1537995393769 / 1537995393904 ms): at the time of
+    /// check 20:56:33Z (whole seconds, its first millisecond) both lie 769 and 904 ms in the
+    /// future; one second later both are in the past. (Compared in whole seconds, both were
+    /// accepted at 20:56:33Z.)
+    func testSCTLessThanASecondInTheFutureIsInvalid() throws {
+        guard let c = try Self.certificate("cryptography-scts.pem"),
+            let issuer = try Self.certificate("letsencryptx3.pem"),
+            let list = try Self.logList()
+        else { return }
+        let second = DERTime.secondsSinceEpoch(year: 2018, month: 9, day: 26, hour: 20, minute: 56, second: 33)
+        XCTAssertEqual(second, 1_537_995_393)
+        let checks = SCTVerifier.check(c, issuer: issuer, logList: list, at: second)
+        XCTAssertEqual(checks.compactMap(\.sct?.timestamp), [1_537_995_393_769, 1_537_995_393_904])
+        XCTAssertEqual(checks.map(\.status), [.invalid, .invalid])
+        XCTAssertEqual(
+            SCTVerifier.check(c, issuer: issuer, logList: list, at: second + 1).map(\.status), [.valid, .valid])
+    }
+
     func testOneFlippedBitNeverVerifies() throws {
         guard let c = try Self.certificate("cryptography-scts.pem"),
             let issuer = try Self.certificate("letsencryptx3.pem"),

@@ -81,6 +81,36 @@ final class TrustStoreStreamingTests: XCTestCase {
         XCTAssertEqual(large.skippedCount, 1)
     }
 
+    /// A block of another label over the per-object limit (`Certificate.maximumSize`, 1 MiB of
+    /// DER, the streaming reader's default): the streaming reader refuses the input, so the
+    /// whole-input reader (`PEM.decodeBlocks`, `add(contentsOf:)`) must too, rather than skip
+    /// the block and add the certificates around it. At exactly the limit both skip the block.
+    /// The PEM text is Foundation's base64 (64-character CRLF lines), not Sigil's encoder.
+    func testOversizedBlockOfAnotherLabelFailsBothReaders() throws {
+        let good = PEM.encode(try PEM.certificatesDER(in: try bundle()).certificates[0])
+        func block(_ n: Int) -> String {
+            let body = Data((0..<n).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            return "-----BEGIN X509 CRL-----\r\n" + body.base64EncodedString(options: .lineLength64Characters)
+                + "\r\n-----END X509 CRL-----\r\n"
+        }
+        for (n, read) in [(Certificate.maximumSize, true), (Certificate.maximumSize + 1, false)] {
+            let text = Array((good + block(n) + good).utf8)
+            var whole = TrustStore()
+            XCTAssertEqual(whole.add(contentsOf: text), read ? 2 : 0, "\(n)")
+            let streamed = try XCTUnwrap(TrustStore.loading(file: try temp("big-crl.pem", text)))
+            XCTAssertEqual(streamed.count, read ? 1 : 0, "\(n)")  // the two copies collapse
+            XCTAssertEqual(whole.count, streamed.count, "\(n)")
+            if !read {
+                XCTAssertThrowsError(try PEM.decodeBlocks(text)) { e in
+                    XCTAssertEqual((e as? DERError)?.kind, .tooLarge)
+                }
+                XCTAssertEqual(streamed.skippedCount, 1)
+            } else {
+                XCTAssertEqual(try PEM.decodeBlocks(text).skippedBlocks, 1)
+            }
+        }
+    }
+
     /// The file-descriptor reader (standard input for the CLI): a pipe fed by another thread
     /// gives the anchors of the whole-input reader; the writer is never held whole in memory
     /// by the reader. A directory is refused before the body sees anything.

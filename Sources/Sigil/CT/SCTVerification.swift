@@ -115,13 +115,25 @@ public enum SCTVerifier {
             digest = signedDataDigest(sct, x509: certificate.der)
         }
         guard verifySignature(sct, key: log.key, digest: digest) else { return .invalid }
-        // RFC 6962 §5.2: a client checks the timestamp is not in the future.
-        if sct.timestampSeconds > time { return .invalid }
+        // RFC 6962 §5.2: a client checks the timestamp is not in the future. The timestamp is
+        // in milliseconds (§3.2), the time of check in whole seconds: the SCT is in the future
+        // when it is later than the time's first millisecond (one 999 ms later is refused too).
+        if isInFuture(sct.timestamp, at: time) { return .invalid }
         guard log.acceptsSCT(issuedAt: sct.timestampSeconds, at: time) else { return .logNotAcceptable }
         if let (a, b) = log.temporalInterval, !(certificate.notAfter >= a && certificate.notAfter < b) {
             return .logNotAcceptable
         }
         return .valid
+    }
+
+    /// Whether an SCT timestamp (milliseconds since the epoch, RFC 6962 §3.2) is later than the
+    /// time of check `time` (seconds since the epoch), compared in milliseconds. A time before
+    /// the epoch puts every timestamp in the future; one whose milliseconds overflow 64 bits
+    /// none.
+    static func isInFuture(_ timestamp: UInt64, at time: Int64) -> Bool {
+        guard time >= 0 else { return true }
+        let (limit, overflow) = UInt64(time).multipliedReportingOverflow(by: 1000)
+        return !overflow && timestamp > limit
     }
 
     /// `digitally-signed` needs hash sha256(4) with ecdsa(3) for a P-256 key or rsa(1) for an RSA
