@@ -359,7 +359,20 @@ struct Verify: ParsableCommand {
             // Set even when the files hold no certificate: anchors given never fall back to the
             // system store under --anchors-only.
             var custom = TrustStore()
-            for file in anchors { withInputStream(file) { custom.add(from: &$0, source: .custom) } }
+            for file in anchors {
+                let skippedBefore = custom.skippedCount
+                let added = withInputStream(file) { custom.add(from: &$0, source: .custom) }
+                // Fail closed (nothing of a damaged file, no unparseable certificate becomes an
+                // anchor), but say so: a silently dropped anchor reads as "not trusted" for
+                // reasons the user cannot see.
+                let skipped = custom.skippedCount - skippedBefore
+                if added == 0 || skipped > 0 {
+                    printError(
+                        "warning: --anchor \(file): \(added) certificate(s) added"
+                            + (skipped > 0
+                                ? ", \(skipped) unusable (damaged input or a certificate Sigil cannot parse)" : ""))
+                }
+            }
             trust.anchors = custom.anchors.map(\.certificate)
         }
         trust.anchorsOnly = anchorsOnly
