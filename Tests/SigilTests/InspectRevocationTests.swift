@@ -127,4 +127,28 @@ final class InspectRevocationTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 1)
     }
+
+    /// A PEM file holding a CRL and a damaged certificate block (one base64 character short of a
+    /// whole quantum, RFC 4648 §3.5): the CRL is reported, and the certificate reader's refusal
+    /// of the input is said and fails the command — the certificates are never left out unsaid.
+    func testCRLBesideADamagedCertificateBlockFailsTheCommand() throws {
+        let eddsa = TestSupport.fixtures.appendingPathComponent("eddsa/ed25519").path
+        let crl = try String(contentsOfFile: eddsa + "/intermediate.crl.pem", encoding: .utf8)
+        var leaf = try String(contentsOfFile: eddsa + "/leaf.pem", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try XCTUnwrap(leaf.firstIndex { !$0.hasPrefix("-----") && !$0.isEmpty })
+        leaf[first].removeLast()
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-inspect-mixed-\(getpid()).pem")
+        try Data((crl + leaf.joined(separator: "\n")).utf8).write(to: tmp)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let r = try runSigil(["inspect", "--json", tmp.path], exit: 1)
+        XCTAssertTrue(r.out.contains("\"thisUpdate\""), r.out)  // the CRL's report
+        XCTAssertTrue(r.err.contains(tmp.path), r.err)
+        // The intact pair: both reported, exit 0.
+        let whole = try String(contentsOfFile: eddsa + "/leaf.pem", encoding: .utf8)
+        try Data((crl + whole).utf8).write(to: tmp)
+        let ok = try runSigil(["inspect", "--json", tmp.path], exit: 0)
+        XCTAssertTrue(ok.out.contains("\"thisUpdate\""), ok.out)
+        XCTAssertTrue(ok.out.contains("leaf.ed25519.sigil.test"), ok.out)
+    }
 }
