@@ -3,6 +3,30 @@ import SigilCrypto
 @_spi(SigilInternal) import SigilX509
 
 extension CertificateReport {
+    /// What `sigil inspect --json` writes for the certificate `der` (without the line feed):
+    /// the report object (``writeJSON(into:sha256:spkiSha256:)``) with the SHA-256 of `der`
+    /// and of its SubjectPublicKeyInfo, and — when the strictly parsed certificate embeds
+    /// SCTs (RFC 6962 §3.3) — a last member `scts` listing them as the whole-file path does
+    /// without a log list (every one unknown-log). Throws what `LenientCertificate(der:)`
+    /// throws, having written nothing. The report lives in this frame only (built in place:
+    /// handed in from the caller, the whole value was copied).
+    @_spi(SigilInternal)
+    public static func writeInspectJSON(der: [UInt8], now: Int64, into w: inout JSONWriter) throws(DERError) {
+        var report = CertificateReport(try LenientCertificate(der: der), now: now)
+        let sha = der.withUnsafeBytes { SHA256.hash($0) }
+        let spki = report.inspected.subjectPublicKeyInfoSHA256
+        report.writeJSON(into: &w, sha256: sha, spkiSha256: spki)
+        // `SCTVerifier.check` finds nothing (and allocates its lists) without the extension:
+        // only the embedded list is given, and `embeddedSCTs` is nil when it is absent.
+        guard report.inspected.hasEmbeddedSCTList, let c = report.certificate else { return }
+        let scts = SCTVerifier.check(c, issuer: nil, logList: nil, at: now)
+        if !scts.isEmpty, w.last == UInt8(ascii: "}") {
+            w.removeLast()
+            var text = ",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}"
+            text.withUTF8 { w.raw(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
     /// Writes the object of ``json(sha256:spkiSha256:)`` — the same members, in the same order,
     /// byte for byte what `json(…).serialized()` gives — straight into `out`, without building a
     /// `JSONValue` tree. The fingerprints are the digests themselves (written as hex), so a
@@ -20,188 +44,203 @@ extension CertificateReport {
         let aki = attempt(
             carrier, "authorityKeyIdentifier", { (c) throws(DERError) in try c.authorityKeyIdentifier() })
         validateRemainingExtensions(carrier)
-        let key = keyDescription
         // Read in place from here on (a copy of the inspected certificate retained its every field).
         // A strictly parsed certificate whose extensions needed no repair is its own extension
-        // carrier (`LenientCertificate.init`): the carrier already taken serves, not a second copy.
-        let strict: Certificate? =
-            inspected.strictCertificate == nil
-            ? nil : inspected.carrierMap == nil ? carrier : inspected.strictCertificate
+        // carrier (`LenientCertificate.init`): the carrier already taken serves, passed to `emit`
+        // as a borrowed argument (bound to a second local, it was copied again).
+        let strictIsCarrier = inspected.carrierMap == nil
 
         out.withOutput { o in
-            o.append("{\"subject\":")
-            o.jsonString { b in inspected.subject?.appendRFC4514(to: &b) }
-            o.append(",\"issuer\":")
-            o.jsonString { b in inspected.issuer?.appendRFC4514(to: &b) }
-            o.append(",\"serial\":")
-            if let c = strict {
-                // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
-                c.serialNumber.withUnsafeBytes { s in
-                    var i = 0
-                    while i < s.count && s[i] == 0 { i += 1 }
-                    if i == s.count { o.append("\"0\"") } else { o.jsonHex(UnsafeRawBufferPointer(rebasing: s[i...])) }
-                }
-            } else {
-                o.jsonString(inspected.serialHex)
-            }
-            o.append(",\"version\":")
-            o.jsonInt(Int64(inspected.version))
-            o.append(",\"notBefore\":")
-            if let t = inspected.notBefore {
-                o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
-            } else {
-                o.append("null")
-            }
-            o.append(",\"notAfter\":")
-            if let t = inspected.notAfter {
-                o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
-            } else {
-                o.append("null")
-            }
-            o.append(",\"signatureAlgorithm\":")
-            if let c = strict, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
-                // The strict certificate's outer and TBS identifiers are one encoding.
-                o.jsonString { b in
-                    c.der.withUnsafeBytes {
-                        DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+            func emit(_ strict: Certificate?) {
+                let key = keyDescription(strict)
+                o.append("{\"subject\":")
+                o.jsonString { b in inspected.subject?.appendRFC4514(to: &b) }
+                o.append(",\"issuer\":")
+                o.jsonString { b in inspected.issuer?.appendRFC4514(to: &b) }
+                o.append(",\"serial\":")
+                if let c = strict {
+                    // `Certificate.serialNumberHex`, written in place: leading zero octets dropped.
+                    // (No closure here captures `c`: capturing it copied the whole Certificate.)
+                    let serial = c.serialNumber
+                    serial.withUnsafeBytes { s in
+                        var i = 0
+                        while i < s.count && s[i] == 0 { i += 1 }
+                        if i == s.count {
+                            o.append("\"0\"")
+                        } else {
+                            o.jsonHex(UnsafeRawBufferPointer(rebasing: s[i...]))
+                        }
                     }
+                } else {
+                    o.jsonString(inspected.serialHex)
                 }
-            } else {
-                o.jsonString(inspected.signatureAlgorithmOID)
-            }
-            o.append(",\"signatureAlgorithmName\":")
-            o.jsonString(inspected.signatureAlgorithmName)
-            if strict == nil && inspected.tbsSignatureAlgorithmOID != inspected.signatureAlgorithmOID {
-                o.append(",\"tbsSignatureAlgorithm\":")
-                o.jsonString(inspected.tbsSignatureAlgorithmOID)
-            }
-            o.append(",\"publicKey\":{\"algorithm\":")
-            o.jsonString(key.algorithm)
-            o.append(",\"bits\":")
-            if let bits = key.bits { o.jsonInt(Int64(bits)) } else { o.append("null") }
-            if let curve = key.curve {
-                o.append(",\"curve\":")
-                o.jsonString(curve)
-            }
-            if key.explicit { o.append(",\"parameters\":\"explicit\"") }
-            o.append("},\"subjectAltNames\":")
-            if let s {
-                o.append("{\"dns\":")
-                o.jsonStrings(s.dns)
-                o.append(",\"ip\":")
-                o.jsonStrings(s.ip)
-                o.append(",\"email\":")
-                o.jsonStrings(s.email)
-                o.append(",\"uri\":")
-                o.jsonStrings(s.uri)
-                if !s.malformed.isEmpty {
-                    o.append(",\"malformed\":[")
-                    for (i, m) in s.malformed.enumerated() {
-                        if i > 0 { o.append(0x2C) }
-                        o.append("{\"type\":")
-                        o.jsonString(m.kind)
-                        o.append(",\"value\":")
-                        o.jsonString(m.value)
-                        o.append(",\"offset\":")
-                        o.jsonInt(Int64(m.offset))
-                        o.append(",\"reason\":")
-                        o.jsonString(m.reason)
-                        o.append(0x7D)
+                o.append(",\"version\":")
+                o.jsonInt(Int64(inspected.version))
+                o.append(",\"notBefore\":")
+                if let t = inspected.notBefore {
+                    o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
+                } else {
+                    o.append("null")
+                }
+                o.append(",\"notAfter\":")
+                if let t = inspected.notAfter {
+                    o.jsonString { DERTime.appendRFC3339(t, to: &$0) }
+                } else {
+                    o.append("null")
+                }
+                o.append(",\"signatureAlgorithm\":")
+                if let c = strict, let (s, e) = Self.algorithmOID(c.signatureAlgorithmIdentifier) {
+                    // The strict certificate's outer and TBS identifiers are one encoding.
+                    let der = c.der
+                    o.jsonString { b in
+                        der.withUnsafeBytes {
+                            DERValue.appendDottedObjectIdentifier(UnsafeRawBufferPointer(rebasing: $0[s..<e]), to: &b)
+                        }
+                    }
+                } else {
+                    o.jsonString(inspected.signatureAlgorithmOID)
+                }
+                o.append(",\"signatureAlgorithmName\":")
+                o.jsonString(inspected.signatureAlgorithmName)
+                if strict == nil && inspected.tbsSignatureAlgorithmOID != inspected.signatureAlgorithmOID {
+                    o.append(",\"tbsSignatureAlgorithm\":")
+                    o.jsonString(inspected.tbsSignatureAlgorithmOID)
+                }
+                o.append(",\"publicKey\":{\"algorithm\":")
+                o.jsonString(key.algorithm)
+                o.append(",\"bits\":")
+                if let bits = key.bits { o.jsonInt(Int64(bits)) } else { o.append("null") }
+                if let curve = key.curve {
+                    o.append(",\"curve\":")
+                    o.jsonString(curve)
+                }
+                if key.explicit { o.append(",\"parameters\":\"explicit\"") }
+                o.append("},\"subjectAltNames\":")
+                if let s {
+                    o.append("{\"dns\":")
+                    o.jsonStrings(s.dns)
+                    o.append(",\"ip\":")
+                    o.jsonStrings(s.ip)
+                    o.append(",\"email\":")
+                    o.jsonStrings(s.email)
+                    o.append(",\"uri\":")
+                    o.jsonStrings(s.uri)
+                    if !s.malformed.isEmpty {
+                        o.append(",\"malformed\":[")
+                        for (i, m) in s.malformed.enumerated() {
+                            if i > 0 { o.append(0x2C) }
+                            o.append("{\"type\":")
+                            o.jsonString(m.kind)
+                            o.append(",\"value\":")
+                            o.jsonString(m.value)
+                            o.append(",\"offset\":")
+                            o.jsonInt(Int64(m.offset))
+                            o.append(",\"reason\":")
+                            o.jsonString(m.reason)
+                            o.append(0x7D)
+                        }
+                        o.append(0x5D)
+                    }
+                    o.append(0x7D)
+                } else {
+                    o.append("{\"dns\":[],\"ip\":[],\"email\":[],\"uri\":[]}")
+                }
+                o.append(",\"basicConstraints\":")
+                if let b {
+                    o.append("{\"ca\":")
+                    o.jsonBool(b.isCA)
+                    if let p = b.pathLength {
+                        o.append(",\"pathLen\":")
+                        o.jsonInt(Int64(p))
+                    }
+                    o.append(0x7D)
+                } else {
+                    o.append("null")
+                }
+                o.append(",\"keyUsage\":")
+                if let k {
+                    // `KeyUsage.names`, written in place (RFC 5280 §4.2.1.3 names, bit order).
+                    o.append(0x5B)
+                    var first = true
+                    for i in 0..<9 where k.rawValue & (1 << UInt16(i)) != 0 {
+                        if !first { o.append(0x2C) }
+                        first = false
+                        o.jsonString(KeyUsage.names[i])
                     }
                     o.append(0x5D)
+                } else {
+                    o.append("null")
                 }
-                o.append(0x7D)
-            } else {
-                o.append("{\"dns\":[],\"ip\":[],\"email\":[],\"uri\":[]}")
-            }
-            o.append(",\"basicConstraints\":")
-            if let b {
-                o.append("{\"ca\":")
-                o.jsonBool(b.isCA)
-                if let p = b.pathLength {
-                    o.append(",\"pathLen\":")
-                    o.jsonInt(Int64(p))
+                o.append(",\"extendedKeyUsage\":")
+                if let e {
+                    // `OID.dotted` of each purpose, written in place.
+                    o.append(0x5B)
+                    var first = true
+                    for oid in e {
+                        if !first { o.append(0x2C) }
+                        first = false
+                        o.jsonString { b in oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
+                    }
+                    o.append(0x5D)
+                } else {
+                    o.append("null")
                 }
-                o.append(0x7D)
-            } else {
-                o.append("null")
-            }
-            o.append(",\"keyUsage\":")
-            if let k {
-                // `KeyUsage.names`, written in place (RFC 5280 §4.2.1.3 names, bit order).
-                o.append(0x5B)
-                var first = true
-                for i in 0..<9 where k.rawValue & (1 << UInt16(i)) != 0 {
-                    if !first { o.append(0x2C) }
-                    first = false
-                    o.jsonString(KeyUsage.names[i])
+                o.append(",\"subjectKeyIdentifier\":")
+                if let ski { ski.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+                o.append(",\"authorityKeyIdentifier\":")
+                if let id = aki?.keyIdentifier { id.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+                o.append(",\"extensions\":[")
+                if let c = strict {
+                    var first = true
+                    c.forEachExtensionOID { oid, critical in
+                        if !first { o.append(0x2C) }
+                        first = false
+                        o.append("{\"oid\":")
+                        o.jsonString { b in DERValue.appendDottedObjectIdentifier(oid, to: &b) }
+                        o.append(",\"critical\":")
+                        o.jsonBool(critical)
+                        o.append(0x7D)
+                    }
+                } else {
+                    for (i, x) in inspected.extensions.enumerated() {
+                        if i > 0 { o.append(0x2C) }
+                        o.append("{\"oid\":")
+                        o.jsonString(x.oid)
+                        o.append(",\"critical\":")
+                        o.jsonBool(x.critical)
+                        o.append(0x7D)
+                    }
                 }
-                o.append(0x5D)
-            } else {
-                o.append("null")
-            }
-            o.append(",\"extendedKeyUsage\":")
-            if let e {
-                // `OID.dotted` of each purpose, written in place.
-                o.append(0x5B)
-                var first = true
-                for oid in e {
-                    if !first { o.append(0x2C) }
-                    first = false
-                    o.jsonString { b in oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
+                o.append("],\"sha256\":")
+                if let sha256 { sha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+                o.append(",\"spkiSha256\":")
+                if let spkiSha256 { spkiSha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
+                o.append(",\"parsedStrictly\":")
+                o.jsonBool(strict != nil)
+                if let err = inspected.strictError {
+                    o.append(",\"strictError\":")
+                    o.jsonString(err.description)
                 }
-                o.append(0x5D)
-            } else {
-                o.append("null")
-            }
-            o.append(",\"subjectKeyIdentifier\":")
-            if let ski { ski.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
-            o.append(",\"authorityKeyIdentifier\":")
-            if let id = aki?.keyIdentifier { id.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
-            o.append(",\"extensions\":[")
-            if let c = strict {
-                var first = true
-                for x in c.extensions {
-                    if !first { o.append(0x2C) }
-                    first = false
-                    o.append("{\"oid\":")
-                    o.jsonString { b in x.oid.withUnsafeBytes { DERValue.appendDottedObjectIdentifier($0, to: &b) } }
-                    o.append(",\"critical\":")
-                    o.jsonBool(x.critical)
-                    o.append(0x7D)
-                }
-            } else {
-                for (i, x) in inspected.extensions.enumerated() {
+                o.append(",\"warnings\":[")
+                for (i, w) in inspected.warnings.enumerated() {
                     if i > 0 { o.append(0x2C) }
-                    o.append("{\"oid\":")
-                    o.jsonString(x.oid)
-                    o.append(",\"critical\":")
-                    o.jsonBool(x.critical)
+                    o.append("{\"clause\":")
+                    o.jsonString(w.clause)
+                    o.append(",\"offset\":")
+                    o.jsonInt(Int64(w.offset))
+                    o.append(",\"message\":")
+                    o.jsonString(w.message)
                     o.append(0x7D)
                 }
+                o.append("]}")
             }
-            o.append("],\"sha256\":")
-            if let sha256 { sha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
-            o.append(",\"spkiSha256\":")
-            if let spkiSha256 { spkiSha256.withUnsafeBytes { o.jsonHex($0) } } else { o.append("null") }
-            o.append(",\"parsedStrictly\":")
-            o.jsonBool(strict != nil)
-            if let err = inspected.strictError {
-                o.append(",\"strictError\":")
-                o.jsonString(err.description)
+            if inspected.strictCertificate == nil {
+                emit(nil)
+            } else if strictIsCarrier {
+                emit(carrier)
+            } else {
+                emit(inspected.strictCertificate)
             }
-            o.append(",\"warnings\":[")
-            for (i, w) in inspected.warnings.enumerated() {
-                if i > 0 { o.append(0x2C) }
-                o.append("{\"clause\":")
-                o.jsonString(w.clause)
-                o.append(",\"offset\":")
-                o.jsonInt(Int64(w.offset))
-                o.append(",\"message\":")
-                o.jsonString(w.message)
-                o.append(0x7D)
-            }
-            o.append("]}")
         }
     }
 

@@ -204,7 +204,12 @@ public struct CertificateReport {
     /// The key as reported: the strict parser's description for the algorithms it decodes,
     /// the inspector's for the others (DSA, explicit EC parameters, unknown algorithms).
     var keyDescription: (algorithm: String, bits: Int?, curve: String?, explicit: Bool) {
-        if let c = certificate {
+        keyDescription(certificate)
+    }
+
+    /// ``keyDescription`` given the strict certificate (`certificate`, already at hand).
+    func keyDescription(_ strict: Certificate?) -> (algorithm: String, bits: Int?, curve: String?, explicit: Bool) {
+        if let c = strict {
             switch c.publicKeyAlgorithm {
             case .rsa: return ("rsa", c.publicKeyBitCount, nil, false)
             case .rsaPSS: return ("rsa-pss", c.publicKeyBitCount, nil, false)

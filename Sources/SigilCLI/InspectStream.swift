@@ -1,5 +1,5 @@
 import Foundation
-import Sigil
+@_spi(SigilInternal) import Sigil
 
 /// `sigil inspect --json`: JSON Lines from a stream of any size.
 ///
@@ -156,36 +156,14 @@ struct InspectStreamer {
                 return .error("sigil: \(label()): \(error)")
             }
         }
-        let cert: LenientCertificate
         do {
-            cert = try LenientCertificate(der: o.der)
+            try CertificateReport.writeInspectJSON(der: o.der, now: now, into: &w)
         } catch {
             if o.label == nil {
                 if let crl = try? CertificateList(der: o.der) { return line(RevocationReport.json(crl)) }
                 if let ocsp = try? OCSPResponse(der: o.der) { return line(RevocationReport.json(ocsp)) }
             }
             return .error("sigil: \(label()): \(error)")
-        }
-        // Each input hashed once; the certificate then moves into the report (no copy).
-        let sha = o.der.withUnsafeBytes { SHA256.hash($0) }
-        let spki: HashDigest
-        if let c = cert.strictCertificate {
-            spki = c.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) }
-        } else {
-            spki = cert.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) }
-        }
-        let strict = cert.strictCertificate
-        var report = CertificateReport(cert, now: now)
-        report.writeJSON(into: &w, sha256: sha, spkiSha256: spki)
-        // Embedded SCTs (RFC 6962 §3.3), as the whole-file path lists them without a log list:
-        // every one with status unknown-log, as the last member of the object.
-        if let c = strict {
-            let scts = SCTVerifier.check(c, issuer: nil, logList: nil, at: now)
-            if !scts.isEmpty, w.last == UInt8(ascii: "}") {
-                w.removeLast()
-                var text = ",\"scts\":" + JSONValue.array(scts.map(\.json)).serialized() + "}"
-                text.withUTF8 { w.raw(bytes: UnsafeRawBufferPointer($0)) }
-            }
         }
         w.byte(0x0A)
         return .line

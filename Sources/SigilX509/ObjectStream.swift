@@ -279,7 +279,9 @@ public struct ObjectStream {
             }
             guard let label = PEM.beginLabel(buffer[range]) else { continue }
             blockCount += 1
-            return try readBlock(label: String(decoding: label, as: UTF8.self), beginLine: number)
+            // The usual label without building a String from its octets.
+            let name = PEM.equal(label, "CERTIFICATE") ? "CERTIFICATE" : String(decoding: label, as: UTF8.self)
+            return try readBlock(label: name, beginLine: number)
         }
         finished = true
         return nil
@@ -314,7 +316,7 @@ public struct ObjectStream {
             guard let (range, number, complete) = try nextLine() else { break }
             if complete { lineNumber = number }
             if !pendingPiece, complete, let endLabel = PEM.endLabel(buffer[range]) {
-                if !endLabel.elementsEqual(label.utf8) { throw failure ?? DERError(.invalidPEM, at: number) }
+                if !PEM.equal(endLabel, label) { throw failure ?? DERError(.invalidPEM, at: number) }
                 if let failure { throw failure }
                 // RFC 4648 §3.5: canonical length, padding and trailing bits.
                 guard let der = decoder.finish() else { throw DERError(.invalidBase64, at: beginLine + 1) }

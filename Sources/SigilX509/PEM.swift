@@ -135,7 +135,6 @@ public enum PEM {
 
     static let beginPrefix: [UInt8] = Array("-----BEGIN ".utf8)
     static let endPrefix: [UInt8] = Array("-----END ".utf8)
-    static let dashes: [UInt8] = Array("-----".utf8)
 
     static func beginLabel(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         label(line, prefix: beginPrefix)
@@ -148,12 +147,29 @@ public enum PEM {
     /// The label of an armour line (no allocation: lines not starting with '-' exit at once).
     static func label(_ line: ArraySlice<UInt8>, prefix p: [UInt8]) -> ArraySlice<UInt8>? {
         guard line.first == 0x2D else { return nil }
-        var l = line
-        while let last = l.last, last == 0x20 || last == 0x09 { l = l.dropLast() }
-        guard l.count >= p.count + dashes.count, l.prefix(p.count).elementsEqual(p),
-            l.suffix(dashes.count).elementsEqual(dashes)
-        else { return nil }
-        return l.dropFirst(p.count).dropLast(dashes.count)
+        // Trailing blanks dropped; then `p`, the label, five dashes (compared octet by octet:
+        // the generic slice comparisons cost more than the rest of a block's armour).
+        let start = line.startIndex
+        var end = line.endIndex
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        guard end - start >= p.count + 5 else { return nil }
+        for i in 0..<p.count where line[start + i] != p[i] { return nil }
+        for i in (end - 5)..<end where line[i] != 0x2D { return nil }
+        return line[(start + p.count)..<(end - 5)]
+    }
+
+    /// True when `bytes` are the UTF-8 of `s`.
+    static func equal(_ bytes: ArraySlice<UInt8>, _ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in
+            guard u.count == bytes.count else { return false }
+            var j = bytes.startIndex
+            for c in u {
+                if c != bytes[j] { return false }
+                j += 1
+            }
+            return true
+        }
     }
 
     static func firstTLV(_ der: [UInt8]) -> [UInt8]? {

@@ -116,20 +116,6 @@ enum CleanCheck {
         return (oid, params)
     }
 
-    /// The TBS `signature` AlgorithmIdentifier: the parameter rules `Reader.checkSignatureAlgorithm`
-    /// checks (RFC 5758 §3.2, RFC 8410 §3, RFC 4055 §5); RSASSA-PSS is left to the walk.
-    static func signatureAlgorithmClean(_ b: UnsafeRawBufferPointer, _ v: TLV) -> Bool {
-        guard let (oid, params) = algorithm(b, v) else { return false }
-        for o in LenientCertificate.Reader.ecdsaOIDs where equal(b, oid, o) { return params == nil }
-        if equal(b, oid, OID.ed25519) || equal(b, oid, OID.ed448) { return params == nil }
-        for o in LenientCertificate.Reader.rsaPKCS1OIDs where equal(b, oid, o) {
-            guard let p = params else { return false }
-            return p.tag == 0x05 && p.contentCount == 0
-        }
-        if equal(b, oid, OID.rsassaPSS) { return false }
-        return true
-    }
-
     /// A Name (RFC 5280 §4.1.2.4) the walk reads without a warning: SETs of two-element
     /// AttributeTypeAndValues, string values of the type X.520 names and valid for it, other
     /// values strict DER under types with no string syntax.
@@ -177,29 +163,14 @@ enum CleanCheck {
         } catch { return false }
     }
 
-    /// A time in the canonical form (`YYMMDDHHMMSSZ`, `YYYYMMDDHHMMSSZ` from 2050 on), a real
-    /// date, no leap second (RFC 5280 §4.1.2.5): nothing `Reader.readTime` warns about.
-    static func timeClean(_ b: UnsafeRawBufferPointer, _ v: TLV) -> Bool {
-        let utc = v.tag == 0x17
-        guard utc || v.tag == 0x18, v.contentCount == (utc ? 13 : 15), b[v.end - 1] == 0x5A else { return false }
-        var i = v.contentStart
-        func digits(_ k: Int) -> Int? {
-            var x = 0
-            for j in i..<(i + k) {
-                let c = b[j]
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                x = x * 10 + Int(c - 0x30)
-            }
-            i += k
-            return x
-        }
-        guard let y = digits(utc ? 2 : 4), let month = digits(2), let day = digits(2), let hour = digits(2),
-            let minute = digits(2), let second = digits(2)
-        else { return false }
-        let year = utc ? (y >= 50 ? 1900 + y : 2000 + y) : y
-        if !utc && year >= 1950 && year < 2050 { return false }
-        return month >= 1 && month <= 12 && day >= 1 && day <= DERTime.daysInMonth(year: year, month: month)
-            && hour < 24 && minute < 60 && second < 60
+    /// A GeneralizedTime whose (four-digit) year is 1950 to 2049, for a time the strict
+    /// parser decoded (`DERTime.decode`: 15 octets, digits): the one time `Reader.readTime`
+    /// warns about that `DERTime.decode` accepts (RFC 5280 §4.1.2.5).
+    static func generalizedBefore2050(_ b: UnsafeRawBufferPointer, _ v: TLV) -> Bool {
+        guard v.tag == 0x18, v.contentCount == 15 else { return false }
+        var year = 0
+        for j in v.contentStart..<(v.contentStart + 4) { year = year * 10 + Int(b[j] &- 0x30) }
+        return year >= 1950 && year < 2050
     }
 
     /// Bit length of a positive INTEGER's magnitude.
@@ -297,12 +268,25 @@ enum CleanCheck {
     /// would find nothing but a serial number of zero (the one deviation this check reports
     /// itself: old roots carry it) and repair nothing; nil when that is not certain.
     static func summary(_ c: Certificate) -> (key: PublicKeySummary, warnings: [InspectionWarning])? {
-        if case .unknown = c.signatureAlgorithm { return nil }
+        let signature = c.signatureAlgorithm
+        if case .unknown = signature { return nil }
         var serialZero: Int?
         let key = c.der.withUnsafeBytes { b -> PublicKeySummary? in
-            guard let root = tlv(b, 0, b.count), root.end == b.count, root.tag == 0x30,
-                treeClean(b, root, depth: 0)
-            else { return nil }
+            // No `treeClean` over the whole certificate: the strict parser has read every
+            // constructed value in it with `DERReader` — entered (certificate, TBS, version,
+            // AlgorithmIdentifiers, RSASSA-PSS parameters, Name SETs and
+            // AttributeTypeAndValues, Validity, SubjectPublicKeyInfo, [3], the extension list
+            // and each Extension) or checked whole by `validateAsAny` (unknown algorithm
+            // parameters, EC parameters that are not a named curve, attribute values that are
+            // not strings) — whose `readAny` refuses exactly the headers `tlv` refuses
+            // (indefinite and non-minimal lengths, more than 4 length octets, the high-tag form,
+            // [UNIVERSAL 0], lengths beyond the enclosing value; X.690 §10.1), nested at most
+            // `DERReader.maximumDepth` (32) deep, under `BERReader.maximumDepth` (64). Every
+            // other value is primitive (the walk does not descend into it: extension values,
+            // keys and signatures are BIT or OCTET STRINGs, checked below where the walk looks
+            // inside them). So `treeClean(b, root, depth: 0)` holds for every certificate that
+            // reaches here.
+            guard let root = tlv(b, 0, b.count), root.end == b.count, root.tag == 0x30 else { return nil }
             var top = Cursor(root)
             guard let tbs = top.next(b), tbs.tag == 0x30, let outer = top.next(b), let sig = top.next(b), top.isAtEnd
             else { return nil }
@@ -328,15 +312,34 @@ enum CleanCheck {
             } else {
                 guard n.end - s <= 20 else { return nil }
             }
-            guard let inner = t.next(b), signatureAlgorithmClean(b, inner) else { return nil }
+            // The TBS `signature` AlgorithmIdentifier: the parameter rules of
+            // `Reader.checkSignatureAlgorithm`, decided from what the strict parser established
+            // (`SignatureAlgorithm.parse`: the OIDs of `Reader.ecdsaOIDs` / `rsaPKCS1OIDs`,
+            // matched byte for byte against valid constants; at most the OID and one parameter;
+            // ECDSA and EdDSA without parameters, RFC 5758 §3.2, RFC 8410 §3; PKCS #1 v1.5 with
+            // NULL or none, RFC 4055 §5). Left: PKCS #1 v1.5 without parameters (the walk
+            // warns), and RSASSA-PSS (left to the walk).
+            guard let inner = t.next(b) else { return nil }
+            switch signature {
+            case .rsaPSS, .unknown: return nil
+            case .rsaPKCS1:
+                guard inner.tag == 0x30 else { return nil }
+                var a = Cursor(inner)
+                guard a.next(b) != nil, a.next(b) != nil else { return nil }
+            case .ecdsa, .ed25519, .ed448: break
+            }
             // The outer signatureAlgorithm is the same encoding (RFC 5280 §4.1.1.2).
             guard outer.end - outer.start == inner.end - inner.start else { return nil }
             for j in 0..<(inner.end - inner.start) where b[outer.start + j] != b[inner.start + j] { return nil }
             guard let issuer = t.next(b), nameClean(b, issuer) else { return nil }
             guard let validity = t.next(b), validity.tag == 0x30 else { return nil }
             var vc = Cursor(validity)
-            guard let notBefore = vc.next(b), let notAfter = vc.next(b), vc.isAtEnd, timeClean(b, notBefore),
-                timeClean(b, notAfter)
+            // The strict parser decoded both times (`DERTime.decode`: the RFC 5280 §4.1.2.5 forms,
+            // a real date, no leap second), so of what the walk warns about only one case is
+            // left: a GeneralizedTime before 2050 (§4.1.2.5: UTCTime through 2049).
+            guard let notBefore = vc.next(b), let notAfter = vc.next(b), vc.isAtEnd,
+                !generalizedBefore2050(b, notBefore),
+                !generalizedBefore2050(b, notAfter)
             else { return nil }
             guard let subject = t.next(b), nameClean(b, subject) else { return nil }
             guard let spki = t.next(b), let key = publicKey(b, spki) else { return nil }

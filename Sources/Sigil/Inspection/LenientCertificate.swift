@@ -1,3 +1,4 @@
+import SigilCrypto
 @_spi(SigilInternal) import SigilDER
 import SigilX509
 
@@ -80,6 +81,14 @@ public struct LenientCertificate: Sendable {
     /// The SubjectPublicKeyInfo's bytes as encoded (what SPKI pins hash).
     public var subjectPublicKeyInfo: [UInt8] { strictCertificate?.subjectPublicKeyInfo.array ?? lenientSPKI }
     var lenientSPKI: [UInt8] = []
+    /// SHA-256 of ``subjectPublicKeyInfo``, hashed where it lies.
+    public var subjectPublicKeyInfoSHA256: HashDigest {
+        if let c = strictCertificate { return c.subjectPublicKeyInfo.withUnsafeBytes { SHA256.hash($0) } }
+        return lenientSPKI.withUnsafeBytes { SHA256.hash($0) }
+    }
+    /// True when the strictly parsed certificate carries the embedded SCT list extension
+    /// (RFC 6962 §3.3; found once, while reading).
+    public private(set) var hasEmbeddedSCTList = false
     /// The extensions as listed, in order, duplicates included.
     public var extensions: [ExtensionSummary] {
         guard let c = strictCertificate else { return lenientExtensions }
@@ -94,7 +103,13 @@ public struct LenientCertificate: Sendable {
     /// refused the certificate, or an extension value needed repair) a stand-in certificate
     /// holding only the extensions, re-encoded in DER. Never leaves this module: its
     /// placeholder key, names and unknown signature algorithm could not verify anyway.
-    let extensionCarrier: Certificate?
+    var extensionCarrier: Certificate? { carrierIsStrict ? strictCertificate : repairedCarrier?.certificate }
+    /// The stand-in certificate, when the carrier is not the strict certificate itself (which
+    /// is then not stored twice), boxed: the rare case does not make every copy and move of
+    /// this value 225 bytes larger.
+    let repairedCarrier: CarrierBox?
+    /// The extension carrier is `strictCertificate` (possibly nil).
+    let carrierIsStrict: Bool
     /// Offsets in `extensionCarrier` → offsets in `der` (nil: the same bytes).
     let carrierMap: OffsetMap?
 
@@ -111,16 +126,18 @@ public struct LenientCertificate: Sendable {
     /// are refused as the strict parser refuses them.
     public init(der: [UInt8]) throws(DERError) {
         guard der.count <= Certificate.maximumSize else { throw DERError(.tooLarge, at: Certificate.maximumSize) }
-        var strict: Certificate?
-        var strictError: DERError?
-        do { strict = try Certificate(der: der) } catch { strictError = error }
-        if let strict {
-            self = LenientCertificate.read(der, strict: strict, strictError: nil)
+        // The strict result is not held in an Optional first (each wrap and unwrap moved the
+        // whole Certificate).
+        let strict: Certificate
+        do {
+            strict = try Certificate(der: der)
+        } catch {
+            var reader = Reader(der)
+            let fields = try reader.readCertificate()
+            self.init(der: der, strict: nil, strictError: error, fields: fields, warnings: reader.allWarnings())
             return
         }
-        var reader = Reader(der)
-        let fields = try reader.readCertificate()
-        self.init(der: der, strict: nil, strictError: strictError, fields: fields, warnings: reader.allWarnings())
+        self = LenientCertificate.read(der, strict: strict, strictError: nil)
     }
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
@@ -177,15 +194,19 @@ public struct LenientCertificate: Sendable {
             self.notBefore = c.notBefore
             self.notAfter = c.notAfter
             if case .unknown = c.signatureAlgorithm {} else { self.signatureAlgorithmName = c.signatureAlgorithm.name }
+            self.hasEmbeddedSCTList = c.extension(OID.signedCertificateTimestampList) != nil
         }
-        if let c = strict, !fields.extensionValuesRepaired {
-            extensionCarrier = c
+        if strict != nil, !fields.extensionValuesRepaired {
+            carrierIsStrict = true
+            repairedCarrier = nil
             carrierMap = nil
         } else if let carrier = fields.carrier, let cert = try? Certificate(der: carrier.bytes) {
-            extensionCarrier = cert
+            carrierIsStrict = false
+            repairedCarrier = CarrierBox(cert)
             carrierMap = carrier.map
         } else {
-            extensionCarrier = strict
+            carrierIsStrict = true
+            repairedCarrier = nil
             carrierMap = nil
             if strict == nil && !fields.extensions.isEmpty {
                 self.warnings.append(
@@ -206,6 +227,12 @@ public struct LenientCertificate: Sendable {
     mutating func addWarning(_ w: InspectionWarning) {
         if !warnings.contains(w) { warnings.append(w) }
     }
+}
+
+/// A stand-in extension carrier (``LenientCertificate/repairedCarrier``).
+final class CarrierBox: Sendable {
+    let certificate: Certificate
+    init(_ certificate: Certificate) { self.certificate = certificate }
 }
 
 // MARK: - The walk
