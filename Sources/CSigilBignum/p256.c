@@ -407,7 +407,7 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
         *zz = b->zz;
         return;
     }
-    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t;
+    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t, x3, z3, y3, zz3;
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
     fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
     fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
@@ -417,10 +417,10 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
     fsub(&rr, &s2, &s1);               /* R = S2 - S1 */
     fsqr(&hh, &h, mx);
     fmul(&zh, &a->z, &h, mx);
-    fsqr(&rr2, &rr, mx);
-    fmul(&hhh, &hh, &h, mx);
-    fmul(&s1h3, &s1, &hhh, mx);
     fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
+    fmul(&hhh, &hh, &h, mx);
+    fsqr(&rr2, &rr, mx);
+    fmul(&s1h3, &s1, &hhh, mx);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
@@ -431,16 +431,16 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
         }
         return;
     }
-    fe z3;
     fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
-    fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
+    fsub(&x3, &t, &v);                 /* X3 = R^2 - H^3 - 2V */
     fmul(&z3, &zh, &b->z, mx);         /* Z3 = Z1 Z2 H */
-    fsqr(zz, &z3, mx);
-    r->z = z3;
-    fsub(&v, &v, &r->x);
+    fsub(&v, &v, &x3);
     fmul(&v, &rr, &v, mx);
-    fsub(&r->y, &v, &s1h3);            /* Y3 = R (V - X3) - S1 H^3 */
+    fsub(&y3, &v, &s1h3);              /* Y3 = R (V - X3) - S1 H^3 */
+    fsqr(&zz3, &z3, mx);               /* last: needed by the next doubling's first operations only */
+    r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
+    *zz = zz3;
 }
 
 /* r = a + b as padd_zz, Z1^2 computed here (q_table_general). */
