@@ -571,32 +571,77 @@ __attribute__((noinline)) static void q_table(qentry tab[QTABLE], const limb q[8
 /* Width-w NAF of the scalar k < 2^256 (HMV algorithm 3.35, computed by reading windows of bits in
    place with a carry, as libsecp256k1 does, instead of shifting the whole number once per bit):
    digits 0 or odd with |d| < 2^(w-1), least significant first, at most one non-zero digit in any
-   w consecutive ones; k < 2^256 needs at most 257 digits, no carry is left. Returns the number of
-   digits up to the last non-zero one (0 for k = 0). Variable time (public scalars). */
-static size_t wnaf(short out[257], const limb k[4], int w) {
+   w consecutive ones; k < 2^256 needs at most 257 digits, no carry is left. The number of
+   digits up to the last non-zero one is last + 1 (0 for k = 0). Variable time (public scalars).
+   A bit equal to the carry gives a zero digit and leaves the carry as it is (0 + 0, or 1 + 1
+   carried on), so a whole run of them is skipped at once: the trailing zeros of the next 64
+   bits XOR the carry's mask. One step (a skip and, unless the run reached past the window's
+   reliable part, a digit) per call; mul_public runs the two scalars' steps interleaved (two
+   independent chains). Measured (C, 2026-12, u1 with w = 10 and u2 with w = 5): 721 -> 269 ns
+   for random scalars; a fixed scalar, whose bit-by-bit branches the predictor learns (as in a
+   benchmark repeating one signature), 220 -> 245 ns. Same digits as the bit-by-bit version (C
+   comparison over 14 M scalar and width pairs, edge patterns included). */
+typedef struct { limb k[6]; short *out; int w, carry, pos, last; } wnaf_state;
+
+static void wnaf_init(wnaf_state *s, short out[257], const limb k[4], int w) {
+    for (int i = 0; i < 4; i++) s->k[i] = k[i];
+    s->k[4] = 0;                       /* padding: the windows read up to limb 5 */
+    s->k[5] = 0;
     for (int i = 0; i < 257; i++) out[i] = 0;
-    int carry = 0, pos = 0, last = -1;
-    while (pos < 257) {
-        int li = pos >> 6, off = pos & 63;
-        limb v = li < 4 ? k[li] >> off : 0;
-        if ((int)(v & 1) == carry) { pos++; continue; }
-        int now = 257 - pos < w ? 257 - pos : w;
-        if (off + now > 64 && li + 1 < 4) v |= k[li + 1] << (64 - off);
-        int word = (int)(v & ((1UL << now) - 1)) + carry;
-        carry = (word >> (w - 1)) & 1;
-        word -= carry << w;
-        out[pos] = (short)word;
-        last = pos;
-        pos += now;
+    s->out = out;
+    s->w = w;
+    s->carry = 0;
+    s->pos = 0;
+    s->last = -1;
+}
+
+INL void wnaf_step(wnaf_state *s) {
+    int pos = s->pos;
+    if (pos >= 257) return;
+    int li = pos >> 6, off = pos & 63;
+    /* bits pos .. pos + 63 (the double shift is 0 for off = 0) */
+    limb v = (s->k[li] >> off) | ((s->k[li + 1] << 1) << (63 - off));
+    limb run = v ^ (0 - (limb)s->carry); /* bits that differ from the carry */
+    int z = run ? __builtin_ctzl(run) : 64;
+    if (z > 64 - 16) {                 /* the digit's w <= 15 bits may leave the window: reread */
+        s->pos = pos + z;
+        return;
     }
-    return (size_t)(last + 1);
+    pos += z;
+    if (pos >= 257) {
+        s->pos = pos;
+        return;
+    }
+    v >>= z;
+    int w = s->w;
+    int now = 257 - pos < w ? 257 - pos : w;
+    int word = (int)(v & ((1UL << now) - 1)) + s->carry;
+    s->carry = (word >> (w - 1)) & 1;
+    word -= s->carry << w;
+    s->out[pos] = (short)word;
+    s->last = pos;
+    s->pos = pos + now;
+}
+
+static size_t wnaf(short out[257], const limb k[4], int w) {
+    wnaf_state s;
+    wnaf_init(&s, out, k, w);
+    while (s.pos < 257) wnaf_step(&s);
+    return (size_t)(s.last + 1);
 }
 
 INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb q[8], const int mx) {
     qentry tab[QTABLE];
     jac acc;
     short d1[257], d2[257];
-    size_t len1 = wnaf(d1, u1, P256_GWINDOW), len2 = wnaf(d2, u2, 5);
+    wnaf_state n1, n2;
+    wnaf_init(&n1, d1, u1, P256_GWINDOW);
+    wnaf_init(&n2, d2, u2, 5);
+    while (n1.pos < 257 || n2.pos < 257) {
+        wnaf_step(&n1);
+        wnaf_step(&n2);
+    }
+    size_t len1 = (size_t)(n1.last + 1), len2 = (size_t)(n2.last + 1);
     q_table(tab, q, mx);
     /* Interleaved wNAF (Shamir's trick, HMV algorithm 3.51): one chain of doublings. One call
        site per formula keeps the loop small. */
