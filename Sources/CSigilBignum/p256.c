@@ -192,6 +192,32 @@ INL void fsqr(fe *r, const fe *a, const int mx) {
     sqr_portable(r, a);
 }
 
+/* A product kept for fmul_sub: the whole 512-bit product (MULX, optimised builds: p256_mulx.h's
+   mul_wide / sqr_wide) or the reduced product in v[0..3] (otherwise). fmul_sub(r, a, b, e) is
+   r ≡ a b - e: with the 512-bit e one reduction for both products and no separate subtraction
+   (mul_sub_mulx), otherwise a product and fsub. Same residue either way (the representatives
+   below 2^256 may differ, which the lazy representation allows). Used where a formula ends in a
+   difference of two products: Y3 of the doubling and of both additions. */
+typedef struct { limb v[8]; } fkeep;
+
+INL void fmul_keep(fkeep *e, const fe *a, const fe *b, const int mx) {
+#if defined(P256_HAVE_MULSUB)
+    if (mx) { mul_wide(e->v, a, b); return; }
+#endif
+    fe t;
+    fmul(&t, a, b, mx);
+    for (int k = 0; k < 4; k++) e->v[k] = t.v[k];
+}
+
+INL void fsqr_keep(fkeep *e, const fe *a, const int mx) {
+#if defined(P256_HAVE_MULSUB)
+    if (mx) { sqr_wide(e->v, a); return; }
+#endif
+    fe t;
+    fsqr(&t, a, mx);
+    for (int k = 0; k < 4; k++) e->v[k] = t.v[k];
+}
+
 /* Lazy reduction. Field elements are kept below 2^256 and congruent mod p, not necessarily below
    p (p < 2^256 < 2p): the products return such values (the MULX version subtracts p only when
    the result carried out of 2^256) and accept them, and the sums and differences below need one
@@ -313,6 +339,17 @@ INL void fsub(fe *r, const fe *a, const fe *b) {
 }
 #endif
 
+/* r ≡ a b - e (see fkeep). r may alias a or b. */
+INL void fmul_sub(fe *r, const fe *a, const fe *b, const fkeep *e, const int mx) {
+#if defined(P256_HAVE_MULSUB)
+    if (mx) { mul_sub_mulx(r, a, b, e->v); return; }
+#endif
+    fe t, u;
+    fmul(&t, a, b, mx);
+    for (int k = 0; k < 4; k++) u.v[k] = e->v[k];
+    fsub(r, &t, &u);
+}
+
 /* a ≡ 0 (mod p): a is 0 or p. */
 INL int fis_zero(const fe *a) {
     return ((a->v[0] | a->v[1] | a->v[2] | a->v[3]) == 0) ||
@@ -362,7 +399,8 @@ INL void fhalf(fe *r, const fe *a) {
    (gamma first). Every order computes exactly the same values (same operations, same lazily
    reduced results); the results go to r last, so r may alias a. */
 INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
-    fe gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, w2, g2, y3, z3, zz3;
+    fe gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, y3, z3, zz3;
+    fkeep g2;
     fadd(&u, &a->x, dz);
     fsub(&t, &a->x, dz);
     fsqr(&gamma, &a->y, mx);
@@ -375,10 +413,9 @@ INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
     fadd(&beta2, &beta, &beta);
     fsub(&x3, &t2, &beta2);            /* X3' = alpha'^2 - 2 beta */
     fsub(&w, &beta, &x3);
-    fsqr(&g2, &gamma, mx);
+    fsqr_keep(&g2, &gamma, mx);
     fsqr(&zz3, &z3, mx);               /* the next doubling's delta, or the addition's Z1^2 */
-    fmul(&w2, &w, &alphap, mx);
-    fsub(&y3, &w2, &g2);               /* Y3' = alpha' (beta - X3') - gamma^2 */
+    fmul_sub(&y3, &w, &alphap, &g2, mx); /* Y3' = alpha' (beta - X3') - gamma^2 */
     r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
     *zz = zz3;
 }
@@ -407,7 +444,8 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
         *zz = b->zz;
         return;
     }
-    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, s1h3, zh, t, x3, z3, y3, zz3;
+    fe z1z1 = *z1zz, z1z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, rr2, zh, t, x3, z3, y3, zz3;
+    fkeep s1h3;
     fmul(&u1, &a->x, &b->zz, mx);      /* U1 = X1 Z2^2 */
     fmul(&u2, &b->x, &z1z1, mx);       /* U2 = X2 Z1^2 */
     fmul(&s1, &a->y, &b->zzz, mx);     /* S1 = Y1 Z2^3 */
@@ -420,7 +458,7 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
     fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
     fmul(&hhh, &hh, &h, mx);
     fsqr(&rr2, &rr, mx);
-    fmul(&s1h3, &s1, &hhh, mx);
+    fmul_keep(&s1h3, &s1, &hhh, mx);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
@@ -436,8 +474,7 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
     fsub(&x3, &t, &v);                 /* X3 = R^2 - H^3 - 2V */
     fmul(&z3, &zh, &b->z, mx);         /* Z3 = Z1 Z2 H */
     fsub(&v, &v, &x3);
-    fmul(&v, &rr, &v, mx);
-    fsub(&y3, &v, &s1h3);              /* Y3 = R (V - X3) - S1 H^3 */
+    fmul_sub(&y3, &rr, &v, &s1h3, mx); /* Y3 = R (V - X3) - S1 H^3 */
     fsqr(&zz3, &z3, mx);               /* last: needed by the next doubling's first operations only */
     r->x = x3; r->y = y3; r->z = z3;   /* r may alias a: written last */
     *zz = zz3;
@@ -461,7 +498,8 @@ INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, co
         *zz = r->z;
         return;
     }
-    fe z1z1 = *z1zz, z1z1z1, h, rr, hh, hhh, v, rr2, y1h3, t;
+    fe z1z1 = *z1zz, z1z1z1, h, rr, hh, hhh, v, rr2, t;
+    fkeep y1h3;
     fmul(&z1z1z1, &a->z, &z1z1, mx);
     fmul(&h, qx, &z1z1, mx);           /* U2 = X2 Z1^2 */
     fsub(&h, &h, &a->x);               /* H = U2 - X1 */
@@ -481,7 +519,7 @@ INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, co
     }
     fmul(&v, &a->x, &hh, mx);          /* V = X1 H^2 */
     fsqr(&rr2, &rr, mx);
-    fmul(&y1h3, &a->y, &hhh, mx);
+    fmul_keep(&y1h3, &a->y, &hhh, mx);
     fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);               /* X3 = R^2 - H^3 - 2V */
@@ -489,8 +527,7 @@ INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, co
     fe z3;
     fmul(&z3, &a->z, &h, mx);          /* Z3 = Z1 H */
     fsqr(zz, &z3, mx);
-    fmul(&v, &rr, &v, mx);
-    fsub(&r->y, &v, &y1h3);            /* Y3 = R (V - X3) - Y1 H^3 */
+    fmul_sub(&r->y, &rr, &v, &y1h3, mx); /* Y3 = R (V - X3) - Y1 H^3 */
     r->z = z3;
 }
 
