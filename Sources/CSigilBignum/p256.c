@@ -458,7 +458,6 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
     fmul(&v, &u1, &hh, mx);            /* V = U1 H^2 */
     fmul(&hhh, &hh, &h, mx);
     fsqr(&rr2, &rr, mx);
-    fmul_keep(&s1h3, &s1, &hhh, mx);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
             pdbl_rare(r, a, mx);       /* same point */
@@ -472,6 +471,7 @@ INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, 
     fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&x3, &t, &v);                 /* X3 = R^2 - H^3 - 2V */
+    fmul_keep(&s1h3, &s1, &hhh, mx);
     fmul(&z3, &zh, &b->z, mx);         /* Z3 = Z1 Z2 H */
     fsub(&v, &v, &x3);
     fmul_sub(&y3, &rr, &v, &s1h3, mx); /* Y3 = R (V - X3) - S1 H^3 */
