@@ -55,6 +55,22 @@
  * random orders of pdbl's operations span ~13 %), so that is where further speed is: fewer
  * operations on the doubling's loop-carried chain (Y -> gamma -> beta -> X3' -> Y3', now the
  * longest) rather than fewer instructions per product.
+ * 2026-12, second pass (same harness, SwiftPM's flags -O2 -fPIC -fno-omit-frame-pointer, against
+ * the kernel above; VerifySignatureP256 numbers in the commit messages): Y3 of the doubling and of
+ * both additions as a difference of two products with a single reduction (fmul_sub: the 512-bit
+ * products subtracted before one REDC, p256_mulx.h's mul_sub; ~40 instructions fewer each time):
+ * ~3 %; padd's order hill-climbed again (V before H^3 and R^2, S1 H^3 after X3, Z3^2 last):
+ * ~2 %; the wNAF digits by runs of equal bits, the two scalars interleaved: ~0.5 %
+ * (mul_public 0.95x in all). Tried there and not kept: pmadd's order (its climb found nothing
+ * better) and pdbl's (the kept gamma^2 in other places: slower); the products in 10 registers
+ * instead of 11 (T_lo's limb 0 in a stack slot, shifts by immediates; meant to give back the
+ * register that -fno-omit-frame-pointer takes, which costs ~2.3 % here: +0.3 %, within noise);
+ * "adc $0" closing each row instead of "mov $0; adcx" (slower); a width-6 wNAF of u2 with 16
+ * entries (no better: the 8 extra co-Z entries cost what the ~6 fewer additions save); -Y of
+ * every Q entry precomputed instead of one negation per negative digit (the register
+ * allocator fails on the pointer choice around the asm); s^-1 mod n by GMP's gcdext costs
+ * ~0.7 us of a repeated verification (1.25 us with random s) and U = s instead of s + n saves
+ * only ~30 ns of it.
  */
 #include "CSigilBignum.h"
 
@@ -397,7 +413,9 @@ INL void fhalf(fe *r, const fe *a) {
    longest one inside a doubling, starts first, beta and Y Z fill in behind it, 2 beta and
    gamma^2 just before their use; ~4 % faster than the order tuned for the earlier products
    (gamma first). Every order computes exactly the same values (same operations, same lazily
-   reduced results); the results go to r last, so r may alias a. */
+   reduced results); the results go to r last, so r may alias a. Y3' = alpha' w - gamma^2 with one
+   reduction (fmul_sub; gamma^2 kept as its 512-bit square): the same residue, not necessarily
+   the same representative below 2^256. */
 INL void pdbl_zz(jac *r, fe *zz, const jac *a, const fe *dz, const int mx) {
     fe gamma, beta, beta2, alpha, alphap, half, t, u, t2, x3, w, y3, z3, zz3;
     fkeep g2;
@@ -435,9 +453,10 @@ __attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, const int 
    negation), with z1zz = Z1^2 given and zz = Z3^2 returned (see pdbl_zz; zz may alias z1zz).
    negation). add-1998-cmo-2 with Z2^2, Z2^3 cached: 11M + 3S and 7 additions/subtractions.
    r may alias a: every read of a precedes the write of the same coordinate of r. The order
-   (like pdbl's, the fastest of the orders tried in the C harness: 162 -> 145 ns) starts the
-   products of H^2, H^3, R^2, S1 H^3 before the test for the exceptional cases; they are only
-   wasted when the branch (never taken on honest input) returns. */
+   (like pdbl's, the fastest of the orders tried in the C harness: 162 -> 145 ns, then re-climbed
+   for the current products, 2026-12) starts the products of H^2, V, H^3, R^2 before the test for
+   the exceptional cases; they are only wasted when the branch (never taken on honest input)
+   returns. Y3 = R (V - X3) - S1 H^3 with one reduction (fmul_sub). */
 INL void padd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const qentry *b, const fe *by, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
@@ -490,7 +509,8 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, const int mx)
 /* r = a + (qx, qy), an affine point (never infinity), with z1zz = Z1^2 given and zz = Z3^2
    returned (see pdbl_zz; zz may alias z1zz). madd-2004-hmv: 8M + 3S and 7
    additions/subtractions. r may alias a: every read of a precedes the write of the same
-   coordinate of r. Order as in padd (harness: 127 -> 119 ns). */
+   coordinate of r. Order as in padd (harness: 127 -> 119 ns). Y3 = R (V - X3) - Y1 H^3 with one
+   reduction (fmul_sub). */
 INL void pmadd_zz(jac *r, fe *zz, const jac *a, const fe *z1zz, const fe *qx, const fe *qy, const int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
