@@ -20,6 +20,14 @@ form with these rounds (a count register for SHLX/SHRX) or with 11-instruction r
 forming m·p3 off the carry chain (lo = m - t, hi = m - u - borrow); the final correction as a
 CMOV of y - p (shorter latency, 5 more instructions: 2-3 % slower); b passed in the registers
 of T_hi instead of memory (slower: register pressure around the asm).
+
+Differences of products (optimised builds): mul_wide / sqr_wide return the whole 512-bit product
+unreduced, mul_sub reduces a·b minus such a product with one reduce_tail (p256.c's fmul_sub, for
+Y3 in the point formulas). Measured there (2026-12, second pass): ~3 % off the double-scalar
+multiplication. Not kept: the same products in 10 registers instead of 11 (T_lo's limb 0 in a
+stack slot, shifts by immediates instead of SHLX with a count register), to give back the
+register that SwiftPM's -fno-omit-frame-pointer takes (that flag costs ~2.3 % there): +0.3 %,
+within noise; "adcq $0" closing each row instead of "movl $0; adcxq" (slower).
 """
 
 # Operands are memory operands named by limb (no pointer registers in optimised builds).
