@@ -687,7 +687,7 @@ static size_t wnaf(short out[257], const limb k[4], int w) {
     return (size_t)(s.last + 1);
 }
 
-INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb q[8], const int mx) {
+INL int mul_public(limb out[12], fe *zz_out, const limb u1[4], const limb u2[4], const limb q[8], const int mx) {
     qentry tab[QTABLE];
     jac acc;
     short d1[257], d2[257];
@@ -732,28 +732,111 @@ INL int mul_public(limb out[12], const limb u1[4], const limb u2[4], const limb 
         }
     }
     for (int k = 0; k < 4; k++) { out[k] = acc.x.v[k]; out[4 + k] = acc.y.v[k]; out[8 + k] = acc.z.v[k]; }
+    *zz_out = zz;                      /* Z^2, carried through the loop */
     return !fis_zero(&acc.z);
+}
+
+static const limb RR[4] = {0x0000000000000003UL, 0xfffffffbffffffffUL, 0xfffffffffffffffeUL, 0x00000004fffffffdUL}; /* R^2 mod p */
+static const limb NN[4] = {0xf3b9cac2fc632551UL, 0xbce6faada7179e84UL, 0xffffffffffffffffUL, 0xffffffff00000000UL}; /* n */
+
+/* a - p when a >= p (a below 2^256 < 2p). */
+INL void fcanon(fe *a) {
+    limb b, d0, d1, d2, d3;
+    d0 = subb(a->v[0], P0, 0, &b);
+    d1 = subb(a->v[1], P1, b, &b);
+    d2 = subb(a->v[2], 0, b, &b);
+    d3 = subb(a->v[3], P3, b, &b);
+    if (!b) { a->v[0] = d0; a->v[1] = d1; a->v[2] = d2; a->v[3] = d3; }
 }
 
 #if P256_HAVE_MULX
 __attribute__((target("bmi2,adx"), noinline))
-static int mul_public_mulx(limb out[12], const limb u1[4], const limb u2[4], const limb q[8]) {
-    return mul_public(out, u1, u2, q, 1);
+static int mul_public_mulx(limb out[12], fe *zz, const limb u1[4], const limb u2[4], const limb q[8]) {
+    return mul_public(out, zz, u1, u2, q, 1);
 }
 #endif
 
 __attribute__((noinline))
-static int mul_public_portable(limb out[12], const limb u1[4], const limb u2[4], const limb q[8]) {
-    return mul_public(out, u1, u2, q, 0);
+static int mul_public_portable(limb out[12], fe *zz, const limb u1[4], const limb u2[4], const limb q[8]) {
+    return mul_public(out, zz, u1, u2, q, 0);
+}
+
+/* csigil_p256_verify: Q into Montgomery form below p, R = u1 G + u2 Q, then the comparison of
+   X with c Z^2 for c = r and, when r + n < p, c = r + n (SEC 1 §4.1.4 step 8 without the
+   inversion of Z; Z^2 comes from the loop). */
+INL int verify(const limb u1[4], const limb u2[4], const limb q[8], const limb r[4], const int mx) {
+    fe x, y, rr, t, d;
+    const fe r2 = {{RR[0], RR[1], RR[2], RR[3]}};
+    for (int k = 0; k < 4; k++) { x.v[k] = q[k]; y.v[k] = q[4 + k]; }
+    fmul(&x, &x, &r2, mx);             /* inputs below p: congruent, below 2^256 */
+    fmul(&y, &y, &r2, mx);
+    fcanon(&x);
+    fcanon(&y);
+    limb qm[8], out[12];
+    for (int k = 0; k < 4; k++) { qm[k] = x.v[k]; qm[4 + k] = y.v[k]; }
+    fe zz;
+    int finite;
+#if P256_HAVE_MULX
+    if (mx) finite = mul_public_mulx(out, &zz, u1, u2, qm);
+    else
+#endif
+        finite = mul_public_portable(out, &zz, u1, u2, qm);
+    if (!finite) return 0;             /* step 7: R at infinity */
+    fe X = {{out[0], out[1], out[2], out[3]}};
+    for (int k = 0; k < 4; k++) rr.v[k] = r[k];
+    fmul(&rr, &rr, &r2, mx);
+    fmul(&t, &rr, &zz, mx);
+    fsub(&d, &t, &X);
+    if (fis_zero(&d)) return 1;
+    /* r + n, when below p (then also below 2^256) */
+    limb c, s0, s1, s2, s3, b;
+    s0 = addc(r[0], NN[0], 0, &c);
+    s1 = addc(r[1], NN[1], c, &c);
+    s2 = addc(r[2], NN[2], c, &c);
+    s3 = addc(r[3], NN[3], c, &c);
+    if (c) return 0;
+    (void)subb(s0, P0, 0, &b);
+    (void)subb(s1, P1, b, &b);
+    (void)subb(s2, 0, b, &b);
+    (void)subb(s3, P3, b, &b);
+    if (!b) return 0;                  /* r + n >= p */
+    rr.v[0] = s0; rr.v[1] = s1; rr.v[2] = s2; rr.v[3] = s3;
+    fmul(&rr, &rr, &r2, mx);
+    fmul(&t, &rr, &zz, mx);
+    fsub(&d, &t, &X);
+    return fis_zero(&d);
+}
+
+#if P256_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static int verify_mulx(const limb u1[4], const limb u2[4], const limb q[8], const limb r[4]) {
+    return verify(u1, u2, q, r, 1);
+}
+#endif
+
+__attribute__((noinline))
+static int verify_portable(const limb u1[4], const limb u2[4], const limb q[8], const limb r[4]) {
+    return verify(u1, u2, q, r, 0);
+}
+
+int csigil_p256_verify(const csigil_limb u1[4], const csigil_limb u2[4], const csigil_limb q[8],
+                       const csigil_limb r[4], int use_mulx) {
+#if P256_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return verify_mulx(u1, u2, q, r);
+#endif
+    (void)use_mulx;
+    return verify_portable(u1, u2, q, r);
 }
 
 int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
                            const csigil_limb q[8], int use_mulx) {
 #if P256_HAVE_MULX
-    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, u1, u2, q);
+    fe zz;
+    if (use_mulx && csigil_bignum_mulx_supported()) return mul_public_mulx(out, &zz, u1, u2, q);
 #endif
     (void)use_mulx;
-    return mul_public_portable(out, u1, u2, q);
+    fe zz2;
+    return mul_public_portable(out, &zz2, u1, u2, q);
 }
 
 const csigil_limb *csigil_p256_gtable(size_t *count, int *window) {

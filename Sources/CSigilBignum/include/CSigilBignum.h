@@ -37,6 +37,13 @@ void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
 int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
                            const csigil_limb q[8], int use_mulx);
 
+/* SEC 1 §4.1.4 steps 5-8 for P-256 once u1 and u2 are known: R = u1·G + u2·Q as above, then
+   whether x_R mod n == r without inverting Z (x_R = X / Z^2, and n < p < 2n: X == r·Z^2, or
+   X == (r + n)·Z^2 when r + n < p). q = the affine key as plain integers below p (x then y),
+   r in [1, n-1]. Returns 1 when the signature verifies, 0 otherwise (R at infinity included). */
+int csigil_p256_verify(const csigil_limb u1[4], const csigil_limb u2[4], const csigil_limb q[8],
+                       const csigil_limb r[4], int use_mulx);
+
 /* For tests: the static table of G (count entries of x, y, 8 limbs each, (2k+1)·G in
    Montgomery form) and the width-w NAF of k < 2^256 that the kernel uses (257 digits, least
    significant first; returns the count up to the last non-zero digit), 2 <= w <= 15. */
