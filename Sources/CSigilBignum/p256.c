@@ -851,11 +851,25 @@ size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w) {
 }
 
 /* Single field operations, for the tests (not on the hot path). */
+/* op 5: a b - b^2 (the square kept: sqr_wide), op 6: a^2 - a b (the product kept: mul_wide). */
+INL void fmulsub_op(fe *r, const fe *a, const fe *b, int op, const int mx) {
+    fkeep e;
+    if (op == 5) {
+        fsqr_keep(&e, b, mx);
+        fmul_sub(r, a, b, &e, mx);
+    } else {
+        fmul_keep(&e, a, b, mx);
+        fmul_sub(r, a, a, &e, mx);
+    }
+}
+
 #if P256_HAVE_MULX
 __attribute__((target("bmi2,adx"), noinline))
 static void fmul_mulx_entry(fe *r, const fe *a, const fe *b) { fmul(r, a, b, 1); }
 __attribute__((target("bmi2,adx"), noinline))
 static void fsqr_mulx_entry(fe *r, const fe *a) { fsqr(r, a, 1); }
+__attribute__((target("bmi2,adx"), noinline))
+static void fmulsub_mulx_entry(fe *r, const fe *a, const fe *b, int op) { fmulsub_op(r, a, b, op, 1); }
 #endif
 
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx) {
@@ -879,6 +893,13 @@ void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], cons
         if (mx) { fsqr_mulx_entry(&z, &x); break; }
 #endif
         fsqr(&z, &x, 0);
+        break;
+    case 5:
+    case 6:
+#if P256_HAVE_MULX
+        if (mx) { fmulsub_mulx_entry(&z, &x, &y, op); break; }
+#endif
+        fmulsub_op(&z, &x, &y, op, 0);
         break;
     case 2: fadd(&z, &x, &y); break;
     case 3: fsub(&z, &x, &y); break;

@@ -51,8 +51,10 @@ const csigil_limb *csigil_p256_gtable(size_t *count, int *window);
 size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
 
 /* One P-256 field operation on Montgomery-form values below 2^256, for tests: op 0 r = a·b·R^-1,
-   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p); results congruent and below
-   2^256, not necessarily below p (the kernel's lazy reduction). use_mulx as above. */
+   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2, 5 r = (a·b - b²)·R^-1, 6 r = (a² - a·b)·R^-1
+   (mod p; 5 and 6 are the kernel's differences of products with one reduction); results
+   congruent and below 2^256, not necessarily below p (the kernel's lazy reduction). use_mulx
+   as above. */
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx);
 
 /* P-384 (p384.c; variable time: for signature verification only, all inputs public).
