@@ -1,5 +1,6 @@
 /* P-256 (secp256r1, FIPS 186-5 / SP 800-186 §3.2.1.3) field arithmetic and the double-scalar
- * multiplication u1·G + u2·Q of ECDSA verification (SEC 1 §4.1.4 step 5).
+ * multiplication u1·G + u2·Q of ECDSA verification (SEC 1 §4.1.4 step 5), with steps 6-8 around
+ * it (csigil_p256_verify: the key's Montgomery conversion, R at infinity, x_R mod n == r).
  *
  * VARIABLE TIME, on purpose: this code only serves signature *verification*, where every input
  * (public key, digest, signature, hence u1 and u2) is public. It branches on digits and on
