@@ -62,7 +62,10 @@
  * products subtracted before one REDC, p256_mulx.h's mul_sub; ~40 instructions fewer each time):
  * ~3 %; padd's order hill-climbed again (V before H^3 and R^2, S1 H^3 after X3, Z3^2 last):
  * ~2 %; the wNAF digits by runs of equal bits, the two scalars interleaved: ~0.5 %
- * (mul_public 0.95x in all). Tried there and not kept: pmadd's order (its climb found nothing
+ * (mul_public 0.95x in all; a repeated fixed u1, u2 as in the benchmark: 0.96x). With steps 6-8
+ * moved here from Swift (csigil_p256_verify), VerifySignatureP256_Sigil against swift-certificates
+ * (BoringSSL) in the same runs, on a loaded shared machine: 0.683x before, 0.663x, 0.662x,
+ * 0.658x after. Tried there and not kept: pmadd's order (its climb found nothing
  * better) and pdbl's (the kept gamma^2 in other places: slower); the products in 10 registers
  * instead of 11 (T_lo's limb 0 in a stack slot, shifts by immediates; meant to give back the
  * register that -fno-omit-frame-pointer takes, which costs ~2.3 % here: +0.3 %, within noise);
