@@ -354,16 +354,11 @@ func ecdsaVerify<R: ECFieldImpl>(
         // Q from 8 Jacobian odd multiples computed per verification (w = 5).
         let arith = ECArith<R>(p: c.p, scratch: base)
         if R.self == P256Field.self {
-            // P-256: the C kernel (CSigilBignum/p256.c: MULX/ADX products when the CPU has
-            // them; width-10 wNAF of u1 over its static table of G, p256_gtable.h). It wants Q
-            // in Montgomery form reduced below p.
-            arith.f.encode(qTable, q)
-            arith.f.encode(qTable + n, q + n)
-            arith.f.canonicalize(qTable)
-            arith.f.canonicalize(qTable + n)
-            let finite = csigil_p256_mul_public(acc, u1, u2, qTable, p256UseMulx ? 1 : 0)
-            // Step 7: R at infinity rejects.
-            if finite == 0 { return .invalid }
+            // P-256: steps 6-8 in the C kernel (CSigilBignum/p256.c: MULX/ADX products when the
+            // CPU has them; width-10 wNAF of u1 over its static table of G, p256_gtable.h): Q
+            // converted there, R at infinity rejected (step 7), and x_R mod n == r checked as
+            // below, with the Z^2 of the kernel's loop.
+            return csigil_p256_verify(u1, u2, q, r, p256UseMulx ? 1 : 0) != 0 ? .valid : .invalid
         } else if R.self == P384Reduction.self {
             // P-384: the C kernel (CSigilBignum/p384.c: Montgomery products, MULX when the CPU
             // has it; width-10 wNAF of u1 over its static table of G, p384_gtable.h). Q goes in

@@ -124,8 +124,9 @@ extension KernelLimbs {
             rinv = pow(2**\(bits), -1, p)
             for line in open(sys.argv[2]):
                 a, b = (int(x, 16) for x in line.split())
-                print('%x %x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p,
-                                         a * pow(2, -1, p) % p))
+                print('%x %x %x %x %x %x %x' % (a * b * rinv % p, a * a * rinv % p, (a + b) % p, (a - b) % p,
+                                               a * pow(2, -1, p) % p, (a * b - b * b) * rinv % p,
+                                               (a * a - a * b) * rinv % p))
             """
         let input = pairs.map { hex($0.0) + " " + hex($0.1) }.joined(separator: "\n") + "\n"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-\(name)-\(getpid()).txt")

@@ -57,8 +57,10 @@ final class P256KernelTests: XCTestCase {
             for mulx in [true, false] {
                 let ctx = "a=\(hex(a)) b=\(hex(b)) below p: \(belowP) mulx=\(mulx)"
                 // A congruent result below 2^256 (below 2p, so at most one subtraction of p
-                // from the expected value), for inputs below p and in [p, 2^256) alike.
-                for code in 0..<5 {
+                // from the expected value), for inputs below p and in [p, 2^256) alike. Codes 5
+                // and 6: a·b - b² and a² - a·b with one reduction (p256.c's fmul_sub; a = 0 with
+                // b near 2^256 takes its second addition of p·2^256).
+                for code in 0..<7 {
                     XCTAssertEqual(reduce(op(Int32(code), a, b, mulx: mulx)), e[code], "op \(code) " + ctx)
                 }
             }
@@ -114,6 +116,8 @@ final class P256KernelTests: XCTestCase {
                 let ctx = "a=\(hex(a)) b=\(hex(b)) mulx=\(mulx)"
                 XCTAssertEqual(reduce(op(0, a, b, mulx: mulx)), e[0], "product " + ctx)
                 XCTAssertEqual(reduce(op(1, a, b, mulx: mulx)), e[1], "square " + ctx)
+                XCTAssertEqual(reduce(op(5, a, b, mulx: mulx)), e[5], "a·b - b² " + ctx)
+                XCTAssertEqual(reduce(op(6, a, b, mulx: mulx)), e[6], "a² - a·b " + ctx)
             }
         }
     }

@@ -37,6 +37,13 @@ void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
 int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],
                            const csigil_limb q[8], int use_mulx);
 
+/* SEC 1 §4.1.4 steps 5-8 for P-256 once u1 and u2 are known: R = u1·G + u2·Q as above, then
+   whether x_R mod n == r without inverting Z (x_R = X / Z^2, and n < p < 2n: X == r·Z^2, or
+   X == (r + n)·Z^2 when r + n < p). q = the affine key as plain integers below p (x then y),
+   r in [1, n-1]. Returns 1 when the signature verifies, 0 otherwise (R at infinity included). */
+int csigil_p256_verify(const csigil_limb u1[4], const csigil_limb u2[4], const csigil_limb q[8],
+                       const csigil_limb r[4], int use_mulx);
+
 /* For tests: the static table of G (count entries of x, y, 8 limbs each, (2k+1)·G in
    Montgomery form) and the width-w NAF of k < 2^256 that the kernel uses (257 digits, least
    significant first; returns the count up to the last non-zero digit), 2 <= w <= 15. */
@@ -44,8 +51,10 @@ const csigil_limb *csigil_p256_gtable(size_t *count, int *window);
 size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
 
 /* One P-256 field operation on Montgomery-form values below 2^256, for tests: op 0 r = a·b·R^-1,
-   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2 (mod p); results congruent and below
-   2^256, not necessarily below p (the kernel's lazy reduction). use_mulx as above. */
+   1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2, 5 r = (a·b - b²)·R^-1, 6 r = (a² - a·b)·R^-1
+   (mod p; 5 and 6 are the kernel's differences of products with one reduction); results
+   congruent and below 2^256, not necessarily below p (the kernel's lazy reduction). use_mulx
+   as above. */
 void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], const csigil_limb b[4], int use_mulx);
 
 /* P-384 (p384.c; variable time: for signature verification only, all inputs public).
