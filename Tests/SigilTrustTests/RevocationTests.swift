@@ -72,6 +72,20 @@ final class RevocationTests: XCTestCase {
         try checkCRLScenarios(m, in: "rules/")
     }
 
+    /// `Fixtures/revocation/edges/` (its own PKI, `gen_revocation.py --edges-only`): several
+    /// current CRLs of one issuer and scope, given oldest first and newest first (§5.2.3: the
+    /// newest decides, as OpenSSL, which takes the latest thisUpdate; an older CRL that does not
+    /// list a certificate the newer one revokes once made it good), a certificateHold released
+    /// by the newer CRL (§5.3.1), onlyContainsUserCerts for a CA (§6.3.3 (b)(2)(ii)),
+    /// onlySomeReasons alone ((d)) and a CRL not yet valid ((a)). Verdicts: `openssl verify
+    /// -crl_check_all -extended_crl -x509_strict`.
+    func testCRLEdgeScenariosAgreeWithOpenSSL() throws {
+        let m = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("edges/manifest.json")))
+        XCTAssertGreaterThanOrEqual(m.crlScenarios.count, 8)
+        try checkCRLScenarios(m, in: "edges/")
+    }
+
     func checkCRLScenarios(_ m: Manifest, in sub: String) throws {
         var store = TrustStore()
         store.add(try cert(sub + m.anchor))
