@@ -328,6 +328,30 @@ final class RevocationTests: XCTestCase {
         }
     }
 
+    /// `Fixtures/revocation/edges/` OCSP responses (RFC 6960 §4.2.2.2, §3.2 items 4-5): a
+    /// responder with id-kp-OCSPSigning issued by the root instead of the leaf's issuer, an
+    /// expired delegated responder, a delegated responder whose certificate is not in the
+    /// response, a thisUpdate a day ahead; controls signed by a proper delegated responder.
+    /// Expected: `openssl ocsp -verify_other int.pem -issuer int.pem -cert LEAF` (a response it
+    /// does not verify, or whose status times it calls invalid, is undetermined).
+    func testOCSPEdgeScenariosAgreeWithOpenSSL() throws {
+        let m = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("edges/manifest.json")))
+        let scenarios = m.ocspScenarios ?? []
+        XCTAssertGreaterThanOrEqual(scenarios.count, 6)
+        XCTAssertTrue(scenarios.contains { $0.opensslVerify } && scenarios.contains { !$0.opensslVerify })
+        let issuer = try cert("edges/int.pem")
+        for s in scenarios {
+            let response = try OCSPResponse(der: bytes("edges/" + s.response))
+            let status = response.status(
+                of: try cert("edges/" + s.leaf), issuer: issuer, at: Double(m.verificationTime),
+                verifier: SigilSignatureVerifier())
+            let expected = s.opensslVerify ? s.statusForLeaf : "undetermined"
+            XCTAssertEqual(
+                status.name, expected, "\(s.name): \(s.description): \(status) / openssl: \(s.opensslOutput)")
+        }
+    }
+
     func testStapledOCSPThroughTheVerifier() throws {
         let m = try manifest()
         let v = try verifier(m)
