@@ -115,7 +115,8 @@ struct RevocationChecker {
     func newestFirst(_ crls: [CertificateList]) -> [CertificateList] {
         guard crls.count > 1 else { return crls }
         return crls.indices.sorted { i, j in
-            let a = crls[i], b = crls[j]
+            let a = crls[i]
+            let b = crls[j]
             switch (a.facts.crlNumber, b.facts.crlNumber) {
             case (let x?, let y?):
                 let c = compareNumbers(x, y)
