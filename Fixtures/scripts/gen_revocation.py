@@ -600,12 +600,188 @@ def rules_fixtures():
         OUT = saved
 
 
+def edges_fixtures():
+    """Fixtures/revocation/edges/: several current CRLs of one scope (RFC 5280 §5.2.3: a higher
+    cRLNumber supersedes; OpenSSL uses the one with the latest thisUpdate), a certificateHold
+    released by the newer CRL (§5.3.1), and the IDP scope limits onlyContainsUserCerts and
+    onlySomeReasons (§5.2.5, §6.3.3 (b)(2), (d)), and a CRL not yet valid (§6.3.3 (a)). Built with
+    Python `cryptography`; every verdict is `openssl verify -attime T -crl_check_all
+    -extended_crl -x509_strict` with the same CRLs, in the order listed (`--edges-only`)."""
+    global OUT
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    saved, OUT = OUT, os.path.join(OUT, "edges")
+    try:
+        if os.path.exists(OUT):
+            shutil.rmtree(OUT)
+        os.makedirs(OUT)
+        keys, certs, serial = {}, {}, [0x4000]
+
+        def dn(cn):
+            return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+
+        def save(name, obj):
+            with open(os.path.join(OUT, name), "wb") as f:
+                f.write(obj.public_bytes(serialization.Encoding.PEM))
+
+        def mk(name, cn, issuer, ca, crl_sign=None, ocsp_signing=False, not_after=None):
+            keys[name] = k = ec.generate_private_key(ec.SECP256R1())
+            serial[0] += 1
+            ik = keys[issuer] if issuer else k
+            b = (x509.CertificateBuilder().subject_name(dn(cn)).issuer_name(certs[issuer].subject if issuer else dn(cn))
+                 .public_key(k.public_key()).serial_number(serial[0]).not_valid_before(G - dt.timedelta(days=10))
+                 .not_valid_after(not_after or G + dt.timedelta(days=3650))
+                 .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
+                 .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
+                 .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
+                                              data_encipherment=False, key_agreement=False, key_cert_sign=ca,
+                                              crl_sign=ca if crl_sign is None else crl_sign,
+                                              encipher_only=False, decipher_only=False), True))
+            if ocsp_signing:
+                b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.OCSP_SIGNING]), False)
+            if issuer:
+                b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+            certs[name] = c = b.sign(ik, hashes.SHA256())
+            save(f"{name}.pem", c)
+
+        def mkcrl(out, signer, number, entries=(), last=None, idp=None):
+            k = keys[signer]
+            b = (x509.CertificateRevocationListBuilder().issuer_name(certs[signer].subject)
+                 .last_update(last or G - dt.timedelta(hours=1)).next_update(G + dt.timedelta(days=30))
+                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(k.public_key()), False)
+                 .add_extension(x509.CRLNumber(number), False))
+            if idp:
+                b = b.add_extension(idp, True)
+            for cname, reason in entries:
+                b = b.add_revoked_certificate(
+                    x509.RevokedCertificateBuilder().serial_number(certs[cname].serial_number)
+                    .revocation_date(G - dt.timedelta(days=3)).add_extension(x509.CRLReason(reason), False).build())
+            with open(os.path.join(OUT, out), "wb") as f:
+                f.write(b.sign(k, hashes.SHA256()).public_bytes(serialization.Encoding.PEM))
+
+        def idp(only_user=False, reasons=None):
+            return x509.IssuingDistributionPoint(full_name=None, relative_name=None, only_contains_user_certs=only_user,
+                                                 only_contains_ca_certs=False, only_some_reasons=reasons,
+                                                 indirect_crl=False, only_contains_attribute_certs=False)
+
+        KC, HOLD = x509.ReasonFlags.key_compromise, x509.ReasonFlags.certificate_hold
+        mk("root", "Sigil Edges Root", None, True)
+        mk("int", "Sigil Edges Intermediate", "root", True)
+        mk("leaf-good", "good.edges.sigil.test", "int", False)
+        mk("leaf-revoked", "revoked.edges.sigil.test", "int", False)
+        mk("leaf-hold", "hold.edges.sigil.test", "int", False)
+        # A CA whose keyUsage lacks cRLSign, signing its own CRL (§4.2.1.3, §6.3.3 (f)).
+        mk("int-nocrlsign", "Sigil Edges No-cRLSign Intermediate", "root", True, crl_sign=False)
+        mk("leaf-nocrlsign", "nocrlsign.edges.sigil.test", "int-nocrlsign", False)
+        # OCSP responders (RFC 6960 §4.2.2.2): one issued by the root rather than by the leaf's
+        # issuer; one expired; one of the issuer's name issued by another key ("rogue" root).
+        mk("responder-from-root", "Sigil Edges Root OCSP Responder", "root", False, ocsp_signing=True)
+        mk("responder-expired", "Sigil Edges Expired OCSP Responder", "int", False, ocsp_signing=True,
+           not_after=G - dt.timedelta(hours=1))
+        mk("responder", "Sigil Edges OCSP Responder", "int", False, ocsp_signing=True)
+        mkcrl("root.crl.pem", "root", 1)
+        mkcrl("root-user-only.crl.pem", "root", 2, idp=idp(only_user=True))
+        # Number 10, two days old, lists nothing but the hold; number 11, an hour old, revokes
+        # leaf-revoked and has released the hold. Both are current.
+        mkcrl("int-old.crl.pem", "int", 10, [("leaf-hold", HOLD)], last=G - dt.timedelta(days=2))
+        mkcrl("int-new.crl.pem", "int", 11, [("leaf-revoked", KC)])
+        mkcrl("int-kc-only.crl.pem", "int", 12, idp=idp(reasons=frozenset([KC])))
+        mkcrl("int-future.crl.pem", "int", 13, last=G + dt.timedelta(days=1))
+        mkcrl("int-nocrlsign.crl.pem", "int-nocrlsign", 1)
+
+        scenarios = []
+        flags = ["-crl_check_all", "-extended_crl", "-x509_strict"]
+
+        def scenario(name, leaf, crls, rule, description):
+            ok, text = verify(f"{leaf}.pem", ["int.pem"], crls, flags)
+            scenarios.append({"name": name, "leaf": f"{leaf}.pem", "intermediates": ["int.pem"], "crls": crls,
+                              "openssl": " ".join(flags), "trusted": ok, "opensslOutput": text, "rule": rule,
+                              "description": description})
+
+        R, OLD, NEW = "root.crl.pem", "int-old.crl.pem", "int-new.crl.pem"
+        scenario("older-crl-listed-first", "leaf-revoked", [R, OLD, NEW], "5.2.3, 6.3.3",
+                 "two current CRLs of the issuer; the older (cRLNumber 10) does not list the leaf, the newer (11) does")
+        scenario("newer-crl-listed-first", "leaf-revoked", [R, NEW, OLD], "5.2.3, 6.3.3", "as older-crl-listed-first, reversed")
+        scenario("hold-released-by-newer", "leaf-hold", [R, OLD, NEW], "5.2.3, 5.3.1",
+                 "the older CRL has the leaf on certificateHold, the newer one no longer lists it")
+        scenario("hold-in-only-crl", "leaf-hold", [R, OLD], "5.3.1", "only the older CRL: the leaf is on hold")
+        scenario("good-both-crls", "leaf-good", [R, OLD, NEW], "6.3.3", "neither CRL lists the leaf")
+        scenario("root-crl-user-certs-only", "leaf-good", ["root-user-only.crl.pem", NEW], "5.2.5, 6.3.3 (b)(2)(ii)",
+                 "the root's only CRL has onlyContainsUserCerts: the intermediate (a CA) is out of its scope")
+        scenario("only-some-reasons", "leaf-good", [R, "int-kc-only.crl.pem"], "5.2.5, 6.3.3 (d)",
+                 "the issuer's only CRL covers only keyCompromise: not all reasons")
+        scenario("crl-not-yet-valid", "leaf-good", [R, "int-future.crl.pem"], "6.3.3 (a)",
+                 "the issuer's only CRL has thisUpdate a day after the verification time")
+        ok, text = verify("leaf-nocrlsign.pem", ["int-nocrlsign.pem"], [R, "int-nocrlsign.crl.pem"], flags)
+        scenarios.append({"name": "issuer-without-crlsign", "leaf": "leaf-nocrlsign.pem",
+                          "intermediates": ["int-nocrlsign.pem"], "crls": [R, "int-nocrlsign.crl.pem"],
+                          "openssl": " ".join(flags), "trusted": ok, "opensslOutput": text, "rule": "4.2.1.3, 6.3.3 (f)",
+                          "description": "the issuer signs its CRL but its keyUsage lacks cRLSign"})
+
+        # OCSP (RFC 6960 §4.2.2.2, §3.2): Python-built responses, verdicts of `openssl ocsp
+        # -respin R -CAfile root.pem -verify_other int.pem -issuer int.pem -cert LEAF` (at the
+        # generation time, which every response's times place as they are at T = G + 1 h).
+        from cryptography.x509 import ocsp as xocsp
+        ocsp = []
+
+        def respond(name, target, signer, status, description, this=None, include=True):
+            this = this or G - dt.timedelta(hours=1)
+            rev = dict(revocation_time=G - dt.timedelta(days=3), revocation_reason=KC) if status == "revoked" else \
+                dict(revocation_time=None, revocation_reason=None)
+            st = {"good": xocsp.OCSPCertStatus.GOOD, "revoked": xocsp.OCSPCertStatus.REVOKED}[status]
+            b = (xocsp.OCSPResponseBuilder().add_response(cert=certs[target], issuer=certs["int"], algorithm=hashes.SHA1(),
+                                                          cert_status=st, this_update=this,
+                                                          next_update=this + dt.timedelta(days=7), **rev)
+                 .responder_id(xocsp.OCSPResponderEncoding.HASH, certs[signer]))
+            if include and signer != "int":
+                b = b.certificates([certs[signer]])
+            der = b.sign(keys[signer], hashes.SHA256()).public_bytes(serialization.Encoding.DER)
+            with open(os.path.join(OUT, f"{name}.ocsp.der"), "wb") as f:
+                f.write(der)
+            text = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-resp_text", "-noverify").stdout
+            cs = "good" if "Cert Status: good" in text else "revoked" if "Cert Status: revoked" in text else "?"
+            v = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-CAfile", "root.pem", "-verify_other", "int.pem",
+                    "-issuer", "int.pem", "-cert", f"{target}.pem", check=False)
+            vtext = (v.stdout + v.stderr).strip()
+            first = next((l for l in vtext.splitlines() if l.startswith(f"{target}.pem: ")), "")
+            for_leaf = first.split(": ", 1)[1] if first else "?"
+            ocsp.append({"name": name, "response": f"{name}.ocsp.der", "leaf": f"{target}.pem", "certStatus": cs,
+                         "statusForLeaf": for_leaf,
+                         # Signature and responder accepted, and the status times valid.
+                         "opensslVerify": "Response verify OK" in vtext and "Status times invalid" not in vtext,
+                         "opensslOutput": vtext, "nextUpdate": int((this + dt.timedelta(days=7)).timestamp()),
+                         "description": description})
+
+        respond("ocsp-control", "leaf-good", "responder", "good", "delegated responder issued by the issuer (control)")
+        respond("ocsp-control-revoked", "leaf-revoked", "responder", "revoked", "as ocsp-control, revoked")
+        respond("ocsp-responder-from-root", "leaf-good", "responder-from-root", "good",
+                "a responder with id-kp-OCSPSigning issued by the root, not by the leaf's issuer")
+        respond("ocsp-responder-expired", "leaf-good", "responder-expired", "good",
+                "a delegated responder of the issuer, expired an hour before generation")
+        respond("ocsp-future-thisupdate", "leaf-good", "int", "good", "signed by the issuer, thisUpdate a day ahead",
+                this=G + dt.timedelta(days=1))
+        respond("ocsp-responder-not-included", "leaf-good", "responder", "good",
+                "a delegated responder named by key hash but its certificate not included", include=False)
+        with open(os.path.join(OUT, "manifest.json"), "w") as fh:
+            json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
+                       "crlScenarios": scenarios, "ocspScenarios": ocsp}, fh, indent=1)
+        for s in scenarios:
+            print(f"edges/{s['name']:30} trusted={s['trusted']}  {s['opensslOutput'].splitlines()[-1][:100]}")
+        for o in ocsp:
+            print(f"edges/{o['name']:30} {o['statusForLeaf']:8} verify={o['opensslVerify']}  {o['opensslOutput'].splitlines()[0][:80]}")
+    finally:
+        OUT = saved
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--sigalg-only"]:
         sigalg_fixtures()
     elif sys.argv[1:] == ["--rules-only"]:
         rules_fixtures()
+    elif sys.argv[1:] == ["--edges-only"]:
+        edges_fixtures()
     else:
         main()
         sigalg_fixtures()
         rules_fixtures()
+        edges_fixtures()

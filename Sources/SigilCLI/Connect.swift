@@ -162,6 +162,14 @@ extension Verify {
                 throw networkFailure("\(hp.host):\(hp.port): \(error)")
             }
             guard let verdict else { throw networkFailure("\(hp.host):\(hp.port): no verification took place") }
+            // The handshake's verdict decides, not the evaluation inside it: a refusal after an
+            // evaluation that trusted the chain (the validated path's anchor could not be handed
+            // to NIOSSL, `Presented.complete`) failed the handshake, so it is never reported as
+            // trusted (`refused` keeps the evaluation for the report).
+            if let e = verdict.error, verdict.policyEvaluation?.isTrusted ?? verdict.trustResult?.isTrusted ?? false {
+                print("not trusted: \(e.message)")
+                throw ExitCode(Exit.failure)
+            }
             if let e = verdict.policyEvaluation {
                 try printPolicyEvaluation(e, pinningMode: pinningMode)
             } else if let r = verdict.trustResult {

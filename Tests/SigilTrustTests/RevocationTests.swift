@@ -72,6 +72,20 @@ final class RevocationTests: XCTestCase {
         try checkCRLScenarios(m, in: "rules/")
     }
 
+    /// `Fixtures/revocation/edges/` (its own PKI, `gen_revocation.py --edges-only`): several
+    /// current CRLs of one issuer and scope, given oldest first and newest first (§5.2.3: the
+    /// newest decides, as OpenSSL, which takes the latest thisUpdate; an older CRL that does not
+    /// list a certificate the newer one revokes once made it good), a certificateHold released
+    /// by the newer CRL (§5.3.1), onlyContainsUserCerts for a CA (§6.3.3 (b)(2)(ii)),
+    /// onlySomeReasons alone ((d)) and a CRL not yet valid ((a)). Verdicts: `openssl verify
+    /// -crl_check_all -extended_crl -x509_strict`.
+    func testCRLEdgeScenariosAgreeWithOpenSSL() throws {
+        let m = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("edges/manifest.json")))
+        XCTAssertGreaterThanOrEqual(m.crlScenarios.count, 8)
+        try checkCRLScenarios(m, in: "edges/")
+    }
+
     func checkCRLScenarios(_ m: Manifest, in sub: String) throws {
         var store = TrustStore()
         store.add(try cert(sub + m.anchor))
@@ -311,6 +325,30 @@ final class RevocationTests: XCTestCase {
                     of: try cert(s.leaf), issuer: issuer, at: time, verifier: SigilSignatureVerifier())
                 XCTAssertEqual(status.name, "undetermined", "\(s.name) at \(time): \(status)")
             }
+        }
+    }
+
+    /// `Fixtures/revocation/edges/` OCSP responses (RFC 6960 §4.2.2.2, §3.2 items 4-5): a
+    /// responder with id-kp-OCSPSigning issued by the root instead of the leaf's issuer, an
+    /// expired delegated responder, a delegated responder whose certificate is not in the
+    /// response, a thisUpdate a day ahead; controls signed by a proper delegated responder.
+    /// Expected: `openssl ocsp -verify_other int.pem -issuer int.pem -cert LEAF` (a response it
+    /// does not verify, or whose status times it calls invalid, is undetermined).
+    func testOCSPEdgeScenariosAgreeWithOpenSSL() throws {
+        let m = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("edges/manifest.json")))
+        let scenarios = m.ocspScenarios ?? []
+        XCTAssertGreaterThanOrEqual(scenarios.count, 6)
+        XCTAssertTrue(scenarios.contains { $0.opensslVerify } && scenarios.contains { !$0.opensslVerify })
+        let issuer = try cert("edges/int.pem")
+        for s in scenarios {
+            let response = try OCSPResponse(der: bytes("edges/" + s.response))
+            let status = response.status(
+                of: try cert("edges/" + s.leaf), issuer: issuer, at: Double(m.verificationTime),
+                verifier: SigilSignatureVerifier())
+            let expected = s.opensslVerify ? s.statusForLeaf : "undetermined"
+            XCTAssertEqual(
+                status.name, expected, "\(s.name): \(s.description): \(status) / openssl: \(s.opensslOutput)")
         }
     }
 

@@ -70,7 +70,7 @@ struct RevocationChecker {
         var points: [DistributionPoint] = []
         if let dps = (try? c.crlDistributionPoints()) ?? nil { for p in dps { points.append(p) } }
         var anyInScope = false
-        for crl in options.crls where !crl.isDelta {
+        for crl in newestFirst(options.crls) where !crl.isDelta {
             guard let scope = scope(of: crl, for: c, isCA: isCA, points: points, notes: &notes) else { continue }
             anyInScope = true
             guard usable(crl, notes: &notes) else { continue }
@@ -103,6 +103,31 @@ struct RevocationChecker {
             notes.append("the usable CRLs cover only some revocation reasons")
         }
         return nil
+    }
+
+    /// The CRLs, highest cRLNumber first (then latest thisUpdate, then as given). §5.2.3: the
+    /// CRL number "allows users to easily determine when a particular CRL supersedes another
+    /// CRL". Of several current CRLs of one scope, the newest must decide: processed in the
+    /// caller's order, an older CRL that does not (or no longer) list a certificate would mark
+    /// it good before the newer one listing it revoked is read (step (e) skips a CRL that adds
+    /// no reasons). A released certificateHold (§5.3.1) is likewise not revived by an older CRL.
+    /// As OpenSSL, which takes the CRL with the latest thisUpdate among equally scoped ones.
+    func newestFirst(_ crls: [CertificateList]) -> [CertificateList] {
+        guard crls.count > 1 else { return crls }
+        return crls.indices.sorted { i, j in
+            let a = crls[i]
+            let b = crls[j]
+            switch (a.facts.crlNumber, b.facts.crlNumber) {
+            case (let x?, let y?):
+                let c = compareNumbers(x, y)
+                if c != 0 { return c > 0 }
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): break
+            }
+            if a.thisUpdate != b.thisUpdate { return a.thisUpdate > b.thisUpdate }
+            return i < j
+        }.map { crls[$0] }
     }
 
     struct Scope {
