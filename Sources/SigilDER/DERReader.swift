@@ -215,8 +215,30 @@ public struct DERReader {
     }
 
     /// Reads the next value, which must carry `tag`.
-    @inlinable
+    ///
+    /// Inlined fast path for the common case, a short-form length (X.690 §8.1.3.4: one length
+    /// octet below 0x80) whose content lies within the input: it returns only where
+    /// `readSlow(_:)` — the full reader, every check and every error — would return the same
+    /// value; anything else (a long-form length, any error) is left to that one.
+    @inlinable @inline(__always)
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
+        let p = _position
+        let t = tag.rawValue
+        // `t` is a constant at almost every call site: the two tag checks fold away.
+        if t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t {
+            let first = _input[p + 1]
+            if first < 0x80, Int(first) <= end - p - 2 {
+                let e = p + 2 + Int(first)
+                _position = e
+                return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
+            }
+        }
+        return try readSlow(tag)
+    }
+
+    /// `read(_:)` in full (every length form, every error).
+    @inlinable @inline(never)
+    mutating func readSlow(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
         let b = _input[position]
         if b != tag.rawValue {
@@ -228,8 +250,27 @@ public struct DERReader {
     }
 
     /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
-    @inlinable
+    ///
+    /// Inlined fast path as `read(_:)`'s (a short-form length within the input, `tag` neither
+    /// of the high-tag form nor [UNIVERSAL 0]); everything else goes to `readOptionalSlow(_:)`.
+    @inlinable @inline(__always)
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
+        let p = _position
+        let t = tag.rawValue
+        if t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t {
+            let first = _input[p + 1]
+            if first < 0x80, Int(first) <= end - p - 2 {
+                let e = p + 2 + Int(first)
+                _position = e
+                return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
+            }
+        }
+        return try readOptionalSlow(tag)
+    }
+
+    /// `readOptional(_:)` in full.
+    @inlinable @inline(never)
+    mutating func readOptionalSlow(_ tag: DERTag) throws(DERError) -> DERValue? {
         guard position < end else { return nil }
         if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
         guard _input[position] == tag.rawValue else { return nil }
