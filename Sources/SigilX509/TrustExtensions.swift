@@ -120,14 +120,10 @@ extension Certificate {
             // after it), classifying the purposes the verifier reads on the way: the list is not
             // walked again for them.
             var purposes: UInt8 = 0
-            if let e = try listExtensionRange(
-                KnownExtension.extKeyUsage,
-                { (r) throws(DERError) in
-                    purposes |= TrustExtensions.Purpose.of(try r.readObjectIdentifier())
-                })
-            {
-                x.extendedKeyUsage = (e.0, e.1)
+            let list = try listExtensionRange(KnownExtension.extKeyUsage) { (r) throws(DERError) in
+                purposes |= TrustExtensions.Purpose.of(try r.readObjectIdentifier())
             }
+            if let list { x.extendedKeyUsage = (list.0, list.1) }
             x.extendedKeyUsagePurposes = purposes
         }
         // The decodings below are the accessors' own (`…Range` / `…Ranges`: the same readers,
