@@ -222,18 +222,25 @@ public struct DERReader {
     /// value; anything else (a long-form length, any error) is left to that one.
     @inlinable @inline(__always)
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
+        if let v = readShortForm(tag) { return v }
+        return try readSlow(tag)
+    }
+
+    /// The fast path of `read(_:)` and `readOptional(_:)`: the next value when it carries `tag`
+    /// (neither of the high-tag form nor [UNIVERSAL 0]) with a short-form length whose content
+    /// lies within the input — exactly the values the full readers would return; nil (nothing
+    /// consumed) in every other case, which the full readers then decide.
+    @inlinable @inline(__always)
+    mutating func readShortForm(_ tag: DERTag) -> DERValue? {
         let p = _position
         let t = tag.rawValue
         // `t` is a constant at almost every call site: the two tag checks fold away.
-        if t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t {
-            let first = _input[p + 1]
-            if first < 0x80, Int(first) <= end - p - 2 {
-                let e = p + 2 + Int(first)
-                _position = e
-                return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
-            }
-        }
-        return try readSlow(tag)
+        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t else { return nil }
+        let first = _input[p + 1]
+        guard first < 0x80, Int(first) <= end - p - 2 else { return nil }
+        let e = p + 2 + Int(first)
+        _position = e
+        return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
     }
 
     /// `read(_:)` in full (every length form, every error).
@@ -251,20 +258,11 @@ public struct DERReader {
 
     /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
     ///
-    /// Inlined fast path as `read(_:)`'s (a short-form length within the input, `tag` neither
-    /// of the high-tag form nor [UNIVERSAL 0]); everything else goes to `readOptionalSlow(_:)`.
+    /// Inlined fast path as `read(_:)`'s (`readShortForm(_:)`); everything else goes to
+    /// `readOptionalSlow(_:)`.
     @inlinable @inline(__always)
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
-        let p = _position
-        let t = tag.rawValue
-        if t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t {
-            let first = _input[p + 1]
-            if first < 0x80, Int(first) <= end - p - 2 {
-                let e = p + 2 + Int(first)
-                _position = e
-                return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
-            }
-        }
+        if let v = readShortForm(tag) { return v }
         return try readOptionalSlow(tag)
     }
 
