@@ -215,8 +215,37 @@ public struct DERReader {
     }
 
     /// Reads the next value, which must carry `tag`.
-    @inlinable
+    ///
+    /// Inlined fast path for the common case, a short-form length (X.690 §8.1.3.4: one length
+    /// octet below 0x80) whose content lies within the input: it returns only where
+    /// `readSlow(_:)` — the full reader, every check and every error — would return the same
+    /// value; anything else (a long-form length, any error) is left to that one.
+    @inlinable @inline(__always)
     public mutating func read(_ tag: DERTag) throws(DERError) -> DERValue {
+        if let v = readShortForm(tag) { return v }
+        return try readSlow(tag)
+    }
+
+    /// The fast path of `read(_:)` and `readOptional(_:)`: the next value when it carries `tag`
+    /// (neither of the high-tag form nor [UNIVERSAL 0]) with a short-form length whose content
+    /// lies within the input — exactly the values the full readers would return; nil (nothing
+    /// consumed) in every other case, which the full readers then decide.
+    @inlinable @inline(__always)
+    mutating func readShortForm(_ tag: DERTag) -> DERValue? {
+        let p = _position
+        let t = tag.rawValue
+        // `t` is a constant at almost every call site: the two tag checks fold away.
+        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t else { return nil }
+        let first = _input[p + 1]
+        guard first < 0x80, Int(first) <= end - p - 2 else { return nil }
+        let e = p + 2 + Int(first)
+        _position = e
+        return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
+    }
+
+    /// `read(_:)` in full (every length form, every error).
+    @inlinable @inline(never)
+    mutating func readSlow(_ tag: DERTag) throws(DERError) -> DERValue {
         guard position < end else { throw DERError(.truncated, at: position) }
         let b = _input[position]
         if b != tag.rawValue {
@@ -228,8 +257,18 @@ public struct DERReader {
     }
 
     /// Reads the next value if it carries `tag`; otherwise consumes nothing and returns nil.
-    @inlinable
+    ///
+    /// Inlined fast path as `read(_:)`'s (`readShortForm(_:)`); everything else goes to
+    /// `readOptionalSlow(_:)`.
+    @inlinable @inline(__always)
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
+        if let v = readShortForm(tag) { return v }
+        return try readOptionalSlow(tag)
+    }
+
+    /// `readOptional(_:)` in full.
+    @inlinable @inline(never)
+    mutating func readOptionalSlow(_ tag: DERTag) throws(DERError) -> DERValue? {
         guard position < end else { return nil }
         if _input[position] & 0x1F == 0x1F { throw DERError(.highTagNumber, at: position) }
         guard _input[position] == tag.rawValue else { return nil }

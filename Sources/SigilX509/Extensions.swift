@@ -255,6 +255,8 @@ extension Certificate {
         try listExtension(KnownExtension.extKeyUsage) { (r) throws(DERError) in _ = try r.readObjectIdentifier() }
             .map { ObjectIdentifierList(list: $0) }
     }
+    // (`trustExtensions()` decodes extKeyUsage with `listExtensionRange` and the same element
+    // reader, classifying the purposes on the way.)
 
     // MARK: subjectAltName / issuerAltName (§4.2.1.6, §4.2.1.7)
 
@@ -274,6 +276,12 @@ extension Certificate {
             .map { GeneralNames(list: $0) }
     }
 
+    /// `generalNamesExtension(slot)`'s decoding, every name validated, returning where the list
+    /// lies (no view made: for `trustExtensions()`, which only validates issuerAltName).
+    func generalNamesExtensionRange(_ slot: Int) throws(DERError) -> (Int, Int)? {
+        try listExtensionRange(slot) { (r) throws(DERError) in try GeneralName.check(&r) }
+    }
+
     // MARK: key identifiers (§4.2.1.1, §4.2.1.2)
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
@@ -287,13 +295,17 @@ extension Certificate {
             return try Certificate.keyIdentifierValue(der, at: at, end: Int(spans.extensions.end))
         }
         let storage = der
-        let found = try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) {
-            (r) throws(DERError) -> (Int, Int) in
+        guard let found = try subjectKeyIdentifierRange() else { return nil }
+        return ByteSpan(storage, found.0, found.1)
+    }
+
+    /// `subjectKeyIdentifier()`'s decoding, returning where the octets lie (no view made: for
+    /// `trustExtensions()`, which keeps only the offsets).
+    func subjectKeyIdentifierRange() throws(DERError) -> (Int, Int)? {
+        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.octetString)
             return (v.contentStart, v.end)
         }
-        guard let found else { return nil }
-        return ByteSpan(storage, found.0, found.1)
     }
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier` (an OCTET STRING) in the extnValue at `at`.
@@ -312,9 +324,24 @@ extension Certificate {
     public func authorityKeyIdentifier() throws(DERError) -> AuthorityKeyIdentifier? {
         // Offsets out of the closure, views made here (no extra reference to `der` held
         // across the decoding).
-        typealias Found = (key: (Int, Int)?, issuer: (Int, Int)?, serial: (Int, Int)?)
         let storage = der
-        let found = try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
+        guard let found = try authorityKeyIdentifierRanges() else { return nil }
+        // Built in one step from the one copy of the storage reference, taken up front (no
+        // intermediate values to copy and destroy).
+        return AuthorityKeyIdentifier(
+            keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
+            authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
+            authorityCertSerialNumber: found.serial.map { ByteSpan(storage, $0.0, $0.1) })
+    }
+
+    /// Where an authorityKeyIdentifier's fields lie (content offsets), each nil when absent.
+    typealias AuthorityKeyIdentifierRanges = (key: (Int, Int)?, issuer: (Int, Int)?, serial: (Int, Int)?)
+
+    /// `authorityKeyIdentifier()`'s decoding, returning where its fields lie (no views made:
+    /// for `trustExtensions()`, which keeps only offsets).
+    func authorityKeyIdentifierRanges() throws(DERError) -> AuthorityKeyIdentifierRanges? {
+        typealias Found = AuthorityKeyIdentifierRanges
+        return try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
             try r.enter(.sequence) { (s) throws(DERError) -> Found in
                 var f: Found = (nil, nil, nil)
                 if let k = try s.readOptional(.contextPrimitive(0)) {
@@ -335,13 +362,6 @@ extension Certificate {
                 return f
             }
         }
-        guard let found else { return nil }
-        // Built in one step from the one copy of the storage reference, taken up front (no
-        // intermediate values to copy and destroy).
-        return AuthorityKeyIdentifier(
-            keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
-            authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
-            authorityCertSerialNumber: found.serial.map { ByteSpan(storage, $0.0, $0.1) })
     }
 
     // MARK: nameConstraints (§4.2.1.10)
@@ -411,12 +431,19 @@ extension Certificate {
     /// `AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription`
     /// `AccessDescription ::= SEQUENCE { accessMethod OID, accessLocation GeneralName }`
     public func authorityInformationAccess() throws(DERError) -> AccessDescriptions? {
-        try listExtension(KnownExtension.authorityInfoAccess) { (r) throws(DERError) in
+        let storage = der
+        return try authorityInformationAccessRange().map { AccessDescriptions(list: ByteSpan(storage, $0.0, $0.1)) }
+    }
+
+    /// `authorityInformationAccess()`'s decoding, every AccessDescription validated, returning
+    /// where the list lies (no view made: for `trustExtensions()`).
+    func authorityInformationAccessRange() throws(DERError) -> (Int, Int)? {
+        try listExtensionRange(KnownExtension.authorityInfoAccess) { (r) throws(DERError) in
             try r.enter(.sequence) { (a) throws(DERError) in
                 _ = try a.readObjectIdentifier()
                 try GeneralName.check(&a)
             }
-        }.map { AccessDescriptions(list: $0) }
+        }
     }
 
     // MARK: cRLDistributionPoints / freshestCRL (§4.2.1.13, §4.2.1.15)
@@ -434,8 +461,14 @@ extension Certificate {
     }
 
     func distributionPoints(_ slot: Int) throws(DERError) -> DistributionPoints? {
-        try listExtension(slot) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
-            .map { DistributionPoints(list: $0) }
+        let storage = der
+        return try distributionPointsRange(slot).map { DistributionPoints(list: ByteSpan(storage, $0.0, $0.1)) }
+    }
+
+    /// `distributionPoints(slot)`'s decoding, every point validated, returning where the list
+    /// lies (no view made: for `trustExtensions()`).
+    func distributionPointsRange(_ slot: Int) throws(DERError) -> (Int, Int)? {
+        try listExtensionRange(slot) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
     }
 
     // MARK: signed certificate timestamps (RFC 6962 §3.3)
@@ -478,15 +511,24 @@ extension Certificate {
             return try Certificate.listExtensionValue(der, at: at, end: Int(spans.extensions.end), element)
         }
         let storage = der
-        let found = try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
+        // The view made here, not in a closure over `self` (which would copy the Certificate),
+        // from the storage reference taken up front.
+        guard let found = try listExtensionRange(slot, element) else { return nil }
+        return ByteSpan(storage, found.0, found.1)
+    }
+
+    /// `listExtension`'s decoding, returning where the SEQUENCE content lies instead of a view.
+    /// Making a view costs a copy of the whole Certificate in optimised code (to retain its
+    /// storage): `trustExtensions()` validates most lists without keeping them, through this.
+    @inline(__always)
+    func listExtensionRange(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError)
+        -> (Int, Int)?
+    {
+        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
             let v = try r.read(.sequence)
             try validateList(v, atLeastOne: true, element)
             return (v.contentStart, v.end)
         }
-        // The view made here, not in a closure over `self` (which would copy the Certificate),
-        // from the storage reference taken up front.
-        guard let found else { return nil }
-        return ByteSpan(storage, found.0, found.1)
     }
 }
 

@@ -9,8 +9,9 @@
     public var basicConstraints: BasicConstraints?
     /// keyUsage (§4.2.1.3), when present.
     public var keyUsage: KeyUsage?
-    /// extKeyUsage (§4.2.1.12), when present.
-    public var extendedKeyUsage: ObjectIdentifierList?
+    /// Offsets in `der` of the extKeyUsage KeyPurposeId list (§4.2.1.12: the SEQUENCE
+    /// content), when present (offsets, not a view: making one costs a Certificate copy).
+    public var extendedKeyUsage: (start: Int, end: Int)?
     /// The purposes path validation reads that extKeyUsage lists, one bit per `Purpose`
     /// (classified during the one decoding; 0 when the extension is absent).
     public var extendedKeyUsagePurposes: UInt8 = 0
@@ -119,29 +120,34 @@ extension Certificate {
             // after it), classifying the purposes the verifier reads on the way: the list is not
             // walked again for them.
             var purposes: UInt8 = 0
-            x.extendedKeyUsage = try listExtension(KnownExtension.extKeyUsage) { (r) throws(DERError) in
+            let list = try listExtensionRange(KnownExtension.extKeyUsage) { (r) throws(DERError) in
                 purposes |= TrustExtensions.Purpose.of(try r.readObjectIdentifier())
-            }.map { ObjectIdentifierList(list: $0) }
+            }
+            if let list { x.extendedKeyUsage = (list.0, list.1) }
             x.extendedKeyUsagePurposes = purposes
         }
+        // The decodings below are the accessors' own (`…Range` / `…Ranges`: the same readers,
+        // returning offsets instead of views, which would each copy the Certificate).
         if has(KnownExtension.subjectAltName) { x.subjectAltNames = try subjectAlternativeNames() }
-        if has(KnownExtension.issuerAltName) { _ = try issuerAlternativeNames() }
-        if has(KnownExtension.subjectKeyIdentifier), let ski = try subjectKeyIdentifier() {
-            x.subjectKeyIdentifier = (ski.start, ski.end)
+        if has(KnownExtension.issuerAltName) { _ = try generalNamesExtensionRange(KnownExtension.issuerAltName) }
+        if has(KnownExtension.subjectKeyIdentifier), let ski = try subjectKeyIdentifierRange() {
+            x.subjectKeyIdentifier = (ski.0, ski.1)
         }
-        if has(KnownExtension.authorityKeyIdentifier), let aki = try authorityKeyIdentifier() {
+        if has(KnownExtension.authorityKeyIdentifier), let aki = try authorityKeyIdentifierRanges() {
             x.hasAuthorityKeyIdentifier = true
-            if let k = aki.keyIdentifier { x.authorityKeyIdentifierKeyID = (k.start, k.end) }
-            x.authorityKeyIdentifierHasIssuer = aki.authorityCertIssuer != nil
+            if let k = aki.key { x.authorityKeyIdentifierKeyID = (k.0, k.1) }
+            x.authorityKeyIdentifierHasIssuer = aki.issuer != nil
         }
         if has(KnownExtension.nameConstraints) { x.hasNameConstraints = try nameConstraints() != nil }
         if has(KnownExtension.certificatePolicies) { x.certificatePolicies = try certificatePolicies() }
         if has(KnownExtension.policyMappings) { x.hasPolicyMappings = try policyMappings() != nil }
         if has(KnownExtension.policyConstraints) { x.hasPolicyConstraints = try policyConstraints() != nil }
         if has(KnownExtension.inhibitAnyPolicy) { _ = try inhibitAnyPolicy() }
-        if has(KnownExtension.authorityInfoAccess) { _ = try authorityInformationAccess() }
-        if has(KnownExtension.cRLDistributionPoints) { _ = try crlDistributionPoints() }
-        if has(KnownExtension.freshestCRL) { _ = try freshestCRL() }
+        if has(KnownExtension.authorityInfoAccess) { _ = try authorityInformationAccessRange() }
+        if has(KnownExtension.cRLDistributionPoints) {
+            _ = try distributionPointsRange(KnownExtension.cRLDistributionPoints)
+        }
+        if has(KnownExtension.freshestCRL) { _ = try distributionPointsRange(KnownExtension.freshestCRL) }
         if has(KnownExtension.signedCertificateTimestampList) { _ = try signedCertificateTimestamps() }
         // Presence and criticality (RFC 5280 §4.2), as the walk over the list made while
         // parsing recorded them (`Spans.knownPresent` / `knownCritical` / `unknownCritical`).
@@ -160,8 +166,8 @@ extension Certificate {
         var x = TrustExtensions()
         x.basicConstraints = (try? basicConstraints()) ?? nil
         x.keyUsage = (try? keyUsage()) ?? nil
-        x.extendedKeyUsage = (try? extendedKeyUsage()) ?? nil
-        if let eku = x.extendedKeyUsage {
+        if let eku = (try? extendedKeyUsage()) ?? nil {
+            x.extendedKeyUsage = (eku.list.start, eku.list.end)
             if eku.contains(OID.serverAuth) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.serverAuth }
             if eku.contains(OID.clientAuth) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.clientAuth }
             if eku.contains(OID.anyExtendedKeyUsage) { x.extendedKeyUsagePurposes |= TrustExtensions.Purpose.any }

@@ -389,3 +389,101 @@ final class DERReaderTests: XCTestCase {
         stringError(.numericString, Array("12a".utf8), at: 4)
     }
 }
+
+/// `read(_:)` and `readOptional(_:)` (an inlined short-form fast path in front of the full
+/// reader) against a model of the header rules written here from X.690 §8.1.2–§8.1.3 and §10.1
+/// (definite length, minimal length octets, at most 4 of them, low tag numbers only, no
+/// [UNIVERSAL 0]): every input of up to 4 octets over octets chosen around each rule's
+/// boundaries, read whole and as a window inside a larger buffer, for several expected tags.
+final class DERReaderHeaderModelTests: XCTestCase {
+    enum Outcome: Equatable {
+        case value(contentStart: Int, end: Int)
+        case error(DERError.Kind, Int)
+        case absent
+    }
+
+    /// The model: the outcome of reading one value carrying `tag` from `b[from..<to]`.
+    static func model(_ b: [UInt8], from: Int, to: Int, tag: UInt8, optional: Bool) -> Outcome {
+        guard from < to else { return optional ? .absent : .error(.truncated, from) }
+        let t = b[from]
+        if optional {
+            if t & 0x1F == 0x1F { return .error(.highTagNumber, from) }
+            if t != tag { return .absent }
+        } else if t != tag {
+            return .error(t & 0x1F == 0x1F ? .highTagNumber : .unexpectedTag, from)
+        }
+        if t & 0x1F == 0x1F { return .error(.highTagNumber, from) }
+        if t & 0xDF == 0 { return .error(.unexpectedTag, from) }  // [UNIVERSAL 0]
+        guard from + 1 < to else { return .error(.truncated, from + 1) }
+        let first = Int(b[from + 1])
+        var contentStart = from + 2
+        var length = first
+        if first >= 0x80 {
+            let n = first & 0x7F
+            if n == 0 { return .error(.indefiniteLength, from + 1) }
+            if n > 4 { return .error(.lengthTooLong, from + 1) }
+            guard to - contentStart >= n else { return .error(.truncated, contentStart) }
+            if b[contentStart] == 0 { return .error(.nonMinimalLength, from + 1) }
+            length = 0
+            for i in 0..<n { length = length << 8 | Int(b[contentStart + i]) }
+            if length < 0x80 { return .error(.nonMinimalLength, from + 1) }
+            contentStart += n
+        }
+        guard length <= to - contentStart else { return .error(.truncated, from) }
+        return .value(contentStart: contentStart, end: contentStart + length)
+    }
+
+    func testReadAndReadOptionalAgreeWithTheHeaderModel() {
+        let octets: [UInt8] = [
+            0x00, 0x01, 0x02, 0x04, 0x1F, 0x20, 0x30, 0x3F, 0x7F, 0x80, 0x81, 0x82, 0x85, 0xA0, 0xFF,
+        ]
+        let tags: [UInt8] = [0x04, 0x30, 0xA0, 0x80, 0x01]
+        var compared = 0
+        var values = 0
+        func check(_ b: [UInt8], from: Int, to: Int) {
+            b.withUnsafeBytes { buf in
+                for tag in tags {
+                    for optional in [false, true] {
+                        var r = DERReader(input: buf, from: from, to: to)
+                        let got: Outcome
+                        do throws(DERError) {
+                            if optional {
+                                got =
+                                    try r.readOptional(DERTag(rawValue: tag)).map {
+                                        .value(contentStart: $0.contentStart, end: $0.end)
+                                    } ?? .absent
+                            } else {
+                                let v = try r.read(DERTag(rawValue: tag))
+                                got = .value(contentStart: v.contentStart, end: v.end)
+                            }
+                        } catch {
+                            got = .error(error.kind, error.offset)
+                        }
+                        let want = Self.model(b, from: from, to: to, tag: tag, optional: optional)
+                        XCTAssertEqual(got, want, "\(b) [\(from)..<\(to)] tag \(tag) optional \(optional)")
+                        switch want {
+                        case .value(_, let end):
+                            XCTAssertEqual(r.position, end)
+                            values += 1
+                        default:
+                            XCTAssertEqual(r.position, from, "nothing consumed")
+                        }
+                        compared += 1
+                    }
+                }
+            }
+        }
+        func all(_ n: Int, _ prefix: [UInt8]) {
+            if prefix.count == n {
+                check(prefix, from: 0, to: n)
+                // The same octets as a window inside a larger buffer (bytes outside it present).
+                check([0x30] + prefix + [0x05, 0x00], from: 1, to: n + 1)
+                return
+            }
+            for o in octets { all(n, prefix + [o]) }
+        }
+        for n in 0...4 { all(n, []) }
+        XCTAssertGreaterThan(values, 1000)
+        print("DERReaderHeaderModelTests: \(compared) reads compared, \(values) values")
+    }
+}
