@@ -302,19 +302,19 @@ extension Certificate {
     /// `subjectKeyIdentifier()`'s decoding, returning where the octets lie (no view made: for
     /// `trustExtensions()`, which keeps only the offsets).
     func subjectKeyIdentifierRange() throws(DERError) -> (Int, Int)? {
-        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier) { (r) throws(DERError) -> (Int, Int) in
-            let v = try r.read(.octetString)
-            return (v.contentStart, v.end)
-        }
+        try decodeKnownExtension(KnownExtension.subjectKeyIdentifier, Certificate.keyIdentifierOctets)
+    }
+
+    /// The KeyIdentifier OCTET STRING's content offsets (the one decoding of both paths).
+    static func keyIdentifierOctets(_ r: inout DERReader) throws(DERError) -> (Int, Int) {
+        let v = try r.read(.octetString)
+        return (v.contentStart, v.end)
     }
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier` (an OCTET STRING) in the extnValue at `at`.
     @inline(never)
     static func keyIdentifierValue(_ storage: [UInt8], at: Int, end: Int) throws(DERError) -> ByteSpan {
-        let found = try decodeExtensionValue(storage, at: at, end: end) { (r) throws(DERError) -> (Int, Int) in
-            let v = try r.read(.octetString)
-            return (v.contentStart, v.end)
-        }
+        let found = try decodeExtensionValue(storage, at: at, end: end, Certificate.keyIdentifierOctets)
         return ByteSpan(storage, found.0, found.1)
     }
 
