@@ -189,14 +189,16 @@ struct Inspect: ParsableCommand {
         if PEM.looksLikePEM(bytes) {
             guard let crls = try? CertificateList.all(from: bytes), !crls.isEmpty else { return false }
             report(crls, file: file)
-            // Certificates in the same file still get their reports. A file with certificate
-            // blocks whose input the certificate reader refuses (a damaged or oversized block
-            // anywhere fails it whole) goes to the certificate path too, which says why and
-            // fails the command, rather than leaving its certificates out unsaid.
-            let armours = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"].map {
-                Array("-----BEGIN \($0)-----".utf8)
+            // Certificates in the same file still get their reports. Only a file with no
+            // certificate at all is done here: one the certificate reader refuses (a damaged or
+            // oversized block anywhere fails it whole) goes to the certificate path too, which
+            // says why and fails the command, rather than leaving its certificates out unsaid.
+            do throws(DERError) {
+                _ = try PEM.certificatesDER(in: bytes)
+                return false
+            } catch {
+                return error.kind == .noCertificate
             }
-            return !armours.contains { armour in bytes.indices.contains { bytes[$0...].starts(with: armour) } }
         }
         if (try? LenientCertificate(der: bytes)) != nil { return false }
         if let crl = try? CertificateList(der: bytes) {

@@ -524,10 +524,7 @@ extension Certificate {
     func listExtensionRange(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError)
         -> (Int, Int)?
     {
-        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in
-            let v = try r.read(.sequence)
-            try validateList(v, atLeastOne: true, element)
-            return (v.contentStart, v.end)
+        try decodeKnownExtension(slot) { (r) throws(DERError) -> (Int, Int) in try Certificate.listContent(&r, element)
         }
     }
 }
@@ -539,11 +536,20 @@ extension Certificate {
         _ storage: [UInt8], at: Int, end: Int, _ element: (inout DERReader) throws(DERError) -> Void
     ) throws(DERError) -> ByteSpan {
         let found = try decodeExtensionValue(storage, at: at, end: end) { (r) throws(DERError) -> (Int, Int) in
-            let v = try r.read(.sequence)
-            try validateList(v, atLeastOne: true, element)
-            return (v.contentStart, v.end)
+            try listContent(&r, element)
         }
         return ByteSpan(storage, found.0, found.1)
+    }
+
+    /// A list extension's value, `SEQUENCE SIZE (1..MAX) OF` elements each checked by `element`:
+    /// where its content lies (the one decoding of both `listExtension` paths).
+    @inline(__always)
+    static func listContent(_ r: inout DERReader, _ element: (inout DERReader) throws(DERError) -> Void)
+        throws(DERError) -> (Int, Int)
+    {
+        let v = try r.read(.sequence)
+        try validateList(v, atLeastOne: true, element)
+        return (v.contentStart, v.end)
     }
 }
 

@@ -64,16 +64,15 @@ public enum PEM {
             }
             guard ended else { throw DERError(.invalidPEM, at: lineNumber) }
             let isCertificate =
-                label.elementsEqual("CERTIFICATE".utf8)
-                || label.elementsEqual("X509 CERTIFICATE".utf8)
-                || label.elementsEqual("TRUSTED CERTIFICATE".utf8)
+                equal(label, "CERTIFICATE") || equal(label, "X509 CERTIFICATE")
+                || equal(label, "TRUSTED CERTIFICATE")
             guard let der = Base64.decode(body) else { throw DERError(.invalidBase64, at: lineNumber + 1) }
             // The per-object limit of the streaming reader (`ObjectStream`, whose default bound
             // is `Certificate.maximumSize`), whatever the label: both readers refuse an input with
             // a larger block, certificate or not, rather than one skip it and the other fail.
             guard der.count <= Certificate.maximumSize else { throw DERError(.tooLarge, at: lineNumber) }
             if isCertificate {
-                if label.elementsEqual("TRUSTED CERTIFICATE".utf8) {
+                if equal(label, "TRUSTED CERTIFICATE") {
                     // OpenSSL's TRUSTED CERTIFICATE is a certificate followed by trust settings;
                     // keep the certificate TLV only.
                     blocks.certificates.append(firstTLV(der) ?? der)
