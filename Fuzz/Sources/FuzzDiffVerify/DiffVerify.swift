@@ -191,6 +191,20 @@ public enum DiffVerify {
             else { return false }
             return ((try? leaf.basicConstraints()) ?? nil)?.isCA == true
         },
+        // RFC 5280 §4.2.1.2: the subjectKeyIdentifier "MUST appear in all conforming CA
+        // certificates, that is, all certificates including the basic constraints extension
+        // where the value of cA is TRUE" — an issuance rule whose purpose is path building (the
+        // SKI is matched against the AKI of the certificates the CA issues). Sigil requires it on
+        // every issuer of the path (profile violation); in the leaf position nothing is issued
+        // by the key and §6.1 never reads the SKI. Limbo rfc5280::ca-as-leaf (a CA certificate as
+        // end entity: success). OpenSSL strict refuses a cA certificate without SKI anywhere
+        // (86); Go trusts. Only at depth 0, only when the leaf is such a certificate.
+        Row(id: "D11 CA leaf without SKI", error: 86 /* MISSING_SUBJECT_KEY_IDENTIFIER */) { c in
+            guard c.depths(86).allSatisfy({ $0 == 0 }), let leaf = c.path.first,
+                leaf.extension(OID.subjectKeyIdentifier) == nil
+            else { return false }
+            return ((try? leaf.basicConstraints()) ?? nil)?.isCA == true
+        },
         // RFC 5280 §3.2 / §6.1: a *self-signed* certificate is a self-issued one "where the
         // digital signature may be verified by the public key bound into the certificate".
         // OpenSSL flags a certificate self-signed (EXFLAG_SS) when its subject equals its issuer
