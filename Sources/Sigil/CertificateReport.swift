@@ -51,6 +51,21 @@ public struct CertificateReport {
         var dns: [String] = [], ip: [String] = [], email: [String] = [], uri: [String] = []
         var other: [String] = []
         var malformed: [MalformedName] = []
+
+        init() {}
+
+        /// The lists of a subjectAltName the strict decoder read.
+        init(_ names: GeneralNames) {
+            for n in names {
+                switch n {
+                case .dnsName(let v): dns.append(v.latin1String)
+                case .ipAddress(let v): ip.append(IPAddressText.format(v.array))
+                case .rfc822Name(let v): email.append(v.latin1String)
+                case .uri(let v): uri.append(v.latin1String)
+                default: other.append(n.description)
+                }
+            }
+        }
     }
 
     /// The RFC clause defining each extension Sigil decodes, for warnings.
@@ -94,17 +109,7 @@ public struct CertificateReport {
         if let names = attempt(
             carrier, "subjectAltName", { (c) throws(DERError) in try c.subjectAlternativeNames() })
         {
-            var s = SANs()
-            for n in names {
-                switch n {
-                case .dnsName(let v): s.dns.append(v.latin1String)
-                case .ipAddress(let v): s.ip.append(IPAddressText.format(v.array))
-                case .rfc822Name(let v): s.email.append(v.latin1String)
-                case .uri(let v): s.uri.append(v.latin1String)
-                default: s.other.append(n.description)
-                }
-            }
-            return s
+            return SANs(names)
         }
         guard let s = lenientSANs() else { return nil }
         for m in s.malformed {
@@ -204,11 +209,13 @@ public struct CertificateReport {
     /// The key as reported: the strict parser's description for the algorithms it decodes,
     /// the inspector's for the others (DSA, explicit EC parameters, unknown algorithms).
     var keyDescription: (algorithm: String, bits: Int?, curve: String?, explicit: Bool) {
-        keyDescription(certificate)
+        Self.keyDescription(certificate, inspected.publicKey)
     }
 
-    /// ``keyDescription`` given the strict certificate (`certificate`, already at hand).
-    func keyDescription(_ strict: Certificate?) -> (algorithm: String, bits: Int?, curve: String?, explicit: Bool) {
+    /// ``keyDescription`` given the strict certificate and the inspector's key summary `k`.
+    static func keyDescription(_ strict: Certificate?, _ k: PublicKeySummary) -> (
+        algorithm: String, bits: Int?, curve: String?, explicit: Bool
+    ) {
         if let c = strict {
             switch c.publicKeyAlgorithm {
             case .rsa: return ("rsa", c.publicKeyBitCount, nil, false)
@@ -219,7 +226,6 @@ public struct CertificateReport {
             default: break
             }
         }
-        let k = inspected.publicKey
         return (k.algorithm, k.bits, k.curve, k.explicitParameters)
     }
 
@@ -345,19 +351,7 @@ public struct CertificateReport {
     /// becoming a warning (the same warnings, in the same order).
     mutating func validateRemainingExtensions(_ carrier: Certificate?) {
         guard let c = carrier else { return }
-        do throws(DERError) {
-            _ = try c.certificatePolicies()
-            _ = try c.authorityInformationAccess()
-            _ = try c.crlDistributionPoints()
-            _ = try c.freshestCRL()
-            _ = try c.nameConstraints()
-            _ = try c.policyMappings()
-            _ = try c.policyConstraints()
-            _ = try c.inhibitAnyPolicy()
-            _ = try c.issuerAlternativeNames()
-            _ = try c.signedCertificateTimestamps()
-            return
-        } catch {}
+        if Self.remainingExtensionsDecode(c) { return }
         _ = attempt(c, "certificatePolicies", { (c) throws(DERError) in try c.certificatePolicies() })
         _ = attempt(c, "authorityInfoAccess", { (c) throws(DERError) in try c.authorityInformationAccess() })
         _ = attempt(c, "cRLDistributionPoints", { (c) throws(DERError) in try c.crlDistributionPoints() })
@@ -370,6 +364,26 @@ public struct CertificateReport {
         _ = attempt(
             c, "signedCertificateTimestampList",
             { (c) throws(DERError) in try c.signedCertificateTimestamps().map { $0.count } })
+    }
+
+    /// True when every extension the JSON does not show decodes (what
+    /// ``validateRemainingExtensions(_:)`` tries first, in one go).
+    static func remainingExtensionsDecode(_ c: Certificate) -> Bool {
+        do throws(DERError) {
+            _ = try c.certificatePolicies()
+            _ = try c.authorityInformationAccess()
+            _ = try c.crlDistributionPoints()
+            _ = try c.freshestCRL()
+            _ = try c.nameConstraints()
+            _ = try c.policyMappings()
+            _ = try c.policyConstraints()
+            _ = try c.inhibitAnyPolicy()
+            _ = try c.issuerAlternativeNames()
+            _ = try c.signedCertificateTimestamps()
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: text

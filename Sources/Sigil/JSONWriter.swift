@@ -149,6 +149,15 @@ extension ByteOutput {
 
     /// A JSON string from UTF-8 bytes (RFC 8259 §7, as `JSONValue` escapes).
     mutating func jsonString(utf8 u: UnsafeBufferPointer<UInt8>) {
+        if let p = u.baseAddress, !ByteOutput.needsEscape(p, u.count) {
+            // The usual string: nothing to escape, one copy between the quotes.
+            let t = reserve(u.count + 2)
+            t.pointee = 0x22
+            (t + 1).update(from: p, count: u.count)
+            t[u.count + 1] = 0x22
+            count += u.count + 2
+            return
+        }
         append(0x22)
         var runStart = 0
         var i = 0
@@ -182,6 +191,48 @@ extension ByteOutput {
     @inline(__always)
     static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 
+    /// "000102…ff": the lowercase hex of each octet value, two characters each.
+    @inline(__always)
+    static var hexPairs: StaticString {
+        """
+        000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f\
+        303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f\
+        606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f\
+        909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf\
+        c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef\
+        f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+        """
+    }
+
+    /// True when one of the `n` octets at `p` is one a JSON string escapes (RFC 8259 §7: below
+    /// 0x20, `"`, `\`). Eight octets at a time: `(x - 0x20…) & ~x & 0x80…` is non-zero exactly
+    /// when some octet of `x` is below 0x20, and the same test of `x ^ 0x22…` (`x ^ 0x5C…`)
+    /// with 0x01… exactly when some octet is 0x22 (0x5C); the last few one at a time.
+    @inline(__always)
+    static func needsEscape(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        var hit: UInt64 = 0
+        while n - i >= 8 {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let q = x ^ 0x2222_2222_2222_2222
+            let b = x ^ 0x5C5C_5C5C_5C5C_5C5C
+            hit |= (x &- 0x2020_2020_2020_2020) & ~x & high
+            hit |= (q &- ones) & ~q & high
+            hit |= (b &- ones) & ~b & high
+            i += 8
+        }
+        var bad = hit != 0
+        while i < n {
+            let c = p[i]
+            bad = bad || c < 0x20 || c == 0x22 || c == 0x5C
+            i += 1
+        }
+        return bad
+    }
+
     /// A JSON string whose UTF-8 `body` appends straight into the buffer (an RFC 4514 name,
     /// a time, a dotted OID): escaped afterwards only when it holds a character JSON escapes.
     @inline(__always)
@@ -189,15 +240,8 @@ extension ByteOutput {
         append(0x22)
         let start = count
         body(&self)
-        // One pass without early exits: the escaped octets are rare.
-        var bad = false
-        var p = base + start
-        let e = base + count
-        while p < e {
-            let c = p.pointee
-            bad = bad || c < 0x20 || c == 0x22 || c == 0x5C
-            p += 1
-        }
+        // The escaped octets are rare: one pass, eight at a time.
+        let bad = ByteOutput.needsEscape(base + start, count - start)
         if !bad {
             append(0x22)
             return
@@ -215,12 +259,12 @@ extension ByteOutput {
         t += 1
         if var p = raw.baseAddress {
             let end = p + raw.count
-            let digits: StaticString = "0123456789abcdef"
-            let d = digits.utf8Start
+            // The two digits of each octet value, in one 16-bit load and store per octet.
+            let pairs = UnsafeRawPointer(ByteOutput.hexPairs.utf8Start)
             while p < end {
                 let b = p.load(as: UInt8.self)
-                t[0] = d[Int(b >> 4)]
-                t[1] = d[Int(b & 15)]
+                UnsafeMutableRawPointer(t).storeBytes(
+                    of: pairs.loadUnaligned(fromByteOffset: Int(b) &* 2, as: UInt16.self), as: UInt16.self)
                 t += 2
                 p += 1
             }

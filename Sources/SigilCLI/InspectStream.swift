@@ -173,6 +173,11 @@ struct InspectStreamer {
 /// The threads of `--jobs N`: the caller (the reading thread) submits numbered chunks; N
 /// workers render them; one writer writes them in order. At most `maximumInFlight` chunks are
 /// read but not yet written (`submit` waits), which bounds the memory whatever the input.
+///
+/// One mutex guards the shared state; each kind of waiter has its own condition, signalled
+/// only when what it waits for happens (a chunk queued: one worker; the chunk the writer
+/// needs next rendered: the writer; a chunk written: the reader), so no thread is woken for
+/// nothing (with one condition broadcast for every event, each chunk woke every thread).
 final class InspectPipeline: @unchecked Sendable {
     /// A rendered chunk: its JSON lines, and the messages for standard error with the byte
     /// offset of the JSON they come after (so they appear in input order).
@@ -185,11 +190,21 @@ final class InspectPipeline: @unchecked Sendable {
     let path: String
     let now: Int64
     let maximumInFlight: Int
-    /// Guards everything below.
-    let condition = NSCondition()
+    /// Guards everything below; the conditions go with it.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// A chunk was queued, or the input ended (workers wait on it).
+    let queued = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The chunk numbered `nextToWrite` was rendered, or the input ended (the writer).
+    let rendered = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// A chunk was written (the reader, in `submit`).
+    let written = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// A thread ended (`finish`).
+    let ended = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     var queue: [(sequence: Int, entries: [InspectStreamer.Entry])] = []
     var queueHead = 0
     var done: [Int: Rendered] = [:]
+    /// The chunk the writer writes next.
+    var nextToWrite = 0
     /// Output buffers handed back by the writer, for the workers to reuse.
     var spare: [JSONWriter] = []
     var submitted = 0
@@ -206,18 +221,33 @@ final class InspectPipeline: @unchecked Sendable {
         self.now = now
         self.out = out
         self.maximumInFlight = maximumInFlight
+        pthread_mutex_init(mutex, nil)
+        for c in [queued, rendered, written, ended] { pthread_cond_init(c, nil) }
         running = jobs + 1
         for _ in 0..<jobs { start { $0.work() } }
         start { $0.write() }
     }
 
+    deinit {
+        for c in [queued, rendered, written, ended] {
+            pthread_cond_destroy(c)
+            c.deallocate()
+        }
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    @inline(__always) func wait(_ c: UnsafeMutablePointer<pthread_cond_t>) { pthread_cond_wait(c, mutex) }
+
     func start(_ body: @escaping @Sendable (InspectPipeline) -> Void) {
         let t = Thread { [self] in
             body(self)
-            condition.lock()
+            lock()
             running -= 1
-            condition.broadcast()
-            condition.unlock()
+            pthread_cond_signal(ended)
+            unlock()
         }
         t.stackSize = 1 << 20
         t.start()
@@ -225,31 +255,32 @@ final class InspectPipeline: @unchecked Sendable {
 
     /// Queues a chunk, waiting while `maximumInFlight` chunks are read and not yet written.
     func submit(_ entries: [InspectStreamer.Entry]) {
-        condition.lock()
-        while inFlight >= maximumInFlight { condition.wait() }
+        lock()
+        while inFlight >= maximumInFlight { wait(written) }
         inFlight += 1
         queue.append((submitted, entries))
         submitted += 1
-        condition.broadcast()
-        condition.unlock()
+        pthread_cond_signal(queued)
+        unlock()
     }
 
     /// No more chunks: waits for every chunk to be written and the threads to end.
     func finish() -> (out: OutputBuffer, reported: Int, failed: Bool) {
-        condition.lock()
+        lock()
         closed = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        condition.unlock()
+        pthread_cond_broadcast(queued)
+        pthread_cond_broadcast(rendered)
+        while running > 0 { wait(ended) }
+        unlock()
         return (out, reported, failed)
     }
 
     func work() {
         while true {
-            condition.lock()
-            while queueHead == queue.count && !closed { condition.wait() }
+            lock()
+            while queueHead == queue.count && !closed { wait(queued) }
             if queueHead == queue.count {
-                condition.unlock()
+                unlock()
                 return
             }
             let (sequence, entries) = queue[queueHead]
@@ -260,7 +291,7 @@ final class InspectPipeline: @unchecked Sendable {
                 queueHead = 0
             }
             var w = spare.popLast() ?? JSONWriter(capacity: 0)
-            condition.unlock()
+            unlock()
 
             var r = Rendered(json: JSONWriter(capacity: 0), messages: [], lines: 0)
             for e in entries {
@@ -276,23 +307,23 @@ final class InspectPipeline: @unchecked Sendable {
             }
             r.json = w
 
-            condition.lock()
+            lock()
             done[sequence] = r
-            condition.broadcast()
-            condition.unlock()
+            if sequence == nextToWrite { pthread_cond_signal(rendered) }
+            unlock()
         }
     }
 
     func write() {
         var next = 0
         while true {
-            condition.lock()
-            while done[next] == nil && !(closed && next == submitted) { condition.wait() }
+            lock()
+            while done[next] == nil && !(closed && next == submitted) { wait(rendered) }
             guard var r = done.removeValue(forKey: next) else {
-                condition.unlock()
+                unlock()
                 return
             }
-            condition.unlock()
+            unlock()
 
             var from = 0
             for m in r.messages {
@@ -307,11 +338,12 @@ final class InspectPipeline: @unchecked Sendable {
             next += 1
             r.json.removeAll()
 
-            condition.lock()
+            lock()
+            nextToWrite = next
             inFlight -= 1
             spare.append(r.json)
-            condition.broadcast()
-            condition.unlock()
+            pthread_cond_signal(written)
+            unlock()
         }
     }
 }

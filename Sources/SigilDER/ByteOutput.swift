@@ -84,8 +84,17 @@ public struct ByteOutput: ByteSink {
         let d = UnsafeMutableRawPointer(reserve(n))
         let s = bytes.baseAddress!
         // Most pieces are short (a key, a name attribute, a few digits): two overlapping
-        // loads and stores cover 4 to 16 bytes without a call to memcpy.
-        if n >= 8 && n <= 16 {
+        // loads and stores cover 4 to 16 bytes, four 17 to 32, without a call to memcpy.
+        if n > 16 && n <= 32 {
+            let a = s.loadUnaligned(as: UInt64.self)
+            let b = s.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = s.loadUnaligned(fromByteOffset: n - 16, as: UInt64.self)
+            let e = s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            d.storeBytes(of: a, as: UInt64.self)
+            d.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            d.storeBytes(of: c, toByteOffset: n - 16, as: UInt64.self)
+            d.storeBytes(of: e, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 8 && n <= 16 {
             let x = s.loadUnaligned(as: UInt64.self)
             let y = s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
             d.storeBytes(of: x, as: UInt64.self)

@@ -333,6 +333,14 @@ extension DERValue {
 
     package static func appendDottedObjectIdentifier<S: ByteSink>(_ content: UnsafeRawBufferPointer, into out: inout S)
     {
+        if content.count == 3 && content[0] == 0x55 && content[1] == 0x1D && content[2] < 0x80 {
+            // id-ce 2.5.29.x (RFC 5280 §4.2.1, the standard extensions): 40 × 2 + 5 = 0x55,
+            // 29 = 0x1D, and one octet arc below 128.
+            let prefix: StaticString = "2.5.29."
+            prefix.withUTF8Buffer { out.append(bytes: UnsafeRawBufferPointer($0)) }
+            appendDecimal(UInt64(content[2]), to: &out)
+            return
+        }
         var arc: UInt64 = 0
         var first = true
         for b in content {

@@ -66,11 +66,26 @@ public struct DERString {
         }
     }
 
+    /// 1 when `isPrintable(c)`, else 0: a bit of a 128-bit map (the set is 7-bit).
+    @inlinable @inline(__always)
+    public static func printableBit(_ c: UInt8) -> UInt64 {
+        let low: UInt64 = 0xA7FF_FFC1_0000_0000  // 0x20 ' ( ) * + , - . / 0–9 : = ? and &
+        let high: UInt64 = 0x07FF_FFFE_07FF_FFFE  // A–Z, a–z
+        let word = c < 0x40 ? low : (c < 0x80 ? high : 0)
+        return (word >> UInt64(c & 63)) & 1
+    }
+
     /// Checks the content against the character set and encoding of the type.
     @inlinable
     public func validate() throws(DERError) {
         switch tag {
         case .printableString:
+            // Every octet tested against `isPrintable`'s set as a bitmap (octets 0x00–0x3F, then
+            // 0x40–0x7F; none above), without a branch per octet; the octet loop finds the
+            // offender. (`DERStringTests` checks the bitmap against `isPrintable`.)
+            var all: UInt64 = 1
+            for i in 0..<bytes.count { all &= DERString.printableBit(bytes[i]) }
+            if all != 0 { return }
             for i in 0..<bytes.count where !DERString.isPrintable(bytes[i]) {
                 throw DERError(.invalidString, at: offset + i)
             }

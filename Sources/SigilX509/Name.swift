@@ -434,8 +434,8 @@ func appendHex<S: ByteSink>(_ bytes: UnsafeRawBufferPointer, to out: inout S) {
 
 /// True when `v` is ASCII that `rfc4514Escape` leaves as it is (RFC 4514 §2.4): no octet
 /// ≥ 0x80, none of `"` `+` `,` `;` `<` `>` `\` NUL, no `#` or space first, no space last.
-/// One pass over the octets, a bit test each (the escaped ASCII octets are all below 0x40
-/// but `\`).
+/// One pass over the octets: eight at a time, then a bit test each (the escaped ASCII octets
+/// are all below 0x40 but `\`).
 @inline(__always)
 func rfc4514Plain(_ v: UnsafeRawBufferPointer) -> Bool {
     let n = v.count
@@ -444,7 +444,21 @@ func rfc4514Plain(_ v: UnsafeRawBufferPointer) -> Bool {
     // Bits 0x00, 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E of the octets below 0x40.
     let low: UInt64 = 1 << 0x00 | 1 << 0x22 | 1 << 0x2B | 1 << 0x2C | 1 << 0x3B | 1 << 0x3C | 1 << 0x3E
     var bad: UInt64 = 0
-    for c in v {
+    // Eight octets at a time: a high bit set, or an octet equal to one of the eight escaped
+    // ones (`(y - 0x01…) & ~y & 0x80…` is non-zero exactly when `y` holds a zero octet, with
+    // `y` the word XOR the octet repeated); the rest one at a time below.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    var i = 0
+    while n - i >= 8 {
+        let x = v.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        @inline(__always) func zero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & high }
+        bad |= x & high | zero(x) | zero(x ^ 0x2222_2222_2222_2222) | zero(x ^ 0x2B2B_2B2B_2B2B_2B2B)
+        bad |= zero(x ^ 0x2C2C_2C2C_2C2C_2C2C) | zero(x ^ 0x3B3B_3B3B_3B3B_3B3B) | zero(x ^ 0x3C3C_3C3C_3C3C_3C3C)
+        bad |= zero(x ^ 0x3E3E_3E3E_3E3E_3E3E) | zero(x ^ 0x5C5C_5C5C_5C5C_5C5C)
+        i += 8
+    }
+    for c in UnsafeRawBufferPointer(rebasing: v[i...]) {
         // c < 0x40: the bitmap bit; c ≥ 0x80: the high bit; 0x5C: itself.
         let lowHit = c < 0x40 ? (low >> UInt64(c)) & 1 : 0
         bad |= lowHit | UInt64(c >> 7) | (c == 0x5C ? 1 : 0)

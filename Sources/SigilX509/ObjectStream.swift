@@ -277,10 +277,15 @@ public struct ObjectStream {
                 continuing = true
                 continue
             }
-            guard let label = PEM.beginLabel(buffer[range]) else { continue }
+            // The label is a slice of `buffer`: it must not outlive this scope, or each `fill`
+            // while the block is read would copy the whole read buffer (not uniquely referenced).
+            let name: String
+            do {
+                guard let label = PEM.beginLabel(buffer[range]) else { continue }
+                // The usual label without building a String from its octets.
+                name = PEM.equal(label, "CERTIFICATE") ? "CERTIFICATE" : String(decoding: label, as: UTF8.self)
+            }
             blockCount += 1
-            // The usual label without building a String from its octets.
-            let name = PEM.equal(label, "CERTIFICATE") ? "CERTIFICATE" : String(decoding: label, as: UTF8.self)
             return try readBlock(label: name, beginLine: number)
         }
         finished = true
@@ -299,13 +304,16 @@ public struct ObjectStream {
             // decoded where it lies, without scanning for its end first. Anything else (a
             // shorter, longer or padded line, a blank, an END line, a bad character) is
             // left to the line-by-line path below, which decides exactly as before.
+            // Every such line already buffered is taken in one call (`fullLines`).
             if !pendingPiece && failure == nil && !sawPadding && end - start >= 66 {
-                let used = table.withUnsafeBufferPointer { t in
-                    buffer.withUnsafeBytes { b in decoder.fullLine(t, b, start) }
+                let end = self.end
+                let start = self.start
+                let (used, lines) = table.withUnsafeBufferPointer { t in
+                    buffer.withUnsafeBytes { b in decoder.fullLines(t, b, start, end, limit: limit) }
                 }
                 if used > 0 {
-                    start += used
-                    lineNumber += 1
+                    self.start += used
+                    lineNumber += lines
                     if decoder.characters > limit {
                         failure = DERError(.tooLarge, at: beginLine)
                         decoder = Base64Stream()
@@ -367,7 +375,9 @@ struct Base64Stream {
     let simd: Bool
 
     init() {
-        out = [UInt8](repeating: 0, count: 2048)
+        // Not zeroed (a 2 KiB memset per block): only the first `count` octets, each written
+        // before it is counted, are ever read (`finish`, `grow`).
+        out = [UInt8](unsafeUninitializedCapacity: 2048) { _, initialized in initialized = 2048 }
         simd = Base64.simdAvailable
     }
 
@@ -439,30 +449,47 @@ struct Base64Stream {
         return ok
     }
 
-    /// A line of exactly 64 alphabet characters ending in LF or CR LF at `at` in `b` (which
-    /// holds at least 66 octets from `at`), decoded when the body is still open and has no
-    /// partial quantum: returns the octets the line takes with its end, 0 (nothing consumed)
-    /// when it is anything else.
+    /// The usual body lines from `from` in `b` (which holds octets up to `end`): each a line of
+    /// exactly 64 alphabet characters ending in LF or CR LF, with 66 octets buffered from its
+    /// start, decoded while the body is still open and has no partial quantum. Returns the
+    /// octets and the lines taken (0: nothing consumed), with one access to the storage for
+    /// all of them; stops after a line that takes ``characters`` over `limit` (the caller's
+    /// size check). The storage grows as it would one line at a time.
     @inline(__always)
-    mutating func fullLine(_ table: UnsafeBufferPointer<UInt8>, _ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
-        let used: Int
-        if b[at + 64] == 0x0A {
-            used = 65
-        } else if b[at + 64] == 0x0D && b[at + 65] == 0x0A {
-            used = 66
-        } else {
-            return 0
+    mutating func fullLines(
+        _ table: UnsafeBufferPointer<UInt8>, _ b: UnsafeRawBufferPointer, _ from: Int, _ end: Int, limit: Int
+    ) -> (used: Int, lines: Int) {
+        if closed || invalid || carried != 0 { return (0, 0) }
+        // The lines that fit the storage (`reserve(48)` per line grows it only when none does).
+        if out.count - count - 8 < 48 { reserve(48) }
+        let most = min((end - from) / 65, (out.count - count - 8) / 48)
+        var at = from
+        var lines = 0
+        var decoded = count
+        out.withUnsafeMutableBytes { dst in
+            let base = dst.baseAddress!
+            while lines < most && end - at >= 66 {
+                let used: Int
+                if b[at + 64] == 0x0A {
+                    used = 65
+                } else if b[at + 64] == 0x0D && b[at + 65] == 0x0A {
+                    used = 66
+                } else {
+                    break
+                }
+                guard
+                    Base64.decodeLine(
+                        simd, table, UnsafeRawBufferPointer(rebasing: b[at..<(at + 64)]), into: base + decoded)
+                else { break }
+                decoded += 48
+                at += used
+                lines += 1
+                if characters + 64 * lines > limit { break }
+            }
         }
-        if closed || invalid || carried != 0 { return 0 }
-        reserve(48)
-        let ok = out.withUnsafeMutableBytes { dst in
-            Base64.decodeLine(
-                simd, table, UnsafeRawBufferPointer(rebasing: b[at..<(at + 64)]), into: dst.baseAddress! + count)
-        }
-        if !ok { return 0 }
-        count += 48
-        characters += 64
-        return used
+        count = decoded
+        characters += 64 * lines
+        return (at - from, lines)
     }
 
     mutating func append(_ b: UInt8) {

@@ -351,6 +351,26 @@ final class DERReaderTests: XCTestCase {
         expectError(enc, .invalidString, at: offset) { (r) throws(DERError) in _ = try DERString(try r.readAny()) }
     }
 
+    /// Every octet value in a PrintableString, at each place of a value longer than a word:
+    /// accepted exactly when X.680 §41.4 Table 10 lists it (A–Z, a–z, 0–9, space and
+    /// `' ( ) + , - . / : = ?`) or it is one of the two tolerated octets `*` and `&`, the
+    /// offender's offset reported otherwise.
+    func testPrintableStringCharacterSetOctetByOctet() throws {
+        var allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?".utf8))
+        allowed.formUnion(Array("*&".utf8))
+        for c in 0...255 {
+            for place in [0, 5, 12] {
+                var value = Array("Example Co 12".utf8)
+                value[place] = UInt8(c)
+                if allowed.contains(UInt8(c)) {
+                    XCTAssertNoThrow(try string(.printableString, value), "\(c)")
+                } else {
+                    stringError(.printableString, value, at: 2 + place)
+                }
+            }
+        }
+    }
+
     func testStrings() throws {
         XCTAssertEqual(try string(.printableString, Array("Example Co. (1)".utf8)), "Example Co. (1)")
         stringError(.printableString, Array("a@b".utf8), at: 3)

@@ -72,14 +72,21 @@ final class LenientFastPathTests: XCTestCase {
         XCTAssertGreaterThan(fastCount, strictCount / 2)
     }
 
-    func testFastPathAgreesWithTheWalkOnMutations() throws {
+    /// The certificates the mutation tests flip bytes of: three fixtures and the first
+    /// `systemRoots` system roots.
+    func mutationSamples(systemRoots: Int) throws -> [[UInt8]] {
         let samples = ["certs/rsa2048-leaf.der", "certs/p256-intermediate.der", "certs/names-string-types.der"]
             .map { TestSupport.fixtures.appendingPathComponent($0).path }
             .filter { FileManager.default.fileExists(atPath: $0) }
         var der = try samples.map { try TestSupport.read($0) }
-        der += TestSupport.systemRootFiles().prefix(3).compactMap {
+        der += TestSupport.systemRootFiles().prefix(systemRoots).compactMap {
             (try? TestSupport.read($0)).flatMap { try? PEM.certificatesDER(in: $0).certificates.first }
         }
+        return der
+    }
+
+    func testFastPathAgreesWithTheWalkOnMutations() throws {
+        let der = try mutationSamples(systemRoots: 3)
         XCTAssertGreaterThanOrEqual(der.count, 3)
         var accepted = 0
         var handedToWalk = 0
@@ -96,5 +103,64 @@ final class LenientFastPathTests: XCTestCase {
         }
         XCTAssertGreaterThan(accepted, 100)
         XCTAssertGreaterThan(handedToWalk, 0)
+    }
+
+    /// What `inspect --json` writes for `der` by the direct path (`CertificateReport.writeClean`
+    /// where it applies) and by the report path alone: the bytes, or the error.
+    func inspectJSON(_ der: [UInt8], direct: Bool) -> Result<[UInt8], DERError> {
+        var w = JSONWriter()
+        do {
+            try CertificateReport.writeInspectJSON(der: der, now: 1_750_000_000, into: &w, direct: direct)
+        } catch {
+            XCTAssertEqual(w.count, 0, "an error after writing")
+            return .failure(error)
+        }
+        return .success(w.bytes)
+    }
+
+    /// `inspect --json`'s direct path for clean strictly parsed certificates writes what the
+    /// report path (checked against the `JSONValue` report in `InspectJSONWriterTests`) writes:
+    /// over the corpora, and over single-byte mutations (certificates the strict parser still
+    /// accepts whose extension values may not decode: the direct path must hand them over).
+    func testDirectInspectJSONMatchesTheReportPath() throws {
+        var seen = Set<[UInt8]>()
+        var direct = 0
+        var compared = 0
+        func compare(_ der: [UInt8], _ what: String) {
+            let a = inspectJSON(der, direct: true)
+            let b = inspectJSON(der, direct: false)
+            switch (a, b) {
+            case (.success(let x), .success(let y)):
+                XCTAssertEqual(String(decoding: x, as: UTF8.self), String(decoding: y, as: UTF8.self), what)
+            case (.failure(let x), .failure(let y)): XCTAssertEqual(x, y, what)
+            default: XCTFail("\(what): \(a) vs \(b)")
+            }
+            compared += 1
+            if let strict = try? Certificate(der: der), CleanCheck.summary(strict) != nil { direct += 1 }
+        }
+        let corpus = try corpus()
+        for der in corpus where seen.insert(der).inserted { compare(der, "certificate \(compared)") }
+        XCTAssertGreaterThan(direct, 300)
+        let der = try mutationSamples(systemRoots: 2)
+        var handedOver = 0
+        for original in der {
+            for i in 0..<original.count {
+                for x: UInt8 in [0x01, 0x80] {
+                    var m = original
+                    m[i] ^= x
+                    guard let strict = try? Certificate(der: m) else { continue }
+                    var w = JSONWriter()
+                    if let (key, warnings) = CleanCheck.summary(strict),
+                        !CertificateReport.writeClean(strict, key: key, warnings: warnings, now: 0, into: &w)
+                    {
+                        XCTAssertEqual(w.count, 0)
+                        handedOver += 1
+                    }
+                    compare(m, "byte \(i) ^ \(x)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 1000)
+        XCTAssertGreaterThan(handedOver, 0)
     }
 }

@@ -132,12 +132,19 @@ public struct LenientCertificate: Sendable {
         do {
             strict = try Certificate(der: der)
         } catch {
-            var reader = Reader(der)
-            let fields = try reader.readCertificate()
-            self.init(der: der, strict: nil, strictError: error, fields: fields, warnings: reader.allWarnings())
+            self = try LenientCertificate.refused(der, strictError: error)
             return
         }
         self = LenientCertificate.read(der, strict: strict, strictError: nil)
+    }
+
+    /// Reads `der`, which the strict parser refused with `strictError`, leniently (what
+    /// ``init(der:)`` does then).
+    static func refused(_ der: [UInt8], strictError: DERError) throws(DERError) -> LenientCertificate {
+        var reader = Reader(der)
+        let fields = try reader.readCertificate()
+        return LenientCertificate(
+            der: der, strict: nil, strictError: strictError, fields: fields, warnings: reader.allWarnings())
     }
 
     static func read(_ der: [UInt8], strict: Certificate, strictError: DERError?) -> LenientCertificate {
