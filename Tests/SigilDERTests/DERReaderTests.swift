@@ -433,6 +433,22 @@ final class DERReaderHeaderModelTests: XCTestCase {
         return .value(contentStart: contentStart, end: contentStart + length)
     }
 
+    /// What `read` (or `readOptional`) of `tag` from `buf[from..<to]` gives, and the reader's
+    /// position after it.
+    static func read(_ buf: UnsafeRawBufferPointer, from: Int, to: Int, tag: UInt8, optional: Bool) -> (Outcome, Int) {
+        var r = DERReader(input: buf, from: from, to: to)
+        do throws(DERError) {
+            if optional {
+                let v = try r.readOptional(DERTag(rawValue: tag))
+                return (v.map { .value(contentStart: $0.contentStart, end: $0.end) } ?? .absent, r.position)
+            }
+            let v = try r.read(DERTag(rawValue: tag))
+            return (.value(contentStart: v.contentStart, end: v.end), r.position)
+        } catch {
+            return (.error(error.kind, error.offset), r.position)
+        }
+    }
+
     func testReadAndReadOptionalAgreeWithTheHeaderModel() {
         let octets: [UInt8] = [
             0x00, 0x01, 0x02, 0x04, 0x1F, 0x20, 0x30, 0x3F, 0x7F, 0x80, 0x81, 0x82, 0x85, 0xA0, 0xFF,
@@ -444,29 +460,15 @@ final class DERReaderHeaderModelTests: XCTestCase {
             b.withUnsafeBytes { buf in
                 for tag in tags {
                     for optional in [false, true] {
-                        var r = DERReader(input: buf, from: from, to: to)
-                        let got: Outcome
-                        do throws(DERError) {
-                            if optional {
-                                got =
-                                    try r.readOptional(DERTag(rawValue: tag)).map {
-                                        .value(contentStart: $0.contentStart, end: $0.end)
-                                    } ?? .absent
-                            } else {
-                                let v = try r.read(DERTag(rawValue: tag))
-                                got = .value(contentStart: v.contentStart, end: v.end)
-                            }
-                        } catch {
-                            got = .error(error.kind, error.offset)
-                        }
+                        let (got, position) = Self.read(buf, from: from, to: to, tag: tag, optional: optional)
                         let want = Self.model(b, from: from, to: to, tag: tag, optional: optional)
                         XCTAssertEqual(got, want, "\(b) [\(from)..<\(to)] tag \(tag) optional \(optional)")
                         switch want {
                         case .value(_, let end):
-                            XCTAssertEqual(r.position, end)
+                            XCTAssertEqual(position, end)
                             values += 1
                         default:
-                            XCTAssertEqual(r.position, from, "nothing consumed")
+                            XCTAssertEqual(position, from, "nothing consumed")
                         }
                         compared += 1
                     }
@@ -514,28 +516,14 @@ final class DERReaderHeaderModelTests: XCTestCase {
                         for to in [b.count, b.count - 1] {
                             b.withUnsafeBytes { buf in
                                 for optional in [false, true] {
-                                    var r = DERReader(input: buf, from: 0, to: to)
-                                    let got: Outcome
-                                    do throws(DERError) {
-                                        if optional {
-                                            got =
-                                                try r.readOptional(DERTag(rawValue: tag)).map {
-                                                    .value(contentStart: $0.contentStart, end: $0.end)
-                                                } ?? .absent
-                                        } else {
-                                            let v = try r.read(DERTag(rawValue: tag))
-                                            got = .value(contentStart: v.contentStart, end: v.end)
-                                        }
-                                    } catch {
-                                        got = .error(error.kind, error.offset)
-                                    }
+                                    let (got, position) = Self.read(buf, from: 0, to: to, tag: tag, optional: optional)
                                     let want = Self.model(b, from: 0, to: to, tag: tag, optional: optional)
                                     XCTAssertEqual(got, want, "\(b.prefix(6)) count \(b.count) to \(to) tag \(tag)")
                                     if case .value(_, let end) = want {
-                                        XCTAssertEqual(r.position, end)
+                                        XCTAssertEqual(position, end)
                                         values += 1
                                     } else {
-                                        XCTAssertEqual(r.position, 0, "nothing consumed")
+                                        XCTAssertEqual(position, 0, "nothing consumed")
                                     }
                                     compared += 1
                                 }
