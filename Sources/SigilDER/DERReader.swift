@@ -243,9 +243,45 @@ public struct DERReader {
         return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
     }
 
+    /// The next value when it carries `tag` (neither of the high-tag form nor [UNIVERSAL 0])
+    /// with a long-form length of one or two octets in DER's minimal form (X.690 §8.1.3.5,
+    /// §10.1) whose content lies within the input: 0x81 L with L ≥ 0x80 (below, the short form
+    /// was due), 0x82 H L with H ≠ 0 (else one octet would do) — exactly the values `readAny`
+    /// returns for those encodings; nil (nothing consumed) in every other case (another tag,
+    /// 0x80, three or four length octets, a non-minimal or truncated length), which the full
+    /// reader then decides. The first step of `readSlow(_:)`: the certificate, TBS, SPKI and
+    /// extension-list headers take it without the full reader's error paths.
+    @inlinable @inline(__always)
+    mutating func readTwoOctetForm(_ tag: DERTag) -> DERValue? {
+        let p = _position
+        let t = tag.rawValue
+        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 2, _input[p] == t else { return nil }
+        let first = _input[p + 1]
+        let length: Int
+        let contentStart: Int
+        if first == 0x81 {
+            length = Int(_input[p + 2])
+            guard length >= 0x80 else { return nil }
+            contentStart = p + 3
+        } else if first == 0x82 {
+            guard p < end - 3 else { return nil }
+            let high = _input[p + 2]
+            guard high != 0 else { return nil }
+            length = Int(high) << 8 | Int(_input[p + 3])
+            contentStart = p + 4
+        } else {
+            return nil
+        }
+        guard length <= end - contentStart else { return nil }
+        let e = contentStart + length
+        _position = e
+        return DERValue(tag: tag, start: p, contentStart: contentStart, end: e, input: _input, depth: depth)
+    }
+
     /// `read(_:)` in full (every length form, every error).
     @inlinable @inline(never)
     mutating func readSlow(_ tag: DERTag) throws(DERError) -> DERValue {
+        if let v = readTwoOctetForm(tag) { return v }
         guard position < end else { throw DERError(.truncated, at: position) }
         let b = _input[position]
         if b != tag.rawValue {
@@ -263,6 +299,13 @@ public struct DERReader {
     @inlinable @inline(__always)
     public mutating func readOptional(_ tag: DERTag) throws(DERError) -> DERValue? {
         if let v = readShortForm(tag) { return v }
+        // The field absent (the usual case of an optional field, e.g. an extension's `critical`):
+        // nothing left, or a next octet that is another tag and not of the high-tag form —
+        // where `readOptionalSlow(_:)` answers nil too. Everything else is left to it.
+        let p = _position
+        if p >= end { return nil }
+        let b = _input[p]
+        if b != tag.rawValue && b & 0x1F != 0x1F { return nil }
         return try readOptionalSlow(tag)
     }
 

@@ -453,6 +453,22 @@ final class DERReaderHeaderModelTests: XCTestCase {
         return .value(contentStart: contentStart, end: contentStart + length)
     }
 
+    /// What `read` (or `readOptional`) of `tag` from `buf[from..<to]` gives, and the reader's
+    /// position after it.
+    static func read(_ buf: UnsafeRawBufferPointer, from: Int, to: Int, tag: UInt8, optional: Bool) -> (Outcome, Int) {
+        var r = DERReader(input: buf, from: from, to: to)
+        do throws(DERError) {
+            if optional {
+                let v = try r.readOptional(DERTag(rawValue: tag))
+                return (v.map { .value(contentStart: $0.contentStart, end: $0.end) } ?? .absent, r.position)
+            }
+            let v = try r.read(DERTag(rawValue: tag))
+            return (.value(contentStart: v.contentStart, end: v.end), r.position)
+        } catch {
+            return (.error(error.kind, error.offset), r.position)
+        }
+    }
+
     func testReadAndReadOptionalAgreeWithTheHeaderModel() {
         let octets: [UInt8] = [
             0x00, 0x01, 0x02, 0x04, 0x1F, 0x20, 0x30, 0x3F, 0x7F, 0x80, 0x81, 0x82, 0x85, 0xA0, 0xFF,
@@ -464,29 +480,15 @@ final class DERReaderHeaderModelTests: XCTestCase {
             b.withUnsafeBytes { buf in
                 for tag in tags {
                     for optional in [false, true] {
-                        var r = DERReader(input: buf, from: from, to: to)
-                        let got: Outcome
-                        do throws(DERError) {
-                            if optional {
-                                got =
-                                    try r.readOptional(DERTag(rawValue: tag)).map {
-                                        .value(contentStart: $0.contentStart, end: $0.end)
-                                    } ?? .absent
-                            } else {
-                                let v = try r.read(DERTag(rawValue: tag))
-                                got = .value(contentStart: v.contentStart, end: v.end)
-                            }
-                        } catch {
-                            got = .error(error.kind, error.offset)
-                        }
+                        let (got, position) = Self.read(buf, from: from, to: to, tag: tag, optional: optional)
                         let want = Self.model(b, from: from, to: to, tag: tag, optional: optional)
                         XCTAssertEqual(got, want, "\(b) [\(from)..<\(to)] tag \(tag) optional \(optional)")
                         switch want {
                         case .value(_, let end):
-                            XCTAssertEqual(r.position, end)
+                            XCTAssertEqual(position, end)
                             values += 1
                         default:
-                            XCTAssertEqual(r.position, from, "nothing consumed")
+                            XCTAssertEqual(position, from, "nothing consumed")
                         }
                         compared += 1
                     }
@@ -505,5 +507,53 @@ final class DERReaderHeaderModelTests: XCTestCase {
         for n in 0...4 { all(n, []) }
         XCTAssertGreaterThan(values, 1000)
         print("DERReaderHeaderModelTests: \(compared) reads compared, \(values) values")
+    }
+
+    /// The one- and two-octet long forms (`readTwoOctetForm`, the first step of the full
+    /// reader) against the model on buffers long enough to hold their content: every length
+    /// octet pattern around the minimality bounds (0x81 0x7F / 0x80, 0x82 0x00 / 0x01 ..), each
+    /// with its content one octet short, exact, and one over, as the whole buffer and as a
+    /// window ending inside a larger one; `read` and `readOptional` for matching and other tags.
+    func testLongFormLengthsAgreeWithTheHeaderModel() {
+        let lows: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0x81, 0xFF]
+        var headers: [[UInt8]] = []
+        for l in lows { headers.append([0x81, l]) }
+        for h: UInt8 in [0x00, 0x01, 0x02] { for l in lows { headers.append([0x82, h, l]) } }
+        for l in lows { headers.append([0x83, 0x00, 0x01, l]) }
+        headers.append([0x83, 0x01, 0x00, 0x00])
+        headers.append([0x80])
+        var compared = 0
+        var values = 0
+        for tag: UInt8 in [0x04, 0x30, 0xA3, 0x01] {
+            for header in headers {
+                var length = 0
+                for o in header.dropFirst() { length = length << 8 | Int(o) }
+                let needed = 1 + header.count + length
+                for total in [needed - 1, needed, needed + 1] where total >= 1 + header.count {
+                    for encodedTag in [tag, tag ^ 0x01] {
+                        var b = [encodedTag] + header
+                        b += [UInt8](repeating: 0x5A, count: total - b.count)
+                        for to in [b.count, b.count - 1] {
+                            b.withUnsafeBytes { buf in
+                                for optional in [false, true] {
+                                    let (got, position) = Self.read(buf, from: 0, to: to, tag: tag, optional: optional)
+                                    let want = Self.model(b, from: 0, to: to, tag: tag, optional: optional)
+                                    XCTAssertEqual(got, want, "\(b.prefix(6)) count \(b.count) to \(to) tag \(tag)")
+                                    if case .value(_, let end) = want {
+                                        XCTAssertEqual(position, end)
+                                        values += 1
+                                    } else {
+                                        XCTAssertEqual(position, 0, "nothing consumed")
+                                    }
+                                    compared += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(values, 50)
+        print("DERReaderHeaderModelTests long forms: \(compared) reads compared, \(values) values")
     }
 }
