@@ -601,6 +601,52 @@ def rules_fixtures():
         OUT = saved
 
 
+class SmallPKI:
+    """P-256 certificates made with Python `cryptography` into `out` (the edges and multi sets):
+    each `mk` records the key and certificate by name and writes NAME.pem."""
+
+    def __init__(self, out, first_serial):
+        from cryptography.hazmat.primitives.asymmetric import ec
+        self.ec, self.out, self.serial, self.keys, self.certs = ec, out, first_serial, {}, {}
+        if os.path.exists(out):
+            shutil.rmtree(out)
+        os.makedirs(out)
+
+    @staticmethod
+    def dn(cn):
+        from cryptography.x509.oid import NameOID
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+
+    def write(self, name, data):
+        with open(os.path.join(self.out, name), "wb") as f:
+            f.write(data)
+
+    def mk(self, name, cn, issuer, ca, crl_sign=None, ocsp_signing=False, not_after=None, dp=None):
+        self.keys[name] = k = self.ec.generate_private_key(self.ec.SECP256R1())
+        self.serial += 1
+        ik = self.keys[issuer] if issuer else k
+        b = (x509.CertificateBuilder().subject_name(self.dn(cn))
+             .issuer_name(self.certs[issuer].subject if issuer else self.dn(cn))
+             .public_key(k.public_key()).serial_number(self.serial).not_valid_before(G - dt.timedelta(days=10))
+             .not_valid_after(not_after or G + dt.timedelta(days=3650))
+             .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
+             .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
+                                          data_encipherment=False, key_agreement=False, key_cert_sign=ca,
+                                          crl_sign=ca if crl_sign is None else crl_sign,
+                                          encipher_only=False, decipher_only=False), True))
+        if ocsp_signing:
+            b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.OCSP_SIGNING]), False)
+        if issuer:
+            b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+        if dp:
+            b = b.add_extension(x509.CRLDistributionPoints([x509.DistributionPoint(
+                full_name=[x509.UniformResourceIdentifier(dp)], relative_name=None, reasons=None,
+                crl_issuer=None)]), False)
+        self.certs[name] = c = b.sign(ik, hashes.SHA256())
+        self.write(f"{name}.pem", c.public_bytes(serialization.Encoding.PEM))
+
+
 def edges_fixtures():
     """Fixtures/revocation/edges/: several current CRLs of one scope (RFC 5280 §5.2.3: a higher
     cRLNumber supersedes; OpenSSL uses the one with the latest thisUpdate), a certificateHold
@@ -609,41 +655,10 @@ def edges_fixtures():
     Python `cryptography`; every verdict is `openssl verify -attime T -crl_check_all
     -extended_crl -x509_strict` with the same CRLs, in the order listed (`--edges-only`)."""
     global OUT
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
     saved, OUT = OUT, os.path.join(OUT, "edges")
     try:
-        if os.path.exists(OUT):
-            shutil.rmtree(OUT)
-        os.makedirs(OUT)
-        keys, certs, serial = {}, {}, [0x4000]
-
-        def dn(cn):
-            return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
-
-        def save(name, obj):
-            with open(os.path.join(OUT, name), "wb") as f:
-                f.write(obj.public_bytes(serialization.Encoding.PEM))
-
-        def mk(name, cn, issuer, ca, crl_sign=None, ocsp_signing=False, not_after=None):
-            keys[name] = k = ec.generate_private_key(ec.SECP256R1())
-            serial[0] += 1
-            ik = keys[issuer] if issuer else k
-            b = (x509.CertificateBuilder().subject_name(dn(cn)).issuer_name(certs[issuer].subject if issuer else dn(cn))
-                 .public_key(k.public_key()).serial_number(serial[0]).not_valid_before(G - dt.timedelta(days=10))
-                 .not_valid_after(not_after or G + dt.timedelta(days=3650))
-                 .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
-                 .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
-                 .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
-                                              data_encipherment=False, key_agreement=False, key_cert_sign=ca,
-                                              crl_sign=ca if crl_sign is None else crl_sign,
-                                              encipher_only=False, decipher_only=False), True))
-            if ocsp_signing:
-                b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.OCSP_SIGNING]), False)
-            if issuer:
-                b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
-            certs[name] = c = b.sign(ik, hashes.SHA256())
-            save(f"{name}.pem", c)
+        pki = SmallPKI(OUT, 0x4000)
+        keys, certs, mk = pki.keys, pki.certs, pki.mk
 
         def mkcrl(out, signer, number, entries=(), last=None, idp=None):
             k = keys[signer]
@@ -813,42 +828,14 @@ def multi_fixtures():
     global OUT
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509 import ocsp as xocsp
-    from cryptography.x509.oid import NameOID
     saved, OUT = OUT, os.path.join(OUT, "multi")
     try:
-        if os.path.exists(OUT):
-            shutil.rmtree(OUT)
-        os.makedirs(OUT)
-        keys, certs, serial = {}, {}, [0x5000]
+        pki = SmallPKI(OUT, 0x5000)
+        keys, certs, write = pki.keys, pki.certs, pki.write
         DP = "http://crl.multi.sigil.test/int.crl"
 
-        def dn(cn):
-            return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
-
-        def write(name, data):
-            with open(os.path.join(OUT, name), "wb") as f:
-                f.write(data)
-
         def mk(name, cn, issuer, ca):
-            keys[name] = k = ec.generate_private_key(ec.SECP256R1())
-            serial[0] += 1
-            ik = keys[issuer] if issuer else k
-            b = (x509.CertificateBuilder().subject_name(dn(cn)).issuer_name(certs[issuer].subject if issuer else dn(cn))
-                 .public_key(k.public_key()).serial_number(serial[0]).not_valid_before(G - dt.timedelta(days=10))
-                 .not_valid_after(G + dt.timedelta(days=3650))
-                 .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
-                 .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
-                 .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
-                                              data_encipherment=False, key_agreement=False, key_cert_sign=ca,
-                                              crl_sign=ca, encipher_only=False, decipher_only=False), True))
-            if issuer:
-                b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
-            if issuer == "int":
-                b = b.add_extension(x509.CRLDistributionPoints([x509.DistributionPoint(
-                    full_name=[x509.UniformResourceIdentifier(DP)], relative_name=None, reasons=None,
-                    crl_issuer=None)]), False)
-            certs[name] = c = b.sign(ik, hashes.SHA256())
-            write(f"{name}.pem", c.public_bytes(serialization.Encoding.PEM))
+            pki.mk(name, cn, issuer, ca, dp=DP if issuer == "int" else None)
 
         def mkcrl(out, signer, number, entries=(), last=None, idp=None, next_update=True, delta_of=None,
                   reason=x509.ReasonFlags.key_compromise):

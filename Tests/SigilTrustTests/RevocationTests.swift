@@ -471,7 +471,8 @@ final class RevocationTests: XCTestCase {
                 var options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
                 options.revocation = RevocationOptions(crls: try crls(s.crls.map { "multi/" + $0 }), policy: policy)
                 let result = v.verify(
-                    leaf: try cert("multi/" + s.leaf), intermediates: try s.intermediates.map { try cert("multi/" + $0) },
+                    leaf: try cert("multi/" + s.leaf),
+                    intermediates: try s.intermediates.map { try cert("multi/" + $0) },
                     options: options)
                 let label = "\(s.name) \(policy): \(s.description) (\(s.rule)): \(result.failures)"
                 switch s.expected {
