@@ -14,6 +14,7 @@ scenario says otherwise. Run: python3 Fixtures/scripts/gen_revocation.py
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -600,6 +601,52 @@ def rules_fixtures():
         OUT = saved
 
 
+class SmallPKI:
+    """P-256 certificates made with Python `cryptography` into `out` (the edges and multi sets):
+    each `mk` records the key and certificate by name and writes NAME.pem."""
+
+    def __init__(self, out, first_serial):
+        from cryptography.hazmat.primitives.asymmetric import ec
+        self.ec, self.out, self.serial, self.keys, self.certs = ec, out, first_serial, {}, {}
+        if os.path.exists(out):
+            shutil.rmtree(out)
+        os.makedirs(out)
+
+    @staticmethod
+    def dn(cn):
+        from cryptography.x509.oid import NameOID
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+
+    def write(self, name, data):
+        with open(os.path.join(self.out, name), "wb") as f:
+            f.write(data)
+
+    def mk(self, name, cn, issuer, ca, crl_sign=None, ocsp_signing=False, not_after=None, dp=None):
+        self.keys[name] = k = self.ec.generate_private_key(self.ec.SECP256R1())
+        self.serial += 1
+        ik = self.keys[issuer] if issuer else k
+        b = (x509.CertificateBuilder().subject_name(self.dn(cn))
+             .issuer_name(self.certs[issuer].subject if issuer else self.dn(cn))
+             .public_key(k.public_key()).serial_number(self.serial).not_valid_before(G - dt.timedelta(days=10))
+             .not_valid_after(not_after or G + dt.timedelta(days=3650))
+             .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
+             .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
+                                          data_encipherment=False, key_agreement=False, key_cert_sign=ca,
+                                          crl_sign=ca if crl_sign is None else crl_sign,
+                                          encipher_only=False, decipher_only=False), True))
+        if ocsp_signing:
+            b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.OCSP_SIGNING]), False)
+        if issuer:
+            b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+        if dp:
+            b = b.add_extension(x509.CRLDistributionPoints([x509.DistributionPoint(
+                full_name=[x509.UniformResourceIdentifier(dp)], relative_name=None, reasons=None,
+                crl_issuer=None)]), False)
+        self.certs[name] = c = b.sign(ik, hashes.SHA256())
+        self.write(f"{name}.pem", c.public_bytes(serialization.Encoding.PEM))
+
+
 def edges_fixtures():
     """Fixtures/revocation/edges/: several current CRLs of one scope (RFC 5280 §5.2.3: a higher
     cRLNumber supersedes; OpenSSL uses the one with the latest thisUpdate), a certificateHold
@@ -608,41 +655,10 @@ def edges_fixtures():
     Python `cryptography`; every verdict is `openssl verify -attime T -crl_check_all
     -extended_crl -x509_strict` with the same CRLs, in the order listed (`--edges-only`)."""
     global OUT
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
     saved, OUT = OUT, os.path.join(OUT, "edges")
     try:
-        if os.path.exists(OUT):
-            shutil.rmtree(OUT)
-        os.makedirs(OUT)
-        keys, certs, serial = {}, {}, [0x4000]
-
-        def dn(cn):
-            return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
-
-        def save(name, obj):
-            with open(os.path.join(OUT, name), "wb") as f:
-                f.write(obj.public_bytes(serialization.Encoding.PEM))
-
-        def mk(name, cn, issuer, ca, crl_sign=None, ocsp_signing=False, not_after=None):
-            keys[name] = k = ec.generate_private_key(ec.SECP256R1())
-            serial[0] += 1
-            ik = keys[issuer] if issuer else k
-            b = (x509.CertificateBuilder().subject_name(dn(cn)).issuer_name(certs[issuer].subject if issuer else dn(cn))
-                 .public_key(k.public_key()).serial_number(serial[0]).not_valid_before(G - dt.timedelta(days=10))
-                 .not_valid_after(not_after or G + dt.timedelta(days=3650))
-                 .add_extension(x509.SubjectKeyIdentifier.from_public_key(k.public_key()), False)
-                 .add_extension(x509.BasicConstraints(ca=ca, path_length=None), True)
-                 .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
-                                              data_encipherment=False, key_agreement=False, key_cert_sign=ca,
-                                              crl_sign=ca if crl_sign is None else crl_sign,
-                                              encipher_only=False, decipher_only=False), True))
-            if ocsp_signing:
-                b = b.add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.OCSP_SIGNING]), False)
-            if issuer:
-                b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
-            certs[name] = c = b.sign(ik, hashes.SHA256())
-            save(f"{name}.pem", c)
+        pki = SmallPKI(OUT, 0x4000)
+        keys, certs, mk = pki.keys, pki.certs, pki.mk
 
         def mkcrl(out, signer, number, entries=(), last=None, idp=None):
             k = keys[signer]
@@ -773,6 +789,222 @@ def edges_fixtures():
         OUT = saved
 
 
+def der_tlvs(b):
+    """The TLVs of DER contents `b` (definite lengths): a list of (tag, whole TLV bytes, contents)."""
+    out, i = [], 0
+    while i < len(b):
+        tag, n = b[i], b[i + 1]
+        j = i + 2
+        if n & 0x80:
+            k = n & 0x7F
+            n = int.from_bytes(b[j:j + k], "big")
+            j += k
+        out.append((tag, b[i:j + n], b[j:j + n]))
+        i = j + n
+    return out
+
+
+def der(tag, content):
+    n = len(content)
+    if n < 0x80:
+        return bytes([tag, n]) + content
+    ln = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([tag, 0x80 | len(ln)]) + ln + content
+
+
+def multi_fixtures():
+    """Fixtures/revocation/multi/: answers that disagree with themselves. OCSP responses with
+    several SingleResponses for the leaf's CertID (RFC 6960 §4.2.1 allows a sequence; §3.2 and
+    §4.2.2.3 say nothing of two answers for one certificate); CRLs without nextUpdate (RFC 5280
+    §5.1.2.5: conforming issuers MUST include it), fresh and a month old; and two current complete
+    CRLs of one issuer with different scopes (no IDP, and an IDP naming the leaf's distribution
+    point / onlyContainsUserCerts), the lower-numbered one listing the leaf (§5.2.3: CRL numbers
+    order CRLs of one scope only). The multi-response bodies are spliced by hand from responses
+    Python `cryptography` builds (it makes one SingleResponse per response) and re-signed with the
+    issuer's key; the CRLs without nextUpdate likewise (cryptography requires one). Each scenario
+    records OpenSSL's verdict (`openssl ocsp -resp_text` / `-verify_other`, `openssl verify
+    -attime T -crl_check_all -extended_crl -x509_strict`) and Sigil's expected verdict with the rule
+    that decides it where the two differ (`--multi-only`)."""
+    global OUT
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509 import ocsp as xocsp
+    saved, OUT = OUT, os.path.join(OUT, "multi")
+    try:
+        pki = SmallPKI(OUT, 0x5000)
+        keys, certs, write = pki.keys, pki.certs, pki.write
+        DP = "http://crl.multi.sigil.test/int.crl"
+
+        def mk(name, cn, issuer, ca):
+            pki.mk(name, cn, issuer, ca, dp=DP if issuer == "int" else None)
+
+        def mkcrl(out, signer, number, entries=(), last=None, idp=None, next_update=True, delta_of=None,
+                  reason=x509.ReasonFlags.key_compromise):
+            k = keys[signer]
+            last = last or G - dt.timedelta(hours=1)
+            b = (x509.CertificateRevocationListBuilder().issuer_name(certs[signer].subject)
+                 .last_update(last).next_update(last + dt.timedelta(days=30))
+                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(k.public_key()), False)
+                 .add_extension(x509.CRLNumber(number), False))
+            if idp:
+                b = b.add_extension(idp, True)
+            if delta_of is not None:
+                b = b.add_extension(x509.DeltaCRLIndicator(delta_of), True)
+            elif number == 30:
+                # The base of the delta: freshestCRL (§5.2.6), without which OpenSSL pairs no delta.
+                b = b.add_extension(x509.FreshestCRL([x509.DistributionPoint(
+                    full_name=[x509.UniformResourceIdentifier(DP + ".delta")], relative_name=None, reasons=None,
+                    crl_issuer=None)]), False)
+            for cname in entries:
+                b = b.add_revoked_certificate(
+                    x509.RevokedCertificateBuilder().serial_number(certs[cname].serial_number)
+                    .revocation_date(G - dt.timedelta(days=3))
+                    .add_extension(x509.CRLReason(reason), False).build())
+            crl = b.sign(k, hashes.SHA256())
+            if not next_update:
+                # TBSCertList: version, signature, issuer, thisUpdate, nextUpdate, ... (§5.1):
+                # drop nextUpdate (the fifth element, a UTCTime or GeneralizedTime) and re-sign.
+                (_, _, outer), = der_tlvs(crl.public_bytes(serialization.Encoding.DER))
+                tbs, alg, _ = der_tlvs(outer)
+                fields = der_tlvs(tbs[2])
+                assert fields[4][0] in (0x17, 0x18)
+                tbs_der = der(0x30, b"".join(f[1] for i, f in enumerate(fields) if i != 4))
+                sig = k.sign(tbs_der, ec.ECDSA(hashes.SHA256()))
+                write(out, x509.load_der_x509_crl(der(0x30, tbs_der + alg[1] + der(0x03, b"\0" + sig)))
+                      .public_bytes(serialization.Encoding.PEM))
+            else:
+                write(out, crl.public_bytes(serialization.Encoding.PEM))
+
+        mk("root", "Sigil Multi Root", None, True)
+        mk("int", "Sigil Multi Intermediate", "root", True)
+        mk("leaf-good", "good.multi.sigil.test", "int", False)
+        mk("leaf-revoked", "revoked.multi.sigil.test", "int", False)
+
+        # OCSP: responses signed by the issuer with the given SingleResponses, in order.
+        def single(target, status, this=None):
+            this = this or G - dt.timedelta(hours=1)
+            st = {"good": xocsp.OCSPCertStatus.GOOD, "revoked": xocsp.OCSPCertStatus.REVOKED,
+                  "unknown": xocsp.OCSPCertStatus.UNKNOWN}[status]
+            rev = dict(revocation_time=G - dt.timedelta(days=3), revocation_reason=x509.ReasonFlags.key_compromise) \
+                if status == "revoked" else dict(revocation_time=None, revocation_reason=None)
+            r = (xocsp.OCSPResponseBuilder().add_response(cert=certs[target], issuer=certs["int"],
+                                                           algorithm=hashes.SHA1(), cert_status=st, this_update=this,
+                                                           next_update=this + dt.timedelta(days=7), **rev)
+                 .responder_id(xocsp.OCSPResponderEncoding.HASH, certs["int"])
+                 .sign(keys["int"], hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+            # OCSPResponse → responseBytes [0] → ResponseBytes → response OCTET STRING → BasicOCSPResponse.
+            (_, _, top), = der_tlvs(r)
+            (_, _, rb), = der_tlvs(der_tlvs(top)[1][2])
+            (_, _, basic), = der_tlvs(der_tlvs(rb)[1][2])
+            tbs, alg = der_tlvs(basic)[:2]
+            rid, produced, responses = der_tlvs(tbs[2])[:3]
+            (s,) = der_tlvs(responses[2])
+            return rid[1], produced[1], s[1], alg[1]
+
+        ocsp = []
+
+        def respond(name, leaf, singles, expected, rule, description):
+            parts = [single(*s) for s in singles]
+            rid, produced, _, alg = parts[0]
+            tbs = der(0x30, rid + produced + der(0x30, b"".join(p[2] for p in parts)))
+            sig = keys["int"].sign(tbs, ec.ECDSA(hashes.SHA256()))
+            basic = der(0x30, tbs + alg + der(0x03, b"\0" + sig))
+            body = der(0x30, der(0x06, bytes.fromhex("2b0601050507300101")) + der(0x04, basic))
+            write(f"{name}.ocsp.der", der(0x30, der(0x0A, b"\0") + der(0xA0, body)))
+            text = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-resp_text", "-noverify").stdout
+            statuses = re.findall(r"Cert Status: (\w+)", text)
+            v = run("openssl", "ocsp", "-respin", f"{name}.ocsp.der", "-CAfile", "root.pem", "-verify_other", "int.pem",
+                    "-issuer", "int.pem", "-cert", f"{leaf}.pem", check=False)
+            vtext = (v.stdout + v.stderr).strip()
+            first = next((l for l in vtext.splitlines() if l.startswith(f"{leaf}.pem: ")), "")
+            ocsp.append({"name": name, "response": f"{name}.ocsp.der", "leaf": f"{leaf}.pem",
+                         "certStatuses": statuses, "opensslStatusForLeaf": first.split(": ", 1)[1] if first else "?",
+                         "opensslVerify": "Response verify OK" in vtext, "opensslOutput": vtext,
+                         "expected": expected, "rule": rule, "description": description})
+
+        STRICTEST = "RFC 6960 §4.2.1, §3.2; strictest answer wins (revoked > unknown > good), as Chrome's GetRevocationStatusForCert; OpenSSL's OCSP_resp_find_status and Go's ocsp.ParseResponseForCert take the first"
+        respond("ocsp-good-good", "leaf-good", [("leaf-good", "good"), ("leaf-good", "good")], "good", "RFC 6960 §3.2",
+                "two good answers for the leaf (control)")
+        respond("ocsp-good-revoked", "leaf-revoked", [("leaf-revoked", "good"), ("leaf-revoked", "revoked")], "revoked", STRICTEST,
+                "good, then revoked, for the same CertID")
+        respond("ocsp-revoked-good", "leaf-revoked", [("leaf-revoked", "revoked"), ("leaf-revoked", "good")], "revoked", STRICTEST,
+                "revoked, then good, for the same CertID")
+        respond("ocsp-good-unknown", "leaf-good", [("leaf-good", "good"), ("leaf-good", "unknown")], "undetermined", STRICTEST,
+                "good, then unknown, for the same CertID")
+        respond("ocsp-stale-revoked-good", "leaf-revoked", [("leaf-revoked", "revoked", G - dt.timedelta(days=30)),
+                                            ("leaf-revoked", "good")], "good",
+                "RFC 6960 §3.2 items 4-5: a SingleResponse past its nextUpdate is not used",
+                "revoked with nextUpdate three weeks before T, then a fresh good")
+        respond("ocsp-other-then-leaf", "leaf-good", [("leaf-revoked", "revoked"), ("leaf-good", "good")], "good",
+                "RFC 6960 §4.1.1: only SingleResponses whose CertID is the leaf's count",
+                "revoked for another certificate, then good for the leaf (the first CertID is not the leaf's)")
+
+        # CRLs.
+        mkcrl("root.crl.pem", "root", 1)
+        mkcrl("int-nonext.crl.pem", "int", 20, next_update=False)
+        mkcrl("int-nonext-old.crl.pem", "int", 21, last=G - dt.timedelta(days=30), next_update=False)
+        mkcrl("int-nonext-old-revoked.crl.pem", "int", 22, ["leaf-revoked"], last=G - dt.timedelta(days=30),
+              next_update=False)
+        mkcrl("int-full-5.crl.pem", "int", 5, ["leaf-revoked"])
+        mkcrl("int-dp-6.crl.pem", "int", 6, idp=x509.IssuingDistributionPoint(
+            full_name=[x509.UniformResourceIdentifier(DP)], relative_name=None, only_contains_user_certs=False,
+            only_contains_ca_certs=False, only_some_reasons=None, indirect_crl=False,
+            only_contains_attribute_certs=False))
+        mkcrl("int-user-6.crl.pem", "int", 6, idp=x509.IssuingDistributionPoint(
+            full_name=None, relative_name=None, only_contains_user_certs=True, only_contains_ca_certs=False,
+            only_some_reasons=None, indirect_crl=False, only_contains_attribute_certs=False))
+        # A delta (number 31 on base 30) listing removeFromCRL for a leaf the base revoked for
+        # keyCompromise, and for one the base holds (control).
+        mkcrl("int-base-30.crl.pem", "int", 30, ["leaf-revoked"])
+        mkcrl("int-delta-31-remove.crl.pem", "int", 31, ["leaf-revoked"], delta_of=30,
+              reason=x509.ReasonFlags.remove_from_crl)
+        mkcrl("int-base-30-hold.crl.pem", "int", 30, ["leaf-revoked"], reason=x509.ReasonFlags.certificate_hold)
+        scenarios = []
+        flags = ["-crl_check_all", "-extended_crl", "-x509_strict"]
+
+        def scenario(name, leaf, crls, expected, rule, description, extra=()):
+            ok, text = verify(f"{leaf}.pem", ["int.pem"], crls, flags + list(extra))
+            scenarios.append({"name": name, "leaf": f"{leaf}.pem", "intermediates": ["int.pem"], "crls": crls,
+                              "openssl": " ".join(flags + list(extra)), "trusted": ok, "opensslOutput": text,
+                              "expected": expected, "rule": rule, "description": description})
+
+        R = "root.crl.pem"
+        AGE = "RFC 5280 §5.1.2.5 (nextUpdate MUST be present); without it a CRL says good only while its thisUpdate is at most maximumCRLAgeWithoutNextUpdate (7 days, CA/B BR §4.9.7) old, as Chrome bounds every CRL's age; its entries still revoke. OpenSSL sets no age limit"
+        scenario("no-nextupdate-fresh", "leaf-good", [R, "int-nonext.crl.pem"], "trusted", AGE,
+                 "the issuer's CRL has no nextUpdate, thisUpdate an hour before generation")
+        scenario("no-nextupdate-old", "leaf-good", [R, "int-nonext-old.crl.pem"], "undetermined", AGE,
+                 "the issuer's CRL has no nextUpdate, thisUpdate 30 days before generation")
+        scenario("no-nextupdate-old-revoked", "leaf-revoked", [R, "int-nonext-old-revoked.crl.pem"], "revoked", AGE,
+                 "as no-nextupdate-old, listing the leaf")
+        SCOPES = "RFC 5280 §5.2.3: CRL numbers order the CRLs of one scope; a current CRL of another scope that lists the certificate is not superseded (§6.3.3 (j)); OpenSSL picks one CRL by scope score and thisUpdate"
+        scenario("two-scopes-dp", "leaf-revoked", [R, "int-full-5.crl.pem", "int-dp-6.crl.pem"], "revoked", SCOPES,
+                 "the issuer's full CRL (number 5) lists the leaf; its CRL for the leaf's distribution point (6) does not")
+        scenario("two-scopes-dp-reversed", "leaf-revoked", [R, "int-dp-6.crl.pem", "int-full-5.crl.pem"], "revoked",
+                 SCOPES, "as two-scopes-dp, listed the other way round")
+        scenario("two-scopes-user", "leaf-revoked", [R, "int-full-5.crl.pem", "int-user-6.crl.pem"], "revoked", SCOPES,
+                 "the issuer's full CRL (5) lists the leaf; its onlyContainsUserCerts CRL (6) does not")
+        scenario("two-scopes-good", "leaf-good", [R, "int-full-5.crl.pem", "int-dp-6.crl.pem"], "trusted", SCOPES,
+                 "neither lists the leaf (control)")
+        REMOVE = "RFC 5280 §5.3.1: removeFromCRL marks a certificate removed because it expired or was released from hold; a certificate the base revoked for another reason and valid at T stays revoked. OpenSSL skips the base CRL after a removeFromCRL in the delta"
+        scenario("delta-removes-revoked", "leaf-revoked", [R, "int-base-30.crl.pem", "int-delta-31-remove.crl.pem"],
+                 "revoked", REMOVE, "the base CRL revokes the leaf (keyCompromise); its delta says removeFromCRL",
+                 extra=["-use_deltas"])
+        scenario("delta-releases-hold", "leaf-revoked",
+                 [R, "int-base-30-hold.crl.pem", "int-delta-31-remove.crl.pem"], "trusted", REMOVE,
+                 "the base CRL holds the leaf (certificateHold); its delta says removeFromCRL (control)",
+                 extra=["-use_deltas"])
+        with open(os.path.join(OUT, "manifest.json"), "w") as fh:
+            json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
+                       "crlScenarios": scenarios, "ocspScenarios": ocsp}, fh, indent=1)
+        for s in scenarios:
+            print(f"multi/{s['name']:28} expected={s['expected']:12} openssl trusted={s['trusted']}  "
+                  f"{s['opensslOutput'].splitlines()[-1][:90]}")
+        for o in ocsp:
+            print(f"multi/{o['name']:28} expected={o['expected']:12} openssl={o['opensslStatusForLeaf']:8} "
+                  f"{o['certStatuses']} verify={o['opensslVerify']}")
+    finally:
+        OUT = saved
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--sigalg-only"]:
         sigalg_fixtures()
@@ -780,8 +1012,11 @@ if __name__ == "__main__":
         rules_fixtures()
     elif sys.argv[1:] == ["--edges-only"]:
         edges_fixtures()
+    elif sys.argv[1:] == ["--multi-only"]:
+        multi_fixtures()
     else:
         main()
         sigalg_fixtures()
         rules_fixtures()
         edges_fixtures()
+        multi_fixtures()

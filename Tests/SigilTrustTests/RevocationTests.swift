@@ -387,4 +387,111 @@ final class RevocationTests: XCTestCase {
             _ = try? OCSPResponse(der: d)
         }
     }
+
+    // MARK: Answers that disagree with themselves (Fixtures/revocation/multi/)
+
+    struct MultiManifest: Decodable {
+        struct CRLScenario: Decodable {
+            let name, leaf, opensslOutput, expected, rule, description: String
+            let intermediates, crls: [String]
+            let trusted: Bool
+        }
+        struct OCSPScenario: Decodable {
+            let name, response, leaf, opensslStatusForLeaf, opensslOutput, expected, rule, description: String
+            let certStatuses: [String]
+            let opensslVerify: Bool
+        }
+        let verificationTime: Int64
+        let anchor: String
+        let crlScenarios: [CRLScenario]
+        let ocspScenarios: [OCSPScenario]
+    }
+
+    func multiManifest() throws -> MultiManifest {
+        try JSONDecoder().decode(
+            MultiManifest.self, from: Data(contentsOf: Self.dir.appendingPathComponent("multi/manifest.json")))
+    }
+
+    /// Several SingleResponses for the leaf's CertID in one response (RFC 6960 §4.2.1): the
+    /// strictest fresh answer wins (revoked > unknown > good, Chrome's rule); OpenSSL, which
+    /// takes the first, says good for good-then-revoked (recorded in the manifest). Every
+    /// response verifies under `openssl ocsp -verify_other`; the statuses are `-resp_text`'s.
+    func testSeveralOCSPAnswersForOneCertificateStrictestWins() throws {
+        let m = try multiManifest()
+        let T = Double(m.verificationTime)
+        let issuer = try cert("multi/int.pem")
+        XCTAssertGreaterThanOrEqual(m.ocspScenarios.count, 6)
+        // The case this guards: OpenSSL reads good where a later answer says revoked.
+        XCTAssertTrue(
+            m.ocspScenarios.contains { $0.opensslStatusForLeaf == "good" && $0.expected == "revoked" })
+        var store = TrustStore()
+        store.add(try cert("multi/" + m.anchor))
+        let v = ChainVerifier(anchors: store)
+        for s in m.ocspScenarios {
+            XCTAssertTrue(s.opensslVerify, "\(s.name): \(s.opensslOutput)")
+            let der = try bytes("multi/" + s.response)
+            let response = try OCSPResponse(der: der)
+            let parsed = (response.basic?.responses ?? []).map { r -> String in
+                switch r.status {
+                case .good: return "good"
+                case .revoked: return "revoked"
+                case .unknown: return "unknown"
+                }
+            }
+            XCTAssertEqual(parsed, s.certStatuses, s.name)
+            let leaf = try cert("multi/" + s.leaf)
+            let status = response.status(of: leaf, issuer: issuer, at: T, verifier: SigilSignatureVerifier())
+            XCTAssertEqual(status.name, s.expected, "\(s.name): \(s.description) (\(s.rule)): \(status)")
+            // The same through the verifier, stapled, hard fail.
+            let result = v.verify(
+                leaf: leaf, intermediates: [issuer],
+                options: VerificationOptions(purpose: .basic, time: T), stapledOCSPResponse: der, policy: .hardFail)
+            switch s.expected {
+            case "good": XCTAssertTrue(result.isTrusted, "\(s.name): \(result.failures)")
+            case "revoked": XCTAssertEqual(result.failures.first?.kind, .revoked, s.name)
+            default: XCTAssertEqual(result.failures.first?.kind, .revocationUndetermined, s.name)
+            }
+        }
+    }
+
+    /// CRLs without nextUpdate (RFC 5280 §5.1.2.5), fresh and a month old, and two current
+    /// complete CRLs of one issuer with different scopes, the lower-numbered one listing the
+    /// leaf (§5.2.3); a delta CRL whose removeFromCRL would lift a keyCompromise of its base
+    /// (§5.3.1). Expected verdicts are the manifest's, each with its rule; OpenSSL's is recorded
+    /// beside it (it trusts the month-old CRL without nextUpdate and the lifted keyCompromise,
+    /// and for the two scopes its verdict depends on the order the CRLs are given in).
+    func testCRLsWithoutNextUpdateAndOfSeveralScopes() throws {
+        let m = try multiManifest()
+        XCTAssertGreaterThanOrEqual(m.crlScenarios.count, 7)
+        var store = TrustStore()
+        store.add(try cert("multi/" + m.anchor))
+        let v = ChainVerifier(anchors: store)
+        for s in m.crlScenarios {
+            for policy in [RevocationOptions.Policy.hardFail, .softFail] {
+                var options = VerificationOptions(purpose: .basic, time: Double(m.verificationTime))
+                options.revocation = RevocationOptions(crls: try crls(s.crls.map { "multi/" + $0 }), policy: policy)
+                let result = v.verify(
+                    leaf: try cert("multi/" + s.leaf),
+                    intermediates: try s.intermediates.map { try cert("multi/" + $0) },
+                    options: options)
+                let label = "\(s.name) \(policy): \(s.description) (\(s.rule)): \(result.failures)"
+                switch s.expected {
+                case "trusted":
+                    XCTAssertTrue(result.isTrusted, label)
+                case "revoked":
+                    XCTAssertEqual(result.failures.first?.kind, .revoked, label)
+                    XCTAssertEqual(result.failures.first?.certificateIndex, 0, label)
+                default:
+                    if policy == .hardFail {
+                        XCTAssertEqual(result.failures.first?.kind, .revocationUndetermined, label)
+                        XCTAssertEqual(result.failures.first?.certificateIndex, 0, label)
+                    } else if case .trusted(_, _, let details) = result {
+                        XCTAssertEqual(details.revocation.first?.status.name, "undetermined", label)
+                    } else {
+                        XCTFail(label)
+                    }
+                }
+            }
+        }
+    }
 }

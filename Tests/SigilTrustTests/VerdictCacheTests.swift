@@ -179,18 +179,10 @@ final class VerdictCacheTests: XCTestCase {
     func testRevocationInputsSwappedAtEqualCountMiss() throws {
         let dir = TestSupport.fixtures.appendingPathComponent("revocation")
         func bytes(_ name: String) throws -> [UInt8] { try TestSupport.read(dir.appendingPathComponent(name).path) }
-        func cert(_ name: String) throws -> Certificate { try Certificate.all(from: bytes(name))[0] }
         func crl(_ name: String) throws -> CertificateList { try CertificateList.all(from: bytes(name))[0] }
         let time = 1_795_630_260.0  // manifest verificationTime
         func trust(_ revocation: RevocationOptions, cache: VerdictCache) throws -> CertificateTrust {
-            var o = VerificationOptions(purpose: .basic, time: time)
-            o.anchors = [try cert("root.pem")]
-            o.revocation = revocation
-            var t = CertificateTrust(
-                certificates: [try cert("leaf-good.pem"), try cert("int.pem")], options: o, systemAnchors: TrustStore(),
-                signatureVerifier: SigilSignatureVerifier())
-            t.verdictCache = cache
-            return t
+            try revocationTrust(dir, revocation, at: time, cache: cache)
         }
         let cache = makeCache()
         let good = RevocationOptions(crls: [try crl("root.crl.pem"), try crl("int.crl.pem")])
@@ -213,6 +205,52 @@ final class VerdictCacheTests: XCTestCase {
             XCTAssertFalse(try trust(r, cache: cache).verify().isTrusted, bad)
             XCTAssertEqual(cache.statistics.hits, 2, bad)
         }
+    }
+
+    /// A CRL without nextUpdate shows the leaf not revoked only while at most
+    /// `maximumCRLAgeWithoutNextUpdate` old (RFC 5280 §5.1.2.5; `Fixtures/revocation/multi`,
+    /// no-nextupdate-fresh and -old): a verdict cached while it was young must not serve once it
+    /// is older (the window ends there), and another limit is another key.
+    func testCRLWithoutNextUpdateBoundsTheWindow() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("revocation/multi")
+        func bytes(_ name: String) throws -> [UInt8] { try TestSupport.read(dir.appendingPathComponent(name).path) }
+        let crls = try ["root.crl.pem", "int-nonext.crl.pem"].map { try CertificateList.all(from: bytes($0))[0] }
+        let thisUpdate = Double(crls[1].thisUpdate)
+        XCTAssertNil(crls[1].nextUpdate)
+        let cache = makeCache()
+        func trust(at time: Double, limit: Int64 = 7 * 86_400) throws -> CertificateTrust {
+            var r = RevocationOptions(crls: crls)
+            r.maximumCRLAgeWithoutNextUpdate = limit
+            return try revocationTrust(dir, r, at: time, cache: cache)
+        }
+        XCTAssertTrue(try trust(at: thisUpdate + 3600).verify().isTrusted)
+        XCTAssertTrue(try trust(at: thisUpdate + 7 * 86_400).verify().isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        // A second past the limit: recomputed, and undetermined under hard fail.
+        let old = try trust(at: thisUpdate + 7 * 86_400 + 1).verify()
+        XCTAssertEqual(old.failures.first?.kind, .revocationUndetermined)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        // Another limit is another key (a day: the young verdict is not reused).
+        XCTAssertFalse(try trust(at: thisUpdate + 2 * 86_400, limit: 86_400).verify().isTrusted)
+        XCTAssertEqual(cache.statistics.hits, 1)
+    }
+
+    /// leaf-good.pem and int.pem of the revocation fixture set `dir`, anchored at its root.pem,
+    /// checked against `revocation` at `time` (basic purpose).
+    func revocationTrust(_ dir: URL, _ revocation: RevocationOptions, at time: Double, cache: VerdictCache) throws
+        -> CertificateTrust
+    {
+        func cert(_ name: String) throws -> Certificate {
+            try Certificate.all(from: TestSupport.read(dir.appendingPathComponent(name).path))[0]
+        }
+        var o = VerificationOptions(purpose: .basic, time: time)
+        o.anchors = [try cert("root.pem")]
+        o.revocation = revocation
+        var t = CertificateTrust(
+            certificates: [try cert("leaf-good.pem"), try cert("int.pem")], options: o, systemAnchors: TrustStore(),
+            signatureVerifier: SigilSignatureVerifier())
+        t.verdictCache = cache
+        return t
     }
 
     func testVerdictsNotForTheBaseChain() throws {

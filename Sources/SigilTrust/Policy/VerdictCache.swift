@@ -231,7 +231,14 @@
             }
             if let r = trust.options.revocation {
                 for crl in r.crls {
-                    cut(Double(crl.thisUpdate), crl.nextUpdate.map { Double($0) + 1 } ?? .infinity)
+                    let thisUpdate = Double(crl.thisUpdate)
+                    if let next = crl.nextUpdate {
+                        cut(thisUpdate, Double(next) + 1)
+                    } else {
+                        // Without nextUpdate it vouches while time − thisUpdate ≤ the limit
+                        // (RevocationChecker.vouchesForGood): closed at the end.
+                        cut(thisUpdate, (thisUpdate + Double(r.maximumCRLAgeWithoutNextUpdate)).nextUp)
+                    }
                 }
                 for o in r.ocspResponses {
                     guard let basic = o.basic else { continue }  // not a usable response at any time
@@ -356,6 +363,7 @@
                         RevocationSettings(
                             policy: $0.policy, scope: $0.scope, useDeltaCRLs: $0.useDeltaCRLs,
                             maximumOCSPAgeWithoutNextUpdate: $0.maximumOCSPAgeWithoutNextUpdate,
+                            maximumCRLAgeWithoutNextUpdate: $0.maximumCRLAgeWithoutNextUpdate,
                             crlCount: $0.crls.count, ocspCount: $0.ocspResponses.count,
                             crlSignerChain: $0.crlSignerChain.map(\.der))
                     },
@@ -424,6 +432,7 @@
             let scope: RevocationOptions.Scope
             let useDeltaCRLs: Bool
             let maximumOCSPAgeWithoutNextUpdate: Int64
+            let maximumCRLAgeWithoutNextUpdate: Int64
             let crlCount: Int
             let ocspCount: Int
             let crlSignerChain: [[UInt8]]

@@ -31,7 +31,8 @@ struct OCSPChecker {
             return nil
         }
         // 1. (§3.2) The response is about this certificate: CertID match.
-        guard let single = basic.responses.first(where: { matches($0.certID, c, issuer) }) else { return nil }
+        let singles = basic.responses.filter { matches($0.certID, c, issuer) }
+        if singles.isEmpty { return nil }
         // 2.–3. Signed by the issuer or by a responder the issuer authorised.
         if let why = signerFailure(basic, issuer: issuer) {
             notes.append("OCSP response is not usable: \(why)")
@@ -41,6 +42,30 @@ struct OCSPChecker {
             notes.append("OCSP response has an unsupported critical extension \(oid)")
             return nil
         }
+        // RFC 6960 §4.2.1 makes `responses` a sequence, and neither §3.2 nor §4.2.2.3 says what
+        // two SingleResponses for one certificate mean. Every fresh one is read and the
+        // strictest answer wins — revoked, then unknown (undetermined), then good — as Chrome's
+        // GetRevocationStatusForCert ("we keep only the strictest status (REVOKED > UNKNOWN >
+        // GOOD)"). OpenSSL's OCSP_resp_find_status and Go's ocsp.ParseResponseForCert take the
+        // first match, which lets a good placed first hide a revoked one
+        // (Fixtures/revocation/multi/, `gen_revocation.py --multi-only`). A stale or not yet
+        // valid SingleResponse is not used (§3.2 items 4-5), whatever it says.
+        var result: RevocationStatus?
+        var unknown = false
+        for single in singles {
+            switch status(of: single, notes: &notes) {
+            case .revoked(let r, let d)?: return .revoked(reason: r, date: d)
+            case .good?: result = .good
+            case .undetermined?: unknown = true
+            case nil: break
+            }
+        }
+        return unknown ? nil : result
+    }
+
+    /// One fresh SingleResponse's answer: `.undetermined` for unknown (a note says so), nil when
+    /// it is not fresh at the verification time.
+    func status(of single: SingleResponse, notes: inout [String]) -> RevocationStatus? {
         // 4.–5. Fresh at the verification time (§4.2.2.1, §3.2 items 4 and 5). Each test is
         // written so that freshness must hold positively: a time that is not a number fails it
         // (fail closed, as `Checks.within`).
@@ -64,7 +89,7 @@ struct OCSPChecker {
         case .revoked(let t, let reason): return .revoked(reason: reason ?? .unspecified, date: t)
         case .unknown:
             notes.append("the OCSP responder does not know the certificate (status unknown)")
-            return nil
+            return .undetermined("unknown")
         }
     }
 

@@ -63,6 +63,16 @@ struct RevocationChecker {
     // MARK: CRLs (§6.3.3)
 
     /// `.revoked`, `.good` (complete CRLs covering all reasons say it is not revoked), or nil.
+    ///
+    /// Every usable complete CRL in scope is read, not only until the reasons are covered: a
+    /// current CRL that lists the certificate revokes it (§6.3.3 (j)) unless a newer CRL of the
+    /// same scope (issuer, issuingDistributionPoint, authorityKeyIdentifier) supersedes it.
+    /// §5.2.3 makes CRL numbers "monotonically increasing" only "for a given CRL scope and CRL
+    /// issuer", so a higher number of another scope (a distribution point's CRL, an
+    /// onlyContainsUserCerts CRL) says nothing about this one. OpenSSL picks one CRL by scope
+    /// score and thisUpdate, and for two full-scope CRLs its verdict depends on their order
+    /// (Fixtures/revocation/multi/, `two-scopes-dp` and `-reversed`); §6.3.3 may stop once
+    /// reasons_mask is all-reasons, but reading on only ever fails closed.
     func crlStatus(of c: Certificate, issuer: Certificate, notes: inout [String]) -> RevocationStatus? {
         if options.crls.isEmpty { return nil }
         var reasonsMask: UInt16 = 0
@@ -70,48 +80,86 @@ struct RevocationChecker {
         var points: [DistributionPoint] = []
         if let dps = (try? c.crlDistributionPoints()) ?? nil { for p in dps { points.append(p) } }
         var anyInScope = false
+        // The scopes already decided by a newer CRL (newest first: §5.2.3, the higher number supersedes).
+        var decided: [CertificateList] = []
         for crl in newestFirst(options.crls) where !crl.isDelta {
             guard let scope = scope(of: crl, for: c, isCA: isCA, points: points, notes: &notes) else { continue }
             anyInScope = true
             guard usable(crl, notes: &notes) else { continue }
+            if decided.contains(where: { sameScope($0, crl) }) { continue }
             guard signerValid(crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) else { continue }
+            decided.append(crl)
             // (d): the reasons this CRL covers for this certificate.
             var interim = RevocationChecker.allReasons
             if let r = crl.facts.issuingDistributionPoint?.onlySomeReasons { interim &= r }
             if let r = scope.point?.reasons { interim &= r }
-            if interim & ~reasonsMask == 0 { continue }
+            var vouches = vouchesForGood(crl, notes: &notes)
             // (c), (i): a matching delta CRL is searched first.
             var found: RevokedCertificate?
             if options.useDeltaCRLs,
                 let delta = delta(for: crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes)
             {
                 found = entry(in: delta, for: c)
+                vouches = vouchesForGood(delta, notes: &notes) && vouches
             }
-            // (j): then the complete CRL.
-            if found == nil { found = entry(in: crl, for: c) }
+            // (j): then the complete CRL. A delta's removeFromCRL releases only a certificateHold
+            // of the base: removeFromCRL (§5.3.1, delta CRLs only; §5.2.4) takes an entry off the
+            // list because the certificate expired — which validity refuses at the verification
+            // time — or was released from hold (X.509's reasonCode); only a hold is reversible.
+            // OpenSSL skips the base after any removeFromCRL and trusts a certificate its base
+            // revokes for keyCompromise (Fixtures/revocation/multi/, delta-removes-revoked).
+            let base = entry(in: crl, for: c)
+            if found == nil {
+                found = base
+            } else if found?.reason == .removeFromCRL, let b = base,
+                b.reason != .certificateHold && b.reason != .removeFromCRL
+            {
+                found = b
+            }
             if let e = found {
                 let reason = e.reason ?? .unspecified
                 // (k): removeFromCRL (in a delta) means no longer revoked (certificateHold released).
                 if reason != .removeFromCRL { return .revoked(reason: reason, date: e.revocationDate) }
             }
-            reasonsMask |= interim
-            if reasonsMask == RevocationChecker.allReasons { return .good }
+            if vouches { reasonsMask |= interim }
         }
+        if reasonsMask == RevocationChecker.allReasons { return .good }
         if !anyInScope {
             notes.append("no CRL in scope (issuer \(c.issuer.rfc4514String))")
-        } else if reasonsMask != 0 && reasonsMask != RevocationChecker.allReasons {
+        } else if reasonsMask != 0 {
             notes.append("the usable CRLs cover only some revocation reasons")
         }
         return nil
     }
 
+    /// §5.2.3, §5.2.4: one scope — the same issuer, issuingDistributionPoint and
+    /// authorityKeyIdentifier (what a delta CRL must share with its base).
+    func sameScope(_ a: CertificateList, _ b: CertificateList) -> Bool {
+        a.issuer.matchesForChaining(b.issuer)
+            && a.facts.issuingDistributionPointEncoding == b.facts.issuingDistributionPointEncoding
+            && a.facts.authorityKeyIdentifier == b.facts.authorityKeyIdentifier
+    }
+
+    /// Can `crl` show a certificate not revoked? §5.1.2.5: "Conforming CRL issuers MUST include
+    /// the nextUpdate time in all CRLs"; without it, §6.3.3 (a)(2) sets no end, so the CRL
+    /// vouches only while its thisUpdate is at most `maximumCRLAgeWithoutNextUpdate` old (as an
+    /// OCSP response without nextUpdate, RFC 6960 §4.2.2.1; Chrome bounds every CRL's age).
+    /// Its entries revoke either way. OpenSSL sets no limit. Written to hold positively (a time
+    /// that is not a number vouches for nothing).
+    func vouchesForGood(_ crl: CertificateList, notes: inout [String]) -> Bool {
+        if crl.nextUpdate != nil { return true }
+        if time - Double(crl.thisUpdate) <= Double(options.maximumCRLAgeWithoutNextUpdate) { return true }
+        notes.append(
+            "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String) has no nextUpdate (RFC 5280 §5.1.2.5) and is older than \(options.maximumCRLAgeWithoutNextUpdate) s (thisUpdate \(DERTime.rfc3339(crl.thisUpdate))): it cannot show a certificate not revoked"
+        )
+        return false
+    }
+
     /// The CRLs, highest cRLNumber first (then latest thisUpdate, then as given). §5.2.3: the
     /// CRL number "allows users to easily determine when a particular CRL supersedes another
-    /// CRL". Of several current CRLs of one scope, the newest must decide: processed in the
-    /// caller's order, an older CRL that does not (or no longer) list a certificate would mark
-    /// it good before the newer one listing it revoked is read (step (e) skips a CRL that adds
-    /// no reasons). A released certificateHold (§5.3.1) is likewise not revived by an older CRL.
-    /// As OpenSSL, which takes the CRL with the latest thisUpdate among equally scoped ones.
+    /// CRL". Of several current CRLs of one scope, the newest decides and the older ones are
+    /// skipped (`crlStatus`): a released certificateHold (§5.3.1) is not revived by an older
+    /// CRL. As OpenSSL, which takes the CRL with the latest thisUpdate among equally scoped ones.
     func newestFirst(_ crls: [CertificateList]) -> [CertificateList] {
         guard crls.count > 1 else { return crls }
         return crls.indices.sorted { i, j in

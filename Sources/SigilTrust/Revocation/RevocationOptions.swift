@@ -34,6 +34,11 @@ public struct RevocationOptions: Sendable {
     /// seconds old (RFC 6960 §4.2.2.1 leaves it to local policy; the CA/B Forum BR §4.9.10 asks
     /// responders to refresh at least every 4 days, and responses to live at most 10).
     public var maximumOCSPAgeWithoutNextUpdate: Int64 = 4 * 86_400
+    /// A CRL without nextUpdate (which RFC 5280 §5.1.2.5 says conforming issuers MUST include)
+    /// can show a certificate not revoked only while its thisUpdate is at most this many seconds
+    /// old; older, its entries still revoke (fail closed both ways). The CA/B Forum BR §4.9.7
+    /// has subscriber CRLs reissued at least every 7 days; Chrome bounds every CRL's age.
+    public var maximumCRLAgeWithoutNextUpdate: Int64 = 7 * 86_400
     /// At most this many separately-signed CRL issuers are tried per CRL (each is a path
     /// validation of its own; bound the work a hostile bundle can cause).
     public static let maximumCRLSignerCandidates = 4
