@@ -404,7 +404,9 @@
         static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
             guard a.count == b.count else { return false }
             guard !a.isEmpty else { return true }
-            return a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+            return a.withUnsafeBytes { x in
+                b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+            }
         }
 
         private static func malformed(_ i: Int) -> SigilTLSVerificationError {
