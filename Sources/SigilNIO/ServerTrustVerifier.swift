@@ -195,7 +195,7 @@
             -> SigilTLSVerdict?
         {
             // Decided before preparing anything: without a cache this path costs nothing.
-            guard verdictCache != nil || prepared.template?.verdictCache != nil, !ders.isEmpty,
+            guard verdictCache != nil || prepared.templateHasCache, !ders.isEmpty,
                 var trust = preparedTrust(for: name, at: now, ct: transparency(extras)),
                 trust.verdictCache != nil,
                 let e = try? trust.evaluate(der: ders),
@@ -339,6 +339,9 @@
         final class Prepared: Sendable {
             let template: CertificateTrust?
             let checksName: Bool
+            /// The template carries its own `verdictCache` (read once, not by copying the template
+            /// on every handshake).
+            let templateHasCache: Bool
             private let last = NIOLockedValueBox<(name: String, trust: CertificateTrust)?>(nil)
 
             init(_ evaluator: Evaluator) {
@@ -347,6 +350,7 @@
                 case .securityPolicy:
                     template = nil
                     checksName = false
+                    templateHasCache = false
                     return
                 case .certificateTrust(let t):
                     trust = t
@@ -360,6 +364,7 @@
                 trust.systemAnchors = anchors
                 template = trust
                 checksName = trust.policies.contains { $0.isServer }
+                templateHasCache = trust.verdictCache != nil
             }
 
             /// The template for `name` (every `.server` purpose's host replaced); nil when the
