@@ -163,15 +163,63 @@
         /// goes into a `SecurityPolicy`'s pin-failure report (RFC 7469 §3; nil: null).
         public func verify(_ chain: [NIOSSLCertificate], name: String?, port: Int? = nil) -> SigilTLSVerdict {
             let now = time()
-            let presented: [Certificate]
-            switch Presented.parse(chain) {
-            case .success(let p): presented = p
+            let ders: [[UInt8]]
+            switch Presented.der(chain) {
+            case .success(let d): ders = d
             case .failure(let e):
                 return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
             }
             let extras = certificateTransparency == nil ? nil : handshakeExtras?()
-            let verdict = verify(certificates: presented, name: name, port: port, at: now, extras: extras)
+            let verdict: SigilTLSVerdict
+            if let cached = verifyDER(ders, name: name, at: now, extras: extras) {
+                verdict = cached
+            } else {
+                switch Presented.parse(ders) {
+                case .success(let presented):
+                    verdict = verify(certificates: presented, name: name, port: port, at: now, extras: extras)
+                case .failure(let e):
+                    return SigilTLSVerdict(presented: [], error: e.withName(name), name: name, time: now)
+                }
+            }
             return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
+        }
+
+        /// The verdict straight from the presented DER when a `VerdictCache` is in force for a
+        /// `CertificateTrust` evaluator (`.certificateTrust`, `.chain`): `CertificateTrust.evaluate(der:)`
+        /// answers a chain judged trusted before by comparing its every byte with the stored one,
+        /// so a hit parses no certificate (the presented chain is then read off the validated
+        /// path, byte-identical). Nil — take the parsing path, which decides and reports exactly
+        /// as before — for any other evaluator, without a cache, with no certificate or no name to
+        /// check, and when a certificate does not parse (that path names which one).
+        func verifyDER(_ ders: [[UInt8]], name: String?, at now: Double, extras: HandshakeExtras?)
+            -> SigilTLSVerdict?
+        {
+            // Decided before preparing anything: without a cache this path costs nothing.
+            guard verdictCache != nil || prepared.templateHasCache, !ders.isEmpty,
+                var trust = preparedTrust(for: name, at: now, ct: transparency(extras)),
+                trust.verdictCache != nil,
+                let e = try? trust.evaluate(der: ders),
+                let presented = Presented.certificates(ders, reusing: e.chain)
+            else { return nil }
+            return SigilTLSVerdict(evaluation: e, presented: presented, name: name, time: now)
+        }
+
+        /// The `CertificateTrust` a `.certificateTrust` or `.chain` evaluator judges with for
+        /// `name` at `now` (CT options and the verifier's `verdictCache` applied as each evaluator
+        /// does); nil for `.securityPolicy` and when the policy checks the name and there is none.
+        private func preparedTrust(for name: String?, at now: Double, ct: CTOptions?) -> CertificateTrust? {
+            guard var trust = prepared.trust(for: name) else { return nil }
+            trust.time = now
+            switch evaluator {
+            case .securityPolicy: return nil
+            case .certificateTrust:
+                if let ct { trust.transparency = ct }
+                if let verdictCache { trust.verdictCache = verdictCache }
+            case .chain:
+                trust.transparency = ct
+                trust.verdictCache = verdictCache
+            }
+            return trust
         }
 
         /// Judges parsed certificates (leaf first) for `name` at `time`; `extras` supply the SCTs
@@ -201,27 +249,18 @@
                 return SigilTLSVerdict(
                     presented: presented, path: path, error: Self.error(for: e, name: name),
                     warnings: e.warnings, name: name, time: now, policy: e)
-            case .certificateTrust:
-                // The template with its anchors gathered once (`Prepared`) and the host set for
-                // `name` (kept for the last name: a client reconnecting to one server parses it once).
-                guard var trust = prepared.trust(for: name) else {
-                    return .nameRequired(presented: presented, time: now, what: "the policy")
+            case .certificateTrust, .chain:
+                // `.certificateTrust`: the template with its anchors gathered once (`Prepared`) and
+                // the host set for `name` (kept for the last name: a client reconnecting to one
+                // server parses it once). `.chain`: the one evaluator (`CertificateTrust`), with
+                // exactly these anchors and options (`Prepared`: built once, the server purpose's
+                // host set for `name`).
+                guard var trust = preparedTrust(for: name, at: now, ct: ct) else {
+                    let what: String
+                    if case .chain = evaluator { what = "the server purpose" } else { what = "the policy" }
+                    return .nameRequired(presented: presented, time: now, what: what)
                 }
                 trust.certificates = presented
-                trust.time = now
-                if let ct { trust.transparency = ct }
-                if let verdictCache { trust.verdictCache = verdictCache }
-                return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
-            case .chain:
-                // The one evaluator (`CertificateTrust`), with exactly these anchors and options
-                // (`Prepared`: built once, the server purpose's host set for `name`).
-                guard var trust = prepared.trust(for: name) else {
-                    return .nameRequired(presented: presented, time: now, what: "the server purpose")
-                }
-                trust.certificates = presented
-                trust.time = now
-                trust.transparency = ct
-                trust.verdictCache = verdictCache
                 return SigilTLSVerdict(evaluation: trust.evaluate(), presented: presented, name: name, time: now)
             }
         }
@@ -300,6 +339,9 @@
         final class Prepared: Sendable {
             let template: CertificateTrust?
             let checksName: Bool
+            /// The template carries its own `verdictCache` (read once, not by copying the template
+            /// on every handshake).
+            let templateHasCache: Bool
             private let last = NIOLockedValueBox<(name: String, trust: CertificateTrust)?>(nil)
 
             init(_ evaluator: Evaluator) {
@@ -308,6 +350,7 @@
                 case .securityPolicy:
                     template = nil
                     checksName = false
+                    templateHasCache = false
                     return
                 case .certificateTrust(let t):
                     trust = t
@@ -321,6 +364,7 @@
                 trust.systemAnchors = anchors
                 template = trust
                 checksName = trust.policies.contains { $0.isServer }
+                templateHasCache = trust.verdictCache != nil
             }
 
             /// The template for `name` (every `.server` purpose's host replaced); nil when the

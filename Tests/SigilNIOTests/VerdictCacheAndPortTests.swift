@@ -69,6 +69,46 @@
             assertSameVerdict(second.verdict, uncached.verdict)
         }
 
+        /// `verify(_:name:)` with a cache answers from the presented DER (no parse on a hit): the
+        /// verdict equals the uncached one, the presented chain is the peer's bytes, and a chain
+        /// differing in any certificate (an expired leaf of the same CA, a rogue leaf, the
+        /// intermediate alone, the leaf twice) is judged afresh, exactly as without a cache.
+        func testNIOChainAnsweredFromTheDER() throws {
+            let root = try TLSFixtures.certificate("root")
+            func nio(_ names: [String]) throws -> [NIOSSLCertificate] {
+                try names.map { try NIOSSLCertificate(bytes: try TLSFixtures.der($0), format: .der) }
+            }
+            let cache = VerdictCache(capacity: 8)
+            var v = SigilServerTrustVerifier(anchors: [root])
+            v.verdictCache = cache
+            let plain = SigilServerTrustVerifier(anchors: [root])
+            let good = try nio(["leaf", "int"])
+            let first = v.verify(good, name: "sigil.test")
+            let second = v.verify(try nio(["leaf", "int"]), name: "sigil.test")
+            XCTAssertEqual(cache.statistics.misses, 1)
+            XCTAssertEqual(cache.statistics.hits, 1)
+            XCTAssertTrue(second.accepted)
+            XCTAssertEqual(
+                second.presentedChain.map(\.der), [try TLSFixtures.der("leaf"), try TLSFixtures.der("int")])
+            assertSameVerdict(first, plain.verify(good, name: "sigil.test"))
+            assertSameVerdict(second, plain.verify(good, name: "sigil.test"))
+            for names in [
+                ["leaf-expired", "int"], ["rogue-leaf", "int"], ["int"], ["leaf", "leaf"], ["int", "leaf"],
+            ] {
+                let chain = try nio(names)
+                let hits = cache.statistics.hits
+                let got = v.verify(chain, name: "sigil.test")
+                XCTAssertEqual(cache.statistics.hits, hits, "\(names) is not the cached chain")
+                assertSameVerdict(got, plain.verify(chain, name: "sigil.test"))
+                XCTAssertEqual(got.error?.reason, plain.verify(chain, name: "sigil.test").error?.reason, "\(names)")
+            }
+            XCTAssertFalse(v.verify(try nio(["rogue-leaf", "int"]), name: "sigil.test").accepted)
+            XCTAssertFalse(v.verify(try nio(["leaf-expired", "int"]), name: "sigil.test").accepted)
+            // No certificate, no name: fail closed as without a cache.
+            XCTAssertEqual(v.verify([], name: "sigil.test").error?.reason, .noCertificate)
+            XCTAssertEqual(v.verify(good, name: nil).error?.reason, .policy(.domainRequired))
+        }
+
         func testOtherHostAndOtherAnchorsMiss() throws {
             let root = try TLSFixtures.certificate("root")
             let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
