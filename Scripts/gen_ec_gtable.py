@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates the static fixed-base tables of the C ECDSA kernels: the affine odd multiples G, 3G,
-..., 511G of the P-256 or P-384 base point (FIPS 186-5 / SP 800-186 §3.2.1.3, §3.2.1.4), the
-table of the width-10 wNAF of u1 in ECDSA verification (p256.c, p384.c).
+..., (2^(w-1) - 1)G of the P-256 or P-384 base point (FIPS 186-5 / SP 800-186 §3.2.1.3,
+§3.2.1.4), the table of the width-w wNAF of u1 in ECDSA verification (p256.c: w = 12,
+1024 entries, 64 KiB; p384.c: w = 10, 256 entries).
 
     python3 Scripts/gen_ec_gtable.py p256 > Sources/CSigilBignum/p256_gtable.h
     python3 Scripts/gen_ec_gtable.py p384 > Sources/CSigilBignum/p384_gtable.h
@@ -19,18 +20,16 @@ CURVES = {
     "p256": dict(
         name="P-256", limbs=4,
         P=2**256 - 2**224 + 2**192 + 2**96 - 1,
-        B=0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+        B=0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B, window=12,
         G=(0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
            0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)),
     "p384": dict(
         name="P-384", limbs=6,
         P=2**384 - 2**128 - 2**96 + 2**32 - 1,
-        B=0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF,
+        B=0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF, window=10,
         G=(0xAA87CA22BE8B05378EB1C71EF320AD746E1D3B628BA79B9859F741E082542A385502F25DBF55296C3A545E3872760AB7,
            0x3617DE4A96262C6F5D9E98BF9292DC29F8F41DBD289A147CE9DA3113B5F0B8C00A60B1CE1D7E819D7A431D7C90EA0E5F)),
 }
-WINDOW = 10
-COUNT = 1 << (WINDOW - 2)
 
 
 def main():
@@ -39,6 +38,8 @@ def main():
     key = sys.argv[1]
     c = CURVES[key]
     P, B, G, LIMBS = c["P"], c["B"], c["G"], c["limbs"]
+    WINDOW = c["window"]
+    COUNT = 1 << (WINDOW - 2)
     bits = 64 * LIMBS
 
     def on_curve(pt):

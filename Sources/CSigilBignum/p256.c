@@ -42,7 +42,7 @@
  * operations inside each formula matters (pdbl, padd, pmadd: ~9 % of the loop). 23 extra
  * mixed additions into an independent second accumulator cost their full price (+3.2 us of
  * ~38), so moving u1·G to a separate doubling-free comb chain run alongside would not hide it;
- * a width-12 G table (1024 entries) gained ~0.5 %, too little for 48 KB more table; a width-4
+ * a width-12 G table (1024 entries) gained ~0.5 % (in use since the third pass below); a width-4
  * or width-6 wNAF of u2 is slower than 5. An affine table of Q (mixed additions, ~26 ns less
  * each) needs one field inversion, which costs about what it saves (GMP ~1 us).
  * 2026-12 (C harness, the whole u1 G + u2 Q against the kernel described above, same
@@ -75,6 +75,17 @@
  * allocator fails on the pointer choice around the asm); s^-1 mod n by GMP's gcdext costs
  * ~0.7 us of a repeated verification (1.25 us with random s) and U = s instead of s + n saves
  * only ~30 ns of it.
+ * 2026-12, third pass: the G table widened to w = 12 (1024 entries, 64 KiB; HMV's expected
+ * 256 / (w + 1) additions: ~23.3 -> ~19.7, the benchmark's u1 24 -> 20), and digits +-1 of u2
+ * added as a mixed addition of the affine Q (the table's entry 0, Z = 1; about an eighth of
+ * u2's ~43 digits, the benchmark's 6 of 44). Callgrind, C harness, the benchmark's signature:
+ * 637k -> 628k -> 627k instructions a verification; times (minimum of 25 sittings of 300,
+ * shared 2-core machine): 31.05 -> 30.79 -> 30.83 us, random scalars 31.10 -> 30.70 -> 30.95
+ * (within the noise of each other). Tried there and not kept: s^-1 mod n by a variable-time
+ * Bernstein-Yang safegcd in C (62-divstep batches, signed 62-bit limbs): correct, but
+ * ~1.4 us against GMP's gcdext ~0.85 us (~144 dependent inner steps a 256-bit inverse,
+ * whatever the cap on the bits cleared per step); u1, u2 by portable Montgomery products
+ * modulo n instead of mpn_mul_n + mpn_tdiv_qr: ~115 ns against ~145 ns, too little to keep.
  */
 #include "CSigilBignum.h"
 
@@ -713,25 +724,41 @@ INL int mul_public(limb out[12], fe *zz_out, const limb u1[4], const limb u2[4],
     const fe zero = {{0, 0, 0, 0}};
     for (size_t i = len; i-- > 0;) {
         if (started) pdbl_zz(&acc, &zz, &acc, &zz, mx);
+        /* Up to two mixed additions of affine points: +-G multiples, and +-Q itself (the
+           table's entry 0 has Z = 1: digit +-1 of u2, about an eighth of its digits, costs a
+           mixed addition, 8M + 3S, instead of 11M + 3S). Copied to px, py so that one call
+           site of pmadd_zz serves both. */
+        fe px[2], py[2];
+        int np = 0;
         int a = d2[i];
         if (a != 0) {
-            const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
-            fe ny;
-            const fe *y = &e->y;
-            if (a < 0) {
-                fsub(&ny, &zero, &e->y);
-                y = &ny;
+            int ai = (a < 0 ? -a : a) >> 1;
+            const qentry *e = &tab[ai];
+            if (ai == 0) {
+                px[0] = e->x;
+                py[0] = e->y;
+                if (a < 0) fsub(&py[0], &zero, &py[0]);
+                np = 1;
+            } else {
+                fe ny;
+                const fe *y = &e->y;
+                if (a < 0) {
+                    fsub(&ny, &zero, &e->y);
+                    y = &ny;
+                }
+                padd_zz(&acc, &zz, &acc, &zz, e, y, mx);
+                started = 1;
             }
-            padd_zz(&acc, &zz, &acc, &zz, e, y, mx);
-            started = 1;
         }
         int b = d1[i];
         if (b != 0) {
             const limb *g = P256_GTABLE[(b < 0 ? -b : b) >> 1];
-            fe gx, gy;
-            for (int k = 0; k < 4; k++) { gx.v[k] = g[k]; gy.v[k] = g[4 + k]; }
-            if (b < 0) fsub(&gy, &zero, &gy);
-            pmadd_zz(&acc, &zz, &acc, &zz, &gx, &gy, mx);
+            for (int k = 0; k < 4; k++) { px[np].v[k] = g[k]; py[np].v[k] = g[4 + k]; }
+            if (b < 0) fsub(&py[np], &zero, &py[np]);
+            np++;
+        }
+        for (int k = 0; k < np; k++) {
+            pmadd_zz(&acc, &zz, &acc, &zz, &px[k], &py[k], mx);
             started = 1;
         }
     }
@@ -830,6 +857,41 @@ int csigil_p256_verify(const csigil_limb u1[4], const csigil_limb u2[4], const c
 #endif
     (void)use_mulx;
     return verify_portable(u1, u2, q, r);
+}
+
+/* SEC 1 §3.2.2.1 step 3 for P-256: y^2 == x^3 - 3x + b (mod p), for x, y below p (the caller
+   checks the range, steps 1-2), plain integers in; the public key's validation. Variable time
+   (a public key). */
+static const limb BMONT[4] = {0xd89cdf6229c4bddfUL, 0xacf005cd78843090UL, 0xe5a220abf7212ed6UL, 0xdc30061d04874834UL}; /* b R mod p */
+
+INL int on_curve(const limb xin[4], const limb yin[4], const int mx) {
+    fe x, y, t, u, rhs;
+    const fe r2 = {{RR[0], RR[1], RR[2], RR[3]}}, b = {{BMONT[0], BMONT[1], BMONT[2], BMONT[3]}};
+    for (int k = 0; k < 4; k++) { x.v[k] = xin[k]; y.v[k] = yin[k]; }
+    fmul(&x, &x, &r2, mx);             /* Montgomery form (lazily reduced, congruent) */
+    fmul(&y, &y, &r2, mx);
+    fsqr(&t, &x, mx);
+    fmul(&rhs, &t, &x, mx);            /* x^3 */
+    fadd(&u, &x, &x);
+    fadd(&u, &u, &x);
+    fsub(&rhs, &rhs, &u);              /* x^3 - 3x */
+    fadd(&rhs, &rhs, &b);
+    fsqr(&t, &y, mx);
+    fsub(&t, &t, &rhs);
+    return fis_zero(&t);               /* 0 or p */
+}
+
+#if P256_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static int on_curve_mulx(const limb x[4], const limb y[4]) { return on_curve(x, y, 1); }
+#endif
+
+int csigil_p256_on_curve(const csigil_limb x[4], const csigil_limb y[4], int use_mulx) {
+#if P256_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return on_curve_mulx(x, y);
+#endif
+    (void)use_mulx;
+    return on_curve(x, y, 0);
 }
 
 int csigil_p256_mul_public(csigil_limb out[12], const csigil_limb u1[4], const csigil_limb u2[4],

@@ -183,13 +183,25 @@ func limbsFromBigEndian(_ r: UnsafeMutablePointer<UInt>, _ n: Int, _ bytes: Unsa
     while start < bytes.count && bytes[start] == 0 { start += 1 }
     let significant = bytes.count - start
     if significant > 8 * n { return false }
-    for i in 0..<n { r[i] = 0 }
-    var j = 0
-    var k = bytes.count - 1
-    while k >= start {
-        r[j >> 3] |= UInt(bytes[k]) << UInt((j & 7) * 8)
-        j += 1
-        k -= 1
+    // Whole 8-byte limbs from the end (least significant first), then the 1-7 leading bytes:
+    // ceil(significant / 8) <= n limbs, the rest zero. (Byte by byte before 2026-12: ~0.4 % of
+    // a P-256 certificate signature verification, five 32-byte integers per call.)
+    var end = bytes.count
+    var i = 0
+    while end - start >= 8 {
+        r[i] = UInt(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)))
+        end -= 8
+        i += 1
+    }
+    if end > start {
+        var v: UInt = 0
+        for k in start..<end { v = (v << 8) | UInt(bytes[k]) }
+        r[i] = v
+        i += 1
+    }
+    while i < n {
+        r[i] = 0
+        i += 1
     }
     return true
 }

@@ -61,6 +61,31 @@ final class ECDSAInputTests: XCTestCase {
         try makeECKey(p.curve, [4] + hexBytes(p.gx) + hexBytes(p.gy)).get()
     }
 
+    /// ECField's limbsFromBigEndian (whole 8-byte loads from the end, then the leading bytes)
+    /// against a byte-at-a-time reference written here: every length 0...80 with 0...9 leading
+    /// zero bytes, for 4, 6 and 9 limbs; false exactly when the significant bytes exceed 8n.
+    func testLimbsFromBigEndian() {
+        var rng = SystemRandomNumberGenerator()
+        for n in [4, 6, 9] {
+            for length in 0...80 {
+                for zeros in 0...min(9, length) {
+                    var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                    for k in 0..<zeros { bytes[k] = 0 }
+                    if zeros < length && bytes[zeros] == 0 { bytes[zeros] = 1 }  // exactly `zeros` leading zeros
+                    let significant = length - zeros
+                    var expect = [UInt](repeating: 0, count: n + 10)
+                    for (j, b) in bytes.reversed().enumerated() { expect[j / 8] |= UInt(b) << UInt(8 * (j % 8)) }
+                    var got = [UInt](repeating: 0xdead, count: n)
+                    let ok = bytes.withUnsafeBytes { raw in
+                        got.withUnsafeMutableBufferPointer { limbsFromBigEndian($0.baseAddress!, n, raw) }
+                    }
+                    XCTAssertEqual(ok, significant <= 8 * n, "n \(n) length \(length) zeros \(zeros)")
+                    if ok { XCTAssertEqual(got, Array(expect[0..<n]), "n \(n) length \(length) zeros \(zeros)") }
+                }
+            }
+        }
+    }
+
     func testCurveConstants() {
         XCTAssertEqual(ECCurve.p256.bitCount, 256)
         XCTAssertEqual(ECCurve.p384.coordinateByteCount, 48)

@@ -126,12 +126,12 @@ final class P256KernelTests: XCTestCase {
     /// with Python integers) against two independent sources: Sigil's generic point arithmetic
     /// (ecBuildAffineOddMultiples, Jacobian additions and one batched inversion: other code,
     /// other formulas) for every entry, and multiples of G from Python's `cryptography`
-    /// (OpenSSL) for 3G, 255G and 511G.
+    /// (OpenSSL) for 3G, 255G, 511G and the last entry, 2047G.
     func testStaticGeneratorTable() {
         var count = 0
         var window: Int32 = 0
         let table = csigil_p256_gtable(&count, &window)!
-        XCTAssertEqual(window, 10)
+        XCTAssertEqual(window, 12)
         XCTAssertEqual(count, 1 << (Int(window) - 2))
         let c = p256CurveData
         let gx: [UInt] = [0xf4a1_3945_d898_c296, 0x7703_7d81_2deb_33a0, 0xf8bc_e6e5_63a4_40f2, 0x6b17_d1f2_e12c_4247]
@@ -164,6 +164,10 @@ final class P256KernelTests: XCTestCase {
                 511, "55a02d9988e3ddd94aea497e799dd9424e89e19e2fab423b0a5dc09b219329b6",
                 "4a629cffe278693b940306217000fb3d007dfa0f83aa49d8dfc8ff38386e4404"
             ),
+            (
+                2047, "1e87ecce88a0bc36fd3ad836c5be29b12c179e234fd19ac4677df7b12d0a9c6a",
+                "672856399de39c325e7c46443beda646e028121f47825a2a878b577599087a17"
+            ),
         ]
         let one: [UInt] = [1, 0, 0, 0]
         for (m, x, y) in known {
@@ -175,8 +179,60 @@ final class P256KernelTests: XCTestCase {
         }
     }
 
+    /// csigil_p256_on_curve (the key validation of ECDSAPublicKey for uncompressed P-256 points),
+    /// MULX and portable products: true for G, 3G, 255G, 511G and 2047G as Python's
+    /// `cryptography` gives them, false for each with y + 1, y - 1 or x + 1 (below p) and for
+    /// (0, 0); and (x, p - y) is on the curve too.
+    func testOnCurve() {
+        let points: [(String, String)] = [
+            (
+                "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+                "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+            ),
+            (
+                "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c",
+                "8734640c4998ff7e374b06ce1a64a2ecd82ab036384fb83d9a79b127a27d5032"
+            ),
+            (
+                "f44b39759a2e6db723a6f90249972dfd08e95380f1fca470eacd1d03e5edf214",
+                "befafccf223ca065f0a0db4eea93ff06a2116fca81f7a4a9436a8d917a02dede"
+            ),
+            (
+                "55a02d9988e3ddd94aea497e799dd9424e89e19e2fab423b0a5dc09b219329b6",
+                "4a629cffe278693b940306217000fb3d007dfa0f83aa49d8dfc8ff38386e4404"
+            ),
+            (
+                "1e87ecce88a0bc36fd3ad836c5be29b12c179e234fd19ac4677df7b12d0a9c6a",
+                "672856399de39c325e7c46443beda646e028121f47825a2a878b577599087a17"
+            ),
+        ]
+        let one: [UInt] = [1, 0, 0, 0]
+        func onCurve(_ x: [UInt], _ y: [UInt], _ mulx: Bool) -> Bool {
+            x.withUnsafeBufferPointer { xp in
+                y.withUnsafeBufferPointer { csigil_p256_on_curve(xp.baseAddress!, $0.baseAddress!, mulx ? 1 : 0) != 0 }
+            }
+        }
+        // Plain integers below p: v + 1 and v - 1 with the kernel's sum / difference, which
+        // work on any representation (op 2, 3 on plain values: (v + 1) mod p).
+        func plus(_ v: [UInt], _ d: [UInt], _ sign: Int32) -> [UInt] {
+            reduce(op(sign, v, d, mulx: false))
+        }
+        for mulx in [false, true] {
+            for (xh, yh) in points {
+                let x = limbs(xh)
+                let y = limbs(yh)
+                XCTAssertTrue(onCurve(x, y, mulx), "\(xh) mulx \(mulx)")
+                XCTAssertTrue(onCurve(x, reduce(op(3, [0, 0, 0, 0], y, mulx: false)), mulx), "-P \(xh)")
+                XCTAssertFalse(onCurve(x, plus(y, one, 2), mulx), "y + 1 \(xh)")
+                XCTAssertFalse(onCurve(x, plus(y, one, 3), mulx), "y - 1 \(xh)")
+                XCTAssertFalse(onCurve(plus(x, one, 2), y, mulx), "x + 1 \(xh)")
+            }
+            XCTAssertFalse(onCurve([0, 0, 0, 0], [0, 0, 0, 0], mulx))
+        }
+    }
+
     /// The kernel's wNAF (csigil_p256_wnaf): digits odd, |d| < 2^(w-1), non-zero digits at least
-    /// w apart, and sum d_i 2^i == k, for the windows the kernel uses (5 for Q, 10 for G) and
+    /// w apart, and sum d_i 2^i == k, for the windows the kernel uses (5 for Q, 12 for G) and
     /// others, on edge and random scalars below 2^256.
     func testKernelWNAF() {
         KernelLimbs.checkWNAF({ csigil_p256_wnaf($0, $1, $2) }, limbs: 4)

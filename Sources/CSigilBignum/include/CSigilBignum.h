@@ -29,7 +29,7 @@ void csigil_mont_sqr_mulx(csigil_limb *r, const csigil_limb *a, const csigil_lim
 
 /* P-256 (p256.c; variable time: for signature verification only, all inputs public).
    R = u1·G + u2·Q for scalars u1, u2 < 2^256 (4 little-endian limbs) and q = the affine public
-   key (x then y, Montgomery form with R = 2^256, reduced below p): interleaved width-10 wNAF of
+   key (x then y, Montgomery form with R = 2^256, reduced below p): interleaved width-12 wNAF of
    u1 over the static table of G (p256_gtable.h) and width-5 wNAF of u2. Writes R as Jacobian
    X, Y, Z (Montgomery form, lazily reduced: below 2^256, not necessarily below p) to out and
    returns 1, or returns 0 when R is the point at infinity. use_mulx = 0 forces the portable products (tests); otherwise MULX/ADX are used when
@@ -49,6 +49,9 @@ int csigil_p256_verify(const csigil_limb u1[4], const csigil_limb u2[4], const c
    significant first; returns the count up to the last non-zero digit), 2 <= w <= 15. */
 const csigil_limb *csigil_p256_gtable(size_t *count, int *window);
 size_t csigil_p256_wnaf(short out[257], const csigil_limb k[4], int w);
+/* SEC 1 §3.2.2.1 step 3 for P-256: whether y^2 = x^3 - 3x + b (mod p), for x, y plain integers below
+   p (4 little-endian limbs; the caller checks the range). use_mulx as above. */
+int csigil_p256_on_curve(const csigil_limb x[4], const csigil_limb y[4], int use_mulx);
 
 /* One P-256 field operation on Montgomery-form values below 2^256, for tests: op 0 r = a·b·R^-1,
    1 r = a²·R^-1, 2 r = a + b, 3 r = a - b, 4 r = a / 2, 5 r = (a·b - b²)·R^-1, 6 r = (a² - a·b)·R^-1
