@@ -592,6 +592,9 @@ def rules_fixtures():
                  "as rollover-signer; the new key's CRL lists the leaf")
         scenario("rollover-signer-circular", "leaf-ro", ["ro", "ro-new"], [R, "ro-new.crl.pem"], f,
                  "as rollover-signer without the old key's CRL: ro-new's status could only come from the CRL it signs")
+        scenario("complete-lists-remove", "leaf-revoked", [R, "int-full-40-remove.crl.pem"], "undetermined",
+                 "RFC 5280 §5.3.1: removeFromCRL may only appear in delta CRLs; a complete CRL listing the certificate with it neither revokes it nor shows it not revoked (fail closed). OpenSSL's cert_crl reads it as not revoked",
+                 "the issuer's complete CRL lists the leaf with reason removeFromCRL")
         with open(os.path.join(OUT, "manifest.json"), "w") as fh:
             json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
                        "crlScenarios": scenarios}, fh, indent=1)
@@ -778,6 +781,9 @@ def edges_fixtures():
                 this=G + dt.timedelta(days=1))
         respond("ocsp-responder-not-included", "leaf-good", "responder", "good",
                 "a delegated responder named by key hash but its certificate not included", include=False)
+        scenario("complete-lists-remove", "leaf-revoked", [R, "int-full-40-remove.crl.pem"], "undetermined",
+                 "RFC 5280 §5.3.1: removeFromCRL may only appear in delta CRLs; a complete CRL listing the certificate with it neither revokes it nor shows it not revoked (fail closed). OpenSSL's cert_crl reads it as not revoked",
+                 "the issuer's complete CRL lists the leaf with reason removeFromCRL")
         with open(os.path.join(OUT, "manifest.json"), "w") as fh:
             json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
                        "crlScenarios": scenarios, "ocspScenarios": ocsp}, fh, indent=1)
@@ -958,6 +964,8 @@ def multi_fixtures():
         mkcrl("int-delta-31-remove.crl.pem", "int", 31, ["leaf-revoked"], delta_of=30,
               reason=x509.ReasonFlags.remove_from_crl)
         mkcrl("int-base-30-hold.crl.pem", "int", 30, ["leaf-revoked"], reason=x509.ReasonFlags.certificate_hold)
+        # A complete CRL (no deltaCRLIndicator) listing the leaf with removeFromCRL (§5.3.1: delta CRLs only).
+        mkcrl("int-full-40-remove.crl.pem", "int", 40, ["leaf-revoked"], reason=x509.ReasonFlags.remove_from_crl)
         scenarios = []
         flags = ["-crl_check_all", "-extended_crl", "-x509_strict"]
 
@@ -992,6 +1000,9 @@ def multi_fixtures():
                  [R, "int-base-30-hold.crl.pem", "int-delta-31-remove.crl.pem"], "trusted", REMOVE,
                  "the base CRL holds the leaf (certificateHold); its delta says removeFromCRL (control)",
                  extra=["-use_deltas"])
+        scenario("complete-lists-remove", "leaf-revoked", [R, "int-full-40-remove.crl.pem"], "undetermined",
+                 "RFC 5280 §5.3.1: removeFromCRL may only appear in delta CRLs; a complete CRL listing the certificate with it neither revokes it nor shows it not revoked (fail closed). OpenSSL's cert_crl reads it as not revoked",
+                 "the issuer's complete CRL lists the leaf with reason removeFromCRL")
         with open(os.path.join(OUT, "manifest.json"), "w") as fh:
             json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
                        "crlScenarios": scenarios, "ocspScenarios": ocsp}, fh, indent=1)

@@ -457,12 +457,16 @@ final class RevocationTests: XCTestCase {
     /// CRLs without nextUpdate (RFC 5280 §5.1.2.5), fresh and a month old, and two current
     /// complete CRLs of one issuer with different scopes, the lower-numbered one listing the
     /// leaf (§5.2.3); a delta CRL whose removeFromCRL would lift a keyCompromise of its base
-    /// (§5.3.1). Expected verdicts are the manifest's, each with its rule; OpenSSL's is recorded
+    /// (§5.3.1), and a complete CRL listing the leaf with removeFromCRL (delta CRLs only, §5.3.1). Expected verdicts are the manifest's, each with its rule; OpenSSL's is recorded
     /// beside it (it trusts the month-old CRL without nextUpdate and the lifted keyCompromise,
     /// and for the two scopes its verdict depends on the order the CRLs are given in).
     func testCRLsWithoutNextUpdateAndOfSeveralScopes() throws {
         let m = try multiManifest()
-        XCTAssertGreaterThanOrEqual(m.crlScenarios.count, 7)
+        XCTAssertGreaterThanOrEqual(m.crlScenarios.count, 10)
+        // removeFromCRL in a complete CRL (RFC 5280 §5.3.1: delta CRLs only): OpenSSL trusts.
+        let remove = try XCTUnwrap(m.crlScenarios.first { $0.name == "complete-lists-remove" })
+        XCTAssertTrue(remove.trusted, remove.opensslOutput)
+        XCTAssertEqual(remove.expected, "undetermined")
         var store = TrustStore()
         store.add(try cert("multi/" + m.anchor))
         let v = ChainVerifier(anchors: store)

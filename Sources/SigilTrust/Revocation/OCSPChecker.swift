@@ -10,6 +10,12 @@ struct OCSPChecker {
     let work: RevocationWork
 
     /// `.good`, `.revoked` or nil (no usable response for `c`; `notes` say why).
+    ///
+    /// Across separate responses a revoked answer wins, and a good one outweighs another
+    /// response's "unknown": RFC 6960 §2.2 makes unknown "the responder doesn't know about the
+    /// certificate being requested" — no information, as Chrome's CheckCertRevocation reads an
+    /// unknown stapled response before it asks the next source. Inside one response, two
+    /// answers for the same CertID that disagree are read strictly (`status(of:issuer:in:)`).
     func status(of c: Certificate, issuer: Certificate, notes: inout [String]) -> RevocationStatus? {
         var result: RevocationStatus?
         for response in options.ocspResponses {

@@ -109,6 +109,18 @@ struct RevocationChecker {
             // OpenSSL skips the base after any removeFromCRL and trusts a certificate its base
             // revokes for keyCompromise (Fixtures/revocation/multi/, delta-removes-revoked).
             let base = entry(in: crl, for: c)
+            // §5.3.1: "The removeFromCRL (8) reasonCode value may only appear in delta CRLs". A
+            // complete CRL listing the certificate with it does not conform: the entry does not
+            // revoke (no reason is given) and the CRL cannot show the certificate not revoked
+            // either, so it decides nothing for it (fail closed: undetermined unless another
+            // source decides). OpenSSL's cert_crl reads it as not revoked
+            // (Fixtures/revocation/multi/, complete-lists-remove).
+            if base?.reason == .removeFromCRL {
+                notes.append(
+                    "the CRL of \(crl.issuer.rfc4514String) lists the certificate with reason removeFromCRL, which RFC 5280 §5.3.1 allows only in delta CRLs"
+                )
+                vouches = false
+            }
             if found == nil {
                 found = base
             } else if found?.reason == .removeFromCRL, let b = base,
