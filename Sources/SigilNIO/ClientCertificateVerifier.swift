@@ -100,34 +100,71 @@
         /// (`.malformedCertificate(index:)`); the revocation hook runs last.
         public func verify(_ chain: [NIOSSLCertificate]) -> SigilTLSVerdict {
             let now = time()
-            switch Presented.parse(chain) {
+            let ders: [[UInt8]]
+            switch Presented.der(chain) {
+            case .success(let d): ders = d
             case .failure(let e): return SigilTLSVerdict(presented: [], error: e, name: nil, time: now)
-            case .success(let presented):
-                return Presented.revocation(
-                    revocationCheck, extras: handshakeExtras, verdict: verify(certificates: presented, at: now))
             }
+            let verdict: SigilTLSVerdict
+            if let cached = verifyDER(ders, at: now) {
+                verdict = cached
+            } else {
+                switch Presented.parse(ders) {
+                case .failure(let e): return SigilTLSVerdict(presented: [], error: e, name: nil, time: now)
+                case .success(let presented): verdict = verify(certificates: presented, at: now)
+                }
+            }
+            return Presented.revocation(revocationCheck, extras: handshakeExtras, verdict: verdict)
+        }
+
+        /// With a `VerdictCache`, the verdict straight from the presented DER
+        /// (`CertificateTrust.evaluate(der:)`: a chain judged trusted before is answered by
+        /// comparing its every byte with the stored one, so a reconnecting client's chain is not
+        /// parsed); the allow-lists still run. Nil — the parsing path, which decides and reports
+        /// exactly as before — without a cache, with no certificate, or when one does not parse.
+        func verifyDER(_ ders: [[UInt8]], at now: Double) -> SigilTLSVerdict? {
+            guard let verdictCache, !ders.isEmpty else { return nil }
+            var trust = evaluator(at: now, certificates: [])
+            trust.verdictCache = verdictCache
+            guard let e = try? trust.evaluate(der: ders),
+                let presented = Presented.certificates(ders, reusing: e.chain)
+            else { return nil }
+            return judged(e, presented: presented, at: now)
+        }
+
+        /// The one evaluator (`CertificateTrust`), with these anchors and the one options value
+        /// (its purpose: `.client` by default) at `now`.
+        private func evaluator(at now: Double, certificates: [Certificate]) -> CertificateTrust {
+            var o = options
+            o.time = now
+            return CertificateTrust(
+                certificates: certificates, options: o, systemAnchors: anchors, signatureVerifier: signatureVerifier)
         }
 
         /// Judges parsed certificates (leaf first) at `now` (seconds since the Unix epoch): path
         /// validation to `anchors` with `options`, then the allow-lists (`.notAllowed` when the chain
         /// is valid but the leaf is on neither). Does not run the revocation hook.
         public func verify(certificates presented: [Certificate], at now: Double) -> SigilTLSVerdict {
-            guard let leaf = presented.first else {
+            guard !presented.isEmpty else {
                 return SigilTLSVerdict(
                     presented: [],
                     error: SigilTLSVerificationError(
                         reason: .noCertificate, message: "no client certificate", checkedName: nil), name: nil,
                     time: now)
             }
-            var o = options
-            o.time = now
-            // The one evaluator (`CertificateTrust`), with these anchors and the one options value
-            // (its purpose: `.client` by default).
-            var trust = CertificateTrust(
-                certificates: presented, options: o, systemAnchors: anchors, signatureVerifier: signatureVerifier)
+            var trust = evaluator(at: now, certificates: presented)
             trust.verdictCache = verdictCache
-            let e = trust.evaluate()
-            guard e.isTrusted else { return SigilTLSVerdict(evaluation: e, presented: presented, name: nil, time: now) }
+            return judged(trust.evaluate(), presented: presented, at: now)
+        }
+
+        /// The verdict for evaluation `e` of `presented`: refused as `e` says, or — trusted — the
+        /// allow-lists applied to the leaf.
+        private func judged(_ e: CertificateTrust.Evaluation, presented: [Certificate], at now: Double)
+            -> SigilTLSVerdict
+        {
+            guard e.isTrusted, let leaf = presented.first else {
+                return SigilTLSVerdict(evaluation: e, presented: presented, name: nil, time: now)
+            }
             let r = e.trustResult
             let path = e.chain
             if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {

@@ -109,6 +109,59 @@
             XCTAssertEqual(v.verify(good, name: nil).error?.reason, .policy(.domainRequired))
         }
 
+        /// The mTLS side answers a reconnecting client from the presented DER as the server
+        /// verifier does: the second identical chain is a hit, every other chain (expired,
+        /// unknown issuer, reversed, leaf alone, a server certificate) is computed and judged as
+        /// an uncached verifier judges it, and the allow-lists still run on a hit.
+        func testClientChainAnsweredFromTheDER() throws {
+            let root = try TLSFixtures.certificate("root")
+            func nio(_ names: [String]) throws -> [NIOSSLCertificate] {
+                try names.map { try NIOSSLCertificate(bytes: try TLSFixtures.der($0), format: .der) }
+            }
+            let now = 1_800_000_000.0  // inside every fixture's validity (2025–2045)
+            let cache = VerdictCache(capacity: 8)
+            var v = SigilClientCertificateVerifier(anchors: [root])
+            v.verdictCache = cache
+            v.time = { now }
+            var plain = SigilClientCertificateVerifier(anchors: [root])
+            plain.time = { now }
+            let good = try nio(["client", "int"])
+            let first = v.verify(good)
+            let second = v.verify(try nio(["client", "int"]))
+            XCTAssertEqual(cache.statistics.misses, 1)
+            XCTAssertEqual(cache.statistics.hits, 1)
+            XCTAssertTrue(second.accepted, "\(String(describing: second.error))")
+            XCTAssertEqual(
+                second.presentedChain.map(\.der), [try TLSFixtures.der("client"), try TLSFixtures.der("int")])
+            XCTAssertEqual(
+                second.validatedPath.map(\.der),
+                [try TLSFixtures.der("client"), try TLSFixtures.der("int"), try TLSFixtures.der("root")])
+            assertSameVerdict(first, plain.verify(good))
+            assertSameVerdict(second, plain.verify(good))
+            for names in [
+                ["client-expired", "int"], ["client-unknown", "int"], ["int", "client"], ["client"], ["int"],
+                ["client-server", "int"],
+            ] {
+                let chain = try nio(names)
+                let hits = cache.statistics.hits
+                let got = v.verify(chain)
+                let expected = plain.verify(chain)
+                XCTAssertEqual(cache.statistics.hits, hits, "\(names) is not the cached chain")
+                assertSameVerdict(got, expected)
+                XCTAssertEqual(got.accepted, expected.accepted, "\(names)")
+                XCTAssertEqual(got.error?.reason, expected.error?.reason, "\(names)")
+            }
+            XCTAssertFalse(v.verify(try nio(["client-expired", "int"])).accepted)
+            XCTAssertFalse(v.verify(try nio(["client-unknown", "int"])).accepted)
+            // A hit still meets the allow-lists: the cached chain's leaf is not bob.
+            var listed = v
+            listed.allowedEmails = ["bob@sigil.test"]
+            let hits = cache.statistics.hits
+            XCTAssertEqual(listed.verify(good).error?.reason, .notAllowed)
+            XCTAssertEqual(cache.statistics.hits, hits + 1)
+            XCTAssertEqual(v.verify([]).error?.reason, .noCertificate)
+        }
+
         func testOtherHostAndOtherAnchorsMiss() throws {
             let root = try TLSFixtures.certificate("root")
             let chain = [try TLSFixtures.certificate("leaf"), try TLSFixtures.certificate("int")]
