@@ -1,8 +1,9 @@
 import Foundation
 @_spi(SigilInternal) import SigilDER
-@testable @_spi(SigilInternal) import SigilX509
 import SigilTestSupport
 import XCTest
+
+@testable @_spi(SigilInternal) import SigilX509
 
 /// `DistinguishedName.validate`'s raw-octet fast path (`DERValue.isValidStringRDNSequence()`)
 /// against the readers' validation it stands in for (`DistinguishedName.validateWithReaders`:

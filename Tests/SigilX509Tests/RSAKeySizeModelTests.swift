@@ -1,8 +1,9 @@
 import Foundation
 @_spi(SigilInternal) import SigilDER
-@testable @_spi(SigilInternal) import SigilX509
 import SigilTestSupport
 import XCTest
+
+@testable @_spi(SigilInternal) import SigilX509
 
 /// `Certificate.publicKeyBitCount` for RSA keys (`rsaModulusBitCount()`, in place) against the
 /// views it stands in for, `rsaPublicKey()?.bitCount` (RFC 8017 §A.1.1), on the RSA fixture
@@ -24,7 +25,8 @@ final class RSAKeySizeModelTests: XCTestCase {
             XCTAssertNotNil(c.publicKeyBitCount, f)
             let key = c.publicKeyBytes
             // The key's header and first octets of the modulus, and its last octets (exponent).
-            let positions = Array(key.start..<min(key.end, key.start + 12)) + Array(max(key.start, key.end - 8)..<key.end)
+            let positions =
+                Array(key.start..<min(key.end, key.start + 12)) + Array(max(key.start, key.end - 8)..<key.end)
             for i in positions {
                 for v: UInt8 in [0x00, 0x01, 0x02, 0x30, 0x7F, 0x80, 0x81, 0x82, 0xFF, der[i] ^ 0x80, der[i] &+ 1] {
                     var m = der
