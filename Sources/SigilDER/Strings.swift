@@ -263,3 +263,96 @@ public struct DERString {
         return String(s)
     }
 }
+
+extension DERValue {
+    /// The common case of a Name's validation (`DistinguishedName.validate` in SigilX509),
+    /// decided over the raw octets without nested readers: true only when this value's content
+    /// is a series of RDNs (RFC 5280 §4.1.2.4), each a non-empty `SET` of
+    /// `AttributeTypeAndValue` `SEQUENCE`s holding a valid OBJECT IDENTIFIER (X.690 §8.19.2, the
+    /// rule of `decodeObjectIdentifier()`) and a value of one of `DERString`'s types whose
+    /// content `DERString.validate()` accepts, every length a minimal short, one- or two-octet
+    /// form (X.690 §10.1) ending within its container, and each container exactly filled —
+    /// that is, only where the full validator, with its readers, accepts the name (nesting
+    /// included: the attribute values lie three levels below this value). false says nothing:
+    /// the caller then runs the full validator, which decides and reports the error. A value of
+    /// any other type (an attribute with `ANY` syntax) is left to that validator too.
+    /// Sigil-internal.
+    @_spi(SigilInternal) public func isValidStringRDNSequence() -> Bool {
+        // RDN SET (depth + 1), attribute SEQUENCE (+ 2), value inside it (+ 3): `DERReader.enter`
+        // refuses a reader deeper than `maximumDepth`.
+        guard depth + 3 <= DERReader.maximumDepth, tag.rawValue == 0x30 else { return false }
+        let b = _input
+        var p = contentStart
+        let e = end
+        while p < e {
+            guard b[p] == 0x31, let set = DERValue.minimalHeader(b, p &+ 1, e), set.0 < set.1 else { return false }
+            var q = set.0
+            let setEnd = set.1
+            while q < setEnd {
+                guard b[q] == 0x30, let atv = DERValue.minimalHeader(b, q &+ 1, setEnd) else { return false }
+                let atvEnd = atv.1
+                let o = atv.0
+                guard o < atvEnd, b[o] == 0x06, let oid = DERValue.minimalHeader(b, o &+ 1, atvEnd),
+                    DERValue.isValidOIDContent(b, oid.0, oid.1)
+                else { return false }
+                let v = oid.1
+                guard v < atvEnd else { return false }
+                let t = DERTag(rawValue: b[v])
+                guard DERString.isStringTag(t), let value = DERValue.minimalHeader(b, v &+ 1, atvEnd), value.1 == atvEnd
+                else { return false }
+                let s = DERString(
+                    _tag: t, bytes: UnsafeRawBufferPointer(rebasing: b[value.0..<value.1]), offset: value.0)
+                guard (try? s.validate()) != nil else { return false }
+                q = atvEnd
+            }
+            p = setEnd
+        }
+        return true
+    }
+
+    /// The content range of a TLV whose length octets start at `i`, when they are a minimal
+    /// short form, `0x81 L` (L ≥ 0x80) or `0x82 H L` (H ≠ 0) and the content ends by `limit`;
+    /// nil otherwise (the full reader decides those).
+    @inline(__always)
+    static func minimalHeader(_ b: UnsafeRawBufferPointer, _ i: Int, _ limit: Int) -> (Int, Int)? {
+        guard i < limit else { return nil }
+        let first = b[i]
+        let length: Int
+        let start: Int
+        if first < 0x80 {
+            length = Int(first)
+            start = i &+ 1
+        } else if first == 0x81 {
+            guard i &+ 1 < limit else { return nil }
+            length = Int(b[i &+ 1])
+            guard length >= 0x80 else { return nil }
+            start = i &+ 2
+        } else if first == 0x82 {
+            guard i &+ 2 < limit, b[i &+ 1] != 0 else { return nil }
+            length = Int(b[i &+ 1]) << 8 | Int(b[i &+ 2])
+            start = i &+ 3
+        } else {
+            return nil
+        }
+        guard length <= limit &- start else { return nil }
+        return (start, start &+ length)
+    }
+
+    /// `decodeObjectIdentifier()`'s rule on the content `b[start..<end]`: not empty, no arc
+    /// starting with 0x80, no arc longer than 9 octets, the last octet ending an arc.
+    @inline(__always)
+    static func isValidOIDContent(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        var run = 0
+        var i = start
+        while i < end {
+            let c = b[i]
+            if run == 0 && c == 0x80 { return false }
+            run &+= 1
+            if run > 9 { return false }
+            if c < 0x80 { run = 0 }
+            i &+= 1
+        }
+        return run == 0
+    }
+}

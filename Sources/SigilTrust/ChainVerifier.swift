@@ -60,8 +60,13 @@ struct Session {
     // certificate's bytes (facts), of its bytes and role (CA checks: `isAnchor` is fixed per
     // node) or of the two certificates' bytes (a signature verdict is the same at any depth).
     // Path-dependent checks (path length, depth, name constraints, policies) are never cached.
-    /// Path-independent CA check outcome per candidate node.
-    var caCheckCache = SmallCache<TrustFailure?>()
+    /// Path-independent CA check outcome per candidate node: `passed`, or the index of its
+    /// failure in `caFailures` (a small value to look up: the failure is copied out only when
+    /// the candidate fails).
+    var caCheckCache = SmallCache<Int32>()
+    /// The CA check failures `caCheckCache` points at (empty while every candidate passes).
+    var caFailures: [TrustFailure] = []
+    static let passed: Int32 = -1
     /// Signature verdict per (child node, parent node), keyed by `signatureKey`.
     var signatureCache = SmallCache<SignatureVerdict>()
     /// Facts of pool certificates (anchors carry theirs, the leaf's are `leafFacts`).
@@ -214,11 +219,13 @@ struct Session {
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
         if let cached = caCheckCache[node] {
-            if let f = cached { return f.at(depth) }
+            if cached != Session.passed { return caFailures[Int(cached)].at(depth) }
+        } else if let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options) {
+            caCheckCache[node] = Int32(caFailures.count)  // at most one per node: far below 2^31
+            caFailures.append(f)
+            return f.at(depth)
         } else {
-            let f = Checks.caFailure(cand, candFacts, isAnchor: isAnchor(node), options: options)
-            caCheckCache[node] = .some(f)
-            if let f { return f.at(depth) }
+            caCheckCache[node] = Session.passed
         }
         // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)),
         // counted only when the limit could be reached: there are at most `path.count - 1`.

@@ -58,6 +58,17 @@ public struct DistinguishedName: Sequence, Sendable {
     /// Validates the structure and every string value (called while parsing a certificate).
     static func validate(_ reader: inout DERReader) throws(DERError) -> DERValue {
         let name = try reader.read(.sequence)
+        // The usual name (string values, short lengths) is decided over the raw octets; any
+        // other goes through the readers below, which decide it and report its error.
+        if name.isValidStringRDNSequence() { return name }
+        try validateWithReaders(name)
+        return name
+    }
+
+    /// The full validation of a name read as `name` (every form, every error): what decides
+    /// a name `isValidStringRDNSequence()` does not accept.
+    @inline(never)
+    static func validateWithReaders(_ name: DERValue) throws(DERError) {
         try DERReader.enter(name) { (rdns) throws(DERError) in
             while !rdns.isAtEnd {
                 try rdns.enter(.set) { (set) throws(DERError) in
@@ -69,7 +80,6 @@ public struct DistinguishedName: Sequence, Sendable {
                 }
             }
         }
-        return name
     }
 
     /// Reads and validates one `AttributeTypeAndValue ::= SEQUENCE { type OID, value ANY

@@ -63,11 +63,39 @@ extension Certificate {
     /// nil when unknown or malformed.
     public var publicKeyBitCount: Int? {
         switch publicKeyAlgorithm {
-        case .rsa, .rsaPSS: return (try? rsaPublicKey())??.bitCount
+        case .rsa, .rsaPSS: return rsaModulusBitCount()
         case .ec(let c): return c == .other ? nil : c.bitCount
         case .ed25519: return 256
         case .ed448: return 456
         default: return nil
+        }
+    }
+}
+
+extension Certificate {
+    /// `rsaPublicKey()?.bitCount` without the views: the same reads of `RSAPublicKey ::= SEQUENCE
+    /// { modulus INTEGER, publicExponent INTEGER }` (RFC 8017 §A.1.1) — the SEQUENCE filling the
+    /// key bits, both INTEGERs minimal and positive, nothing after them, neither zero — over
+    /// the key's octets in place; nil exactly where `rsaPublicKey()` throws. (Called for every
+    /// certificate a verification reads: the key size is a fact of the trust layer.)
+    func rsaModulusBitCount() -> Int? {
+        let span = spans.publicKey
+        return der.withUnsafeBytes { (b) -> Int? in
+            var r = DERReader(input: b, from: Int(span.start), to: Int(span.end))
+            guard let key = try? r.read(.sequence), r.isAtEnd, key.tag.isConstructed else { return nil }
+            var s = DERReader(input: b, from: key.contentStart, to: key.end, depth: 1)
+            guard let n = try? s.read(.integer), let modulus = try? n.decodeUnsignedIntegerBytes(),
+                let e = try? s.read(.integer), let exponent = try? e.decodeUnsignedIntegerBytes(), s.isAtEnd
+            else { return nil }
+            // Zero modulus or exponent is no key at all (as `rsaPublicKey()`).
+            if modulus.count == 1 && modulus[0] == 0 { return nil }
+            if exponent.count == 1 && exponent[0] == 0 { return nil }
+            // `significantBits`: leading zero octets skipped (none after the sign octet of a
+            // minimal INTEGER, but counted as `RSAPublicKeyComponents.bitCount` counts).
+            var i = 0
+            while i < modulus.count && modulus[i] == 0 { i += 1 }
+            if i == modulus.count { return 0 }
+            return (modulus.count - i - 1) * 8 + (8 - modulus[i].leadingZeroBitCount)
         }
     }
 }

@@ -103,7 +103,7 @@ extension CheckUnit.ID {
     ) {
         switch self {
         case .validity: Checks.validityFailures(c, options, &out)
-        case .structure: out += Checks.commonFailures(c, f, isAnchor: isAnchor, options: options)
+        case .structure: Checks.append(Checks.commonFailures(c, f, isAnchor: isAnchor, options: options), to: &out)
         case .basicConstraintsAndKeyUsage: Checks.issuerCAFailures(c, f, isAnchor: isAnchor, options, &out)
         case .extendedKeyUsage: Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out)
         case .algorithms: Checks.issuerKeyFailures(c, f, options, &out)
@@ -152,6 +152,13 @@ extension CheckUnit {
 
 /// The path-independent checks of one certificate: every unit's, in the order of `CheckUnit.all`.
 enum Checks {
+    /// `out += failures`, skipped when there are none (the trusted path: appending an empty
+    /// array still makes `out` a buffer of its own).
+    @inline(__always)
+    static func append(_ failures: [TrustFailure], to out: inout [TrustFailure]) {
+        if !failures.isEmpty { out += failures }
+    }
+
     /// Checks of the end-entity certificate that do not depend on the path.
     /// `subjectAltNames` is `c`'s decoded subjectAltName when the caller has it (nil: decoded here).
     static func leafFailures(

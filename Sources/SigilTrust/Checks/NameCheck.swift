@@ -19,10 +19,12 @@ extension Checks {
         // The host's match, when the one walk over the subjectAltName works it out.
         var hostMatched: Bool?
         if options.profile != .basic {
-            out += subjectNameFailures(
-                c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched)
+            append(
+                subjectNameFailures(
+                    c, f, subjectAltNames: subjectAltNames, options: options, hostMatched: &hostMatched),
+                to: &out)
         }
-        out += identityFailures(c, options: options, hostMatched: hostMatched)
+        append(identityFailures(c, options: options, hostMatched: hostMatched), to: &out)
     }
 
     /// SAN / subject consistency for server and client certificates (RFC 5280 §4.2.1.6, BR

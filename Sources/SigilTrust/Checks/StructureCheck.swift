@@ -22,7 +22,7 @@ extension Checks {
     static func leafStructureFailures(
         _ c: Certificate, _ f: CertificateFacts, _ options: VerificationOptions, _ out: inout [TrustFailure]
     ) {
-        out += commonFailures(c, f, isAnchor: false, options: options)
+        append(commonFailures(c, f, isAnchor: false, options: options), to: &out)
         if f.has(.malformedExtensions) { return }
         if options.profile != .basic, c.version != .v3 {
             out.append(

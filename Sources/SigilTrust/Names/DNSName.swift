@@ -87,26 +87,34 @@ enum DNSSyntax {
     /// Name": "*." followed by a name), and a name with a wildcard needs at least two labels
     /// after it (checked in `classify`). Returns nil when valid.
     static func check(_ name: ArraySlice<UInt8>, wildcard: Bool) -> ServerIdentity.ParseError? {
-        if name.isEmpty { return .empty }
-        if name.count > maximumLength { return .tooLong }
-        var labelStart = name.startIndex
-        var i = name.startIndex
+        name.withUnsafeBufferPointer { check($0, wildcard: wildcard) }
+    }
+
+    /// `check` over the octets in place (no slice indexing: the name is read once, octet by
+    /// octet, the rules in the same order).
+    static func check(_ name: UnsafeBufferPointer<UInt8>, wildcard: Bool) -> ServerIdentity.ParseError? {
+        let n = name.count
+        if n == 0 { return .empty }
+        if n > maximumLength { return .tooLong }
+        var labelStart = 0
+        var i = 0
         var allDigits = true
         var isFirstLabel = true
         while true {
-            let atEnd = i == name.endIndex
+            let atEnd = i == n
             if atEnd || name[i] == UInt8(ascii: ".") {
                 let length = i - labelStart
                 if length == 0 { return .emptyLabel }
                 if length > maximumLabelLength { return .labelTooLong }
-                let label = name[labelStart..<i]
-                let isStar = length == 1 && label.first == UInt8(ascii: "*")
+                let isStar = length == 1 && name[labelStart] == UInt8(ascii: "*")
                 if isStar {
                     // `*` is allowed only as the whole left-most label of a presented name,
                     // and not as the whole name ("*" alone: a wildcard over the DNS root).
                     if !(wildcard && isFirstLabel) || atEnd { return .wildcard }
                 } else {
-                    if label.first == UInt8(ascii: "-") || label.last == UInt8(ascii: "-") { return .invalidCharacter }
+                    if name[labelStart] == UInt8(ascii: "-") || name[i - 1] == UInt8(ascii: "-") {
+                        return .invalidCharacter
+                    }
                 }
                 if atEnd {
                     // The last label (the TLD) is never all digits: "1.2.3.4" is not a name.
@@ -118,6 +126,22 @@ enum DNSSyntax {
                 labelStart = i + 1
             } else {
                 let c = name[i]
+                // Letters, digits and hyphens (almost every octet), a run at a time: what the
+                // switch below does for each, without returning to the label logic.
+                if (c | 0x20) &- UInt8(ascii: "a") < 26 || c == UInt8(ascii: "-") || c &- UInt8(ascii: "0") < 10 {
+                    var j = i
+                    while j < n {
+                        let d = name[j]
+                        if (d | 0x20) &- UInt8(ascii: "a") < 26 || d == UInt8(ascii: "-") {
+                            allDigits = false
+                        } else if d &- UInt8(ascii: "0") >= 10 {
+                            break
+                        }
+                        j &+= 1
+                    }
+                    i = j
+                    continue
+                }
                 switch c {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): break
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"):
@@ -128,7 +152,7 @@ enum DNSSyntax {
                     // (RFC 6125 §6.4.3 items 1 and 3 leave them optional; CA/B Forum forbids).
                     allDigits = false
                     if !(wildcard && isFirstLabel && i == labelStart
-                        && (i + 1 == name.endIndex || name[i + 1] == UInt8(ascii: ".")))
+                        && (i + 1 == n || name[i + 1] == UInt8(ascii: ".")))
                     {
                         return .wildcard
                     }
