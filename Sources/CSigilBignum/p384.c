@@ -41,8 +41,14 @@ typedef struct { limb v[NL]; } fe;
 INL limb addc(limb a, limb b, limb cin, limb *cout) { return __builtin_addcl(a, b, cin, cout); }
 INL limb subb(limb a, limb b, limb bin, limb *bout) { return __builtin_subcl(a, b, bin, bout); }
 
-/* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. */
+/* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. Branches (variable time, see
+   above): s >= p needs top = 1 or s_5 = 2^64 - 1 (= p_5), about 2^-64 of the products here, so
+   the common case is one well-predicted test and a copy instead of a subtraction and a select. */
 INL void final_sub(fe *r, const limb s[NL], limb top) {
+    if (__builtin_expect(top == 0 && s[NL - 1] != ~(limb)0, 1)) {
+        _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = s[i];
+        return;
+    }
     limb d[NL], b = 0;
     _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(s[i], P[i], b, &b);
     (void)subb(top, 0, b, &b); /* b = 1: s < p */
@@ -80,7 +86,7 @@ INL void redc(fe *r, limb t[2 * NL]) {
     final_sub(r, t + NL, top);
 }
 
-INL void fmul(fe *r, const fe *a, const fe *b) {
+INL void fmul_c(fe *r, const fe *a, const fe *b) {
     limb t[2 * NL];
     {
         limb c = 0;
@@ -103,7 +109,7 @@ INL void fmul(fe *r, const fe *a, const fe *b) {
     redc(r, t);
 }
 
-INL void fsqr(fe *r, const fe *a) {
+INL void fsqr_c(fe *r, const fe *a) {
     limb t[2 * NL];
     _Pragma("clang loop unroll(full)") for (int i = 0; i < 2 * NL; i++) t[i] = 0;
     /* Cross products a_i a_j, i < j. */
@@ -126,6 +132,41 @@ INL void fsqr(fe *r, const fe *a) {
         t[2 * i + 1] = addc(t[2 * i + 1], (limb)(q >> 64), c, &c);
     }
     redc(r, t);
+}
+
+#if defined(__x86_64__) && defined(__OPTIMIZE__)
+#define P384_ASM 1
+#include "p384_mulx.h"
+#else
+#define P384_ASM 0
+#endif
+
+/* mx (a constant after inlining): the MULX/ADCX/ADOX product (p384_mulx.h), only where the CPU
+   has BMI2 and ADX, in optimised x86-64 builds; otherwise the portable C above. */
+INL void fmul(fe *r, const fe *a, const fe *b, int mx) {
+#if P384_ASM
+    if (mx) {
+        limb s[NL], top;
+        mont_mul_mulx(s, &top, a, b);
+        final_sub(r, s, top);
+        return;
+    }
+#endif
+    (void)mx;
+    fmul_c(r, a, b);
+}
+
+INL void fsqr(fe *r, const fe *a, int mx) {
+#if P384_ASM
+    if (mx) {
+        limb s[NL], top;
+        mont_sqr_mulx(s, &top, a);
+        final_sub(r, s, top);
+        return;
+    }
+#endif
+    (void)mx;
+    fsqr_c(r, a);
 }
 
 /* r = a + b mod p, a, b < p. */
@@ -163,126 +204,126 @@ typedef struct { fe x, y, z; } jac;
 typedef struct { fe x, y, z, zz, zzz; } qentry;
 
 /* r = 2a (see p256.c for the derivation of the halved dbl-2001-b). r may alias a. */
-INL void pdbl(jac *r, const jac *a) {
+INL void pdbl(jac *r, const jac *a, int mx) {
     fe delta, gamma, beta, alpha, t, u;
-    fsqr(&delta, &a->z);
-    fsqr(&gamma, &a->y);
-    fmul(&beta, &a->x, &gamma);
+    fsqr(&delta, &a->z, mx);
+    fsqr(&gamma, &a->y, mx);
+    fmul(&beta, &a->x, &gamma, mx);
     fsub(&t, &a->x, &delta);
     fadd(&u, &a->x, &delta);
-    fmul(&r->z, &a->y, &a->z);
-    fmul(&alpha, &t, &u);
+    fmul(&r->z, &a->y, &a->z, mx);
+    fmul(&alpha, &t, &u, mx);
     fhalf(&t, &alpha);
     fadd(&alpha, &alpha, &t);
-    fsqr(&t, &alpha);
+    fsqr(&t, &alpha, mx);
     fsub(&t, &t, &beta);
     fsub(&r->x, &t, &beta);
     fsub(&u, &beta, &r->x);
-    fmul(&u, &u, &alpha);
-    fsqr(&gamma, &gamma);
+    fmul(&u, &u, &alpha, mx);
+    fsqr(&gamma, &gamma, mx);
     fsub(&r->y, &u, &gamma);
 }
 
-__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a) { pdbl(r, a); }
+__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, int mx) { pdbl(r, a, mx); }
 
 /* r = a + b, b a Q-table entry (never infinity) with y replaced by `by`. add-1998-cmo-2. */
-INL void padd(jac *r, const jac *a, const qentry *b, const fe *by) {
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
         return;
     }
     fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
-    fsqr(&z1z1, &a->z);
-    fmul(&u1, &a->x, &b->zz);
-    fmul(&u2, &b->x, &z1z1);
-    fmul(&s1, &a->y, &b->zzz);
-    fmul(&t, &a->z, &z1z1);
-    fmul(&s2, by, &t);
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&u1, &a->x, &b->zz, mx);
+    fmul(&u2, &b->x, &z1z1, mx);
+    fmul(&s1, &a->y, &b->zzz, mx);
+    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&s2, by, &t, mx);
     fsub(&h, &u2, &u1);
     fsub(&rr, &s2, &s1);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl_rare(r, a);
+            pdbl_rare(r, a, mx);
         } else {
             r->z = FE_ZERO;
         }
         return;
     }
-    fmul(&t, &a->z, &h);
-    fmul(&r->z, &t, &b->z);
-    fsqr(&hh, &h);
-    fmul(&hhh, &hh, &h);
-    fmul(&v, &u1, &hh);
-    fsqr(&t, &rr);
+    fmul(&t, &a->z, &h, mx);
+    fmul(&r->z, &t, &b->z, mx);
+    fsqr(&hh, &h, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &u1, &hh, mx);
+    fsqr(&t, &rr, mx);
     fsub(&t, &t, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
-    fmul(&v, &rr, &v);
-    fmul(&t, &s1, &hhh);
+    fmul(&v, &rr, &v, mx);
+    fmul(&t, &s1, &hhh, mx);
     fsub(&r->y, &v, &t);
 }
 
 /* r = a + (qx, qy), affine, never infinity. madd-2004-hmv. */
-INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy) {
+INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         for (int k = 0; k < NL; k++) r->z.v[k] = ONE[k];
         return;
     }
     fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
-    fsqr(&z1z1, &a->z);
-    fmul(&t, &a->z, &z1z1);
-    fmul(&h, qx, &z1z1);
-    fmul(&rr, qy, &t);
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&h, qx, &z1z1, mx);
+    fmul(&rr, qy, &t, mx);
     fsub(&h, &h, &x1);
     fsub(&rr, &rr, &y1);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl_rare(r, a);
+            pdbl_rare(r, a, mx);
         } else {
             r->z = FE_ZERO;
         }
         return;
     }
-    fmul(&r->z, &a->z, &h);
-    fsqr(&hh, &h);
-    fmul(&hhh, &hh, &h);
-    fmul(&v, &x1, &hh);
-    fsqr(&t, &rr);
+    fmul(&r->z, &a->z, &h, mx);
+    fsqr(&hh, &h, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &x1, &hh, mx);
+    fsqr(&t, &rr, mx);
     fsub(&t, &t, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
-    fmul(&v, &rr, &v);
-    fmul(&t, &y1, &hhh);
+    fmul(&v, &rr, &v, mx);
+    fmul(&t, &y1, &hhh, mx);
     fsub(&r->y, &v, &t);
 }
 
 #define QTABLE 8 /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
 
-INL void q_table(qentry tab[QTABLE], const limb q[2 * NL]) {
+INL void q_table(qentry tab[QTABLE], const limb q[2 * NL], int mx) {
     jac acc, twice;
     const fe rr = {{RR[0], RR[1], RR[2], RR[3], RR[4], RR[5]}};
     fe x, y;
     for (int k = 0; k < NL; k++) { x.v[k] = q[k]; y.v[k] = q[NL + k]; }
-    fmul(&tab[0].x, &x, &rr); /* into Montgomery form */
-    fmul(&tab[0].y, &y, &rr);
+    fmul(&tab[0].x, &x, &rr, mx); /* into Montgomery form */
+    fmul(&tab[0].y, &y, &rr, mx);
     for (int k = 0; k < NL; k++) tab[0].z.v[k] = ONE[k];
     tab[0].zz = tab[0].z;
     tab[0].zzz = tab[0].z;
     acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
-    pdbl_rare(&twice, &acc);
+    pdbl_rare(&twice, &acc, mx);
     /* Q has prime order n: no multiple below 16 is infinity or equal to another. */
     qentry two;
     two.x = twice.x; two.y = twice.y; two.z = twice.z;
-    fsqr(&two.zz, &two.z);
-    fmul(&two.zzz, &two.zz, &two.z);
+    fsqr(&two.zz, &two.z, mx);
+    fmul(&two.zzz, &two.zz, &two.z, mx);
     for (int k = 1; k < QTABLE; k++) {
-        padd(&acc, &acc, &two, &two.y);
+        padd(&acc, &acc, &two, &two.y, mx);
         tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
-        fsqr(&tab[k].zz, &acc.z);
-        fmul(&tab[k].zzz, &tab[k].zz, &acc.z);
+        fsqr(&tab[k].zz, &acc.z, mx);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
     }
 }
 
@@ -311,17 +352,17 @@ static size_t wnaf(short out[NDIGITS], const limb k[NL], int w) {
     return (size_t)(last + 1);
 }
 
-INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
+INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL], int mx) {
     qentry tab[QTABLE];
     jac acc;
     short d1[NDIGITS], d2[NDIGITS];
     size_t len1 = wnaf(d1, u1, P384_GWINDOW), len2 = wnaf(d2, u2, 5);
-    q_table(tab, q);
+    q_table(tab, q, mx);
     acc.z = FE_ZERO;
     int started = 0;
     size_t len = len1 > len2 ? len1 : len2;
     for (size_t i = len; i-- > 0;) {
-        if (started) pdbl(&acc, &acc);
+        if (started) pdbl(&acc, &acc, mx);
         int a = d2[i];
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
@@ -331,7 +372,7 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
                 fsub(&ny, &FE_ZERO, &e->y);
                 y = &ny;
             }
-            padd(&acc, &acc, e, y);
+            padd(&acc, &acc, e, y, mx);
             started = 1;
         }
         int b = d1[i];
@@ -340,16 +381,16 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
             fe gx, gy;
             for (int k = 0; k < NL; k++) { gx.v[k] = g[k]; gy.v[k] = g[NL + k]; }
             if (b < 0) fsub(&gy, &FE_ZERO, &gy);
-            pmadd(&acc, &acc, &gx, &gy);
+            pmadd(&acc, &acc, &gx, &gy, mx);
             started = 1;
         }
     }
     /* Out of Montgomery form: x · R · R^-1 = x (multiply by the plain 1). */
     const fe one = {{1, 0, 0, 0, 0, 0}};
     fe x, y, z;
-    fmul(&x, &acc.x, &one);
-    fmul(&y, &acc.y, &one);
-    fmul(&z, &acc.z, &one);
+    fmul(&x, &acc.x, &one, mx);
+    fmul(&y, &acc.y, &one, mx);
+    fmul(&z, &acc.z, &one, mx);
     for (int k = 0; k < NL; k++) { out[k] = x.v[k]; out[NL + k] = y.v[k]; out[2 * NL + k] = z.v[k]; }
     return !fis_zero(&acc.z);
 }
@@ -358,7 +399,7 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
 #define P384_HAVE_MULX 1
 __attribute__((target("bmi2,adx"), noinline))
 static int mul_public_mulx(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
-    return mul_public(out, u1, u2, q);
+    return mul_public(out, u1, u2, q, 1);
 }
 #else
 #define P384_HAVE_MULX 0
@@ -366,7 +407,7 @@ static int mul_public_mulx(limb out[3 * NL], const limb u1[NL], const limb u2[NL
 
 __attribute__((noinline))
 static int mul_public_portable(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
-    return mul_public(out, u1, u2, q);
+    return mul_public(out, u1, u2, q, 0);
 }
 
 int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
@@ -389,10 +430,10 @@ size_t csigil_p384_wnaf(short out[385], const csigil_limb k[6], int w) {
     return wnaf(out, k, w);
 }
 
-static void field_op(int op, fe *z, const fe *x, const fe *y) {
+INL void field_op(int op, fe *z, const fe *x, const fe *y, int mx) {
     switch (op) {
-    case 0: fmul(z, x, y); break;
-    case 1: fsqr(z, x); break;
+    case 0: fmul(z, x, y, mx); break;
+    case 1: fsqr(z, x, mx); break;
     case 2: fadd(z, x, y); break;
     case 3: fsub(z, x, y); break;
     default: fhalf(z, x); break;
@@ -401,7 +442,7 @@ static void field_op(int op, fe *z, const fe *x, const fe *y) {
 
 #if P384_HAVE_MULX
 __attribute__((target("bmi2,adx"), noinline))
-static void field_op_mulx(int op, fe *z, const fe *x, const fe *y) { field_op(op, z, x, y); }
+static void field_op_mulx(int op, fe *z, const fe *x, const fe *y) { field_op(op, z, x, y, 1); }
 #endif
 
 void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], const csigil_limb b[6], int use_mulx) {
@@ -415,6 +456,6 @@ void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], cons
     }
 #endif
     (void)use_mulx;
-    field_op(op, &z, &x, &y);
+    field_op(op, &z, &x, &y, 0);
     for (int k = 0; k < NL; k++) r[k] = z.v[k];
 }
