@@ -8,16 +8,21 @@
  * Field: p = 2^384 - 2^128 - 2^96 + 2^32 - 1, Montgomery form with R = 2^384, every element
  * fully reduced (below p). The Swift side (P384Reduction) keeps plain integers: the kernel
  * converts Q in and the result out.
- *  - Products: 6x6 limbs, operand scanning with unsigned __int128, then six word-by-word REDC
- *    rounds with -p^-1 = 2^32 + 1 (mod 2^64), each subtracting m·(2^384 - p) (two products
- *    instead of six, see redc); compiled twice: once for any x86-64 / other CPU,
- *    once with target("bmi2,adx") so that the compiler emits MULX (selected at run time with
- *    csigil_bignum_mulx_supported()). Squares form the 15 cross products once and double them.
- *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p.
+ *  - Products, where the CPU has BMI2 and ADX (csigil_bignum_mulx_supported(), the double-scalar
+ *    multiplication compiled a second time with target("bmi2,adx")) in optimised x86-64 builds:
+ *    hand-written MULX/ADCX/ADOX (p384_mulx.h, Scripts/gen_p384_mulx.py): the product as
+ *    interleaved rows and Montgomery rounds, the square as its 15 cross products once, doubled,
+ *    plus the squares, then six rounds on the low half; every round forms its multiple of p with
+ *    shifts (-p^-1 = 2^32 + 1 mod 2^64 and p = 2^384 - c, c = 2^128 + 2^96 - 2^32 + 1), no
+ *    product. Elsewhere (other CPUs, debug builds): portable C, 6x6 limbs, operand scanning with
+ *    unsigned __int128, then six word-by-word REDC rounds, each subtracting m·c (two products
+ *    instead of six, see redc). Squares form the 15 cross products once and double them.
+ *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p
+ *    (final_sub: a branch that almost never takes the subtraction).
  * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; the same formulas as p256.c
  * (Explicit-Formulas Database): dbl-2001-b (a = -3) scaled by 1/2, add-1998-cmo-2 with Z2^2, Z2^3
  * cached (the table of Q, width-5 wNAF), madd-2004-hmv (the static affine table of G,
- * p384_gtable.h, width-10 wNAF). The exceptional cases (an input at infinity, P + P, P + (-P))
+ * p384_gtable.h, width-12 wNAF). The exceptional cases (an input at infinity, P + P, P + (-P))
  * are detected and handled: a verifier sees attacker-chosen keys and signatures.
  */
 #include "CSigilBignum.h"

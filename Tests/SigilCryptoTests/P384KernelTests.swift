@@ -81,12 +81,12 @@ final class P384KernelTests: XCTestCase {
     /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_ec_gtable.py p384
     /// with Python integers) against Sigil's generic point arithmetic (ecBuildAffineOddMultiples
     /// over P384Reduction: other code, other field representation) for every entry, and against
-    /// multiples of G from Python's `cryptography` (OpenSSL) for 3G, 255G and 511G.
+    /// multiples of G from Python's `cryptography` (OpenSSL) for 3G, 255G, 511G and 2047G.
     func testStaticGeneratorTable() {
         var count = 0
         var window: Int32 = 0
         let table = csigil_p384_gtable(&count, &window)!
-        XCTAssertEqual(window, 10)
+        XCTAssertEqual(window, 12)
         XCTAssertEqual(count, 1 << (Int(window) - 2))
         let c = p384CurveData
         let gx: [UInt] = [
@@ -130,6 +130,11 @@ final class P384KernelTests: XCTestCase {
                 "c6c1a4d9a80691ad8e228e86b9795dc1f183e5baf989538c30244f6bca2e2c444880c742cf593f78ca328ab02adc6965",
                 "189726ee24329acf053f05f8518b21ef9724130d178ef93c09d0b8ac8ceb79b04f957297600c7c73daf956cc8e87b4b0"
             ),
+            (
+                2047,  // the last entry of the width-12 table
+                "2cb001e3e8f043d01c3a3648f57a6b8b2c048d5d94ee1ad69eedf393a69f75195d2a43c22eff9bf6b960314e48914182",
+                "aef6c11df450f98f482797e0124b8d441049b467ad8be4383a0962a3bc54b86ca77f691c146998f9ecef59178f9a6154"
+            ),
         ]
         for (m, x, y) in known {
             let e = table + 12 * (m >> 1)
@@ -141,7 +146,7 @@ final class P384KernelTests: XCTestCase {
     }
 
     /// The kernel's wNAF (csigil_p384_wnaf): digits odd, |d| < 2^(w-1), non-zero digits at least
-    /// w apart, and sum d_i 2^i == k, for windows 5 (Q) and 10 (G) and others, on edge and random
+    /// w apart, and sum d_i 2^i == k, for windows 5 (Q) and 12 (G) and others, on edge and random
     /// scalars below 2^384.
     func testKernelWNAF() {
         KernelLimbs.checkWNAF({ csigil_p384_wnaf($0, $1, $2) }, limbs: 6)
