@@ -210,23 +210,25 @@ typedef struct { fe x, y, z, zz, zzz; } qentry;
 
 /* r = 2a (see p256.c for the derivation of the halved dbl-2001-b). r may alias a. */
 INL void pdbl(jac *r, const jac *a, int mx) {
-    fe delta, gamma, beta, alpha, t, u;
+    /* Ordered so that no product needs the one just before it (the MULX products are as long
+       as the out-of-order window: a dependent product waits for the whole previous one). */
+    fe delta, gamma, beta, alpha, t, u, g2;
     fsqr(&delta, &a->z, mx);
     fsqr(&gamma, &a->y, mx);
-    fmul(&beta, &a->x, &gamma, mx);
     fsub(&t, &a->x, &delta);
     fadd(&u, &a->x, &delta);
-    fmul(&r->z, &a->y, &a->z, mx);
     fmul(&alpha, &t, &u, mx);
+    fmul(&beta, &a->x, &gamma, mx);
+    fmul(&r->z, &a->y, &a->z, mx);
     fhalf(&t, &alpha);
     fadd(&alpha, &alpha, &t);
     fsqr(&t, &alpha, mx);
+    fsqr(&g2, &gamma, mx);
     fsub(&t, &t, &beta);
     fsub(&r->x, &t, &beta);
     fsub(&u, &beta, &r->x);
     fmul(&u, &u, &alpha, mx);
-    fsqr(&gamma, &gamma, mx);
-    fsub(&r->y, &u, &gamma);
+    fsub(&r->y, &u, &g2);
 }
 
 __attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, int mx) { pdbl(r, a, mx); }
@@ -237,13 +239,14 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, int mx) {
         r->x = b->x; r->y = *by; r->z = b->z;
         return;
     }
-    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+    /* Ordered as pdbl: no product right after the one it needs. */
+    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t, rr2, w;
     fsqr(&z1z1, &a->z, mx);
     fmul(&u1, &a->x, &b->zz, mx);
-    fmul(&u2, &b->x, &z1z1, mx);
-    fmul(&s1, &a->y, &b->zzz, mx);
     fmul(&t, &a->z, &z1z1, mx);
+    fmul(&s1, &a->y, &b->zzz, mx);
     fmul(&s2, by, &t, mx);
+    fmul(&u2, &b->x, &z1z1, mx);
     fsub(&h, &u2, &u1);
     fsub(&rr, &s2, &s1);
     if (fis_zero(&h)) {
@@ -254,19 +257,19 @@ INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, int mx) {
         }
         return;
     }
-    fmul(&t, &a->z, &h, mx);
-    fmul(&r->z, &t, &b->z, mx);
     fsqr(&hh, &h, mx);
+    fmul(&t, &a->z, &h, mx);
+    fsqr(&rr2, &rr, mx);
     fmul(&hhh, &hh, &h, mx);
     fmul(&v, &u1, &hh, mx);
-    fsqr(&t, &rr, mx);
-    fsub(&t, &t, &hhh);
+    fmul(&r->z, &t, &b->z, mx);
+    fmul(&w, &s1, &hhh, mx);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
-    fmul(&t, &s1, &hhh, mx);
-    fsub(&r->y, &v, &t);
+    fsub(&r->y, &v, &w);
 }
 
 /* r = a + (qx, qy), affine, never infinity. madd-2004-hmv. */
@@ -276,12 +279,12 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, int mx) {
         for (int k = 0; k < NL; k++) r->z.v[k] = ONE[k];
         return;
     }
-    fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
+    fe z1z1, t, h, rr, hh, hhh, v, rr2, w, x1 = a->x, y1 = a->y;
     fsqr(&z1z1, &a->z, mx);
-    fmul(&t, &a->z, &z1z1, mx);
     fmul(&h, qx, &z1z1, mx);
-    fmul(&rr, qy, &t, mx);
+    fmul(&t, &a->z, &z1z1, mx);
     fsub(&h, &h, &x1);
+    fmul(&rr, qy, &t, mx);
     fsub(&rr, &rr, &y1);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
@@ -291,18 +294,18 @@ INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, int mx) {
         }
         return;
     }
-    fmul(&r->z, &a->z, &h, mx);
     fsqr(&hh, &h, mx);
+    fmul(&r->z, &a->z, &h, mx);
+    fsqr(&rr2, &rr, mx);
     fmul(&hhh, &hh, &h, mx);
     fmul(&v, &x1, &hh, mx);
-    fsqr(&t, &rr, mx);
-    fsub(&t, &t, &hhh);
+    fmul(&w, &y1, &hhh, mx);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
     fmul(&v, &rr, &v, mx);
-    fmul(&t, &y1, &hhh, mx);
-    fsub(&r->y, &v, &t);
+    fsub(&r->y, &v, &w);
 }
 
 #define QTABLE 8 /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */

@@ -78,6 +78,73 @@ final class P384KernelTests: XCTestCase {
         }
     }
 
+    /// The products and squares of the MULX/ADCX/ADOX path (p384_mulx.h: interleaved rows and
+    /// Montgomery rounds whose multiples of p are formed with shifts) and the portable one, on
+    /// many operands against Python's integers: random pairs below 2^384 and below p; pairs near
+    /// 2^384 (the top carry of the accumulator); low limbs that make the rounds' m extreme
+    /// (A_0 = 0, 2^64 - 1, 2^32 - 1, 2^32, a multiple of 2^32: t = 0, u = 0, the carry b0);
+    /// and results just below p and just below 2^384 (a·R mod p = a with R mod p, the Montgomery
+    /// 1, as the second operand: final_sub's rare branch, s_5 = 2^64 - 1). Inputs below p must
+    /// give exactly the expected value below p; the others a congruent value below 2^384.
+    func testProductsManyOperandsAgainstPython() throws {
+        var rng = SystemRandomNumberGenerator()
+        func rand() -> [UInt] { (0..<6).map { _ in UInt.random(in: 0...UInt.max, using: &rng) } }
+        let rModP: [UInt] = [0xFFFF_FFFF_0000_0001, 0x0000_0000_FFFF_FFFF, 1, 0, 0, 0]
+        var pairs: [([UInt], [UInt], Bool)] = []
+        for _ in 0..<1500 {
+            var a = rand()
+            var b = rand()
+            pairs.append((a, b, false))
+            a[5] >>= 1  // below 2^383 < p
+            b[5] >>= 1
+            pairs.append((a, b, true))
+        }
+        let ones = [UInt](repeating: UInt.max, count: 6)
+        let lows: [UInt] = [0, UInt.max, 0xFFFF_FFFF, 0x1_0000_0000, 0xFFFF_FFFF_0000_0000, 0x8000_0000_8000_0000]
+        for k in 0..<300 {
+            var a = ones
+            var b = ones
+            a[Int.random(in: 0..<6, using: &rng)] = UInt.random(in: 0...UInt.max, using: &rng)
+            b[Int.random(in: 0..<5, using: &rng)] = UInt.random(in: 0...UInt.max, using: &rng)
+            pairs.append((a, b, false))
+            var c = rand()
+            c[0] = lows[k % lows.count]
+            var pow2: [UInt] = [0, 0, 0, 0, 0, 0]
+            let e = Int.random(in: 0..<384, using: &rng)
+            pow2[e / 64] = 1 << UInt(e % 64)
+            pairs.append((c, [1, 0, 0, 0, 0, 0], false))
+            pairs.append((c, pow2, false))
+            // Results just below p (exact) and just below 2^384 (congruent).
+            var nearP = Self.p
+            nearP[0] = nearP[0] - UInt.random(in: 1...0xFFFF_FFFF, using: &rng)
+            pairs.append((nearP, rModP, true))
+            var near2 = ones
+            near2[0] = UInt.random(in: 0...UInt.max, using: &rng)
+            pairs.append((near2, rModP, false))
+        }
+        guard let lines = try KernelLimbs.pythonFieldOps(pairs, pHex: Self.pHex, bits: 384, name: "p384-products")
+        else {
+            print("SKIPPED P384KernelTests: python3 not available")
+            return
+        }
+        XCTAssertEqual(lines.count, pairs.count)
+        for (k, e) in lines.enumerated() where k < pairs.count {
+            let (a, b, belowP) = pairs[k]
+            for mulx in [true, false] {
+                let ctx = "a=\(hex(a)) b=\(hex(b)) mulx=\(mulx)"
+                let prod = op(0, a, b, mulx: mulx)
+                let sq = op(1, a, b, mulx: mulx)
+                if belowP {
+                    XCTAssertEqual(prod, e[0], "product " + ctx)
+                    XCTAssertEqual(sq, e[1], "square " + ctx)
+                } else {
+                    XCTAssertEqual(reduce(prod), e[0], "product " + ctx)
+                    XCTAssertEqual(reduce(sq), e[1], "square " + ctx)
+                }
+            }
+        }
+    }
+
     /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_ec_gtable.py p384
     /// with Python integers) against Sigil's generic point arithmetic (ecBuildAffineOddMultiples
     /// over P384Reduction: other code, other field representation) for every entry, and against
