@@ -418,6 +418,42 @@ static int mul_public_portable(limb out[3 * NL], const limb u1[NL], const limb u
     return mul_public(out, u1, u2, q, 0);
 }
 
+/* y^2 == x^3 - 3x + b (SEC 1 §3.2.2.1 step 3) for x, y below p (plain integers): the key
+   validation of an uncompressed P-384 public key. */
+static const limb BMONT[NL] = {0x081188719d412dccUL, 0xf729add87a4c32ecUL, 0x77f2209b1920022eUL,
+                               0xe3374bee94938ae2UL, 0xb62b21f41f022094UL, 0xcd08114b604fbff9UL}; /* b R mod p */
+
+INL int on_curve(const limb xin[NL], const limb yin[NL], int mx) {
+    fe x, y, t, u, rhs;
+    const fe r2 = {{RR[0], RR[1], RR[2], RR[3], RR[4], RR[5]}};
+    const fe b = {{BMONT[0], BMONT[1], BMONT[2], BMONT[3], BMONT[4], BMONT[5]}};
+    for (int k = 0; k < NL; k++) { x.v[k] = xin[k]; y.v[k] = yin[k]; }
+    fmul(&x, &x, &r2, mx); /* Montgomery form */
+    fmul(&y, &y, &r2, mx);
+    fsqr(&t, &x, mx);
+    fmul(&rhs, &t, &x, mx); /* x^3 */
+    fadd(&u, &x, &x);
+    fadd(&u, &u, &x);
+    fsub(&rhs, &rhs, &u); /* x^3 - 3x */
+    fadd(&rhs, &rhs, &b);
+    fsqr(&t, &y, mx);
+    fsub(&t, &t, &rhs);
+    return fis_zero(&t);
+}
+
+#if P384_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static int on_curve_mulx(const limb x[NL], const limb y[NL]) { return on_curve(x, y, 1); }
+#endif
+
+int csigil_p384_on_curve(const csigil_limb x[6], const csigil_limb y[6], int use_mulx) {
+#if P384_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return on_curve_mulx(x, y);
+#endif
+    (void)use_mulx;
+    return on_curve(x, y, 0);
+}
+
 int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
                            const csigil_limb q[12], int use_mulx) {
 #if P384_HAVE_MULX

@@ -220,6 +220,10 @@ func ecSetPoint<R: ECFieldImpl>(
             // below took ~0.4 % of a certificate signature verification.
             return csigil_p256_on_curve(X, Y, 1) != 0
         }
+        if R.self == P384Reduction.self {
+            // P-384, uncompressed: the same check in its C kernel (CSigilBignum/p384.c).
+            return csigil_p384_on_curve(X, Y, 1) != 0
+        }
     }
     return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * n + 2 + 5 * n) { buf in
         let scratch = buf.baseAddress!

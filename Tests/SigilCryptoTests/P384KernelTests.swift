@@ -145,6 +145,56 @@ final class P384KernelTests: XCTestCase {
         }
     }
 
+    /// csigil_p384_on_curve (the key validation of ECDSAPublicKey for uncompressed P-384 points),
+    /// MULX and portable products: true for G, 3G, 255G, 2047G and one large multiple as Python's
+    /// `cryptography` gives them, and for (x, p - y); false for each with y + 1, y - 1 or x + 1
+    /// (below p) and for (0, 0).
+    func testOnCurve() {
+        let points: [(String, String)] = [
+            (
+                "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
+                "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f"
+            ),
+            (
+                "077a41d4606ffa1464793c7e5fdc7d98cb9d3910202dcd06bea4f240d3566da6b408bbae5026580d02d7e5c70500c831",
+                "c995f7ca0b0c42837d0bbe9602a9fc998520b41c85115aa5f7684c0edc111eacc24abd6be4b5d298b65f28600a2f1df1"
+            ),
+            (
+                "913ee585ac49138778366888055f6e18874e4ba0f45c6c0d9cdc23c662401ae27d44704af137e6fa6c679238031e49a5",
+                "122fb8a51307410051adc3846990cca4ca65c8aec1f2f2231a136f3dd8a15c1e6265211771ae52c5fa62d8e7487db3b1"
+            ),
+            (
+                "2cb001e3e8f043d01c3a3648f57a6b8b2c048d5d94ee1ad69eedf393a69f75195d2a43c22eff9bf6b960314e48914182",
+                "aef6c11df450f98f482797e0124b8d441049b467ad8be4383a0962a3bc54b86ca77f691c146998f9ecef59178f9a6154"
+            ),
+            (
+                "e50d201ae2bd3105f71cf1544f3b6d3d18150a878e4df00649cd5826e078f23b7d8d9f2d93e87ff77b173e8d6a23116b",
+                "fae1c203bb768b27392e6aa32fde29a355a9374629024caac4a57ba95ff4b4c5be70b0220f0284f95f0bae5f19657715"
+            ),
+        ]
+        let one: [UInt] = [1, 0, 0, 0, 0, 0]
+        let zero: [UInt] = [0, 0, 0, 0, 0, 0]
+        func onCurve(_ x: [UInt], _ y: [UInt], _ mulx: Bool) -> Bool {
+            x.withUnsafeBufferPointer { xp in
+                y.withUnsafeBufferPointer { csigil_p384_on_curve(xp.baseAddress!, $0.baseAddress!, mulx ? 1 : 0) != 0 }
+            }
+        }
+        // Plain integers below p: the kernel's sum / difference work on any representation.
+        func plus(_ v: [UInt], _ d: [UInt], _ sign: Int32) -> [UInt] { op(sign, v, d, mulx: false) }
+        for mulx in [false, true] {
+            for (xh, yh) in points {
+                let x = limbs(xh)
+                let y = limbs(yh)
+                XCTAssertTrue(onCurve(x, y, mulx), "\(xh) mulx \(mulx)")
+                XCTAssertTrue(onCurve(x, op(3, zero, y, mulx: false), mulx), "-P \(xh)")
+                XCTAssertFalse(onCurve(x, plus(y, one, 2), mulx), "y + 1 \(xh)")
+                XCTAssertFalse(onCurve(x, plus(y, one, 3), mulx), "y - 1 \(xh)")
+                XCTAssertFalse(onCurve(plus(x, one, 2), y, mulx), "x + 1 \(xh)")
+            }
+            XCTAssertFalse(onCurve(zero, zero, mulx))
+        }
+    }
+
     /// The static table of G (CSigilBignum/p384_gtable.h, written by Scripts/gen_ec_gtable.py p384
     /// with Python integers) against Sigil's generic point arithmetic (ecBuildAffineOddMultiples
     /// over P384Reduction: other code, other field representation) for every entry, and against
