@@ -2,7 +2,7 @@
 """Generates the static fixed-base tables of the C ECDSA kernels: the affine odd multiples G, 3G,
 ..., (2^(w-1) - 1)G of the P-256 or P-384 base point (FIPS 186-5 / SP 800-186 §3.2.1.3,
 §3.2.1.4), the table of the width-w wNAF of u1 in ECDSA verification (p256.c: w = 12,
-1024 entries, 64 KiB; p384.c: w = 10, 256 entries).
+1024 entries, 64 KiB; p384.c: w = 12, 1024 entries, 96 KiB).
 
     python3 Scripts/gen_ec_gtable.py p256 > Sources/CSigilBignum/p256_gtable.h
     python3 Scripts/gen_ec_gtable.py p384 > Sources/CSigilBignum/p384_gtable.h
@@ -26,7 +26,7 @@ CURVES = {
     "p384": dict(
         name="P-384", limbs=6,
         P=2**384 - 2**128 - 2**96 + 2**32 - 1,
-        B=0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF, window=10,
+        B=0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF, window=12,
         G=(0xAA87CA22BE8B05378EB1C71EF320AD746E1D3B628BA79B9859F741E082542A385502F25DBF55296C3A545E3872760AB7,
            0x3617DE4A96262C6F5D9E98BF9292DC29F8F41DBD289A147CE9DA3113B5F0B8C00A60B1CE1D7E819D7A431D7C90EA0E5F)),
 }

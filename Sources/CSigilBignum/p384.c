@@ -8,16 +8,21 @@
  * Field: p = 2^384 - 2^128 - 2^96 + 2^32 - 1, Montgomery form with R = 2^384, every element
  * fully reduced (below p). The Swift side (P384Reduction) keeps plain integers: the kernel
  * converts Q in and the result out.
- *  - Products: 6x6 limbs, operand scanning with unsigned __int128, then six word-by-word REDC
- *    rounds with -p^-1 = 2^32 + 1 (mod 2^64), each subtracting m·(2^384 - p) (two products
- *    instead of six, see redc); compiled twice: once for any x86-64 / other CPU,
- *    once with target("bmi2,adx") so that the compiler emits MULX (selected at run time with
- *    csigil_bignum_mulx_supported()). Squares form the 15 cross products once and double them.
- *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p.
+ *  - Products, where the CPU has BMI2 and ADX (csigil_bignum_mulx_supported(), the double-scalar
+ *    multiplication compiled a second time with target("bmi2,adx")) in optimised x86-64 builds:
+ *    hand-written MULX/ADCX/ADOX (p384_mulx.h, Scripts/gen_p384_mulx.py): the product as
+ *    interleaved rows and Montgomery rounds, the square as its 15 cross products once, doubled,
+ *    plus the squares, then six rounds on the low half; every round forms its multiple of p with
+ *    shifts (-p^-1 = 2^32 + 1 mod 2^64 and p = 2^384 - c, c = 2^128 + 2^96 - 2^32 + 1), no
+ *    product. Elsewhere (other CPUs, debug builds): portable C, 6x6 limbs, operand scanning with
+ *    unsigned __int128, then six word-by-word REDC rounds, each subtracting m·c (two products
+ *    instead of six, see redc). Squares form the 15 cross products once and double them.
+ *    Inputs below p give a REDC result below 2p; one conditional subtraction brings it below p
+ *    (final_sub: a branch that almost never takes the subtraction).
  * Points: Jacobian (X, Y, Z) ~ (X/Z^2, Y/Z^3), Z = 0 is infinity; the same formulas as p256.c
  * (Explicit-Formulas Database): dbl-2001-b (a = -3) scaled by 1/2, add-1998-cmo-2 with Z2^2, Z2^3
  * cached (the table of Q, width-5 wNAF), madd-2004-hmv (the static affine table of G,
- * p384_gtable.h, width-10 wNAF). The exceptional cases (an input at infinity, P + P, P + (-P))
+ * p384_gtable.h, width-12 wNAF). The exceptional cases (an input at infinity, P + P, P + (-P))
  * are detected and handled: a verifier sees attacker-chosen keys and signatures.
  */
 #include "CSigilBignum.h"
@@ -41,8 +46,14 @@ typedef struct { limb v[NL]; } fe;
 INL limb addc(limb a, limb b, limb cin, limb *cout) { return __builtin_addcl(a, b, cin, cout); }
 INL limb subb(limb a, limb b, limb bin, limb *bout) { return __builtin_subcl(a, b, bin, bout); }
 
-/* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. */
+/* r = s - p if s (with carry-out `top`) >= p, else s. s < 2p. Branches (variable time, see
+   above): s >= p needs top = 1 or s_5 = 2^64 - 1 (= p_5), about 2^-64 of the products here, so
+   the common case is one well-predicted test and a copy instead of a subtraction and a select. */
 INL void final_sub(fe *r, const limb s[NL], limb top) {
+    if (__builtin_expect(top == 0 && s[NL - 1] != ~(limb)0, 1)) {
+        _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) r->v[i] = s[i];
+        return;
+    }
     limb d[NL], b = 0;
     _Pragma("clang loop unroll(full)") for (int i = 0; i < NL; i++) d[i] = subb(s[i], P[i], b, &b);
     (void)subb(top, 0, b, &b); /* b = 1: s < p */
@@ -80,7 +91,7 @@ INL void redc(fe *r, limb t[2 * NL]) {
     final_sub(r, t + NL, top);
 }
 
-INL void fmul(fe *r, const fe *a, const fe *b) {
+INL void fmul_c(fe *r, const fe *a, const fe *b) {
     limb t[2 * NL];
     {
         limb c = 0;
@@ -103,7 +114,7 @@ INL void fmul(fe *r, const fe *a, const fe *b) {
     redc(r, t);
 }
 
-INL void fsqr(fe *r, const fe *a) {
+INL void fsqr_c(fe *r, const fe *a) {
     limb t[2 * NL];
     _Pragma("clang loop unroll(full)") for (int i = 0; i < 2 * NL; i++) t[i] = 0;
     /* Cross products a_i a_j, i < j. */
@@ -126,6 +137,41 @@ INL void fsqr(fe *r, const fe *a) {
         t[2 * i + 1] = addc(t[2 * i + 1], (limb)(q >> 64), c, &c);
     }
     redc(r, t);
+}
+
+#if defined(__x86_64__) && defined(__OPTIMIZE__)
+#define P384_ASM 1
+#include "p384_mulx.h"
+#else
+#define P384_ASM 0
+#endif
+
+/* mx (a constant after inlining): the MULX/ADCX/ADOX product (p384_mulx.h), only where the CPU
+   has BMI2 and ADX, in optimised x86-64 builds; otherwise the portable C above. */
+INL void fmul(fe *r, const fe *a, const fe *b, int mx) {
+#if P384_ASM
+    if (mx) {
+        limb s[NL], top;
+        mont_mul_mulx(s, &top, a, b);
+        final_sub(r, s, top);
+        return;
+    }
+#endif
+    (void)mx;
+    fmul_c(r, a, b);
+}
+
+INL void fsqr(fe *r, const fe *a, int mx) {
+#if P384_ASM
+    if (mx) {
+        limb s[NL], top;
+        mont_sqr_mulx(s, &top, a);
+        final_sub(r, s, top);
+        return;
+    }
+#endif
+    (void)mx;
+    fsqr_c(r, a);
 }
 
 /* r = a + b mod p, a, b < p. */
@@ -163,126 +209,129 @@ typedef struct { fe x, y, z; } jac;
 typedef struct { fe x, y, z, zz, zzz; } qentry;
 
 /* r = 2a (see p256.c for the derivation of the halved dbl-2001-b). r may alias a. */
-INL void pdbl(jac *r, const jac *a) {
-    fe delta, gamma, beta, alpha, t, u;
-    fsqr(&delta, &a->z);
-    fsqr(&gamma, &a->y);
-    fmul(&beta, &a->x, &gamma);
+INL void pdbl(jac *r, const jac *a, int mx) {
+    /* Ordered so that no product needs the one just before it (meant to let the out-of-order
+       window overlap the long MULX products; measured neutral in the C harness, within ±2 %). */
+    fe delta, gamma, beta, alpha, t, u, g2;
+    fsqr(&delta, &a->z, mx);
+    fsqr(&gamma, &a->y, mx);
     fsub(&t, &a->x, &delta);
     fadd(&u, &a->x, &delta);
-    fmul(&r->z, &a->y, &a->z);
-    fmul(&alpha, &t, &u);
+    fmul(&alpha, &t, &u, mx);
+    fmul(&beta, &a->x, &gamma, mx);
+    fmul(&r->z, &a->y, &a->z, mx);
     fhalf(&t, &alpha);
     fadd(&alpha, &alpha, &t);
-    fsqr(&t, &alpha);
+    fsqr(&t, &alpha, mx);
+    fsqr(&g2, &gamma, mx);
     fsub(&t, &t, &beta);
     fsub(&r->x, &t, &beta);
     fsub(&u, &beta, &r->x);
-    fmul(&u, &u, &alpha);
-    fsqr(&gamma, &gamma);
-    fsub(&r->y, &u, &gamma);
+    fmul(&u, &u, &alpha, mx);
+    fsub(&r->y, &u, &g2);
 }
 
-__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a) { pdbl(r, a); }
+__attribute__((noinline)) static void pdbl_rare(jac *r, const jac *a, int mx) { pdbl(r, a, mx); }
 
 /* r = a + b, b a Q-table entry (never infinity) with y replaced by `by`. add-1998-cmo-2. */
-INL void padd(jac *r, const jac *a, const qentry *b, const fe *by) {
+INL void padd(jac *r, const jac *a, const qentry *b, const fe *by, int mx) {
     if (fis_zero(&a->z)) {
         r->x = b->x; r->y = *by; r->z = b->z;
         return;
     }
-    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
-    fsqr(&z1z1, &a->z);
-    fmul(&u1, &a->x, &b->zz);
-    fmul(&u2, &b->x, &z1z1);
-    fmul(&s1, &a->y, &b->zzz);
-    fmul(&t, &a->z, &z1z1);
-    fmul(&s2, by, &t);
+    /* Ordered as pdbl: no product right after the one it needs (neutral, as there). */
+    fe z1z1, u1, u2, s1, s2, h, rr, hh, hhh, v, t, rr2, w;
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&u1, &a->x, &b->zz, mx);
+    fmul(&t, &a->z, &z1z1, mx);
+    fmul(&s1, &a->y, &b->zzz, mx);
+    fmul(&s2, by, &t, mx);
+    fmul(&u2, &b->x, &z1z1, mx);
     fsub(&h, &u2, &u1);
     fsub(&rr, &s2, &s1);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl_rare(r, a);
+            pdbl_rare(r, a, mx);
         } else {
             r->z = FE_ZERO;
         }
         return;
     }
-    fmul(&t, &a->z, &h);
-    fmul(&r->z, &t, &b->z);
-    fsqr(&hh, &h);
-    fmul(&hhh, &hh, &h);
-    fmul(&v, &u1, &hh);
-    fsqr(&t, &rr);
-    fsub(&t, &t, &hhh);
+    fsqr(&hh, &h, mx);
+    fmul(&t, &a->z, &h, mx);
+    fsqr(&rr2, &rr, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &u1, &hh, mx);
+    fmul(&r->z, &t, &b->z, mx);
+    fmul(&w, &s1, &hhh, mx);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
-    fmul(&v, &rr, &v);
-    fmul(&t, &s1, &hhh);
-    fsub(&r->y, &v, &t);
+    fmul(&v, &rr, &v, mx);
+    fsub(&r->y, &v, &w);
 }
 
 /* r = a + (qx, qy), affine, never infinity. madd-2004-hmv. */
-INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy) {
+INL void pmadd(jac *r, const jac *a, const fe *qx, const fe *qy, int mx) {
     if (fis_zero(&a->z)) {
         r->x = *qx; r->y = *qy;
         for (int k = 0; k < NL; k++) r->z.v[k] = ONE[k];
         return;
     }
-    fe z1z1, t, h, rr, hh, hhh, v, x1 = a->x, y1 = a->y;
-    fsqr(&z1z1, &a->z);
-    fmul(&t, &a->z, &z1z1);
-    fmul(&h, qx, &z1z1);
-    fmul(&rr, qy, &t);
+    fe z1z1, t, h, rr, hh, hhh, v, rr2, w, x1 = a->x, y1 = a->y;
+    fsqr(&z1z1, &a->z, mx);
+    fmul(&h, qx, &z1z1, mx);
+    fmul(&t, &a->z, &z1z1, mx);
     fsub(&h, &h, &x1);
+    fmul(&rr, qy, &t, mx);
     fsub(&rr, &rr, &y1);
     if (fis_zero(&h)) {
         if (fis_zero(&rr)) {
-            pdbl_rare(r, a);
+            pdbl_rare(r, a, mx);
         } else {
             r->z = FE_ZERO;
         }
         return;
     }
-    fmul(&r->z, &a->z, &h);
-    fsqr(&hh, &h);
-    fmul(&hhh, &hh, &h);
-    fmul(&v, &x1, &hh);
-    fsqr(&t, &rr);
-    fsub(&t, &t, &hhh);
+    fsqr(&hh, &h, mx);
+    fmul(&r->z, &a->z, &h, mx);
+    fsqr(&rr2, &rr, mx);
+    fmul(&hhh, &hh, &h, mx);
+    fmul(&v, &x1, &hh, mx);
+    fmul(&w, &y1, &hhh, mx);
+    fsub(&t, &rr2, &hhh);
     fsub(&t, &t, &v);
     fsub(&r->x, &t, &v);
     fsub(&v, &v, &r->x);
-    fmul(&v, &rr, &v);
-    fmul(&t, &y1, &hhh);
-    fsub(&r->y, &v, &t);
+    fmul(&v, &rr, &v, mx);
+    fsub(&r->y, &v, &w);
 }
 
 #define QTABLE 8 /* odd multiples Q, 3Q, ..., 15Q: the wNAF window of u2 is 5 */
 
-INL void q_table(qentry tab[QTABLE], const limb q[2 * NL]) {
+INL void q_table(qentry tab[QTABLE], const limb q[2 * NL], int mx) {
     jac acc, twice;
     const fe rr = {{RR[0], RR[1], RR[2], RR[3], RR[4], RR[5]}};
     fe x, y;
     for (int k = 0; k < NL; k++) { x.v[k] = q[k]; y.v[k] = q[NL + k]; }
-    fmul(&tab[0].x, &x, &rr); /* into Montgomery form */
-    fmul(&tab[0].y, &y, &rr);
+    fmul(&tab[0].x, &x, &rr, mx); /* into Montgomery form */
+    fmul(&tab[0].y, &y, &rr, mx);
     for (int k = 0; k < NL; k++) tab[0].z.v[k] = ONE[k];
     tab[0].zz = tab[0].z;
     tab[0].zzz = tab[0].z;
     acc.x = tab[0].x; acc.y = tab[0].y; acc.z = tab[0].z;
-    pdbl_rare(&twice, &acc);
+    pdbl_rare(&twice, &acc, mx);
     /* Q has prime order n: no multiple below 16 is infinity or equal to another. */
     qentry two;
     two.x = twice.x; two.y = twice.y; two.z = twice.z;
-    fsqr(&two.zz, &two.z);
-    fmul(&two.zzz, &two.zz, &two.z);
+    fsqr(&two.zz, &two.z, mx);
+    fmul(&two.zzz, &two.zz, &two.z, mx);
     for (int k = 1; k < QTABLE; k++) {
-        padd(&acc, &acc, &two, &two.y);
+        padd(&acc, &acc, &two, &two.y, mx);
         tab[k].x = acc.x; tab[k].y = acc.y; tab[k].z = acc.z;
-        fsqr(&tab[k].zz, &acc.z);
-        fmul(&tab[k].zzz, &tab[k].zz, &acc.z);
+        fsqr(&tab[k].zz, &acc.z, mx);
+        fmul(&tab[k].zzz, &tab[k].zz, &acc.z, mx);
     }
 }
 
@@ -311,17 +360,17 @@ static size_t wnaf(short out[NDIGITS], const limb k[NL], int w) {
     return (size_t)(last + 1);
 }
 
-INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
+INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL], int mx) {
     qentry tab[QTABLE];
     jac acc;
     short d1[NDIGITS], d2[NDIGITS];
     size_t len1 = wnaf(d1, u1, P384_GWINDOW), len2 = wnaf(d2, u2, 5);
-    q_table(tab, q);
+    q_table(tab, q, mx);
     acc.z = FE_ZERO;
     int started = 0;
     size_t len = len1 > len2 ? len1 : len2;
     for (size_t i = len; i-- > 0;) {
-        if (started) pdbl(&acc, &acc);
+        if (started) pdbl(&acc, &acc, mx);
         int a = d2[i];
         if (a != 0) {
             const qentry *e = &tab[(a < 0 ? -a : a) >> 1];
@@ -331,7 +380,7 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
                 fsub(&ny, &FE_ZERO, &e->y);
                 y = &ny;
             }
-            padd(&acc, &acc, e, y);
+            padd(&acc, &acc, e, y, mx);
             started = 1;
         }
         int b = d1[i];
@@ -340,16 +389,16 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
             fe gx, gy;
             for (int k = 0; k < NL; k++) { gx.v[k] = g[k]; gy.v[k] = g[NL + k]; }
             if (b < 0) fsub(&gy, &FE_ZERO, &gy);
-            pmadd(&acc, &acc, &gx, &gy);
+            pmadd(&acc, &acc, &gx, &gy, mx);
             started = 1;
         }
     }
     /* Out of Montgomery form: x · R · R^-1 = x (multiply by the plain 1). */
     const fe one = {{1, 0, 0, 0, 0, 0}};
     fe x, y, z;
-    fmul(&x, &acc.x, &one);
-    fmul(&y, &acc.y, &one);
-    fmul(&z, &acc.z, &one);
+    fmul(&x, &acc.x, &one, mx);
+    fmul(&y, &acc.y, &one, mx);
+    fmul(&z, &acc.z, &one, mx);
     for (int k = 0; k < NL; k++) { out[k] = x.v[k]; out[NL + k] = y.v[k]; out[2 * NL + k] = z.v[k]; }
     return !fis_zero(&acc.z);
 }
@@ -358,7 +407,7 @@ INL int mul_public(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const
 #define P384_HAVE_MULX 1
 __attribute__((target("bmi2,adx"), noinline))
 static int mul_public_mulx(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
-    return mul_public(out, u1, u2, q);
+    return mul_public(out, u1, u2, q, 1);
 }
 #else
 #define P384_HAVE_MULX 0
@@ -366,7 +415,43 @@ static int mul_public_mulx(limb out[3 * NL], const limb u1[NL], const limb u2[NL
 
 __attribute__((noinline))
 static int mul_public_portable(limb out[3 * NL], const limb u1[NL], const limb u2[NL], const limb q[2 * NL]) {
-    return mul_public(out, u1, u2, q);
+    return mul_public(out, u1, u2, q, 0);
+}
+
+/* y^2 == x^3 - 3x + b (SEC 1 §3.2.2.1 step 3) for x, y below p (plain integers): the key
+   validation of an uncompressed P-384 public key. */
+static const limb BMONT[NL] = {0x081188719d412dccUL, 0xf729add87a4c32ecUL, 0x77f2209b1920022eUL,
+                               0xe3374bee94938ae2UL, 0xb62b21f41f022094UL, 0xcd08114b604fbff9UL}; /* b R mod p */
+
+INL int on_curve(const limb xin[NL], const limb yin[NL], int mx) {
+    fe x, y, t, u, rhs;
+    const fe r2 = {{RR[0], RR[1], RR[2], RR[3], RR[4], RR[5]}};
+    const fe b = {{BMONT[0], BMONT[1], BMONT[2], BMONT[3], BMONT[4], BMONT[5]}};
+    for (int k = 0; k < NL; k++) { x.v[k] = xin[k]; y.v[k] = yin[k]; }
+    fmul(&x, &x, &r2, mx); /* Montgomery form */
+    fmul(&y, &y, &r2, mx);
+    fsqr(&t, &x, mx);
+    fmul(&rhs, &t, &x, mx); /* x^3 */
+    fadd(&u, &x, &x);
+    fadd(&u, &u, &x);
+    fsub(&rhs, &rhs, &u); /* x^3 - 3x */
+    fadd(&rhs, &rhs, &b);
+    fsqr(&t, &y, mx);
+    fsub(&t, &t, &rhs);
+    return fis_zero(&t);
+}
+
+#if P384_HAVE_MULX
+__attribute__((target("bmi2,adx"), noinline))
+static int on_curve_mulx(const limb x[NL], const limb y[NL]) { return on_curve(x, y, 1); }
+#endif
+
+int csigil_p384_on_curve(const csigil_limb x[6], const csigil_limb y[6], int use_mulx) {
+#if P384_HAVE_MULX
+    if (use_mulx && csigil_bignum_mulx_supported()) return on_curve_mulx(x, y);
+#endif
+    (void)use_mulx;
+    return on_curve(x, y, 0);
 }
 
 int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
@@ -389,10 +474,10 @@ size_t csigil_p384_wnaf(short out[385], const csigil_limb k[6], int w) {
     return wnaf(out, k, w);
 }
 
-static void field_op(int op, fe *z, const fe *x, const fe *y) {
+INL void field_op(int op, fe *z, const fe *x, const fe *y, int mx) {
     switch (op) {
-    case 0: fmul(z, x, y); break;
-    case 1: fsqr(z, x); break;
+    case 0: fmul(z, x, y, mx); break;
+    case 1: fsqr(z, x, mx); break;
     case 2: fadd(z, x, y); break;
     case 3: fsub(z, x, y); break;
     default: fhalf(z, x); break;
@@ -401,7 +486,7 @@ static void field_op(int op, fe *z, const fe *x, const fe *y) {
 
 #if P384_HAVE_MULX
 __attribute__((target("bmi2,adx"), noinline))
-static void field_op_mulx(int op, fe *z, const fe *x, const fe *y) { field_op(op, z, x, y); }
+static void field_op_mulx(int op, fe *z, const fe *x, const fe *y) { field_op(op, z, x, y, 1); }
 #endif
 
 void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], const csigil_limb b[6], int use_mulx) {
@@ -415,6 +500,6 @@ void csigil_p384_field_op(int op, csigil_limb r[6], const csigil_limb a[6], cons
     }
 #endif
     (void)use_mulx;
-    field_op(op, &z, &x, &y);
+    field_op(op, &z, &x, &y, 0);
     for (int k = 0; k < NL; k++) r[k] = z.v[k];
 }

@@ -220,6 +220,10 @@ func ecSetPoint<R: ECFieldImpl>(
             // below took ~0.4 % of a certificate signature verification.
             return csigil_p256_on_curve(X, Y, 1) != 0
         }
+        if R.self == P384Reduction.self {
+            // P-384, uncompressed: the same check in its C kernel (CSigilBignum/p384.c).
+            return csigil_p384_on_curve(X, Y, 1) != 0
+        }
     }
     return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 2 * n + 2 + 5 * n) { buf in
         let scratch = buf.baseAddress!
@@ -367,7 +371,7 @@ func ecdsaVerify<R: ECFieldImpl>(
             return csigil_p256_verify(u1, u2, q, r, p256UseMulx ? 1 : 0) != 0 ? .valid : .invalid
         } else if R.self == P384Reduction.self {
             // P-384: the C kernel (CSigilBignum/p384.c: Montgomery products, MULX when the CPU
-            // has it; width-10 wNAF of u1 over its static table of G, p384_gtable.h). Q goes in
+            // has it; width-12 wNAF of u1 over its static table of G, p384_gtable.h). Q goes in
             // and R comes out as plain integers below p (this field's representation).
             let finite = csigil_p384_mul_public(acc, u1, u2, q, p256UseMulx ? 1 : 0)
             // Step 7: R at infinity rejects.

@@ -143,7 +143,7 @@ extension KernelLimbs {
 extension KernelLimbs {
     /// A kernel's wNAF (`csigil_p256_wnaf` / `csigil_p384_wnaf`, scalars of `n` limbs, at most
     /// 64·n + 1 digits): digits odd, |d| < 2^(w-1), non-zero digits at least w apart, and
-    /// sum d_i 2^i == k, for the windows the kernels use (5 for Q; 12 for P-256's G, 10 for
+    /// sum d_i 2^i == k, for the windows the kernels use (5 for Q; 12 for P-256's G and for
     /// P-384's) and others, on edge and random scalars below 2^(64·n).
     static func checkWNAF(
         _ wnaf: (UnsafeMutablePointer<Int16>?, UnsafePointer<UInt>?, Int32) -> Int, limbs n: Int

@@ -62,12 +62,14 @@ void csigil_p256_field_op(int op, csigil_limb r[4], const csigil_limb a[4], cons
 
 /* P-384 (p384.c; variable time: for signature verification only, all inputs public).
    R = u1·G + u2·Q for scalars u1, u2 < 2^384 (6 little-endian limbs) and q = the affine public
-   key (x then y, plain integers below p): interleaved width-10 wNAF of u1 over the static table
+   key (x then y, plain integers below p): interleaved width-12 wNAF of u1 over the static table
    of G (p384_gtable.h) and width-5 wNAF of u2. Writes R as Jacobian X, Y, Z (plain integers,
    below p) to out and returns 1, or returns 0 when R is the point at infinity. use_mulx = 0
    forces the build without MULX (tests); otherwise MULX is used when the CPU has BMI2/ADX. */
 int csigil_p384_mul_public(csigil_limb out[18], const csigil_limb u1[6], const csigil_limb u2[6],
                            const csigil_limb q[12], int use_mulx);
+/* 1 when y^2 == x^3 - 3x + b on P-384 (SEC 1 §3.2.2.1 step 3), x, y plain integers below p. */
+int csigil_p384_on_curve(const csigil_limb x[6], const csigil_limb y[6], int use_mulx);
 
 /* For tests: the static table of G (count entries of x, y, 12 limbs each, (2k+1)·G in
    Montgomery form, R = 2^384) and the kernel's width-w NAF of k < 2^384 (385 digits). */
