@@ -60,6 +60,7 @@ func networkFailure(_ message: String) -> ExitCode {
 
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Fetch the certificate chain a TLS server presents (verification disabled).",
         discussion: """
             Connects, completes a handshake accepting any certificate, and prints the chain as PEM in \

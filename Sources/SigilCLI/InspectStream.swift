@@ -7,11 +7,10 @@ import Foundation
 /// buffer plus one object at a time — so memory does not grow with the input; every
 /// certificate becomes one line written straight into a byte buffer (`JSONWriter`), flushed
 /// to standard output in large writes. With one job the lines are written into the output
-/// buffer itself. With `--jobs N` the reading thread runs ahead of N rendering threads: it
-/// cuts the input into numbered chunks and queues them (at most a few chunks per job are read
-/// but not yet written, so memory stays bounded); each worker renders a whole chunk into a
-/// buffer of its own, reused from chunk to chunk; a writer thread writes the chunks in their
-/// sequence order, so the output is byte for byte the same as with one job.
+/// buffer itself. With `--jobs N`, N threads (the calling one and N − 1 more) each do
+/// everything in turn: take the next chunk of objects from the shared stream (under a lock),
+/// render it into a buffer of their own, and hand it over to be written in sequence order,
+/// so the output is byte for byte the same as with one job (see `InspectPipeline`).
 struct InspectStreamer {
     let now: Int64
     let jobs: Int
@@ -91,37 +90,17 @@ struct InspectStreamer {
                 if index & 511 == 0 { progress.update(objects: index, bytes: stream.bytesRead) }
             }
         } else {
-            let pipeline = InspectPipeline(
-                jobs: jobs, path: path, now: now, out: out,
-                maximumInFlight: jobs * Self.chunksInFlightPerJob)
-            var chunk: [Entry] = []
-            chunk.reserveCapacity(Self.chunkObjects)
-            var chunkBytes = 0
-            while true {
-                let object: ObjectStream.Object?
-                do {
-                    object = try stream.next()
-                } catch {
-                    index += 1
-                    sawStreamError = true
-                    chunk.append(.streamError("sigil: \(path) [\(index)]: \(error)"))
-                    continue
-                }
-                guard let object else { break }
-                index += 1
-                chunkBytes += object.der.count
-                chunk.append(.object(object, index: index))
-                if chunk.count >= Self.chunkObjects || chunkBytes >= Self.chunkBytes {
-                    pipeline.submit(chunk)
-                    chunk.removeAll(keepingCapacity: true)
-                    chunkBytes = 0
-                    progress.update(objects: index, bytes: stream.bytesRead)
+            let result = withUnsafeMutablePointer(to: &stream) { streamPointer in
+                withUnsafeMutablePointer(to: &progress) { progressPointer in
+                    let pipeline = InspectPipeline(
+                        stream: streamPointer, progress: progressPointer, path: path, now: now, out: out,
+                        maximumInFlight: jobs * Self.chunksInFlightPerJob)
+                    return pipeline.run(threads: jobs)
                 }
             }
-            if !chunk.isEmpty { pipeline.submit(chunk) }
-            let result = pipeline.finish()
             out = result.out
             reported = result.reported
+            sawStreamError = result.sawStreamError
             if result.failed { failed = true }
         }
         progress.finish()
@@ -170,14 +149,18 @@ struct InspectStreamer {
     }
 }
 
-/// The threads of `--jobs N`: the caller (the reading thread) submits numbered chunks; N
-/// workers render them; one writer writes them in order. At most `maximumInFlight` chunks are
-/// read but not yet written (`submit` waits), which bounds the memory whatever the input.
+/// The threads of `--jobs N`: N threads, each in a loop of (1) take the next chunk of the
+/// input from the shared stream and number it, (2) render it into a buffer of its own, (3)
+/// hand it in; whoever hands in the chunk that is next to be written writes it, and every
+/// chunk after it already handed in (one writer at a time, in sequence order). So `--jobs 2`
+/// keeps exactly two threads busy on two cores — no reader or writer thread beside the
+/// renderers, no thread woken per chunk — and the objects a thread reads are allocated,
+/// rendered and freed on that thread. Reading (PEM lines, base64) is the part done under the
+/// lock: about a sixth of the work, overlapped with the other threads' rendering.
 ///
-/// One mutex guards the shared state; each kind of waiter has its own condition, signalled
-/// only when what it waits for happens (a chunk queued: one worker; the chunk the writer
-/// needs next rendered: the writer; a chunk written: the reader), so no thread is woken for
-/// nothing (with one condition broadcast for every event, each chunk woke every thread).
+/// At most `maximumInFlight` chunks are taken and not yet written (a thread waits before
+/// taking another), which bounds the memory whatever the input: one slow chunk (a large CRL)
+/// cannot let the others run ahead without limit.
 final class InspectPipeline: @unchecked Sendable {
     /// A rendered chunk: its JSON lines, and the messages for standard error with the byte
     /// offset of the JSON they come after (so they appear in input order).
@@ -190,161 +173,183 @@ final class InspectPipeline: @unchecked Sendable {
     let path: String
     let now: Int64
     let maximumInFlight: Int
-    /// Guards everything below; the conditions go with it.
+    /// Guards everything below; the condition goes with it.
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// A chunk was queued, or the input ended (workers wait on it).
-    let queued = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// The chunk numbered `nextToWrite` was rendered, or the input ended (the writer).
-    let rendered = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// A chunk was written (the reader, in `submit`).
+    /// A chunk was written, or the input ended (threads waiting to take a chunk).
     let written = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// A thread ended (`finish`).
-    let ended = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    var queue: [(sequence: Int, entries: [InspectStreamer.Entry])] = []
-    var queueHead = 0
-    var done: [Int: Rendered] = [:]
-    /// The chunk the writer writes next.
-    var nextToWrite = 0
-    /// Output buffers handed back by the writer, for the workers to reuse.
-    var spare: [JSONWriter] = []
-    var submitted = 0
+    /// The input, its progress line and the objects' running number (under the lock).
+    let stream: UnsafeMutablePointer<ObjectStream>
+    let progress: UnsafeMutablePointer<Progress>
+    var index = 0
+    var sawStreamError = false
+    var ended = false
+    /// Chunks taken (the next chunk's number), and taken but not yet written.
+    var taken = 0
     var inFlight = 0
-    var closed = false
-    var running = 0
-    // The writer's own state (read by the caller only after the threads end).
+    /// Chunks handed in, by number, waiting for the ones before them.
+    var done: [Int: Rendered] = [:]
+    /// The chunk to write next, and whether a thread is writing.
+    var nextToWrite = 0
+    var writing = false
+    /// Output buffers already written, for reuse.
+    var spare: [JSONWriter] = []
+    // The writing thread's state (one at a time, `writing`; read by `run` after the threads end).
     var out: OutputBuffer
     var reported = 0
     var failed = false
 
-    init(jobs: Int, path: String, now: Int64, out: OutputBuffer, maximumInFlight: Int) {
+    init(
+        stream: UnsafeMutablePointer<ObjectStream>, progress: UnsafeMutablePointer<Progress>, path: String,
+        now: Int64, out: OutputBuffer, maximumInFlight: Int
+    ) {
+        self.stream = stream
+        self.progress = progress
         self.path = path
         self.now = now
         self.out = out
         self.maximumInFlight = maximumInFlight
         pthread_mutex_init(mutex, nil)
-        for c in [queued, rendered, written, ended] { pthread_cond_init(c, nil) }
-        running = jobs + 1
-        for _ in 0..<jobs { start { $0.work() } }
-        start { $0.write() }
+        pthread_cond_init(written, nil)
     }
 
     deinit {
-        for c in [queued, rendered, written, ended] {
-            pthread_cond_destroy(c)
-            c.deallocate()
-        }
+        pthread_cond_destroy(written)
+        written.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
     @inline(__always) func lock() { pthread_mutex_lock(mutex) }
     @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
-    @inline(__always) func wait(_ c: UnsafeMutablePointer<pthread_cond_t>) { pthread_cond_wait(c, mutex) }
 
-    func start(_ body: @escaping @Sendable (InspectPipeline) -> Void) {
-        let t = Thread { [self] in
-            body(self)
-            lock()
-            running -= 1
-            pthread_cond_signal(ended)
-            unlock()
+    /// Runs the loop on the calling thread and `threads − 1` more; returns when the input
+    /// is read and written.
+    func run(threads: Int) -> (out: OutputBuffer, reported: Int, failed: Bool, sawStreamError: Bool) {
+        var started: [pthread_t] = []
+        for _ in 1..<threads {
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 1 << 20)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let status = pthread_create(
+                &thread, &attributes,
+                { context in
+                    let pipeline = Unmanaged<InspectPipeline>.fromOpaque(context!).takeRetainedValue()
+                    pipeline.work()
+                    return nil
+                }, context)
+            pthread_attr_destroy(&attributes)
+            if status == 0 {
+                started.append(thread)
+            } else {
+                Unmanaged<InspectPipeline>.fromOpaque(context).release()  // fewer threads, same output
+            }
         }
-        t.stackSize = 1 << 20
-        t.start()
+        work()
+        for t in started { pthread_join(t, nil) }
+        precondition(done.isEmpty && nextToWrite == taken, "inspect pipeline: chunks left unwritten")
+        return (out, reported, failed, sawStreamError)
     }
 
-    /// Queues a chunk, waiting while `maximumInFlight` chunks are read and not yet written.
-    func submit(_ entries: [InspectStreamer.Entry]) {
-        lock()
-        while inFlight >= maximumInFlight { wait(written) }
-        inFlight += 1
-        queue.append((submitted, entries))
-        submitted += 1
-        pthread_cond_signal(queued)
-        unlock()
-    }
-
-    /// No more chunks: waits for every chunk to be written and the threads to end.
-    func finish() -> (out: OutputBuffer, reported: Int, failed: Bool) {
-        lock()
-        closed = true
-        pthread_cond_broadcast(queued)
-        pthread_cond_broadcast(rendered)
-        while running > 0 { wait(ended) }
-        unlock()
-        return (out, reported, failed)
+    /// Takes the next chunk from the stream into `entries` (empty at the end of the input).
+    /// Called with the lock held.
+    func take(into entries: inout [InspectStreamer.Entry]) {
+        var bytes = 0
+        while entries.count < InspectStreamer.chunkObjects && bytes < InspectStreamer.chunkBytes {
+            let object: ObjectStream.Object?
+            do {
+                object = try stream.pointee.next()
+            } catch {
+                // The stream reports a bad PEM block and goes on (a DER error ends it).
+                index += 1
+                sawStreamError = true
+                entries.append(.streamError("sigil: \(path) [\(index)]: \(error)"))
+                continue
+            }
+            guard let object else {
+                ended = true
+                break
+            }
+            index += 1
+            bytes += object.der.count
+            entries.append(.object(object, index: index))
+        }
+        progress.pointee.update(objects: index, bytes: stream.pointee.bytesRead)
     }
 
     func work() {
+        var entries: [InspectStreamer.Entry] = []
+        entries.reserveCapacity(InspectStreamer.chunkObjects)
+        var w = JSONWriter(capacity: 0)
+        lock()
         while true {
-            lock()
-            while queueHead == queue.count && !closed { wait(queued) }
-            if queueHead == queue.count {
-                unlock()
-                return
-            }
-            let (sequence, entries) = queue[queueHead]
-            queue[queueHead].entries = []
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                queueHead = 0
-            }
-            var w = spare.popLast() ?? JSONWriter(capacity: 0)
+            while inFlight >= maximumInFlight && !ended { pthread_cond_wait(written, mutex) }
+            if ended { break }
+            take(into: &entries)
+            if ended { pthread_cond_broadcast(written) }  // threads waiting for room: the end
+            if entries.isEmpty { break }
+            let sequence = taken
+            taken += 1
+            inFlight += 1
             unlock()
 
-            var r = Rendered(json: JSONWriter(capacity: 0), messages: [], lines: 0)
+            var messages: [(at: Int, text: String)] = []
+            var lines = 0
             for e in entries {
                 switch e {
-                case .streamError(let text): r.messages.append((w.count, text))
+                case .streamError(let text): messages.append((w.count, text))
                 case .object(let o, let index):
                     switch InspectStreamer.render(o, index: index, path: path, now: now, into: &w) {
-                    case .line: r.lines += 1
+                    case .line: lines += 1
                     case .skipped: break
-                    case .error(let text): r.messages.append((w.count, text))
+                    case .error(let text): messages.append((w.count, text))
                     }
                 }
             }
-            r.json = w
+            entries.removeAll(keepingCapacity: true)
+            let r = Rendered(json: consume w, messages: messages, lines: lines)
 
             lock()
             done[sequence] = r
-            if sequence == nextToWrite { pthread_cond_signal(rendered) }
-            unlock()
+            w = spare.popLast() ?? JSONWriter(capacity: 0)
+            if !writing { writeReady() }
         }
+        unlock()
     }
 
-    func write() {
-        var next = 0
-        while true {
-            lock()
-            while done[next] == nil && !(closed && next == submitted) { wait(rendered) }
-            guard var r = done.removeValue(forKey: next) else {
-                unlock()
-                return
-            }
+    /// Writes the chunks handed in from `nextToWrite` on, in order, until one is missing.
+    /// Called with the lock held and `writing` false; the lock is released while writing.
+    func writeReady() {
+        writing = true
+        while let r = done.removeValue(forKey: nextToWrite) {
             unlock()
-
-            var from = 0
-            for m in r.messages {
-                out.write(r.json, from, m.at)
-                out.flush()
-                printError(m.text)
-                failed = true
-                from = m.at
-            }
-            out.write(r.json, from, r.json.count)
-            reported += r.lines
-            next += 1
-            r.json.removeAll()
-
+            // The buffer comes back as the only reference (`write` consumed the chunk), so
+            // emptying it does not copy it.
+            var json = write(r)
+            json.removeAll()
             lock()
-            nextToWrite = next
+            nextToWrite += 1
             inFlight -= 1
-            spare.append(r.json)
+            spare.append(json)
             pthread_cond_signal(written)
-            unlock()
         }
+        writing = false
+    }
+
+    /// Writes one chunk: its JSON, with its messages at their places; returns its buffer.
+    func write(_ r: consuming Rendered) -> JSONWriter {
+        var from = 0
+        for m in r.messages {
+            out.write(r.json, from, m.at)
+            out.flush()
+            printError(m.text)
+            failed = true
+            from = m.at
+        }
+        out.write(r.json, from, r.json.count)
+        reported += r.lines
+        return r.json
     }
 }
 

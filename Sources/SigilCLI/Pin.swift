@@ -4,6 +4,7 @@ import Sigil
 
 struct Pin: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pin",
         abstract: "Print the sha256/ SPKI pin of every certificate (or public key) in the given files.",
         discussion: """
             The pin is base64(SHA-256(DER SubjectPublicKeyInfo)), the form HPKP (pin-sha256), TrustKit \

@@ -4,6 +4,7 @@ import Sigil
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Decide whether a certificate chain deserves trust.",
         discussion: """
             LEAF may be a PEM bundle: the leaf first, then intermediates. Anchors default to the \

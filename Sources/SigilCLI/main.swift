@@ -41,6 +41,7 @@ func printError(_ message: String) {
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Print a report for every certificate, CRL and OCSP response in the given PEM or DER files.",
         discussion: """
             Certificates the strict parser refuses are still shown, field by field, with every \
@@ -233,6 +234,7 @@ struct Inspect: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert certificates between PEM and DER."
     )
 

@@ -293,3 +293,46 @@ final class VerifyStreamingInputTests: XCTestCase {
         }
     }
 }
+
+extension InspectStreamCLITests {
+    /// `--jobs 2` and `--jobs 3` (every thread reads, renders and writes) on the inputs whose
+    /// outcome is not a list of good certificates: the same standard output, messages and exit
+    /// status as one job — no certificate at all (empty, text, a key only: "no certificate"),
+    /// a bad block alone, DER cut short or followed by a cut copy (the DER error ends the
+    /// stream), a CRL, and a mix whose third object is malformed (reported as `[3]`, the
+    /// certificates and the CRL around it still reported: three lines).
+    func testJobsMatchOneJobOnInputsWithErrorsOrNothingToReport() throws {
+        let certs = try PEM.certificatesDER(in: try bundle()).certificates
+        let cert = PEM.encode(certs[0])
+        let der = certs[0]
+        let crl = try TestSupport.read(TestSupport.fixtures.appendingPathComponent("revocation/int2.crl.pem").path)
+        let bad = "-----BEGIN CERTIFICATE-----\nAA!A\n-----END CERTIFICATE-----\n"
+        let key = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+        let inputs: [(String, [UInt8], status: Int32, lines: Int)] = [
+            ("empty.pem", [], 1, 0),
+            ("text.txt", Array("hello\n".utf8), 1, 0),
+            ("key.pem", Array(key.utf8), 1, 0),
+            ("bad.pem", Array(bad.utf8), 1, 0),
+            ("short.der", Array(der.prefix(300)), 1, 0),
+            ("trailing.der", der + der.prefix(100), 1, 1),
+            ("crl.pem", crl, 0, 1),
+            ("mixed.pem", Array(cert.utf8) + crl + Array((bad + key + cert).utf8), 1, 3),
+        ]
+        for (name, bytes, status, lines) in inputs {
+            let file = try tempFile(name, bytes)
+            let one = try run(["inspect", "--json", file])
+            XCTAssertEqual(one.status, status, "\(name): \(one.err)")
+            XCTAssertEqual(one.out.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, lines, name)
+            for jobs in ["2", "3"] {
+                let parallel = try run(["inspect", "--json", "--jobs", jobs, file])
+                XCTAssertEqual(parallel.status, one.status, "\(name) --jobs \(jobs)")
+                XCTAssertTrue(parallel.out == one.out, "\(name) --jobs \(jobs): standard output differs")
+                XCTAssertEqual(parallel.err, one.err, "\(name) --jobs \(jobs)")
+            }
+            if name == "mixed.pem" { XCTAssertTrue(one.err.contains("[3]"), one.err) }
+            if lines == 0 && name != "bad.pem" && name != "short.der" {
+                XCTAssertTrue(one.err.contains("no certificate"), "\(name): \(one.err)")
+            }
+        }
+    }
+}
