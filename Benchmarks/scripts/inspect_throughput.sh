@@ -31,18 +31,22 @@ best() {  # best user time (s), its wall time (s) and max RSS (KiB) of 5 runs of
     done
     echo "$b $e $r"
 }
-bestwall() {  # best wall time (s), its user time (s) and max RSS (KiB) of 5 runs of "$@"
-    local b="" u="" r=""
-    for _ in 1 2 3 4 5; do
-        read -r x w m < <(python3 "$here/rusage.py" "$@")
-        if [ -z "$b" ] || awk "BEGIN{exit !($w < $b)}"; then b=$w; u=$x; r=$m; fi
-    done
-    echo "$b $u $r"
-}
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r one wall1 rss1 < <(best "$sigil" inspect --json "$input")
-read -r wall1b _ _ < <(bestwall "$sigil" inspect --json "$input")
-read -r wall2 user2 rss2 < <(bestwall "$sigil" inspect --json --jobs 2 "$input")
+# One job and `--jobs 2` alternate run by run (7 pairs), so that whatever else the shared machine
+# does falls on both sides alike (two separate blocks of runs let one disturbed block decide the
+# ratio); the best wall time of each side.
+bestpair() {  # best one-job wall (s), best --jobs 2 wall (s), its user time (s) and max RSS (KiB)
+    local b1="" b2="" u2="" r2=""
+    for _ in 1 2 3 4 5 6 7; do
+        read -r _ w _ < <(python3 "$here/rusage.py" "$sigil" inspect --json "$input")
+        if [ -z "$b1" ] || awk "BEGIN{exit !($w < $b1)}"; then b1=$w; fi
+        read -r x w m < <(python3 "$here/rusage.py" "$sigil" inspect --json --jobs 2 "$input")
+        if [ -z "$b2" ] || awk "BEGIN{exit !($w < $b2)}"; then b2=$w; u2=$x; r2=$m; fi
+    done
+    echo "$b1 $b2 $u2 $r2"
+}
+read -r wall1b wall2 user2 rss2 < <(bestpair)
 read -r ossl osslrss < <( { /usr/bin/time -f "%U %M" sh -c \
     "openssl crl2pkcs7 -nocrl -certfile '$input' | openssl pkcs7 -print_certs -text -noout > /dev/null"; } 2>&1 | tail -1)
 read -r pyca pycarss < <( { /usr/bin/time -f "%U %M" python3 "$here/inspect_pyca.py" "$input" > /dev/null; } 2>&1 | tail -1)
@@ -56,7 +60,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "$certs certificates, $mb MB of PEM; user CPU time (best of 5, getrusage via \`scripts/rusage.py\`) and peak RSS; OpenSSL in the same sitting"
     echo "(\`openssl crl2pkcs7 -nocrl -certfile F | openssl pkcs7 -print_certs -text -noout\`, both processes) and a minimal"
     echo "Python \`cryptography\` loop (\`Benchmarks/scripts/inspect_pyca.py F\`: fewer fields, JSON Lines). \`--jobs 2\`: wall time"
-    echo "(best of 5), the user time of that run beside it. Load average: $load at the start, $load_end at the end."
+    echo "(best of 7 runs alternating with 7 one-job runs), the user time of that run beside it. Load average: $load at the start, $load_end at the end."
     echo
     echo "| command | user time | certificates/s | µs/certificate | peak RSS |"
     echo "|---|---:|---:|---:|---:|"
