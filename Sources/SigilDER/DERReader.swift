@@ -321,7 +321,12 @@ public struct DERReader {
     /// Reads a constructed value with `tag` and runs `body` over its content; fails with
     /// `.trailingData` if `body` leaves bytes unread. This is the only way the parsers in this
     /// package enter a nested value.
-    @inlinable
+    ///
+    /// Inlined (with `enterOptional` and the static `enter`) so that the closure's body is
+    /// compiled into the caller: called, every nesting level cost a function's prologue, the
+    /// readers spilled to the stack and a typed-error check on the way out (callgrind, the
+    /// extension decoders).
+    @inlinable @inline(__always)
     public mutating func enter<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T
     {
         let value = try read(tag)
@@ -329,7 +334,7 @@ public struct DERReader {
     }
 
     /// Like `enter(_:_:)`, but only when the next value carries `tag`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T)
         throws(DERError) -> T?
     {
@@ -339,7 +344,7 @@ public struct DERReader {
 
     /// Runs `body` over the content of an already-read constructed value, requiring that it
     /// consume everything.
-    @inlinable
+    @inlinable @inline(__always)
     public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError)
         -> T
     {
