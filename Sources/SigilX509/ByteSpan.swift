@@ -165,6 +165,16 @@ struct ListCursor {
         end = list.end
     }
 
+    /// A cursor over the content of the TLV that `span` holds (a validated SEQUENCE or SET
+    /// encoding, e.g. a name's): empty when its header does not read.
+    @inlinable
+    init(contentOf span: ByteSpan) {
+        storage = span.storage
+        let h = ListCursor.header(span.storage, span.start, span.end)
+        position = h?.contentStart ?? span.end
+        end = h?.end ?? span.end
+    }
+
     /// The next element's TLV, or nil at the end (or at a malformed element, which validated
     /// lists never have: the rest is then skipped).
     @inlinable @inline(__always)
