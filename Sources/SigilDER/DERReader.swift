@@ -158,6 +158,17 @@ public struct DERReader {
         self.depth = depth
     }
 
+    /// A reader over the content of a value another reader returned, whose offsets satisfy
+    /// `init(input:from:to:depth:)`'s precondition by construction (a `DERValue` is only made
+    /// by the readers, over their own input): `enter` takes it for every nesting level.
+    @inlinable
+    init(unchecked input: UnsafeRawBufferPointer, from: Int, to: Int, depth: Int) {
+        self._input = input
+        self._position = from
+        self.end = to
+        self.depth = depth
+    }
+
     /// True when nothing is left to read.
     @inlinable public var isAtEnd: Bool { position >= end }
     /// Octets left to read.
@@ -189,10 +200,10 @@ public struct DERReader {
         // encoding rules, and X.690 §8.1.5 uses it only as end-of-contents octets of the
         // indefinite form, which DER never has (§10.1). Found by fuzzing (FuzzDER).
         if tagByte & 0xDF == 0 { throw DERError(.unexpectedTag, at: p) }
-        p += 1
+        p &+= 1
         guard p < end else { throw DERError(.truncated, at: p) }
         let first = _input[p]
-        p += 1
+        p &+= 1
         var length: Int
         if first < 0x80 {
             length = Int(first)
@@ -200,18 +211,19 @@ public struct DERReader {
             if first == 0x80 { throw DERError(.indefiniteLength, at: p - 1) }
             let n = Int(first & 0x7F)
             if n > 4 { throw DERError(.lengthTooLong, at: p - 1) }
-            guard end - p >= n else { throw DERError(.truncated, at: p) }
+            guard end &- p >= n else { throw DERError(.truncated, at: p) }
             if _input[p] == 0 { throw DERError(.nonMinimalLength, at: p - 1) }
+            // At most four octets: below 2^32, no overflow.
             length = 0
-            for i in 0..<n { length = (length << 8) | Int(_input[p + i]) }
+            for i in 0..<n { length = (length &<< 8) | Int(_input[p &+ i]) }
             if length < 0x80 { throw DERError(.nonMinimalLength, at: p - 1) }
-            p += n
+            p &+= n
         }
-        guard length <= end - p else { throw DERError(.truncated, at: start) }
-        _position = p + length
+        guard length <= end &- p else { throw DERError(.truncated, at: start) }
+        _position = p &+ length
         return DERValue(
             tag: DERTag(rawValue: tagByte), start: start, contentStart: p,
-            end: p + length, input: _input, depth: depth)
+            end: p &+ length, input: _input, depth: depth)
     }
 
     /// Reads the next value, which must carry `tag`.
@@ -235,12 +247,15 @@ public struct DERReader {
         let p = _position
         let t = tag.rawValue
         // `t` is a constant at almost every call site: the two tag checks fold away.
-        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 1, _input[p] == t else { return nil }
-        let first = _input[p + 1]
-        guard first < 0x80, Int(first) <= end - p - 2 else { return nil }
-        let e = p + 2 + Int(first)
+        // Wrapping arithmetic here and below: 0 <= position <= end <= input.count always holds
+        // (the initialisers check it, every read keeps it), so no sum or difference of these
+        // offsets and a few octets can overflow; the overflow checks were a third of each read.
+        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end &- 1, _input[p] == t else { return nil }
+        let first = _input[p &+ 1]
+        guard first < 0x80, Int(first) <= end &- p &- 2 else { return nil }
+        let e = p &+ 2 &+ Int(first)
         _position = e
-        return DERValue(tag: tag, start: p, contentStart: p + 2, end: e, input: _input, depth: depth)
+        return DERValue(tag: tag, start: p, contentStart: p &+ 2, end: e, input: _input, depth: depth)
     }
 
     /// The next value when it carries `tag` (neither of the high-tag form nor [UNIVERSAL 0])
@@ -255,25 +270,25 @@ public struct DERReader {
     mutating func readTwoOctetForm(_ tag: DERTag) -> DERValue? {
         let p = _position
         let t = tag.rawValue
-        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end - 2, _input[p] == t else { return nil }
-        let first = _input[p + 1]
+        guard t & 0x1F != 0x1F, t & 0xDF != 0, p < end &- 2, _input[p] == t else { return nil }
+        let first = _input[p &+ 1]
         let length: Int
         let contentStart: Int
         if first == 0x81 {
-            length = Int(_input[p + 2])
+            length = Int(_input[p &+ 2])
             guard length >= 0x80 else { return nil }
-            contentStart = p + 3
+            contentStart = p &+ 3
         } else if first == 0x82 {
-            guard p < end - 3 else { return nil }
-            let high = _input[p + 2]
+            guard p < end &- 3 else { return nil }
+            let high = _input[p &+ 2]
             guard high != 0 else { return nil }
-            length = Int(high) << 8 | Int(_input[p + 3])
-            contentStart = p + 4
+            length = Int(high) << 8 | Int(_input[p &+ 3])
+            contentStart = p &+ 4
         } else {
             return nil
         }
-        guard length <= end - contentStart else { return nil }
-        let e = contentStart + length
+        guard length <= end &- contentStart else { return nil }
+        let e = contentStart &+ length
         _position = e
         return DERValue(tag: tag, start: p, contentStart: contentStart, end: e, input: _input, depth: depth)
     }
@@ -321,7 +336,12 @@ public struct DERReader {
     /// Reads a constructed value with `tag` and runs `body` over its content; fails with
     /// `.trailingData` if `body` leaves bytes unread. This is the only way the parsers in this
     /// package enter a nested value.
-    @inlinable
+    ///
+    /// Inlined (with `enterOptional` and the static `enter`) so that the closure's body is
+    /// compiled into the caller: called, every nesting level cost a function's prologue, the
+    /// readers spilled to the stack and a typed-error check on the way out (callgrind, the
+    /// extension decoders).
+    @inlinable @inline(__always)
     public mutating func enter<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T
     {
         let value = try read(tag)
@@ -329,7 +349,7 @@ public struct DERReader {
     }
 
     /// Like `enter(_:_:)`, but only when the next value carries `tag`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func enterOptional<T>(_ tag: DERTag, _ body: (inout DERReader) throws(DERError) -> T)
         throws(DERError) -> T?
     {
@@ -339,13 +359,13 @@ public struct DERReader {
 
     /// Runs `body` over the content of an already-read constructed value, requiring that it
     /// consume everything.
-    @inlinable
+    @inlinable @inline(__always)
     public static func enter<T>(_ value: DERValue, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError)
         -> T
     {
         if !value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         if value.depth + 1 > DERReader.maximumDepth { throw DERError(.nestingTooDeep, at: value.start) }
-        var inner = DERReader(input: value._input, from: value.contentStart, to: value.end, depth: value.depth + 1)
+        var inner = DERReader(unchecked: value._input, from: value.contentStart, to: value.end, depth: value.depth + 1)
         let result = try body(&inner)
         if !inner.isAtEnd { throw DERError(.trailingData, at: inner.position) }
         return result

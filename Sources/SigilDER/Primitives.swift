@@ -155,28 +155,10 @@ extension DERValue {
     func decodeObjectIdentifierSlow() throws(DERError) -> UnsafeRawBufferPointer {
         try requirePrimitive()
         guard contentCount > 0 else { throw DERError(.invalidObjectIdentifier, at: contentStart) }
-        // When no octet has bit 8 set the OID is valid (see above): eight octets at a time
-        // from 8 octets on (the last word overlapping the one before), else an OR over the
-        // octets; anything else takes the octet-by-octet check, which reports the first
-        // offending offset.
-        let n = contentCount
-        var any: UInt64 = 0
-        if n >= 8 {
-            var k = contentStart
-            while end &- k > 8 {
-                any |= _input.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-                k &+= 8
-            }
-            any |= _input.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
-        } else {
-            var k = contentStart
-            while k < end {
-                any |= UInt64(_input[k])
-                k &+= 1
-            }
-        }
-        if any & 0x8080_8080_8080_8080 == 0 { return _content }
-        // `run` counts the octets of the current arc read so far (0 at an arc's start).
+        if DERValue.objectIdentifierOctetsValid(_input, from: contentStart, to: end) { return _content }
+        // Invalid (or content within the input's first eight octets, which the word-wise check
+        // does not load): the octet-by-octet check decides and reports the first offending
+        // offset. `run` counts the octets of the current arc read so far (0 at an arc's start).
         var run = 0
         var i = contentStart
         while i < end {
@@ -190,6 +172,56 @@ extension DERValue {
         }
         if run != 0 { throw DERError(.invalidObjectIdentifier, at: end - 1) }
         return _content
+    }
+
+    /// True when `input[from..<to]` (at least one octet) is valid OBJECT IDENTIFIER content
+    /// (X.690 §8.19.2): no subidentifier starts with 0x80 (each is minimal), the last octet
+    /// ends one (bit 8 clear), and — Sigil's bound, as the octet loop of
+    /// `decodeObjectIdentifierSlow` — none is longer than 9 octets. Eight octets at a time: per
+    /// word, the octets with bit 8 set (continuations) and those that start a subidentifier
+    /// (whose predecessor is no continuation) as bit masks, 0x80 octets found exactly
+    /// (`~(((x & 0x7F…) + 0x7F…) | x | 0x7F…)` marks the zero octets of `x` without
+    /// borrows between them), the run of continuations carried from word to word. False also
+    /// when the content ends within the input's first eight octets (the last word is loaded
+    /// ending at `to`): the caller then checks octet by octet, which decides either way.
+    @inlinable @inline(__always)
+    static func objectIdentifierOctetsValid(_ input: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        guard from < to, to >= 8, to <= input.count, from >= 0 else { return false }
+        var k = from
+        var carry: UInt64 = 0  // 0x80 when the octet before `k` is a continuation
+        var run = 0  // continuations since the last octet that ended a subidentifier
+        while k < to {
+            let m = Swift.min(8, to &- k)
+            let w: UInt64
+            let valid: UInt64
+            if m == 8 {
+                w = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+                valid = ~0
+            } else {
+                // The last `m` octets as the low octets of the word that ends at `to`.
+                let last = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: to &- 8, as: UInt64.self))
+                w = last &>> UInt64(8 &* (8 &- m))
+                valid = (1 &<< UInt64(8 &* m)) &- 1
+            }
+            let cont = w & high & valid
+            let starts = ~((cont &<< 8) | carry) & high & valid
+            let x = w ^ high
+            let is80 = ~(((x & low) &+ low) | x | low)
+            if is80 & starts != 0 { return false }
+            let ends = ~cont & high & valid
+            if ends == 0 {
+                run &+= m
+                if run > 8 { return false }
+            } else {
+                if run &+ ends.trailingZeroBitCount &>> 3 > 8 { return false }
+                run = m &- 1 &- ((63 &- ends.leadingZeroBitCount) &>> 3)
+            }
+            carry = (cont &>> UInt64(8 &* (m &- 1))) & 0x80
+            k &+= m
+        }
+        return run == 0
     }
 
     /// NULL (X.690 §8.8: no content).

@@ -9,22 +9,38 @@ import SigilDER
 public struct ByteSpan: Sendable {
     /// The certificate's whole encoding (internal: expose `bytes`, a slice of it).
     @usableFromInline let storage: [UInt8]
-    /// Absolute offset of the first byte.
-    public let start: Int
-    /// Absolute offset one past the last byte.
-    public let end: Int
+    // The offsets as 32 bits: a span is two words, so a value made of up to two spans (an
+    // otherName, a `GeneralName`) is passed, returned and destroyed in registers. Measured
+    // with callgrind: with three-word spans, every `Optional<GeneralName>` and
+    // `Optional<Extension>` a caller in another module dropped went through the type's value
+    // witness (`__swift_instantiateConcreteTypeFromMangledName`, then `Optional`'s generic
+    // destroy: ~120 instructions each, 34 per walk of the RSA-2048 leaf). Every buffer a span
+    // is made over is bounded well below 4 GiB by its parser (`Certificate.maximumSize`,
+    // `CertificateList.maximumSize`, `OCSPResponse.maximumSize`; `init(unvalidated:)` checks).
+    @usableFromInline let _start: UInt32
+    @usableFromInline let _end: UInt32
 
+    /// Absolute offset of the first byte.
+    @inlinable public var start: Int { Int(_start) }
+    /// Absolute offset one past the last byte.
+    @inlinable public var end: Int { Int(_end) }
+
+    /// A span of `storage[start..<end]`; both offsets lie within a buffer its parser bounded
+    /// (at most `CertificateList.maximumSize`, far below 2^32).
     @inlinable
     init(_ storage: [UInt8], _ start: Int, _ end: Int) {
         self.storage = storage
-        self.start = start
-        self.end = end
+        self._start = UInt32(truncatingIfNeeded: start)
+        // Checked (a trap, never a wrong span): `start` is at most `end` at every call site.
+        self._end = UInt32(end)
     }
 
     /// A span over all of `bytes`, which no parser has validated: for Sigil's own fuzz harness
     /// and tests, which feed arbitrary bytes to the decoders that take a span (they re-check
-    /// every byte they read). Not for applications (`@_spi(SigilInternal)`).
+    /// every byte they read). Not for applications (`@_spi(SigilInternal)`). At most
+    /// `UInt32.max` bytes (the offsets are 32-bit).
     @_spi(SigilInternal) public init(unvalidated bytes: [UInt8]) {
+        precondition(bytes.count <= Int(UInt32.max), "ByteSpan: at most 2^32 - 1 bytes")
         self.init(bytes, 0, bytes.count)
     }
 
@@ -82,13 +98,12 @@ extension ByteSpan: Equatable, Hashable {
 }
 
 /// `Array.withUnsafeBytes` is not typed-throws; this keeps the error type (`DERError`, or
-/// `Never` for a closure that cannot fail) through it.
+/// `Never` for a closure that cannot fail) through it, by way of `withUnsafeBufferPointer`,
+/// which is (a `Result` carried the value and the error out before: its wrapping and
+/// unwrapping, and the copies of the value they made, showed in every decoder's profile).
 @inlinable
 func withStorage<R, E: Error>(_ storage: [UInt8], _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-    let result: Result<R, E> = storage.withUnsafeBytes { buf in
-        Result { () throws(E) -> R in try body(buf) }
-    }
-    return try result.get()
+    try storage.withUnsafeBufferPointer { (buf) throws(E) -> R in try body(UnsafeRawBufferPointer(buf)) }
 }
 
 let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
@@ -148,6 +163,16 @@ struct ListCursor {
         storage = list.storage
         position = list.start
         end = list.end
+    }
+
+    /// A cursor over the content of the TLV that `span` holds (a validated SEQUENCE or SET
+    /// encoding, e.g. a name's): empty when its header does not read.
+    @inlinable
+    init(contentOf span: ByteSpan) {
+        storage = span.storage
+        let h = ListCursor.header(span.storage, span.start, span.end)
+        position = h?.contentStart ?? span.end
+        end = h?.end ?? span.end
     }
 
     /// The next element's TLV, or nil at the end (or at a malformed element, which validated

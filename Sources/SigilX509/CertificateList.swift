@@ -586,17 +586,23 @@ public struct CertificateList: Sendable {
     /// `entries(serial:)` for serial INTEGER content octets given as bytes (e.g. from a
     /// database): minimal two's complement, as in the certificate.
     public func entries(serial bytes: [UInt8]) -> [RevokedCertificate] {
-        entries(serial: ByteSpan(bytes, 0, bytes.count))
+        // Spans hold 32-bit offsets (`ByteSpan`); no serial is that long (RFC 5280 §4.1.2.2: 20 octets).
+        guard bytes.count <= Int(UInt32.max) else { return [] }
+        return entries(serial: ByteSpan(bytes, 0, bytes.count))
     }
 
     /// `entryIndices(serial:)` for serial INTEGER content octets given as bytes.
     public func entryIndices(serial bytes: [UInt8]) -> Range<Int> {
-        entryIndices(serial: ByteSpan(bytes, 0, bytes.count))
+        // Spans hold 32-bit offsets (`ByteSpan`); no serial is that long (RFC 5280 §4.1.2.2: 20 octets).
+        guard bytes.count <= Int(UInt32.max) else { return 0..<0 }
+        return entryIndices(serial: ByteSpan(bytes, 0, bytes.count))
     }
 
     /// `firstEntry(serial:)` for serial INTEGER content octets given as bytes.
     public func firstEntry(serial bytes: [UInt8]) -> RevokedCertificate? {
-        firstEntry(serial: ByteSpan(bytes, 0, bytes.count))
+        // Spans hold 32-bit offsets (`ByteSpan`); no serial is that long (RFC 5280 §4.1.2.2: 20 octets).
+        guard bytes.count <= Int(UInt32.max) else { return nil }
+        return firstEntry(serial: ByteSpan(bytes, 0, bytes.count))
     }
 
     /// The entry at a position of the sorted index (`0..<revokedCount`, e.g. from

@@ -4,12 +4,29 @@
 /// extnValue OCTET STRING }` (RFC 5280 §4.1). `value` is the content of extnValue, i.e. the
 /// DER encoding of the extension's own ASN.1 type.
 public struct Extension: Sendable {
-    /// OID content octets.
-    public let oid: ByteSpan
+    // One storage reference and four 32-bit offsets (as `ByteSpan`'s): four words, so the
+    // value (and an `Optional<Extension>`) is returned and destroyed in registers, with one
+    // reference count instead of two per extension.
+    @usableFromInline let storage: [UInt8]
+    @usableFromInline let offsets: (oidStart: UInt32, oidEnd: UInt32, valueStart: UInt32, valueEnd: UInt32)
     /// The `critical` flag (false when the DEFAULT FALSE field is absent, as DER requires).
     public let critical: Bool
+
+    /// OID content octets.
+    @inlinable public var oid: ByteSpan { ByteSpan(storage, Int(offsets.oidStart), Int(offsets.oidEnd)) }
     /// The content of extnValue: the DER encoding of the extension's own ASN.1 type.
-    public let value: ByteSpan
+    @inlinable public var value: ByteSpan { ByteSpan(storage, Int(offsets.valueStart), Int(offsets.valueEnd)) }
+
+    /// The extension whose OID content is `storage[oid]` and extnValue content `storage[value]`
+    /// (offsets within a buffer its parser bounded, as a `ByteSpan`'s).
+    init(storage: [UInt8], oid: (Int, Int), critical: Bool, value: (Int, Int)) {
+        self.storage = storage
+        self.offsets = (
+            UInt32(truncatingIfNeeded: oid.0), UInt32(truncatingIfNeeded: oid.1),
+            UInt32(truncatingIfNeeded: value.0), UInt32(value.1)
+        )
+        self.critical = critical
+    }
 
     /// The OID in dotted form, e.g. "2.5.29.19" (allocates; for display).
     @available(*, deprecated, message: "use OID.dotted(oid), the one dotted-OID spelling")
@@ -40,30 +57,39 @@ public struct Extensions: Sequence, Sendable {
 
         /// The next extension, or nil at the end (the list was validated while parsing, so none is
         /// skipped).
+        ///
+        /// The list was validated by the strict reader when it was parsed (`validateExtensions`:
+        /// each Extension's fields, in DER, nothing after them), so each step reads only the
+        /// headers, as the list iterators do (`ListCursor.header`: every octet read lies within
+        /// the list, every length within its TLV): the SEQUENCE, extnID, the `critical` BOOLEAN
+        /// when its tag is there (DER TRUE: the parse refused an explicit FALSE), and extnValue,
+        /// which must end the SEQUENCE. Anything else ends the walk (never, in a parsed list).
         public mutating func next() -> Extension? {
-            guard position < end else { return nil }
-            let p = position
-            let e = end
             let storage = storage
-            // One pass over the bytes: the Extension TLV and its three fields.
-            let step: (Extension, Int)? = try? withStorage(storage) { (b) throws(DERError) -> (Extension, Int) in
-                var r = DERReader(input: b, from: p, to: e)
-                let ext = try r.enter(.sequence) { (x) throws(DERError) -> Extension in
-                    let oid = try x.read(.objectIdentifier)
-                    let critical = try x.readBooleanDefaultFalse()
-                    let value = try x.read(.octetString)
-                    return Extension(
-                        oid: ByteSpan(storage, oid.contentStart, oid.end), critical: critical,
-                        value: ByteSpan(storage, value.contentStart, value.end))
-                }
-                return (ext, r.position)
-            }
-            guard let (ext, next) = step else {
-                position = end
+            let e = end
+            guard let x = ListCursor.header(storage, position, e), x.tag == 0x30,
+                let o = ListCursor.header(storage, x.contentStart, x.end), o.tag == 0x06,
+                var v = ListCursor.header(storage, o.end, x.end)
+            else {
+                position = e
                 return nil
             }
-            position = next
-            return ext
+            var critical = false
+            if v.tag == 0x01 {
+                critical = v.end - v.contentStart == 1 && storage[v.contentStart] == 0xFF
+                guard let w = ListCursor.header(storage, v.end, x.end) else {
+                    position = e
+                    return nil
+                }
+                v = w
+            }
+            guard v.tag == 0x04, v.end == x.end else {
+                position = e
+                return nil
+            }
+            position = x.end
+            return Extension(
+                storage: storage, oid: (o.contentStart, o.end), critical: critical, value: (v.contentStart, v.end))
         }
     }
 }
@@ -114,94 +140,80 @@ extension Certificate {
         return nil
     }
 
-    /// Where the value (the extnValue content) of extension `oid` lies, if present. Known
-    /// extensions are found through the index built while parsing; the Extension there was
-    /// validated then (`validateExtensions`), so only its headers are read again (with the
-    /// strict reader) to reach the value. Others, and every extension of an unindexed list, by
-    /// a scan.
-    func extensionValueRange(_ oid: [UInt8]) -> (start: Int, end: Int)? {
-        if !spans.unindexed, let slot = KnownExtension.slot(oid) {
-            return knownExtensionValueRange(slot)
-        }
-        for e in extensions where e.oid == oid { return (e.value.start, e.value.end) }
-        return nil
-    }
+    /// Where the extnValue OCTET STRING TLV of an extension starts (`at`), and the offset its
+    /// reading may not pass (`end`).
+    typealias ValueLocation = (at: Int, end: Int)
 
-    /// `extensionValueRange` for the extension in index slot `slot` (see `KnownExtension`):
-    /// only the extnValue OCTET STRING header is read again (with the strict reader), where
-    /// the index says it starts.
+    /// Where the extnValue of the known extension in index slot `slot` (see `KnownExtension`)
+    /// lies; nil when the extension is absent. Indexed lists: from the index built while
+    /// parsing, whose Extension there was validated then (`validateExtensions`), so only the
+    /// extnValue OCTET STRING is read again (with the strict reader) by the decoders. Unindexed
+    /// lists (over 64 KiB): by a scan.
     @inline(__always)
-    func knownExtensionValueRange(_ slot: Int) -> (start: Int, end: Int)? {
-        if spans.unindexed { return extensionValueRange(KnownExtension.oid(slot)) }
-        guard let at = knownExtensionValueAt(slot) else { return nil }
-        let end = Int(spans.extensions.end)
-        return der.withUnsafeBytes { b -> (start: Int, end: Int)? in
-            var r = DERReader(input: b, from: at, to: end)
-            guard let v = try? r.read(.octetString) else { return nil }
-            return (v.contentStart, v.end)
-        }
-    }
-
-    /// Where the extnValue OCTET STRING TLV of the extension in slot `slot` starts (indexed
-    /// lists only), nil when the extension is absent.
-    @inline(__always)
-    func knownExtensionValueAt(_ slot: Int) -> Int? {
+    func knownValueLocation(_ slot: Int) -> ValueLocation? {
+        if spans.unindexed { return scannedValueLocation(KnownExtension.oid(slot)) }
         let relative = Int(spans.knownExtensions[slot])
         if relative == 0 { return nil }
-        return Int(spans.extensions.start) + relative - 1 + Int(spans.knownValueDeltas[slot])
+        let at = Int(spans.extensions.start) + relative - 1 + Int(spans.knownValueDeltas[slot])
+        return (at, Int(spans.extensions.end))
     }
 
-    /// Decodes the value of the extension `oid` with `body`, which must consume it all.
-    /// Errors are `.invalidExtension` at the offending offset (any DER error inside an extension
-    /// value is reported as the extension being malformed, with the precise offset).
-    func decodeExtension<T>(_ oid: [UInt8], _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        guard let range = extensionValueRange(oid) else { return nil }
-        return try decodeExtensionValue(range, body)
+    /// `knownValueLocation` of an unindexed list: the first extension with extnID `oid` (the
+    /// parse refused duplicates), found by walking the list with the strict reader.
+    func scannedValueLocation(_ oid: [UInt8]) -> ValueLocation? {
+        let start = Int(spans.extensions.start)
+        let end = Int(spans.extensions.end)
+        return der.withUnsafeBytes { b -> ValueLocation? in
+            var r = DERReader(input: b, from: start, to: end)
+            while !r.isAtEnd {
+                let step = try? r.enter(.sequence) { (x) throws(DERError) -> (Bool, Int, Int) in
+                    let o = try x.read(.objectIdentifier)
+                    _ = try x.readBooleanDefaultFalse()
+                    let at = x.position
+                    let v = try x.read(.octetString)
+                    return (oid.matches(o.content), at, v.end)
+                }
+                guard let (found, at, valueEnd) = step else { return nil }
+                if found { return (at, valueEnd) }
+            }
+            return nil
+        }
     }
 
-    /// `decodeExtension` for the extension in index slot `slot`: one entry into the storage,
-    /// which reads the extnValue header where the index says and decodes the value.
+    /// Decodes the value of the known extension in slot `slot` with `body`, which must consume
+    /// it all; nil when absent. Errors are `.invalidExtension` at the offending offset (any DER
+    /// error inside an extension value is reported as the extension being malformed, with the
+    /// precise offset).
     @inline(__always)
     func decodeKnownExtension<T>(_ slot: Int, _ body: (inout DERReader) throws(DERError) -> T) throws(DERError) -> T? {
-        if spans.unindexed {
-            guard let range = extensionValueRange(KnownExtension.oid(slot)) else { return nil }
-            return try decodeExtensionValue(range, body)
-        }
-        guard let at = knownExtensionValueAt(slot) else { return nil }
-        // The decoding itself is static, given the storage and the offsets only: run as a
-        // method it made the optimiser copy the whole 225-byte Certificate per decoded extension
-        // (measured with callgrind: `Certificate` outlined copies from here, ~6 per
-        // certificate in `inspect --json`).
-        return try Certificate.decodeExtensionValue(der, at: at, end: Int(spans.extensions.end), body)
+        guard let loc = knownValueLocation(slot) else { return nil }
+        return try Certificate.decodeExtensionValue(der, loc) { (_, r) throws(DERError) -> T in try body(&r) }
     }
 
-    /// The extnValue OCTET STRING at `at` (within `end`) of `storage`, its content decoded by
-    /// `body`, which must consume it all; errors are `.invalidExtension` at their offset.
+    /// `decodeKnownExtension` for decoders that make views: `body` is handed the storage. The
+    /// decoding is a static function of the storage reference and the offsets: run as a method,
+    /// or making views from `der` in one, the optimiser copied the whole Certificate (outlined
+    /// copies, ~100 instructions each, measured with callgrind) to retain its storage.
+    @inline(__always)
+    func decodeKnownExtensionViews<T>(_ slot: Int, _ body: ([UInt8], inout DERReader) throws(DERError) -> T)
+        throws(DERError) -> T?
+    {
+        guard let loc = knownValueLocation(slot) else { return nil }
+        return try Certificate.decodeExtensionValue(der, loc, body)
+    }
+
+    /// The extnValue OCTET STRING at `loc` of `storage`, its content decoded by `body` (given
+    /// the storage, to make views), which must consume it all; errors are `.invalidExtension`
+    /// at their offset.
     static func decodeExtensionValue<T>(
-        _ storage: [UInt8], at: Int, end: Int, _ body: (inout DERReader) throws(DERError) -> T
+        _ storage: [UInt8], _ loc: ValueLocation, _ body: ([UInt8], inout DERReader) throws(DERError) -> T
     ) throws(DERError) -> T {
         do {
             return try withStorage(storage) { (buf) throws(DERError) -> T in
-                var h = DERReader(input: buf, from: at, to: end)
+                var h = DERReader(input: buf, from: loc.at, to: loc.end)
                 let value = try h.read(.octetString)
                 var r = DERReader(input: buf, from: value.contentStart, to: value.end)
-                let v = try body(&r)
-                try r.finish()
-                return v
-            }
-        } catch {
-            throw DERError(.invalidExtension, at: error.offset)
-        }
-    }
-
-    @inline(__always)
-    func decodeExtensionValue<T>(_ range: (start: Int, end: Int), _ body: (inout DERReader) throws(DERError) -> T)
-        throws(DERError) -> T
-    {
-        do {
-            return try withStorage(der) { (buf) throws(DERError) -> T in
-                var r = DERReader(input: buf, from: range.start, to: range.end)
-                let v = try body(&r)
+                let v = try body(storage, &r)
                 try r.finish()
                 return v
             }
@@ -286,17 +298,10 @@ extension Certificate {
 
     /// `SubjectKeyIdentifier ::= KeyIdentifier ::= OCTET STRING`
     public func subjectKeyIdentifier() throws(DERError) -> ByteSpan? {
-        // Offsets out of the closure, the view made here from the storage reference taken up
-        // front (reading `der` after the decoding copied the whole Certificate).
-        // (No closure over `self` either: one would copy the whole Certificate.)
-        if !spans.unindexed {
-            // As in `listExtension`: a static function given the storage reference.
-            guard let at = knownExtensionValueAt(KnownExtension.subjectKeyIdentifier) else { return nil }
-            return try Certificate.keyIdentifierValue(der, at: at, end: Int(spans.extensions.end))
+        try decodeKnownExtensionViews(KnownExtension.subjectKeyIdentifier) { (storage, r) throws(DERError) in
+            let (s, e) = try Certificate.keyIdentifierOctets(&r)
+            return ByteSpan(storage, s, e)
         }
-        let storage = der
-        guard let found = try subjectKeyIdentifierRange() else { return nil }
-        return ByteSpan(storage, found.0, found.1)
     }
 
     /// `subjectKeyIdentifier()`'s decoding, returning where the octets lie (no view made: for
@@ -311,27 +316,18 @@ extension Certificate {
         return (v.contentStart, v.end)
     }
 
-    /// `SubjectKeyIdentifier ::= KeyIdentifier` (an OCTET STRING) in the extnValue at `at`.
-    @inline(never)
-    static func keyIdentifierValue(_ storage: [UInt8], at: Int, end: Int) throws(DERError) -> ByteSpan {
-        let found = try decodeExtensionValue(storage, at: at, end: end, Certificate.keyIdentifierOctets)
-        return ByteSpan(storage, found.0, found.1)
-    }
-
     /// `AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] KeyIdentifier OPTIONAL,
     ///   authorityCertIssuer [1] GeneralNames OPTIONAL,
     ///   authorityCertSerialNumber [2] CertificateSerialNumber OPTIONAL }`
     public func authorityKeyIdentifier() throws(DERError) -> AuthorityKeyIdentifier? {
-        // Offsets out of the closure, views made here (no extra reference to `der` held
-        // across the decoding).
-        let storage = der
-        guard let found = try authorityKeyIdentifierRanges() else { return nil }
-        // Built in one step from the one copy of the storage reference, taken up front (no
-        // intermediate values to copy and destroy).
-        return AuthorityKeyIdentifier(
-            keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
-            authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
-            authorityCertSerialNumber: found.serial.map { ByteSpan(storage, $0.0, $0.1) })
+        try decodeKnownExtensionViews(KnownExtension.authorityKeyIdentifier) {
+            (storage, r) throws(DERError) -> AuthorityKeyIdentifier in
+            let found = try Certificate.authorityKeyIdentifierFields(&r)
+            return AuthorityKeyIdentifier(
+                keyIdentifier: found.key.map { ByteSpan(storage, $0.0, $0.1) },
+                authorityCertIssuer: found.issuer.map { GeneralNames(list: ByteSpan(storage, $0.0, $0.1)) },
+                authorityCertSerialNumber: found.serial.map { ByteSpan(storage, $0.0, $0.1) })
+        }
     }
 
     /// Where an authorityKeyIdentifier's fields lie (content offsets), each nil when absent.
@@ -340,27 +336,30 @@ extension Certificate {
     /// `authorityKeyIdentifier()`'s decoding, returning where its fields lie (no views made:
     /// for `trustExtensions()`, which keeps only offsets).
     func authorityKeyIdentifierRanges() throws(DERError) -> AuthorityKeyIdentifierRanges? {
+        try decodeKnownExtension(KnownExtension.authorityKeyIdentifier, Certificate.authorityKeyIdentifierFields)
+    }
+
+    /// The one decoding of an authorityKeyIdentifier value (both paths).
+    static func authorityKeyIdentifierFields(_ r: inout DERReader) throws(DERError) -> AuthorityKeyIdentifierRanges {
         typealias Found = AuthorityKeyIdentifierRanges
-        return try decodeKnownExtension(KnownExtension.authorityKeyIdentifier) { (r) throws(DERError) -> Found in
-            try r.enter(.sequence) { (s) throws(DERError) -> Found in
-                var f: Found = (nil, nil, nil)
-                if let k = try s.readOptional(.contextPrimitive(0)) {
-                    f.key = (k.contentStart, k.end)
-                }
-                if let n = try s.readOptional(.contextConstructed(1)) {
-                    try validateList(n, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
-                    f.issuer = (n.contentStart, n.end)
-                }
-                if let sn = try s.readOptional(.contextPrimitive(2)) {
-                    _ = try sn.decodeIntegerBytes()
-                    f.serial = (sn.contentStart, sn.end)
-                }
-                // §4.2.1.1: issuer and serial are present together or not at all.
-                if (f.issuer == nil) != (f.serial == nil) {
-                    throw DERError(.invalidExtension, at: s.position)
-                }
-                return f
+        return try r.enter(.sequence) { (s) throws(DERError) -> Found in
+            var f: Found = (nil, nil, nil)
+            if let k = try s.readOptional(.contextPrimitive(0)) {
+                f.key = (k.contentStart, k.end)
             }
+            if let n = try s.readOptional(.contextConstructed(1)) {
+                try validateList(n, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
+                f.issuer = (n.contentStart, n.end)
+            }
+            if let sn = try s.readOptional(.contextPrimitive(2)) {
+                _ = try sn.decodeIntegerBytes()
+                f.serial = (sn.contentStart, sn.end)
+            }
+            // §4.2.1.1: issuer and serial are present together or not at all.
+            if (f.issuer == nil) != (f.serial == nil) {
+                throw DERError(.invalidExtension, at: s.position)
+            }
+            return f
         }
     }
 
@@ -373,24 +372,31 @@ extension Certificate {
     /// §4.2.1.10: minimum MUST be zero and maximum MUST be absent; Sigil rejects other values
     /// (an explicit minimum 0 also breaks DER's DEFAULT rule), and an empty NameConstraints.
     public func nameConstraints() throws(DERError) -> NameConstraints? {
-        let storage = der
-        return try decodeKnownExtension(KnownExtension.nameConstraints) { (r) throws(DERError) -> NameConstraints in
+        try decodeKnownExtensionViews(KnownExtension.nameConstraints) {
+            (storage, r) throws(DERError) -> NameConstraints in
             try r.enter(.sequence) { (s) throws(DERError) -> NameConstraints in
                 var nc = NameConstraints()
-                for (tag, isPermitted) in [(DERTag.contextConstructed(0), true), (DERTag.contextConstructed(1), false)]
-                {
-                    guard let v = try s.readOptional(tag) else { continue }
-                    try validateList(v, atLeastOne: true) { (g) throws(DERError) in
-                        try g.enter(.sequence) { (sub) throws(DERError) in
-                            try GeneralName.check(&sub, inConstraint: true)
-                            if !sub.isAtEnd { throw DERError(.invalidExtension, at: sub.position) }
-                        }
-                    }
-                    let list = GeneralSubtrees(list: ByteSpan(storage, v.contentStart, v.end))
-                    if isPermitted { nc.permitted = list } else { nc.excluded = list }
+                if let v = try s.readOptional(.contextConstructed(0)) {
+                    try Certificate.validateSubtrees(v)
+                    nc.permitted = GeneralSubtrees(list: ByteSpan(storage, v.contentStart, v.end))
+                }
+                if let v = try s.readOptional(.contextConstructed(1)) {
+                    try Certificate.validateSubtrees(v)
+                    nc.excluded = GeneralSubtrees(list: ByteSpan(storage, v.contentStart, v.end))
                 }
                 if nc.permitted == nil && nc.excluded == nil { throw DERError(.invalidExtension, at: s.position) }
                 return nc
+            }
+        }
+    }
+
+    /// `GeneralSubtrees ::= SEQUENCE SIZE (1..MAX) OF GeneralSubtree`, each subtree a base
+    /// name (iPAddress as address and mask) and nothing else (§4.2.1.10).
+    static func validateSubtrees(_ v: DERValue) throws(DERError) {
+        try validateList(v, atLeastOne: true) { (g) throws(DERError) in
+            try g.enter(.sequence) { (sub) throws(DERError) in
+                try GeneralName.check(&sub, inConstraint: true)
+                if !sub.isAtEnd { throw DERError(.invalidExtension, at: sub.position) }
             }
         }
     }
@@ -399,31 +405,49 @@ extension Certificate {
 
     /// certificatePolicies (RFC 5280 §4.2.1.4); see `CertificatePolicies.init(extensionValue:)`.
     public func certificatePolicies() throws(DERError) -> CertificatePolicies? {
-        let storage = der
-        guard let range = knownExtensionValueRange(KnownExtension.certificatePolicies) else { return nil }
-        let value = ByteSpan(storage, range.start, range.end)
+        guard let value = try knownValueSpan(KnownExtension.certificatePolicies) else { return nil }
         return try CertificatePolicies(extensionValue: value)
     }
 
     /// policyMappings (RFC 5280 §4.2.1.5); see `PolicyMappings.init(extensionValue:)`.
     public func policyMappings() throws(DERError) -> PolicyMappings? {
-        guard let range = knownExtensionValueRange(KnownExtension.policyMappings) else { return nil }
-        let value = ByteSpan(der, range.start, range.end)
+        guard let value = try knownValueSpan(KnownExtension.policyMappings) else { return nil }
         return try PolicyMappings(extensionValue: value)
     }
 
     /// policyConstraints (RFC 5280 §4.2.1.11); see `PolicyConstraints.init(extensionValue:)`.
     public func policyConstraints() throws(DERError) -> PolicyConstraints? {
-        guard let range = knownExtensionValueRange(KnownExtension.policyConstraints) else { return nil }
-        let value = ByteSpan(der, range.start, range.end)
+        guard let value = try knownValueSpan(KnownExtension.policyConstraints) else { return nil }
         return try PolicyConstraints(extensionValue: value)
     }
 
     /// inhibitAnyPolicy (RFC 5280 §4.2.1.14); see `decodeInhibitAnyPolicy(extensionValue:)`.
     public func inhibitAnyPolicy() throws(DERError) -> Int? {
-        guard let range = knownExtensionValueRange(KnownExtension.inhibitAnyPolicy) else { return nil }
-        let value = ByteSpan(der, range.start, range.end)
+        guard let value = try knownValueSpan(KnownExtension.inhibitAnyPolicy) else { return nil }
         return try Certificate.decodeInhibitAnyPolicy(extensionValue: value)
+    }
+
+    /// The extnValue content of the known extension in slot `slot` as a view, the OCTET STRING
+    /// read with the strict reader (its content is left to the value's decoder); nil when
+    /// absent, `.invalidExtension` when the OCTET STRING does not read.
+    func knownValueSpan(_ slot: Int) throws(DERError) -> ByteSpan? {
+        guard let loc = knownValueLocation(slot) else { return nil }
+        return try Certificate.valueSpan(der, loc)
+    }
+
+    /// `knownValueSpan`'s static part (views made from the storage given, not from `der`).
+    static func valueSpan(_ storage: [UInt8], _ loc: ValueLocation) throws(DERError) -> ByteSpan {
+        let range: (Int, Int)
+        do {
+            range = try withStorage(storage) { (buf) throws(DERError) -> (Int, Int) in
+                var h = DERReader(input: buf, from: loc.at, to: loc.end)
+                let value = try h.read(.octetString)
+                return (value.contentStart, value.end)
+            }
+        } catch {
+            throw DERError(.invalidExtension, at: error.offset)
+        }
+        return ByteSpan(storage, range.0, range.1)
     }
 
     // MARK: authorityInfoAccess (§4.2.2.1)
@@ -431,18 +455,21 @@ extension Certificate {
     /// `AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription`
     /// `AccessDescription ::= SEQUENCE { accessMethod OID, accessLocation GeneralName }`
     public func authorityInformationAccess() throws(DERError) -> AccessDescriptions? {
-        let storage = der
-        return try authorityInformationAccessRange().map { AccessDescriptions(list: ByteSpan(storage, $0.0, $0.1)) }
+        try listExtension(KnownExtension.authorityInfoAccess, Certificate.checkAccessDescription)
+            .map { AccessDescriptions(list: $0) }
     }
 
     /// `authorityInformationAccess()`'s decoding, every AccessDescription validated, returning
     /// where the list lies (no view made: for `trustExtensions()`).
     func authorityInformationAccessRange() throws(DERError) -> (Int, Int)? {
-        try listExtensionRange(KnownExtension.authorityInfoAccess) { (r) throws(DERError) in
-            try r.enter(.sequence) { (a) throws(DERError) in
-                _ = try a.readObjectIdentifier()
-                try GeneralName.check(&a)
-            }
+        try listExtensionRange(KnownExtension.authorityInfoAccess, Certificate.checkAccessDescription)
+    }
+
+    /// One AccessDescription, validated.
+    static func checkAccessDescription(_ r: inout DERReader) throws(DERError) {
+        try r.enter(.sequence) { (a) throws(DERError) in
+            _ = try a.readObjectIdentifier()
+            try GeneralName.check(&a)
         }
     }
 
@@ -461,8 +488,8 @@ extension Certificate {
     }
 
     func distributionPoints(_ slot: Int) throws(DERError) -> DistributionPoints? {
-        let storage = der
-        return try distributionPointsRange(slot).map { DistributionPoints(list: ByteSpan(storage, $0.0, $0.1)) }
+        try listExtension(slot) { (r) throws(DERError) in try DistributionPoint.validate(&r) }
+            .map { DistributionPoints(list: $0) }
     }
 
     /// `distributionPoints(slot)`'s decoding, every point validated, returning where the list
@@ -477,49 +504,51 @@ extension Certificate {
     /// whose content is a TLS `SignedCertificateTimestampList` (RFC 6962 §3.3). Returns the TLS
     /// bytes and the number of SCTs they hold (each SCT's length prefix checked, not its content).
     public func signedCertificateTimestamps() throws(DERError) -> (list: ByteSpan, count: Int)? {
-        let storage = der
-        return try decodeKnownExtension(KnownExtension.signedCertificateTimestampList) {
-            (r) throws(DERError) -> (list: ByteSpan, count: Int) in
-            let v = try r.read(.octetString)
-            let b = v.content
-            guard b.count >= 2, Int(b[0]) << 8 | Int(b[1]) == b.count - 2 else {
-                throw DERError(.invalidExtension, at: v.contentStart)
-            }
-            var i = 2
-            var count = 0
-            while i < b.count {
-                guard b.count - i >= 2 else { throw DERError(.invalidExtension, at: v.contentStart + i) }
-                let n = Int(b[i]) << 8 | Int(b[i + 1])
-                guard n > 0, b.count - i - 2 >= n else { throw DERError(.invalidExtension, at: v.contentStart + i) }
-                i += 2 + n
-                count += 1
-            }
-            return (ByteSpan(storage, v.contentStart, v.end), count)
+        try decodeKnownExtensionViews(KnownExtension.signedCertificateTimestampList) {
+            (storage, r) throws(DERError) -> (list: ByteSpan, count: Int) in
+            let (s, e, count) = try Certificate.sctListFields(&r)
+            return (ByteSpan(storage, s, e), count)
         }
+    }
+
+    /// `signedCertificateTimestamps()`'s decoding: where the TLS list lies and how many SCTs it
+    /// holds (no view made: for `trustExtensions()`).
+    func signedCertificateTimestampsRange() throws(DERError) -> (Int, Int, Int)? {
+        try decodeKnownExtension(KnownExtension.signedCertificateTimestampList, Certificate.sctListFields)
+    }
+
+    /// The one decoding of the SCT list extension's value (both paths).
+    static func sctListFields(_ r: inout DERReader) throws(DERError) -> (Int, Int, Int) {
+        let v = try r.read(.octetString)
+        let b = v.content
+        guard b.count >= 2, Int(b[0]) << 8 | Int(b[1]) == b.count - 2 else {
+            throw DERError(.invalidExtension, at: v.contentStart)
+        }
+        var i = 2
+        var count = 0
+        while i < b.count {
+            guard b.count - i >= 2 else { throw DERError(.invalidExtension, at: v.contentStart + i) }
+            let n = Int(b[i]) << 8 | Int(b[i + 1])
+            guard n > 0, b.count - i - 2 >= n else { throw DERError(.invalidExtension, at: v.contentStart + i) }
+            i += 2 + n
+            count += 1
+        }
+        return (v.contentStart, v.end, count)
     }
 
     // MARK: helpers
 
     /// An extension whose value is `SEQUENCE SIZE (1..MAX) OF X`: validates every element with
     /// `element` and returns the span of the SEQUENCE content, for later iteration.
+    @inline(__always)
     func listExtension(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError) -> ByteSpan?
     {
-        if !spans.unindexed {
-            // Indexed: decoded by a static function given the storage reference (inlined here,
-            // the decoding copied the whole Certificate, ~6 times per certificate of a report).
-            guard let at = knownExtensionValueAt(slot) else { return nil }
-            return try Certificate.listExtensionValue(der, at: at, end: Int(spans.extensions.end), element)
-        }
-        let storage = der
-        // The view made here, not in a closure over `self` (which would copy the Certificate),
-        // from the storage reference taken up front.
-        guard let found = try listExtensionRange(slot, element) else { return nil }
-        return ByteSpan(storage, found.0, found.1)
+        guard let loc = knownValueLocation(slot) else { return nil }
+        return try Certificate.listExtensionValue(der, loc, element)
     }
 
-    /// `listExtension`'s decoding, returning where the SEQUENCE content lies instead of a view.
-    /// Making a view costs a copy of the whole Certificate in optimised code (to retain its
-    /// storage): `trustExtensions()` validates most lists without keeping them, through this.
+    /// `listExtension`'s decoding, returning where the SEQUENCE content lies instead of a view
+    /// (`trustExtensions()` validates most lists without keeping them, through this).
     @inline(__always)
     func listExtensionRange(_ slot: Int, _ element: (inout DERReader) throws(DERError) -> Void) throws(DERError)
         -> (Int, Int)?
@@ -530,15 +559,15 @@ extension Certificate {
 }
 
 extension Certificate {
-    /// `listExtension` of the extnValue OCTET STRING at `at` (within `end`) of `storage`.
+    /// `listExtension` of the extnValue OCTET STRING at `loc` of `storage`.
     @inline(never)
     static func listExtensionValue(
-        _ storage: [UInt8], at: Int, end: Int, _ element: (inout DERReader) throws(DERError) -> Void
+        _ storage: [UInt8], _ loc: ValueLocation, _ element: (inout DERReader) throws(DERError) -> Void
     ) throws(DERError) -> ByteSpan {
-        let found = try decodeExtensionValue(storage, at: at, end: end) { (r) throws(DERError) -> (Int, Int) in
-            try listContent(&r, element)
+        try decodeExtensionValue(storage, loc) { (storage, r) throws(DERError) -> ByteSpan in
+            let (s, e) = try listContent(&r, element)
+            return ByteSpan(storage, s, e)
         }
-        return ByteSpan(storage, found.0, found.1)
     }
 
     /// A list extension's value, `SEQUENCE SIZE (1..MAX) OF` elements each checked by `element`:
@@ -554,6 +583,7 @@ extension Certificate {
 }
 
 /// Runs `element` over each element of the constructed `value`; `atLeastOne` enforces SIZE (1..MAX).
+@inline(__always)
 func validateList(_ value: DERValue, atLeastOne: Bool, _ element: (inout DERReader) throws(DERError) -> Void)
     throws(DERError)
 {

@@ -27,10 +27,27 @@ extension Certificate {
         case .rsa, .rsaPSS: break
         default: return nil
         }
-        let storage = der
+        return try Certificate.rsaPublicKey(der, Int(spans.publicKey.start), Int(spans.publicKey.end))
+    }
+
+    /// `rsaPublicKey()` of the subjectPublicKey bits at `start..<end` of `storage`: a static
+    /// function of the storage reference (made views from `der` in a method, the optimiser
+    /// copied the whole Certificate to retain it).
+    static func rsaPublicKey(_ storage: [UInt8], _ start: Int, _ end: Int) throws(DERError) -> RSAPublicKeyComponents {
+        let (n, e) = try rsaPublicKeyRanges(storage, start, end)
+        return RSAPublicKeyComponents(modulus: ByteSpan(storage, n.0, n.1), exponent: ByteSpan(storage, e.0, e.1))
+    }
+
+    /// Where the modulus and exponent magnitudes lie: `RSAPublicKey ::= SEQUENCE { modulus
+    /// INTEGER, publicExponent INTEGER }` (RFC 8017 Appendix A.1.1), both minimal and positive
+    /// (the one decoding of `rsaPublicKey()` and `publicKeyBitCount`).
+    static func rsaPublicKeyRanges(_ storage: [UInt8], _ start: Int, _ end: Int) throws(DERError)
+        -> ((Int, Int), (Int, Int))
+    {
         do {
-            return try publicKeyBytes.read { (r) throws(DERError) -> RSAPublicKeyComponents in
-                try r.enter(.sequence) { (s) throws(DERError) -> RSAPublicKeyComponents in
+            return try withStorage(storage) { (b) throws(DERError) -> ((Int, Int), (Int, Int)) in
+                var r = DERReader(input: b, from: start, to: end)
+                let key = try r.enter(.sequence) { (s) throws(DERError) -> ((Int, Int), (Int, Int)) in
                     let n = try s.read(.integer)
                     let nb = try n.decodeUnsignedIntegerBytes()
                     let e = try s.read(.integer)
@@ -38,12 +55,10 @@ extension Certificate {
                     // Zero modulus or exponent is no key at all.
                     if nb.count == 1 && nb[0] == 0 { throw DERError(.invalidPublicKey, at: n.contentStart) }
                     if eb.count == 1 && eb[0] == 0 { throw DERError(.invalidPublicKey, at: e.contentStart) }
-                    let nStart = n.end - nb.count
-                    let eStart = e.end - eb.count
-                    return RSAPublicKeyComponents(
-                        modulus: ByteSpan(storage, nStart, n.end),
-                        exponent: ByteSpan(storage, eStart, e.end))
+                    return ((n.end - nb.count, n.end), (e.end - eb.count, e.end))
                 }
+                try r.finish()
+                return key
             }
         } catch {
             throw DERError(.invalidPublicKey, at: error.offset)
@@ -63,39 +78,21 @@ extension Certificate {
     /// nil when unknown or malformed.
     public var publicKeyBitCount: Int? {
         switch publicKeyAlgorithm {
-        case .rsa, .rsaPSS: return rsaModulusBitCount()
+        case .rsa, .rsaPSS:
+            // The modulus's significant bits, read in place (no views).
+            guard
+                let (n, _) = try? Certificate.rsaPublicKeyRanges(
+                    der, Int(spans.publicKey.start), Int(spans.publicKey.end))
+            else { return nil }
+            return der.withUnsafeBufferPointer { b in
+                var i = n.0
+                while i < n.1 && b[i] == 0 { i += 1 }
+                return i == n.1 ? 0 : (n.1 - i - 1) * 8 + (8 - b[i].leadingZeroBitCount)
+            }
         case .ec(let c): return c == .other ? nil : c.bitCount
         case .ed25519: return 256
         case .ed448: return 456
         default: return nil
-        }
-    }
-}
-
-extension Certificate {
-    /// `rsaPublicKey()?.bitCount` without the views: the same reads of `RSAPublicKey ::= SEQUENCE
-    /// { modulus INTEGER, publicExponent INTEGER }` (RFC 8017 §A.1.1) — the SEQUENCE filling the
-    /// key bits, both INTEGERs minimal and positive, nothing after them, neither zero — over
-    /// the key's octets in place; nil exactly where `rsaPublicKey()` throws. (Called for every
-    /// certificate a verification reads: the key size is a fact of the trust layer.)
-    func rsaModulusBitCount() -> Int? {
-        let span = spans.publicKey
-        return der.withUnsafeBytes { (b) -> Int? in
-            var r = DERReader(input: b, from: Int(span.start), to: Int(span.end))
-            guard let key = try? r.read(.sequence), r.isAtEnd, key.tag.isConstructed else { return nil }
-            var s = DERReader(input: b, from: key.contentStart, to: key.end, depth: 1)
-            guard let n = try? s.read(.integer), let modulus = try? n.decodeUnsignedIntegerBytes(),
-                let e = try? s.read(.integer), let exponent = try? e.decodeUnsignedIntegerBytes(), s.isAtEnd
-            else { return nil }
-            // Zero modulus or exponent is no key at all (as `rsaPublicKey()`).
-            if modulus.count == 1 && modulus[0] == 0 { return nil }
-            if exponent.count == 1 && exponent[0] == 0 { return nil }
-            // `significantBits`: leading zero octets skipped (none after the sign octet of a
-            // minimal INTEGER, but counted as `RSAPublicKeyComponents.bitCount` counts).
-            var i = 0
-            while i < modulus.count && modulus[i] == 0 { i += 1 }
-            if i == modulus.count { return 0 }
-            return (modulus.count - i - 1) * 8 + (8 - modulus[i].leadingZeroBitCount)
         }
     }
 }

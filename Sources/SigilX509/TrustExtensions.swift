@@ -148,7 +148,7 @@ extension Certificate {
             _ = try distributionPointsRange(KnownExtension.cRLDistributionPoints)
         }
         if has(KnownExtension.freshestCRL) { _ = try distributionPointsRange(KnownExtension.freshestCRL) }
-        if has(KnownExtension.signedCertificateTimestampList) { _ = try signedCertificateTimestamps() }
+        if has(KnownExtension.signedCertificateTimestampList) { _ = try signedCertificateTimestampsRange() }
         // Presence and criticality (RFC 5280 §4.2), as the walk over the list made while
         // parsing recorded them (`Spans.knownPresent` / `knownCritical` / `unknownCritical`).
         x.present = UInt32(spans.knownPresent)

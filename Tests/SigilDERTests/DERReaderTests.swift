@@ -214,8 +214,9 @@ final class DERReaderTests: XCTestCase {
     /// and the last octet of each arc with bit 8 clear; Sigil's bound: at most nine octets per
     /// arc) checked arc by arc here, independently of the reader, over every content of one to
     /// three octets drawn from values at the rule boundaries and over long pseudo-random ones
-    /// (the reader has a bit-mask fast path up to 64 octets and an octet loop beyond): the
-    /// reader accepts exactly what the rules accept, and reports the first offending octet.
+    /// (the reader has a one-word fast path up to 8 octets, a word-wise check of any length and
+    /// an octet loop that reports errors): the reader accepts exactly what the rules accept, and
+    /// reports the first offending octet.
     func testObjectIdentifierRulesAgainstArcByArcReference() {
         // nil when valid, else the offset (in the content) of the first octet breaking a rule.
         func reference(_ c: [UInt8]) -> Int? {
@@ -276,12 +277,14 @@ final class DERReaderTests: XCTestCase {
             check([0x2B, 0x06] + arc + [0x01])
             check([0x2B] + [UInt8](repeating: 0x81, count: run))
         }
-        // Long contents: 40 to 130 octets, mostly valid, from a fixed linear congruential sequence.
+        // Long contents: 9 to 130 octets (the word-wise check's whole and partial words, the run
+        // of continuations carried across words), mostly valid, from a fixed linear
+        // congruential sequence.
         var state: UInt32 = 12345
-        for _ in 0..<2000 {
+        for k in 0..<4000 {
             var c: [UInt8] = []
             state = state &* 1_103_515_245 &+ 12345
-            let n = 40 + Int(state >> 16) % 91
+            let n = k < 2000 ? 9 + Int(state >> 16) % 31 : 40 + Int(state >> 16) % 91
             for _ in 0..<n {
                 state = state &* 1_103_515_245 &+ 12345
                 let r = Int(state >> 16) % 100

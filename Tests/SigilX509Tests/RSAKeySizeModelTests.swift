@@ -5,7 +5,7 @@ import XCTest
 
 @testable @_spi(SigilInternal) import SigilX509
 
-/// `Certificate.publicKeyBitCount` for RSA keys (`rsaModulusBitCount()`, in place) against the
+/// `Certificate.publicKeyBitCount` for RSA keys (`rsaPublicKeyRanges`, in place) against the
 /// views it stands in for, `rsaPublicKey()?.bitCount` (RFC 8017 §A.1.1), on the RSA fixture
 /// certificates and every one-octet change of their key bits that still parses.
 final class RSAKeySizeModelTests: XCTestCase {
