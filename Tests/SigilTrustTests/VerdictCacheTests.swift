@@ -47,7 +47,7 @@ final class VerdictCacheTests: XCTestCase {
 
     func makeCache(
         capacity: Int = 64, maximumAge: Double = 100,
-        hash: @escaping @Sendable (VerdictCache.Key) -> UInt64 = VerdictCache.index
+        hash: (@Sendable (VerdictCache.Key) -> UInt64)? = nil
     ) -> VerdictCache {
         let clock = self.clock
         return VerdictCache(capacity: capacity, maximumAge: maximumAge, clock: { clock.now }, hash: hash)
@@ -153,18 +153,26 @@ final class VerdictCacheTests: XCTestCase {
             ("time after notAfter", { $0.time = Double(c.leaf.notAfter) + 1 }),
             ("time before notBefore", { $0.time = Double(c.leaf.notBefore) - 1 }),
         ]
-        for (name, change) in variations {
-            let cache = makeCache()
-            XCTAssertTrue(trust(c, cache: cache).evaluate().isTrusted)
-            XCTAssertTrue(trust(c, cache: cache).evaluate().isTrusted)
-            XCTAssertEqual(cache.statistics.hits, 1, name)
-            var t = trust(c, cache: cache)
-            change(&t)
-            let cached = t.evaluate()
-            XCTAssertEqual(cache.statistics.hits, 1, "\(name): must miss")
-            var u = t
-            u.verdictCache = nil
-            assertSame(cached, u.evaluate())
+        // With the standard index, and with every key under one index (so that the in-place
+        // comparison of the stored key with the inputs, `Key.matches`, decides alone); both for
+        // parsed certificates and for the same certificates given as DER.
+        for forcedCollision in [false, true] {
+            for asDER in [false, true] {
+                for (name, change) in variations {
+                    let label = "\(name) (forced collision: \(forcedCollision), DER: \(asDER))"
+                    let cache = forcedCollision ? makeCache(hash: { _ in 42 }) : makeCache()
+                    XCTAssertTrue(trust(c, cache: cache).evaluate().isTrusted)
+                    XCTAssertTrue(trust(c, cache: cache).evaluate().isTrusted)
+                    XCTAssertEqual(cache.statistics.hits, 1, label)
+                    var t = trust(c, cache: cache)
+                    change(&t)
+                    let cached = asDER ? try t.evaluate(der: t.certificates.map(\.der)) : t.evaluate()
+                    XCTAssertEqual(cache.statistics.hits, 1, "\(label): must miss")
+                    var u = t
+                    u.verdictCache = nil
+                    assertSame(cached, u.evaluate())
+                }
+            }
         }
     }
 
