@@ -313,8 +313,9 @@ extension DERValue {
     /// The content range of a TLV whose length octets start at `i`, when they are a minimal
     /// short form, `0x81 L` (L ≥ 0x80) or `0x82 H L` (H ≠ 0) and the content ends by `limit`;
     /// nil otherwise (the full reader decides those).
-    @inline(__always)
-    static func minimalHeader(_ b: UnsafeRawBufferPointer, _ i: Int, _ limit: Int) -> (Int, Int)? {
+    /// Sigil-internal (`@_spi(SigilInternal)`: SigilX509's extension-list walk).
+    @_spi(SigilInternal) @inlinable @inline(__always)
+    public static func minimalHeader(_ b: UnsafeRawBufferPointer, _ i: Int, _ limit: Int) -> (Int, Int)? {
         guard i < limit else { return nil }
         let first = b[i]
         let length: Int
@@ -341,7 +342,8 @@ extension DERValue {
     /// `decodeObjectIdentifier()`'s rule on the content `b[start..<end]`: not empty, no arc
     /// starting with 0x80, no arc longer than 9 octets, the last octet ending an arc.
     @inline(__always)
-    static func isValidOIDContent(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Bool {
+    @_spi(SigilInternal) @inlinable
+    public static func isValidOIDContent(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Bool {
         guard start < end else { return false }
         var run = 0
         var i = start

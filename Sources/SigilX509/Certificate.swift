@@ -324,18 +324,114 @@ public struct Certificate: Sendable {
     /// known ones. Duplicates of known extensions are found through the index; unknown OIDs are
     /// compared with the earlier unknown ones (few in practice; bounded by
     /// `maximumExtensionCount`). No allocation.
+    ///
+    /// The usual list first, on the octets (`indexPlainExtensions`); a list it does not take —
+    /// every malformed one among them — goes through the readers (`indexExtensionsWithReaders`),
+    /// which decide and report the error. Both build the index with `record`.
     static func validateExtensions(_ list: DERValue) throws(DERError) -> ExtensionIndex {
+        if let index = indexPlainExtensions(list.input, from: list.contentStart, to: list.end) { return index }
+        return try indexExtensionsWithReaders(list)
+    }
+
+    /// Adds one Extension (its TLV at `extStart`, extnID content at `oid`, extnValue TLV at
+    /// `valueAt`) to `index`; false when the extension appeared before (RFC 5280 §4.2: "A
+    /// certificate MUST NOT include more than one instance of a particular extension"): known
+    /// ones by their bit in `index.present`, others by comparing the OID with the earlier
+    /// unknown ones, whose offsets `unknown` keeps (room for `maximumExtensionCount`).
+    @inline(__always)
+    static func record(
+        _ index: inout ExtensionIndex, input b: UnsafeRawBufferPointer, listStart: Int, extStart: Int,
+        oid: (start: Int, end: Int), known: Int?, valueAt: Int, isCritical: Bool,
+        unknown: UnsafeMutableBufferPointer<Int>, unknownCount: inout Int
+    ) -> Bool {
+        if let slot = known {
+            let bit: UInt16 = 1 << UInt16(slot)
+            if index.present & bit != 0 { return false }
+            index.present |= bit
+            if isCritical { index.critical |= bit }
+            // Offsets beyond 16 bits leave the slot 0 (the bit above still finds duplicates).
+            let relative = extStart &- listStart &+ 1
+            let delta = valueAt &- extStart
+            if relative <= Int(UInt16.max) && delta <= Int(UInt8.max) {
+                index.slots[slot] = UInt16(truncatingIfNeeded: relative)
+                index.valueDeltas[slot] = UInt8(truncatingIfNeeded: delta)
+            } else {
+                index.unindexed = true
+            }
+            return true
+        }
+        if isCritical { index.unknownCritical = true }
+        let o = UnsafeRawBufferPointer(rebasing: b[oid.start..<oid.end])
+        var k = 0
+        while k < unknownCount {
+            let prev = UnsafeRawBufferPointer(rebasing: b[unknown[2 &* k]..<unknown[2 &* k &+ 1]])
+            if DERValue.bytesEqual(prev, o) { return false }
+            k &+= 1
+        }
+        unknown[2 &* unknownCount] = oid.start
+        unknown[2 &* unknownCount &+ 1] = oid.end
+        unknownCount &+= 1
+        return true
+    }
+
+    /// `validateExtensions` for the list almost every certificate carries, read octet by octet
+    /// without the readers: each Extension a SEQUENCE, its extnID an OBJECT IDENTIFIER, its
+    /// critical flag absent or `01 01 FF`, its extnValue an OCTET STRING that ends it, every
+    /// length in DER's minimal short or one- or two-octet long form (`DERValue.minimalHeader`),
+    /// at most `maximumExtensionCount` of them, none twice. Nil for anything else (nothing is
+    /// thrown here): an empty list, a longer length form, another critical encoding (FALSE
+    /// encoded, a malformed BOOLEAN), an invalid unknown OID, trailing octets, a duplicate —
+    /// the readers then decide, and report the error with its offset. Where it answers, the
+    /// index is the one the readers build (`CertificateParseModelTests` compares the two).
+    static func indexPlainExtensions(_ b: UnsafeRawBufferPointer, from: Int, to: Int) -> ExtensionIndex? {
+        if from >= to { return nil }
         var index = ExtensionIndex()
-        // Where the unknown extensions' OIDs seen so far lie (content start, end), on the stack:
-        // at most `maximumExtensionCount` of them, so each new unknown OID is compared with the
-        // earlier unknown ones without re-reading the whole list.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) {
+            (unknown) -> ExtensionIndex? in
+            var unknownCount = 0
+            var p = from
+            while p < to {
+                index.count &+= 1
+                guard index.count <= maximumExtensionCount, b[p] == 0x30,
+                    let ext = DERValue.minimalHeader(b, p &+ 1, to)
+                else { return nil }
+                let extEnd = ext.1
+                var q = ext.0
+                guard q < extEnd, b[q] == 0x06, let oid = DERValue.minimalHeader(b, q &+ 1, extEnd), oid.0 < oid.1
+                else { return nil }
+                let oidBytes = UnsafeRawBufferPointer(rebasing: b[oid.0..<oid.1])
+                // A known extension's OID is one of `KnownExtension.slot`'s constants, all valid.
+                let known = KnownExtension.slot(oidBytes)
+                if known == nil && !DERValue.isValidOIDContent(b, oid.0, oid.1) { return nil }
+                q = oid.1
+                var isCritical = false
+                // DER: TRUE is FF (X.690 §11.1); FALSE, the DEFAULT, is absent (§11.5).
+                if q < extEnd && b[q] == 0x01 {
+                    guard extEnd &- q >= 3, b[q &+ 1] == 0x01, b[q &+ 2] == 0xFF else { return nil }
+                    isCritical = true
+                    q &+= 3
+                }
+                let valueAt = q
+                guard q < extEnd, b[q] == 0x04, let value = DERValue.minimalHeader(b, q &+ 1, extEnd),
+                    value.1 == extEnd
+                else { return nil }
+                guard
+                    record(
+                        &index, input: b, listStart: from, extStart: p, oid: (oid.0, oid.1), known: known,
+                        valueAt: valueAt, isCritical: isCritical, unknown: unknown, unknownCount: &unknownCount)
+                else { return nil }
+                p = extEnd
+            }
+            return index
+        }
+    }
+
+    /// `validateExtensions` with the strict readers: every list, deciding every error.
+    static func indexExtensionsWithReaders(_ list: DERValue) throws(DERError) -> ExtensionIndex {
+        var index = ExtensionIndex()
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * maximumExtensionCount) {
             (unknown) throws(DERError) in
             var unknownCount = 0
-            // Known extensions seen so far, one bit per slot: duplicates are found here, not
-            // through `slots`, which stay 0 for an extension beyond the 16-bit offsets (a
-            // duplicate of one there must still be refused).
-            var seen: UInt16 = 0
             try DERReader.enter(list) { (r) throws(DERError) in
                 if r.isAtEnd { throw DERError(.emptyExtensions, at: list.start) }
                 while !r.isAtEnd {
@@ -354,34 +450,14 @@ public struct Certificate: Sendable {
                         _ = try e.read(.octetString)
                         return (o, known, valueAt, isCritical)
                     }
-                    let oid = oidValue.content
-                    if let slot = known {
-                        if seen & (1 << UInt16(slot)) != 0 { throw DERError(.duplicateExtension, at: extStart) }
-                        seen |= 1 << UInt16(slot)
-                        if isCritical { index.critical |= 1 << UInt16(slot) }
-                        let relative = extStart - list.contentStart + 1
-                        let delta = valueAt - extStart
-                        if relative <= Int(UInt16.max) && delta <= Int(UInt8.max) {
-                            index.slots[slot] = UInt16(relative)
-                            index.valueDeltas[slot] = UInt8(delta)
-                        } else {
-                            index.unindexed = true
-                        }
-                        continue
-                    }
-                    if isCritical { index.unknownCritical = true }
-                    var k = 0
-                    while k < unknownCount {
-                        let prev = UnsafeRawBufferPointer(rebasing: r.input[unknown[2 * k]..<unknown[2 * k + 1]])
-                        if DERValue.bytesEqual(prev, oid) { throw DERError(.duplicateExtension, at: extStart) }
-                        k += 1
-                    }
-                    unknown[2 * unknownCount] = oidValue.contentStart
-                    unknown[2 * unknownCount + 1] = oidValue.end
-                    unknownCount += 1
+                    guard
+                        record(
+                            &index, input: r.input, listStart: list.contentStart, extStart: extStart,
+                            oid: (oidValue.contentStart, oidValue.end), known: known, valueAt: valueAt,
+                            isCritical: isCritical, unknown: unknown, unknownCount: &unknownCount)
+                    else { throw DERError(.duplicateExtension, at: extStart) }
                 }
             }
-            index.present = seen
         }
         return index
     }

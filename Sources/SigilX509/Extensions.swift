@@ -227,17 +227,24 @@ extension Certificate {
     /// `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE,
     ///                                  pathLenConstraint INTEGER (0..MAX) OPTIONAL }`
     public func basicConstraints() throws(DERError) -> BasicConstraints? {
-        try decodeKnownExtension(KnownExtension.basicConstraints) { (r) throws(DERError) -> BasicConstraints in
-            try r.enter(.sequence) { (s) throws(DERError) -> BasicConstraints in
-                let ca = try s.readBooleanDefaultFalse()
-                var pathLen: Int?
-                if let v = try s.readOptional(.integer) {
-                    let n = try v.decodeInt64()
-                    guard n >= 0 && n <= 255 else { throw DERError(.invalidExtension, at: v.contentStart) }
-                    pathLen = Int(n)
-                }
-                return BasicConstraints(isCA: ca, pathLength: pathLen)
+        guard let loc = knownValueLocation(KnownExtension.basicConstraints) else { return nil }
+        if let plain = Certificate.plainBasicConstraints(der, loc) { return plain }
+        return try Certificate.decodeExtensionValue(der, loc) { (_, r) throws(DERError) in
+            try Certificate.basicConstraintsWithReaders(&r)
+        }
+    }
+
+    /// basicConstraints' extnValue content decoded with the strict readers (every encoding).
+    static func basicConstraintsWithReaders(_ r: inout DERReader) throws(DERError) -> BasicConstraints {
+        try r.enter(.sequence) { (s) throws(DERError) -> BasicConstraints in
+            let ca = try s.readBooleanDefaultFalse()
+            var pathLen: Int?
+            if let v = try s.readOptional(.integer) {
+                let n = try v.decodeInt64()
+                guard n >= 0 && n <= 255 else { throw DERError(.invalidExtension, at: v.contentStart) }
+                pathLen = Int(n)
             }
+            return BasicConstraints(isCA: ca, pathLength: pathLen)
         }
     }
 
@@ -247,16 +254,77 @@ extension Certificate {
     /// Tolerated deviation: DER wants trailing zero bits of a named bit list removed
     /// (X.690 §11.2.2); some CAs encode fixed-width masks. The bits read the same either way.
     public func keyUsage() throws(DERError) -> KeyUsage? {
-        try decodeKnownExtension(KnownExtension.keyUsage) { (r) throws(DERError) -> KeyUsage in
-            let start = r.position
-            let bits = try r.readBitString()
-            var raw: UInt16 = 0
-            for i in 0..<9 where bits.bit(i) { raw |= 1 << UInt16(i) }
-            // §4.2.1.3: when the extension appears, at least one bit MUST be set.
-            if raw == 0 { throw DERError(.invalidExtension, at: start) }
-            // Bits beyond decipherOnly are not defined.
-            for i in 9..<max(9, bits.bitCount) where bits.bit(i) { throw DERError(.invalidExtension, at: start) }
-            return KeyUsage(rawValue: raw)
+        guard let loc = knownValueLocation(KnownExtension.keyUsage) else { return nil }
+        if let plain = Certificate.plainKeyUsage(der, loc) { return plain }
+        return try Certificate.decodeExtensionValue(der, loc) { (_, r) throws(DERError) in
+            try Certificate.keyUsageWithReaders(&r)
+        }
+    }
+
+    /// keyUsage's extnValue content decoded with the strict readers (every encoding).
+    static func keyUsageWithReaders(_ r: inout DERReader) throws(DERError) -> KeyUsage {
+        let start = r.position
+        let bits = try r.readBitString()
+        var raw: UInt16 = 0
+        for i in 0..<9 where bits.bit(i) { raw |= 1 << UInt16(i) }
+        // §4.2.1.3: when the extension appears, at least one bit MUST be set.
+        if raw == 0 { throw DERError(.invalidExtension, at: start) }
+        // Bits beyond decipherOnly are not defined.
+        for i in 9..<max(9, bits.bitCount) where bits.bit(i) { throw DERError(.invalidExtension, at: start) }
+        return KeyUsage(rawValue: raw)
+    }
+
+    /// `basicConstraints()` for the encodings CAs write, on the octets: the extnValue
+    /// `04 L 30 M` holding nothing (`30 00`), `cA` TRUE (`01 01 FF`), a pathLenConstraint of one
+    /// octet (`02 01 n`, n < 0x80: minimal and non-negative), or both, and nothing after them.
+    /// Nil for anything else — other lengths, an encoded FALSE, a longer or negative integer,
+    /// every malformed value —, which the readers then decide (`PlainExtensionModelTests`
+    /// checks the two agree).
+    @inline(__always)
+    static func plainBasicConstraints(_ storage: [UInt8], _ loc: ValueLocation) -> BasicConstraints? {
+        storage.withUnsafeBytes { b -> BasicConstraints? in
+            let at = loc.at
+            guard at >= 0, loc.end <= b.count, loc.end &- at >= 4, b[at] == 0x04, b[at &+ 2] == 0x30 else { return nil }
+            let m = Int(b[at &+ 3])
+            // Short-form lengths only (the OCTET STRING's is `m + 2`).
+            guard m < 0x7E, Int(b[at &+ 1]) == m &+ 2, m <= loc.end &- at &- 4 else { return nil }
+            var p = at &+ 4
+            let e = p &+ m
+            var ca = false
+            if p < e && b[p] == 0x01 {
+                guard e &- p >= 3, b[p &+ 1] == 0x01, b[p &+ 2] == 0xFF else { return nil }
+                ca = true
+                p &+= 3
+            }
+            var pathLength: Int?
+            if p < e {
+                guard e &- p == 3, b[p] == 0x02, b[p &+ 1] == 0x01, b[p &+ 2] < 0x80 else { return nil }
+                pathLength = Int(b[p &+ 2])
+                p = e
+            }
+            return BasicConstraints(isCA: ca, pathLength: pathLength)
+        }
+    }
+
+    /// `keyUsage()` for a BIT STRING of one or two octets of bits, on the octets (extnValue
+    /// `04 L 03 N u b0 [b1]`): the unused-bit count at most 7 with those bits zero (DER, X.690
+    /// §11.2.1), at least one of bits 0–8 set, none beyond decipherOnly. Nil for anything else,
+    /// which the readers then decide (`PlainExtensionModelTests`).
+    @inline(__always)
+    static func plainKeyUsage(_ storage: [UInt8], _ loc: ValueLocation) -> KeyUsage? {
+        storage.withUnsafeBytes { b -> KeyUsage? in
+            let at = loc.at
+            guard at >= 0, loc.end <= b.count, loc.end &- at >= 5, b[at] == 0x04, b[at &+ 2] == 0x03 else { return nil }
+            let n = Int(b[at &+ 3])
+            guard n == 2 || n == 3, Int(b[at &+ 1]) == n &+ 2, n <= loc.end &- at &- 4 else { return nil }
+            let unused = b[at &+ 4]
+            let b0 = b[at &+ 5]
+            let b1: UInt8 = n == 3 ? b[at &+ 6] : 0
+            guard unused <= 7, (n == 3 ? b1 : b0) & ((1 << unused) &- 1) == 0, b1 & 0x7F == 0 else { return nil }
+            // Bit i of the BIT STRING (bit 0 the first octet's most significant) at `1 << i`.
+            var raw = UInt16(b1 >> 7) << 8
+            for i in 0..<8 where b0 & (0x80 >> UInt8(i)) != 0 { raw |= 1 << UInt16(i) }
+            return raw == 0 ? nil : KeyUsage(rawValue: raw)
         }
     }
 
