@@ -7,6 +7,13 @@ public enum DERTime {
     /// second < 60 — RFC 5280 does not allow leap seconds to be encoded as 60).
     @inlinable
     public static func decode(_ value: DERValue) throws(DERError) -> Int64 {
+        if let t = decodePlain(value) { return t }
+        return try decodeWithChecks(value)
+    }
+
+    /// `decode` digit by digit, every check with its offset (every value `decodePlain` leaves).
+    @inlinable
+    static func decodeWithChecks(_ value: DERValue) throws(DERError) -> Int64 {
         if value.tag.isConstructed { throw DERError(.unexpectedTag, at: value.start) }
         let s = value.contentStart
         let n = value.contentCount
@@ -47,6 +54,56 @@ public enum DERTime {
         guard hour < 24 else { throw DERError(.invalidTime, at: s + i + 4) }
         guard minute < 60 else { throw DERError(.invalidTime, at: s + i + 6) }
         guard second < 60 else { throw DERError(.invalidTime, at: s + i + 8) }
+        return secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `decode` for a valid time, read without a check per digit: the digits tested eight at
+    /// a time (two overlapping words: `YYMMDDHH` and `DDHHMMSS` + `Z` for UTCTime, `YYYYMMDD`
+    /// and `DHHMMSS` + `Z` for GeneralizedTime), then the fields and their ranges as `decode`
+    /// checks them. Nil for anything `decode` would not accept as it is — the full path then
+    /// decides and reports the offending offset (`DERTimeTests` compares the two).
+    @inlinable @inline(__always)
+    static func decodePlain(_ value: DERValue) -> Int64? {
+        let n = value.contentCount
+        let s = value.contentStart
+        let input = value._input
+        let utc: Bool
+        switch value.tag.rawValue {
+        case 0x17: utc = true  // UTCTime, primitive
+        case 0x18: utc = false  // GeneralizedTime, primitive
+        default: return nil
+        }
+        guard n == (utc ? 13 : 15), s >= 0, s <= input.count &- n else { return nil }
+        let first = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: s, as: UInt64.self))
+        let last = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: s &+ n &- 8, as: UInt64.self))
+        guard last >> 56 == 0x5A else { return nil }  // "Z"
+        // Every octet 0x30–0x39: the lowest octet outside that range sets its bit 8 in one of
+        // the two terms (no borrow or carry reaches it from the octets below).
+        @inline(__always) func allDigits(_ w: UInt64) -> Bool {
+            ((w &- 0x3030_3030_3030_3030) | (w &+ 0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080 == 0
+        }
+        guard allDigits(first), allDigits(last & 0x00FF_FFFF_FFFF_FFFF | 0x3000_0000_0000_0000) else { return nil }
+        @inline(__always) func two(_ i: Int) -> Int {
+            Int(input[s &+ i] &- 0x30) &* 10 &+ Int(input[s &+ i &+ 1] &- 0x30)
+        }
+        let year: Int
+        let i: Int
+        if utc {
+            let yy = two(0)
+            year = yy >= 50 ? 1900 &+ yy : 2000 &+ yy
+            i = 2
+        } else {
+            year = two(0) &* 100 &+ two(2)
+            i = 4
+        }
+        let month = two(i)
+        let day = two(i &+ 2)
+        let hour = two(i &+ 4)
+        let minute = two(i &+ 6)
+        let second = two(i &+ 8)
+        guard month >= 1 && month <= 12, day >= 1 && day <= daysInMonth(year: year, month: month), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
         return secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 

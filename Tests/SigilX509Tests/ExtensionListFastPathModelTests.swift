@@ -36,7 +36,9 @@ final class ExtensionListFastPathModelTests: XCTestCase {
             + "present \(i.present) critical \(i.critical) unknownCritical \(i.unknownCritical)"
     }
 
-    static func same(_ a: Result<Certificate.ExtensionIndex, DERError>, _ b: Result<Certificate.ExtensionIndex, DERError>)
+    static func same(
+        _ a: Result<Certificate.ExtensionIndex, DERError>, _ b: Result<Certificate.ExtensionIndex, DERError>
+    )
         -> Bool
     {
         switch (a, b) {
@@ -112,7 +114,8 @@ final class ExtensionListFastPathModelTests: XCTestCase {
         if case .success(let index?) = plain {
             fast += 1
             if !Self.same(.success(index), model) {
-                XCTFail("fast path on \(der): \(Self.describe(index)) vs \(Self.describe(model))", file: file, line: line)
+                XCTFail(
+                    "fast path on \(der): \(Self.describe(index)) vs \(Self.describe(model))", file: file, line: line)
             }
         }
         let got = Self.withList(der) { (l) throws(DERError) in try Certificate.validateExtensions(l) }
@@ -131,9 +134,14 @@ final class ExtensionListFastPathModelTests: XCTestCase {
         let hand = Self.handMade
         // The hand-made lists the readers refuse are refused, with the expected kinds.
         func kind(_ der: [UInt8]) -> DERError.Kind? {
-            if case .failure(let e) = Self.withList(der, { (l) throws(DERError) in
-                try Certificate.indexExtensionsWithReaders(l)
-            }) { return e.kind }
+            if case .failure(let e) = Self.withList(
+                der,
+                { (l) throws(DERError) in
+                    try Certificate.indexExtensionsWithReaders(l)
+                })
+            {
+                return e.kind
+            }
             return nil
         }
         XCTAssertEqual(kind(hand[0]), .emptyExtensions)

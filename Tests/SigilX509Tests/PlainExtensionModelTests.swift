@@ -17,7 +17,10 @@ final class PlainExtensionModelTests: XCTestCase {
     /// The readers on the extnValue TLV `value` (what the accessors run when the fast path declines).
     static func readers<T>(_ value: [UInt8], _ decode: (inout DERReader) throws(DERError) -> T) -> Result<T, DERError> {
         do throws(DERError) {
-            return .success(try Certificate.decodeExtensionValue(value, (0, value.count)) { (_, r) throws(DERError) in try decode(&r) })
+            return .success(
+                try Certificate.decodeExtensionValue(value, (0, value.count)) { (_, r) throws(DERError) in
+                    try decode(&r)
+                })
         } catch { return .failure(error) }
     }
 
@@ -41,7 +44,9 @@ final class PlainExtensionModelTests: XCTestCase {
         var out: [[UInt8]] = [v]
         for i in 0..<v.count {
             let b = v[i]
-            let values: Set<UInt8> = [0x00, 0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0x30, 0x7F, 0x80, 0x81, 0xFF, b ^ 0x01, b &+ 1, b &- 1]
+            let values: Set<UInt8> = [
+                0x00, 0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0x30, 0x7F, 0x80, 0x81, 0xFF, b ^ 0x01, b &+ 1, b &- 1,
+            ]
             for x in values where x != b {
                 var m = v
                 m[i] = x
@@ -74,7 +79,8 @@ final class PlainExtensionModelTests: XCTestCase {
                 XCTAssertEqual(try? model.get(), plain, "\(m)")
             }
         }
-        XCTAssertEqual(Certificate.plainBasicConstraints(hand[2], (0, hand[2].count)), BasicConstraints(isCA: true, pathLength: 0))
+        XCTAssertEqual(
+            Certificate.plainBasicConstraints(hand[2], (0, hand[2].count)), BasicConstraints(isCA: true, pathLength: 0))
         XCTAssertNil(Certificate.plainBasicConstraints(hand[5], (0, hand[5].count)))
         XCTAssertEqual(try? Self.readers(hand[5], Certificate.basicConstraintsWithReaders).get().pathLength, 255)
         XCTAssertGreaterThan(fast, 20)
