@@ -10,7 +10,9 @@ import XCTest
 /// answers for every valid time; `decode` answers as the full decoder does.
 final class DERTimeModelTests: XCTestCase {
     /// Runs the three decoders on `tag` + `text` (as the TLV's content).
-    static func decoders(_ tag: UInt8, _ content: [UInt8]) -> (plain: Int64?, full: Result<Int64, DERError>, decode: Result<Int64, DERError>) {
+    static func decoders(_ tag: UInt8, _ content: [UInt8]) -> (
+        plain: Int64?, full: Result<Int64, DERError>, decode: Result<Int64, DERError>
+    ) {
         let tlv = [tag, UInt8(content.count)] + content
         return tlv.withUnsafeBytes { b in
             var r = DERReader(b)
@@ -34,7 +36,9 @@ final class DERTimeModelTests: XCTestCase {
         default: XCTFail("decode and the full decoder disagree on \(text)", file: file, line: line)
         }
         if let p = plain { XCTAssertEqual(try? full.get(), p, text, file: file, line: line) }
-        if case .success = full { XCTAssertNotNil(plain, "fast path declined the valid \(text)", file: file, line: line) }
+        if case .success = full {
+            XCTAssertNotNil(plain, "fast path declined the valid \(text)", file: file, line: line)
+        }
         return plain != nil
     }
 

@@ -609,3 +609,51 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+extension NamesTests {
+    /// The word-wise case folding of name comparisons against the definition (RFC 4343 §3:
+    /// ASCII letters compared case-insensitively, every other octet exactly), on every pair of
+    /// a set of names with every case variant and non-ASCII octet placed across word
+    /// boundaries, and on random octet strings.
+    func testASCIICaseFoldingWordWise() {
+        func reference(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+            a.count == b.count && a.map(asciiLower) == b.map(asciiLower)
+        }
+        var words: [[UInt8]] = [
+            [], Array("a".utf8), Array("leaf.rsa2048.sigil.test".utf8), Array("LEAF.RSA2048.SIGIL.TEST".utf8),
+            Array("Leaf.Rsa2048.Sigil.Test".utf8), Array("leaf.rsa2048.sigil.tesu".utf8),
+            Array("@[`{".utf8), Array("`{@[".utf8), Array("AZaz09-.".utf8), Array("azAZ09-.".utf8),
+            Array("abcdefgh\u{e9}ijklmnop".utf8), Array("ABCDEFGH\u{c9}IJKLMNOP".utf8),
+        ]
+        for k in 0..<20 { words.append((0..<k).map { UInt8(ascii: "a") + UInt8($0 % 26) }) }
+        for w in words where !w.isEmpty {
+            for pos in [0, w.count / 2, w.count - 1] {
+                var up = w
+                up[pos] =
+                    asciiLower(up[pos]) == up[pos] && up[pos] >= 0x61 && up[pos] <= 0x7A ? up[pos] - 0x20 : up[pos]
+                words.append(up)
+                var high = w
+                high[pos] = 0xC1
+                words.append(high)
+            }
+        }
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<300 {
+            let n = Int(random.next() % 24)
+            words.append((0..<n).map { _ in UInt8(truncatingIfNeeded: random.next()) & 0x7F | 0x40 })
+        }
+        var equalPairs = 0
+        for a in words {
+            for b in words where a.count == b.count {
+                let expected = reference(a, b)
+                if expected { equalPairs += 1 }
+                XCTAssertEqual(asciiEqualIgnoringCase(a[...], b[...]), expected, "\(a) \(b)")
+            }
+        }
+        XCTAssertGreaterThan(equalPairs, words.count)
+        XCTAssertTrue(
+            asciiEqualIgnoringCase(
+                Array("Leaf.Rsa2048.Sigil.Test".utf8)[...], Array("leaf.rsa2048.sigil.test".utf8)[...]))
+        XCTAssertFalse(asciiEqualIgnoringCase(Array("@[`{@[`{".utf8)[...], Array("`{@[`{@[".utf8)[...]))
+    }
+}

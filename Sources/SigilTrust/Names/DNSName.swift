@@ -65,6 +65,41 @@ where A.Element == UInt8, B.Element == UInt8 {
     return true
 }
 
+/// `asciiEqualIgnoringCase` for byte slices (every name comparison of the host checks and
+/// name constraints): eight octets at a time while both words are 7-bit — equal words, or
+/// equal once their capital letters are lowered (bit 8 of `w + 0x3F…` marks octets from "A",
+/// of `w + 0x25…` those past "Z"; no carry crosses octets below 0x80) —, octet by octet
+/// otherwise. `NamesTests.testASCIICaseFoldingWordWise` compares it with the generic loop.
+@inline(__always)
+func asciiEqualIgnoringCase(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in asciiEqualIgnoringCaseWordWise(x, y) } }
+}
+
+/// The word-wise comparison of two buffers of equal length (see above).
+func asciiEqualIgnoringCaseWordWise(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+    let n = x.count
+    var i = 0
+    @inline(__always) func lowered(_ w: UInt64) -> UInt64 {
+        let upper = (w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+        return w | (upper >> 2)
+    }
+    while n &- i >= 8 {
+        let a = x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        let b = y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        if a != b {
+            if (a | b) & 0x8080_8080_8080_8080 != 0 { break }
+            if lowered(a) != lowered(b) { return false }
+        }
+        i &+= 8
+    }
+    while i < n {
+        if asciiLower(x[i]) != asciiLower(y[i]) { return false }
+        i &+= 1
+    }
+    return true
+}
+
 /// True when `name` equals `suffix` or ends with "." + `suffix` (ASCII case-insensitive):
 /// `name` lies in the DNS subtree rooted at `suffix`, at a label boundary
 /// ("www.example.com" and "example.com" are in "example.com"; "badexample.com" is not).
