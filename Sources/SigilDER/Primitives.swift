@@ -300,11 +300,33 @@ extension DERValue {
     /// Byte-wise equality of two buffers (used for OIDs and raw encodings).
     @inlinable
     public static func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
+        let n = a.count
+        guard n == b.count else { return false }
+        // Words rather than octets (OIDs, algorithm identifiers and names are compared here):
+        // eight octets at a time, the last word overlapping the one before; four-octet words
+        // (two, overlapping) from four octets; the octets themselves below that.
+        if n >= 8 {
+            var i = 0
+            while i < n &- 8 {
+                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
+                    return false
+                }
+                i &+= 8
+            }
+            return a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        }
+        if n >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        }
         var i = 0
-        while i < a.count {
+        while i < n {
             if a[i] != b[i] { return false }
-            i += 1
+            i &+= 1
         }
         return true
     }

@@ -104,27 +104,40 @@ public struct Certificate: Sendable {
         @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         @inlinable init() {}
 
+        /// Slot `i` is bits `(i & 3) * 16` of word `i >> 2`: on a little-endian machine the
+        /// 16-bit value at byte offset `2 * i`, read and written as such (the word arithmetic,
+        /// a switch over the words, cost ~20 instructions a slot while parsing).
         @inlinable subscript(_ i: Int) -> UInt16 {
             get {
-                let w: UInt64
-                switch i >> 2 {
-                case 0: w = words.0
-                case 1: w = words.1
-                case 2: w = words.2
-                default: w = words.3
-                }
-                return UInt16(truncatingIfNeeded: w >> UInt64((i & 3) * 16))
+                #if _endian(little)
+                    return withUnsafeBytes(of: words) { $0.load(fromByteOffset: (i & 15) &* 2, as: UInt16.self) }
+                #else
+                    let w: UInt64
+                    switch i >> 2 {
+                    case 0: w = words.0
+                    case 1: w = words.1
+                    case 2: w = words.2
+                    default: w = words.3
+                    }
+                    return UInt16(truncatingIfNeeded: w >> UInt64((i & 3) * 16))
+                #endif
             }
             set {
-                let shift = UInt64((i & 3) * 16)
-                let mask = ~(UInt64(0xFFFF) << shift)
-                let v = UInt64(newValue) << shift
-                switch i >> 2 {
-                case 0: words.0 = words.0 & mask | v
-                case 1: words.1 = words.1 & mask | v
-                case 2: words.2 = words.2 & mask | v
-                default: words.3 = words.3 & mask | v
-                }
+                #if _endian(little)
+                    withUnsafeMutableBytes(of: &words) {
+                        $0.storeBytes(of: newValue, toByteOffset: (i & 15) &* 2, as: UInt16.self)
+                    }
+                #else
+                    let shift = UInt64((i & 3) * 16)
+                    let mask = ~(UInt64(0xFFFF) << shift)
+                    let v = UInt64(newValue) << shift
+                    switch i >> 2 {
+                    case 0: words.0 = words.0 & mask | v
+                    case 1: words.1 = words.1 & mask | v
+                    case 2: words.2 = words.2 & mask | v
+                    default: words.3 = words.3 & mask | v
+                    }
+                #endif
             }
         }
     }

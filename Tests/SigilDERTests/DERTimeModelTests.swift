@@ -89,3 +89,43 @@ final class DERTimeModelTests: XCTestCase {
         XCTAssertGreaterThan(cases, 1_000)
     }
 }
+
+/// `DERValue.bytesEqual` (words of eight and four octets, overlapping at the end) against
+/// element-wise equality, for every length up to 40 with one octet changed at every position,
+/// buffers of different lengths and buffers at odd offsets.
+final class BytesEqualModelTests: XCTestCase {
+    func testWordWiseEqualityAgreesWithTheOctets() {
+        var compared = 0
+        for n in 0...40 {
+            let base = (0..<(n + 3)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            for offset in 0..<3 {
+                let a = Array(base[offset..<(offset + n)])
+                a.withUnsafeBytes { x in
+                    base.withUnsafeBytes { whole in
+                        let y = UnsafeRawBufferPointer(rebasing: whole[offset..<(offset + n)])
+                        XCTAssertTrue(DERValue.bytesEqual(x, y), "n \(n)")
+                    }
+                }
+                for i in 0..<n {
+                    for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                        var b = a
+                        b[i] ^= flip
+                        a.withUnsafeBytes { x in
+                            b.withUnsafeBytes { y in
+                                XCTAssertEqual(DERValue.bytesEqual(x, y), a == b, "n \(n) i \(i)")
+                                XCTAssertFalse(DERValue.bytesEqual(x, y), "n \(n) i \(i)")
+                            }
+                        }
+                        compared += 1
+                    }
+                }
+                if n > 0 {
+                    a.withUnsafeBytes { x in
+                        XCTAssertFalse(DERValue.bytesEqual(x, UnsafeRawBufferPointer(rebasing: x[1...])))
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 2_000)
+    }
+}
