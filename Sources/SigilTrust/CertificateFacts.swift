@@ -96,11 +96,11 @@ struct CertificateFacts: Sendable {
     /// meaningful).
     init(_ c: Certificate, subjectAltNames: inout GeneralNames?, lazySelfIssued: Bool) {
         var f: Flags = []
-        let x: TrustExtensions
-        if let strict = try? c.trustExtensions() {
-            x = strict
+        var x = TrustExtensions()
+        do throws(DERError) {
+            try c.trustExtensions(into: &x)
             subjectAltNames = x.subjectAltNames
-        } else {
+        } catch {
             x = c.trustExtensionsBestEffort()
             f.insert(.malformedExtensions)
         }

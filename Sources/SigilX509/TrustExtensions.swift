@@ -33,6 +33,9 @@
     public var hasPolicyMappings = false
     /// policyConstraints (§4.2.1.11) is present.
     public var hasPolicyConstraints = false
+    /// Nothing decoded yet (what `Certificate.trustExtensions(into:)` starts from).
+    public init() {}
+
     /// One bit per `TrustExtensions.Bit` for the known extensions present.
     public var present: UInt32 = 0
     /// One bit per `TrustExtensions.Bit` for the known extensions marked critical.
@@ -108,6 +111,14 @@ extension Certificate {
     /// call with the result dropped: the two cannot disagree. Allocates nothing.
     @_spi(SigilInternal) public func trustExtensions() throws(DERError) -> TrustExtensions {
         var x = TrustExtensions()
+        try trustExtensions(into: &x)
+        return x
+    }
+
+    /// `trustExtensions()` written into `x` (a fresh `TrustExtensions()`): the fact block's
+    /// caller decodes in place instead of copying the result (~500 instructions a chain).
+    /// On a throw `x` holds part of the decoding: start again from a fresh value.
+    @_spi(SigilInternal) public func trustExtensions(into x: inout TrustExtensions) throws(DERError) {
         // Only the extensions present are decoded (the parse recorded which: an absent one's
         // accessor would answer nil). The list decoders validate every element while decoding
         // (`listExtension`), so the lists need not be walked again here.
@@ -154,7 +165,6 @@ extension Certificate {
         x.present = UInt32(spans.knownPresent)
         x.critical = UInt32(spans.knownCritical)
         x.unknownCritical = spans.unknownCritical
-        return x
     }
 
     /// `trustExtensions()` for a certificate whose extensions do not all decode: each extension
