@@ -58,6 +58,26 @@ final class PlainExtensionModelTests: XCTestCase {
         return out
     }
 
+    /// Every mutation of every value: where `plain` answers, the readers give the same value.
+    /// Returns how many answered and how many were tried.
+    static func compare<T: Equatable>(
+        _ values: [[UInt8]], readers decode: (inout DERReader) throws(DERError) -> T,
+        plain: ([UInt8], Certificate.ValueLocation) -> T?, file: StaticString = #filePath, line: UInt = #line
+    ) -> (fast: Int, cases: Int) {
+        var fast = 0
+        var cases = 0
+        for v in values {
+            for m in mutations(v) {
+                cases += 1
+                let model = readers(m, decode)
+                guard let p = plain(m, (0, m.count)) else { continue }
+                fast += 1
+                XCTAssertEqual(try? model.get(), p, "\(m)", file: file, line: line)
+            }
+        }
+        return (fast, cases)
+    }
+
     func testBasicConstraintsFastPathAgreesWithTheReaders() throws {
         let fixtures = try Self.fixtureValues(KnownExtension.basicConstraints)
         XCTAssertGreaterThanOrEqual(fixtures.count, 3)
@@ -68,17 +88,8 @@ final class PlainExtensionModelTests: XCTestCase {
             [0x30, 0x06, 0x01, 0x01, 0xFF, 0x02, 0x01, 0x80],  // negative: refused
             [0x30, 0x03, 0x01, 0x01, 0x00],  // FALSE encoded: refused
         ].map { Self.tlv(0x04, $0) }
-        var fast = 0
-        var cases = 0
-        for v in fixtures + hand {
-            for m in Self.mutations(v) {
-                cases += 1
-                let model = Self.readers(m, Certificate.basicConstraintsWithReaders)
-                guard let plain = Certificate.plainBasicConstraints(m, (0, m.count)) else { continue }
-                fast += 1
-                XCTAssertEqual(try? model.get(), plain, "\(m)")
-            }
-        }
+        let (fast, cases) = Self.compare(
+            fixtures + hand, readers: Certificate.basicConstraintsWithReaders, plain: Certificate.plainBasicConstraints)
         XCTAssertEqual(
             Certificate.plainBasicConstraints(hand[2], (0, hand[2].count)), BasicConstraints(isCA: true, pathLength: 0))
         XCTAssertNil(Certificate.plainBasicConstraints(hand[5], (0, hand[5].count)))
@@ -99,17 +110,8 @@ final class PlainExtensionModelTests: XCTestCase {
             [0x03, 0x02, 0x01, 0x81],  // unused bit set: refused
             [0x03, 0x04, 0x00, 0x80, 0x00, 0x00],  // three octets: readers only
         ].map { Self.tlv(0x04, $0) }
-        var fast = 0
-        var cases = 0
-        for v in fixtures + hand {
-            for m in Self.mutations(v) {
-                cases += 1
-                let model = Self.readers(m, Certificate.keyUsageWithReaders)
-                guard let plain = Certificate.plainKeyUsage(m, (0, m.count)) else { continue }
-                fast += 1
-                XCTAssertEqual(try? model.get(), plain, "\(m)")
-            }
-        }
+        let (fast, cases) = Self.compare(
+            fixtures + hand, readers: Certificate.keyUsageWithReaders, plain: Certificate.plainKeyUsage)
         // digitalSignature (bit 0) and keyCertSign (5), cRLSign (6): 0x86 with 1 unused bit.
         XCTAssertEqual(Certificate.plainKeyUsage(hand[1], (0, hand[1].count))?.rawValue, 0b110_0001)
         XCTAssertEqual(Certificate.plainKeyUsage(hand[4], (0, hand[4].count))?.rawValue, 1 << 8)

@@ -30,9 +30,11 @@ extension Session {
     /// the one loop shared with `NameConstraints.check(path:budget:)`), charged to the
     /// verification's budget; running out stops the whole verification (`budgetHit`).
     mutating func nameConstraintFailure(
-        _ cand: Certificate, _ candFacts: CertificateFacts, at depth: Int, path: PathNodes
+        _ node: Int, _ candFacts: CertificateFacts, at depth: Int, path: PathNodes
     ) -> TrustFailure? {
-        guard candFacts.has(.hasNameConstraints), let nc = (try? cand.nameConstraints()) ?? nil else { return nil }
+        guard candFacts.has(.hasNameConstraints) else { return nil }
+        let cand = certificate(node)
+        guard let nc = (try? cand.nameConstraints()) ?? nil else { return nil }
         let session = self  // the certificates below, without building an array of them
         guard
             let (i, r) = checkNameConstraints(

@@ -34,16 +34,16 @@ extension Session {
     /// `path` holding the leaf and the intermediates.
     mutating func extend(_ path: inout PathNodes) -> Int? {
         let childNode = path[path.count - 1]
-        let child = certificate(childNode)
         let depth = path.count  // index the issuer would have
         var candidates = CandidateList()
-        collectCandidateIssuers(of: child, into: &candidates)
+        collectCandidateIssuers(of: withCertificate(childNode) { c, _ in c.issuer }, into: &candidates)
         order(&candidates, for: childNode)
         var tried = 0
         defer {
             // No issuer at all (or only ones already on the path): the chain ends here.
             if tried == 0 && !budgetHit {
                 let selfIssued = isSelfIssued(childNode)
+                let child = certificate(childNode)
                 note(
                     TrustFailure(
                         selfIssued ? .untrustedRoot : .unknownIssuer, at: depth - 1,
@@ -62,15 +62,13 @@ extension Session {
             // once per path. Compared directly (the path is at most `maximumPathLength` long;
             // identical encodings have identical subject and key, so those are caught too).
             var looped = false
-            let cand = certificate(node)
             for n in path {
                 if n == node {
                     looped = true
                     break
                 }
-                let c = certificate(n)
                 // (Compared in place: `sameSubjectAndKey` makes no views of the encodings.)
-                if c.sameSubjectAndKey(as: cand) {
+                if withCertificates(n, node, { c, cand, _ in c.sameSubjectAndKey(as: cand) }) {
                     looped = true
                     break
                 }
@@ -114,8 +112,7 @@ extension Session {
 
     /// Anchors whose subject matches the child's issuer, then pool certificates whose subject
     /// does: byte-identical in the first pass, RFC 5280 §7.1 in the second (CandidatePool.swift).
-    mutating func collectCandidateIssuers(of child: Certificate, into list: inout CandidateList) {
-        let issuer = child.issuer
+    mutating func collectCandidateIssuers(of issuer: DistinguishedName, into list: inout CandidateList) {
         if pool.normalised {
             verifier.anchors.appendAnchors(withSubject: issuer, to: &list)
         } else {
