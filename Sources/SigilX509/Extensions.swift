@@ -300,7 +300,6 @@ extension Certificate {
             if p < e {
                 guard e &- p == 3, b[p] == 0x02, b[p &+ 1] == 0x01, b[p &+ 2] < 0x80 else { return nil }
                 pathLength = Int(b[p &+ 2])
-                p = e
             }
             return BasicConstraints(isCA: ca, pathLength: pathLength)
         }

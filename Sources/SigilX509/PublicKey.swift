@@ -87,8 +87,9 @@ extension Certificate {
         guard start >= 0, end <= b.count, start < end, b[start] == 0x30,
             let seq = DERValue.minimalHeader(b, start &+ 1, end), seq.1 == end
         else { return nil }
-        /// The magnitude of a positive, minimal, non-zero INTEGER at `p` (before `limit`).
-        @inline(__always) func magnitude(_ p: Int, _ limit: Int) -> (Int, Int, next: Int)? {
+        /// The magnitude of a positive, minimal, non-zero INTEGER at `p` (the INTEGER ends where
+        /// the magnitude does).
+        @inline(__always) func magnitude(_ p: Int, _ limit: Int) -> (Int, Int)? {
             guard p < limit, b[p] == 0x02, let v = DERValue.minimalHeader(b, p &+ 1, limit), v.0 < v.1 else {
                 return nil
             }
@@ -97,12 +98,12 @@ extension Certificate {
             if first == 0 {
                 // 00 alone is zero (no key); 00 before an octet without bit 8 is not minimal.
                 guard v.1 &- v.0 >= 2, b[v.0 &+ 1] & 0x80 != 0 else { return nil }
-                return (v.0 &+ 1, v.1, v.1)
+                return (v.0 &+ 1, v.1)
             }
-            return (v.0, v.1, v.1)
+            return v
         }
-        guard let n = magnitude(seq.0, end), let e = magnitude(n.next, end), e.next == end else { return nil }
-        return ((n.0, n.1), (e.0, e.1))
+        guard let n = magnitude(seq.0, end), let e = magnitude(n.1, end), e.1 == end else { return nil }
+        return (n, e)
     }
 
     /// The EC public key point (SEC 1 §2.3.3 encoding: `04 || X || Y`, or compressed), for

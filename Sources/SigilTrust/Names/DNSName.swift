@@ -69,7 +69,7 @@ where A.Element == UInt8, B.Element == UInt8 {
 /// name constraints): eight octets at a time while both words are 7-bit — equal words, or
 /// equal once their capital letters are lowered (bit 8 of `w + 0x3F…` marks octets from "A",
 /// of `w + 0x25…` those past "Z"; no carry crosses octets below 0x80) —, octet by octet
-/// otherwise. `NamesTests.testASCIICaseFoldingWordWise` compares it with the generic loop.
+/// otherwise. `NamesTests.testASCIICaseFoldingWordWise` compares it with the definition.
 @inline(__always)
 func asciiEqualIgnoringCase(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
