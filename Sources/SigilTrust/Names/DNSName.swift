@@ -125,9 +125,89 @@ enum DNSSyntax {
         name.withUnsafeBufferPointer { check($0, wildcard: wildcard) }
     }
 
-    /// `check` over the octets in place (no slice indexing: the name is read once, octet by
-    /// octet, the rules in the same order).
+    /// `check` over the octets in place: `isPlainValid` accepts the common name eight octets
+    /// at a time; anything it does not accept is judged by `checkStrict`.
     static func check(_ name: UnsafeBufferPointer<UInt8>, wildcard: Bool) -> ServerIdentity.ParseError? {
+        if isPlainValid(name, wildcard: wildcard) { return nil }
+        return checkStrict(name, wildcard: wildcard)
+    }
+
+    /// True only for names `checkStrict` accepts (nil), judged from bit masks instead of octet
+    /// by octet: at most 63 octets (after an optional "*." when `wildcard`), each a letter, a
+    /// digit, a hyphen or a dot; from the masks of dots and hyphens, no empty label (no dot
+    /// first, last or next to a dot) and no hyphen first or last in a label; and a last label
+    /// not all digits — the rules of `checkStrict` for such names (a label cannot exceed 63
+    /// octets in 63). False means "not decided here", never "invalid"
+    /// (`DNSSyntaxFastPathModelTests` compares the two on every one-octet change of a corpus).
+    static func isPlainValid(_ name: UnsafeBufferPointer<UInt8>, wildcard: Bool) -> Bool {
+        guard var p = name.baseAddress else { return false }
+        var m = name.count
+        if wildcard && m >= 3 && p[0] == UInt8(ascii: "*") && p[1] == UInt8(ascii: ".") {
+            // "*." then a name: the rest is checked as labels after the first (no "*" there).
+            p += 2
+            m -= 2
+        }
+        if m == 0 || m > 63 { return false }
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Per-octet tests on seven-bit octets, the answer in each octet's high bit
+        // (x + 0x80 - k has it exactly when x ≥ k, with no carry between octets).
+        @inline(__always) func atLeast(_ x: UInt64, _ k: UInt8) -> UInt64 { (x &+ (0x80 &- UInt64(k)) &* ones) & high }
+        @inline(__always) func equal(_ x: UInt64, _ k: UInt8) -> UInt64 {
+            ~((x ^ (UInt64(k) &* ones)) &+ 0x7F7F_7F7F_7F7F_7F7F) & high
+        }
+        // One bit per octet: the high bit of octet k goes to bit k.
+        @inline(__always) func bits(_ x: UInt64) -> UInt64 { ((x &>> 7) &* 0x0102_0408_1020_4080) &>> 56 }
+        var dots: UInt64 = 0
+        var hyphens: UInt64 = 0
+        var at = 0
+        while at < m {
+            let r = m &- at
+            var w: UInt64
+            var lanes = high
+            if r >= 8 {
+                w = UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self).littleEndian
+            } else {
+                if m >= 8 {
+                    // The last r octets, from the word ending with the name (octets already
+                    // checked shifted out); the bytes above are zero, which no lane accepts.
+                    w =
+                        UnsafeRawPointer(p + (m &- 8)).loadUnaligned(as: UInt64.self).littleEndian
+                        &>> UInt64(8 &* (8 &- r))
+                } else {
+                    w = 0
+                    for k in 0..<r { w |= UInt64(p[at &+ k]) &<< UInt64(8 &* k) }
+                }
+                lanes = high & ((1 &<< UInt64(8 &* r)) &- 1)
+            }
+            if w & high != 0 { return false }
+            let folded = w | 0x2020_2020_2020_2020
+            let letter = atLeast(folded, UInt8(ascii: "a")) & ~atLeast(folded, UInt8(ascii: "z") + 1)
+            let digit = atLeast(w, UInt8(ascii: "0")) & ~atLeast(w, UInt8(ascii: "9") + 1)
+            let hyphen = equal(w, UInt8(ascii: "-")) & lanes
+            let dot = equal(w, UInt8(ascii: ".")) & lanes
+            if (letter | digit | hyphen | dot) & lanes != lanes { return false }
+            dots |= bits(dot) &<< UInt64(at)
+            if hyphen != 0 { hyphens |= bits(hyphen) &<< UInt64(at) }
+            at &+= 8
+        }
+        let last: UInt64 = 1 &<< UInt64(m &- 1)
+        // Empty labels: a dot first, last, or followed by a dot.
+        if dots & (1 | last) != 0 || dots & (dots &>> 1) != 0 { return false }
+        // A hyphen first or last in a label.
+        if hyphens & (1 | (dots &<< 1) | last | (dots &>> 1)) != 0 { return false }
+        // The last label all digits ("1.2.3.4" is not a name): read from the end, where a
+        // name's last octet is almost always a letter.
+        var i = m &- 1
+        while i >= 0 && p[i] != UInt8(ascii: ".") {
+            if p[i] &- UInt8(ascii: "0") >= 10 { return true }
+            i &-= 1
+        }
+        return false
+    }
+
+    /// `check` octet by octet (no slice indexing: the name is read once, the rules in order).
+    static func checkStrict(_ name: UnsafeBufferPointer<UInt8>, wildcard: Bool) -> ServerIdentity.ParseError? {
         let n = name.count
         if n == 0 { return .empty }
         if n > maximumLength { return .tooLong }
