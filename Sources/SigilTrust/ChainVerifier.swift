@@ -38,17 +38,21 @@ public struct ChainVerifier: Sendable {
     @_spi(SigilInternal) public func verify(
         leaf: Certificate, intermediates: [Certificate], options: VerificationOptions
     ) -> TrustResult {
-        var session = Session(verifier: self, leaf: leaf, intermediates: intermediates, options: options)
-        return session.run()
+        var session = Session(verifier: self, leaf: leaf, intermediates: intermediates)
+        return session.run(options)
     }
 }
 
 /// One verification's state: the candidate pool, caches and budget. The search over candidate
 /// issuers is in PathBuilding/PathBuilder.swift; the checks of one candidate are below.
+///
+/// The options are not part of the state: `run` and the methods it calls take them as a
+/// parameter, read where the caller holds them. (Stored here, they were copied in and
+/// released again on every verification: about twenty reference counts, ~600 instructions of
+/// a ~38k-instruction RSA chain, callgrind.)
 struct Session {
     let verifier: ChainVerifier
     let leaf: Certificate
-    let options: VerificationOptions
     /// Pool of untrusted intermediates, searched lazily (CandidatePool.swift).
     var pool: CandidatePool
     // Per-verification caches, keyed by node (anchor i → i, pool certificate j →
@@ -125,10 +129,9 @@ struct Session {
 
     static let leafNode = -1
 
-    init(verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate], options: VerificationOptions) {
+    init(verifier: ChainVerifier, leaf: Certificate, intermediates: [Certificate]) {
         self.verifier = verifier
         self.leaf = leaf
-        self.options = options
         self.budget = verifier.budget
         var sans: GeneralNames?
         self.leafFacts = CertificateFacts(leaf, subjectAltNames: &sans, lazySelfIssued: true)
@@ -179,7 +182,8 @@ struct Session {
 
     // MARK: run
 
-    mutating func run() -> TrustResult {
+    /// The verdict on the session's leaf under `options`.
+    mutating func run(_ options: VerificationOptions) -> TrustResult {
         var failures = Checks.leafFailures(leaf, leafFacts, subjectAltNames: leafSubjectAltNames, options: options)
         // The leaf's own key is never used by path validation: check that it decodes (an EC
         // point off its curve is otherwise trusted; found by Fuzz/FuzzVerifyDiff, where OpenSSL
@@ -194,15 +198,15 @@ struct Session {
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
         if let a = verifier.anchors.index(of: leaf) {
-            if failures.isEmpty, policyFailure(path: PathNodes()) == nil {
-                return trusted(path: PathNodes(), anchor: a)
+            if failures.isEmpty, policyFailure(path: PathNodes(), options: options) == nil {
+                return trusted(path: PathNodes(), anchor: a, options: options)
             }
             return .untrusted(TrustFailure.sortedByRank(failures))
         }
         var path = PathNodes(Session.leafNode)
-        if let anchorNode = buildPath(&path) {
+        if let anchorNode = buildPath(&path, options) {
             if failures.isEmpty {
-                return trusted(path: path, anchor: anchorNode)
+                return trusted(path: path, anchor: anchorNode, options: options)
             }
         } else if budgetHit {
             let used = verifier.budget.spent(since: budget)
@@ -223,7 +227,7 @@ struct Session {
 
     /// The verdict for the accepted `path` (leaf first; empty when the leaf is itself the
     /// anchor) ending at `anchor`: one array, shared with the deferred policy sets.
-    mutating func trusted(path: PathNodes, anchor: Int) -> TrustResult {
+    mutating func trusted(path: PathNodes, anchor: Int, options: VerificationOptions) -> TrustResult {
         var certificates: [Certificate] = []
         certificates.reserveCapacity(path.count + 1)
         for n in path { certificates.append(certificate(n)) }
@@ -237,7 +241,9 @@ struct Session {
     // MARK: candidate checks
 
     /// Every check of `node` as the issuer at position `depth` of `path`.
-    mutating func check(candidate node: Int, at depth: Int, path: PathNodes) -> TrustFailure? {
+    mutating func check(candidate node: Int, at depth: Int, path: PathNodes, options: VerificationOptions)
+        -> TrustFailure?
+    {
         // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
         if let cached = caCheckCache[node] {
@@ -245,7 +251,7 @@ struct Session {
         } else if let f = withCertificate(
             node,
             { cand, s in
-                Checks.caFailure(cand, candFacts, isAnchor: s.isAnchor(node), options: s.options)
+                Checks.caFailure(cand, candFacts, isAnchor: s.isAnchor(node), options: options)
             })
         {
             caCheckCache[node] = Int32(caFailures.count)  // at most one per node: far below 2^31
@@ -288,7 +294,7 @@ struct Session {
         if let f = withCertificates(
             childNode, node,
             { child, cand, s in
-                Checks.algorithmFailure(signed: child, issuer: cand, policy: s.options.algorithms)
+                Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms)
             })
         {
             return f.at(depth - 1)

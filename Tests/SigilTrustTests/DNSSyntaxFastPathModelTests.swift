@@ -20,7 +20,8 @@ final class DNSSyntaxFastPathModelTests: XCTestCase {
         for wildcard in [false, true] {
             let reference = Self.strict(s, wildcard: wildcard)
             if Self.fast(s, wildcard: wildcard) {
-                XCTAssertNil(reference, "fast path accepts \(Array(s)) (\(what())), strict: \(String(describing: reference))")
+                XCTAssertNil(
+                    reference, "fast path accepts \(Array(s)) (\(what())), strict: \(String(describing: reference))")
             }
             XCTAssertEqual(DNSSyntax.check(s[...], wildcard: wildcard), reference, "\(Array(s)) \(what())")
         }
@@ -40,7 +41,9 @@ final class DNSSyntaxFastPathModelTests: XCTestCase {
 
     /// The fast path is taken for the names it is for (otherwise this model proves nothing).
     func testFastPathTakesCommonNames() {
-        for name in ["leaf.rsa2048.sigil.test", "www.example.com", "a", "xn--bcher-kva.example", "a1.b2.c3", Self.label63] {
+        for name in [
+            "leaf.rsa2048.sigil.test", "www.example.com", "a", "xn--bcher-kva.example", "a1.b2.c3", Self.label63,
+        ] {
             XCTAssertTrue(Self.fast(Array(name.utf8), wildcard: false), name)
         }
         XCTAssertTrue(Self.fast(Array("*.wild.rsa2048.sigil.test".utf8), wildcard: true))
@@ -55,7 +58,10 @@ final class DNSSyntaxFastPathModelTests: XCTestCase {
     }
 
     func testCorpusAndEveryOneOctetChange() {
-        let replacements: [UInt8] = [0x00, 0x20, 0x2A, 0x2D, 0x2E, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x5F, 0x60, 0x61, 0x7A, 0x7B, 0x7F, 0x80, 0xC3, 0xFF]
+        let replacements: [UInt8] = [
+            0x00, 0x20, 0x2A, 0x2D, 0x2E, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x5F, 0x60, 0x61, 0x7A, 0x7B,
+            0x7F, 0x80, 0xC3, 0xFF,
+        ]
         for name in Self.corpus {
             let s = Array(name.utf8)
             compare(s, name)
@@ -100,7 +106,9 @@ final class DNSSyntaxFastPathModelTests: XCTestCase {
             s.reserveCapacity(count)
             for _ in 0..<count {
                 let x = rng.next()
-                s.append(x % 64 == 0 ? rare[Int((x >> 8) % UInt64(rare.count))] : common[Int((x >> 8) % UInt64(common.count))])
+                s.append(
+                    x % 64 == 0
+                        ? rare[Int((x >> 8) % UInt64(rare.count))] : common[Int((x >> 8) % UInt64(common.count))])
             }
             if rng.next() % 4 == 0 && s.count >= 2 {
                 s[0] = UInt8(ascii: "*")

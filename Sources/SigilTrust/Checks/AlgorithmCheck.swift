@@ -4,7 +4,7 @@ import SigilX509
 extension CheckUnit {
     /// Signature and key algorithms, and the signatures themselves: the algorithm of each
     /// signature relied on (`Checks.algorithmFailure`) and the verdicts of the signature seam
-    /// depend on the issuer, so they run in `Session.check(candidate:at:path:)`; the keys are
+    /// depend on the issuer, so they run in `Session.check(candidate:at:path:options:)`; the keys are
     /// judged here.
     static let algorithms = CheckUnit(
         .algorithms, "algorithms", clauses: "RFC 5280 §6.1.3 (a)(1); BR §6.1.5, §7.1.3; RFC 8410",

@@ -3,7 +3,7 @@ import SigilX509
 
 extension CheckUnit {
     /// basicConstraints and keyUsage: CA status, the CA profile, the key's uses. The path
-    /// length (§6.1.4 (l), (m)) depends on the path: `Session.check(candidate:at:path:)`.
+    /// length (§6.1.4 (l), (m)) depends on the path: `Session.check(candidate:at:path:options:)`.
     static let basicConstraintsAndKeyUsage = CheckUnit(
         .basicConstraintsAndKeyUsage, "basic constraints and key usage",
         clauses: "RFC 5280 §4.1.2.6, §4.2.1.2, §4.2.1.3, §4.2.1.9, §6.1.4 (k)–(n); RFC 8446 §4.4.2.2",

@@ -22,8 +22,8 @@ extension Session {
     /// path's sets (`details.policies`). When the verification's policy work budget
     /// (`VerificationBudget.policyTreeWork`) runs out, `budgetHit` is set so that the
     /// whole verification stops and fails closed.
-    mutating func policyFailure(path: PathNodes) -> TrustFailure? {
-        if policyProcessingCannotFail(path) {
+    mutating func policyFailure(path: PathNodes, options: VerificationOptions) -> TrustFailure? {
+        if policyProcessingCannotFail(path, options) {
             // The sets are computed on first access from the trusted path `run()` returns
             // (`ValidatedPolicies(deferredLeafFirst:)`): nothing is built here.
             policiesDeferred = true
@@ -77,7 +77,7 @@ extension Session {
     /// (§6.1.4 (a)), and certificatePolicies lists of at most 16 entries without duplicates
     /// (§4.2.1.4; compared pairwise, allocation-free). The other failure, the work budget, cannot
     /// be reached by such a path (linear work on at most 16 policies per certificate).
-    mutating func policyProcessingCannotFail(_ path: PathNodes) -> Bool {
+    mutating func policyProcessingCannotFail(_ path: PathNodes, _ options: VerificationOptions) -> Bool {
         if options.certificatePolicies.initialExplicitPolicy { return false }
         // Read from each certificate's fact block (worked out with its one decoding).
         for node in path where facts(node).has(.hasPolicyConstraintsOrMappings) || facts(node).has(.complexPolicies) {

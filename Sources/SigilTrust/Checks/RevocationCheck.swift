@@ -12,7 +12,7 @@ extension CheckUnit {
 extension Session {
     /// RFC 5280 §6.3 / RFC 6960 for the complete path (leaf … `anchor`); the statuses go into
     /// `details.revocation`; the most important failure is returned (revoked, or undetermined under hard fail).
-    mutating func revocationFailure(path: [Int], anchor: Int) -> TrustFailure? {
+    mutating func revocationFailure(path: [Int], anchor: Int, options: VerificationOptions) -> TrustFailure? {
         guard let r = options.revocation else { return nil }
         let certs = path.map(certificate) + [certificate(anchor)]
         let work = revocationWork

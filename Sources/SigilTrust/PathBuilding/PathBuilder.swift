@@ -12,7 +12,7 @@
 //   VerificationBudget.swift the one work budget of a verification, and its default limits
 //
 // ChainVerifier.swift holds the public `ChainVerifier`, the session's state (`Session`), `run`
-// and the checks of one candidate issuer (`Session.check(candidate:at:path:)`); the checks
+// and the checks of one candidate issuer (`Session.check(candidate:at:path:options:)`); the checks
 // themselves are the check units of Checks/ (Checks/CheckUnit.swift lists them).
 
 import SigilDER
@@ -22,17 +22,17 @@ extension Session {
     /// Path building in the two passes described at `CandidatePool`: byte-identical names
     /// first; the RFC 5280 §7.1 search only when that found no path. Failures noted in pass 1
     /// are dropped (its "no issuer" may be wrong): pass 2 sees every candidate and notes its own.
-    mutating func buildPath(_ path: inout PathNodes) -> Int? {
-        if let anchor = extend(&path) { return anchor }
+    mutating func buildPath(_ path: inout PathNodes, _ options: VerificationOptions) -> Int? {
+        if let anchor = extend(&path, options) { return anchor }
         guard !budgetHit, pool.canWiden else { return nil }
         pool.widen()
         best = nil
-        return extend(&path)
+        return extend(&path, options)
     }
 
     /// Extends `path` (leaf first) towards an anchor; returns the anchor's node on success, with
     /// `path` holding the leaf and the intermediates.
-    mutating func extend(_ path: inout PathNodes) -> Int? {
+    mutating func extend(_ path: inout PathNodes, _ options: VerificationOptions) -> Int? {
         let childNode = path[path.count - 1]
         let depth = path.count  // index the issuer would have
         var candidates = CandidateList()
@@ -82,7 +82,7 @@ extension Session {
                         "path longer than \(ChainVerifier.maximumPathLength) certificates"))
                 continue
             }
-            if let f = check(candidate: node, at: depth, path: path) {
+            if let f = check(candidate: node, at: depth, path: path, options: options) {
                 if budgetHit { return nil }
                 note(f)
                 continue
@@ -90,12 +90,14 @@ extension Session {
             if isAnchor(node) {
                 // The path is complete: RFC 5280 §6.1 policy processing (Checks/PolicyCheck.swift),
                 // then revocation (§6.3, Checks/RevocationCheck.swift).
-                if let f = policyFailure(path: path) {
+                if let f = policyFailure(path: path, options: options) {
                     note(f)
                     if budgetHit { return nil }
                     continue
                 }
-                if options.revocation != nil, let f = revocationFailure(path: Array(path), anchor: node) {
+                if options.revocation != nil,
+                    let f = revocationFailure(path: Array(path), anchor: node, options: options)
+                {
                     note(f)
                     if budgetHit { return nil }
                     continue
@@ -103,7 +105,7 @@ extension Session {
                 return node
             }
             path.append(node)
-            if let anchor = extend(&path) { return anchor }
+            if let anchor = extend(&path, options) { return anchor }
             path.removeLast()
             if budgetHit { return nil }
         }

@@ -576,8 +576,8 @@ final class RevocationWork {
         }
         var charged = verifier
         charged.budget = budget
-        var session = Session(verifier: charged, leaf: leaf, intermediates: intermediates, options: options)
-        let result = session.run()
+        var session = Session(verifier: charged, leaf: leaf, intermediates: intermediates)
+        let result = session.run(options)
         budget = session.budget
         if session.budgetHit {
             exhausted = true
