@@ -285,6 +285,29 @@ extension DERValue {
         var p = contentStart
         let e = end
         while p < e {
+            // The usual RDN, one attribute with a 2.5.4.x type (X.520) and short lengths:
+            // `31 L1 30 L2 06 03 55 04 x T L3 value`, L1 = L2 + 2 = L3 + 9 < 0x80, x < 0x80, T a
+            // string tag — exactly what the walk below accepts for these octets, read from one
+            // word and three octets instead of header by header.
+            if e &- p >= 11, let base = b.baseAddress {
+                let w = UInt64(littleEndian: (base + p).loadUnaligned(as: UInt64.self))
+                let l1 = Int(truncatingIfNeeded: (w &>> 8) & 0xFF)
+                let l2 = Int(truncatingIfNeeded: (w &>> 24) & 0xFF)
+                let x = b[p &+ 8]
+                let t = DERTag(rawValue: b[p &+ 9])
+                let l3 = Int(b[p &+ 10])
+                // Octets 0, 2, 4–7 (little-endian): 31 · 30 · 06 03 55 04.
+                if w & 0xFFFF_FFFF_00FF_00FF == 0x0455_0306_0030_0031, l1 < 0x80, l1 == l2 &+ 2, l2 == l3 &+ 7,
+                    x < 0x80, l3 <= e &- p &- 11, DERString.isStringTag(t)
+                {
+                    let start = p &+ 11
+                    let s = DERString(
+                        _tag: t, bytes: UnsafeRawBufferPointer(rebasing: b[start..<(start &+ l3)]), offset: start)
+                    guard (try? s.validate()) != nil else { return false }
+                    p = start &+ l3
+                    continue
+                }
+            }
             guard b[p] == 0x31, let set = DERValue.minimalHeader(b, p &+ 1, e), set.0 < set.1 else { return false }
             var q = set.0
             let setEnd = set.1
