@@ -129,6 +129,13 @@ public struct DERString {
                     if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
                     i += 8
                 }
+                // The tail of an all-ASCII string as one word overlapping the last one checked.
+                if i == n
+                    || (i >= 8 && n - i < 8
+                        && bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) & 0x8080_8080_8080_8080 == 0)
+                {
+                    return
+                }
                 while i < n && bytes[i] < 0x80 { i += 1 }
                 if i == n { return }
                 it.i = i

@@ -400,6 +400,25 @@ final class DERReaderTests: XCTestCase {
                 stringError(.ia5String, bad, at: 2 + i)
             }
         }
+        // UTF8String: the ASCII run is skipped eight octets at a time and its tail as an
+        // overlapping word; a non-ASCII octet anywhere in strings of 1 to 40 octets is still
+        // decoded: 0xFF (never in UTF-8, RFC 3629 §1) refused at its offset, "é" (C3 A9) accepted.
+        for n in 1...40 {
+            let clean = [UInt8](repeating: 0x61, count: n)
+            XCTAssertEqual(try string(.utf8String, clean), String(repeating: "a", count: n))
+            for i in 0..<n {
+                var bad = clean
+                bad[i] = 0xFF
+                stringError(.utf8String, bad, at: 2 + i)
+                if i + 1 < n {
+                    var accented = clean
+                    accented[i] = 0xC3
+                    accented[i + 1] = 0xA9
+                    let expected = String(repeating: "a", count: i) + "é" + String(repeating: "a", count: n - i - 2)
+                    XCTAssertEqual(try string(.utf8String, accented), expected)
+                }
+            }
+        }
         XCTAssertEqual(try string(.bmpString, [0x00, 0x41, 0x00, 0xE9]), "Aé")
         stringError(.bmpString, [0x00, 0x41, 0x00], at: 4)  // odd length
         stringError(.bmpString, [0xD8, 0x00, 0xDC, 0x00], at: 2)  // surrogate pair not allowed in UCS-2
