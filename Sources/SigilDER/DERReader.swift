@@ -98,6 +98,12 @@ public struct DERValue {
     /// The content octets, without copying: a raw view valid only while the reader's buffer is
     /// (Sigil-internal, `@_spi(SigilInternal)`; outside Sigil use `contentBytes`).
     @_spi(SigilInternal) @inlinable public var content: UnsafeRawBufferPointer { _content }
+    /// True when `DERReader.enter(_:_:)` may enter this value: its content one level deeper
+    /// is within `DERReader.maximumDepth` (Sigil-internal, for readers that match a whole
+    /// known encoding instead of entering it).
+    @_spi(SigilInternal) @inlinable public var contentIsWithinNestingLimit: Bool {
+        depth &+ 1 <= DERReader.maximumDepth
+    }
 
     /// The whole encoding (header and content), without copying: a raw view valid only while the
     /// reader's buffer is (Sigil-internal, `@_spi(SigilInternal)`; outside Sigil use `encodedBytes`).

@@ -112,7 +112,56 @@ public enum SignatureAlgorithm: Sendable, Hashable {
     /// Parses `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`
     /// for a signature algorithm, enforcing each algorithm's parameter rule.
     static func parse(_ reader: inout DERReader) throws(DERError) -> SignatureAlgorithm {
-        try reader.enter(.sequence) { (r) throws(DERError) -> SignatureAlgorithm in
+        let value = try reader.read(.sequence)
+        if let known = common(value) { return known }
+        return try parseContent(value)
+    }
+
+    /// The algorithm of one of the usual encodings, matched whole (octets in the comments):
+    /// what `parseContent` returns for exactly these octets; nil for every other value, which
+    /// `parseContent` then reads (`AlgorithmIdentifierFastPathModelTests` compares the two).
+    @inline(__always)
+    static func common(_ value: DERValue) -> SignatureAlgorithm? {
+        let e = value.encoded
+        guard value.contentIsWithinNestingLimit else { return nil }
+        switch e.count {
+        case 15:
+            // 30 0D 06 09 2A 86 48 86 F7 0D 01 01 x 05 00: PKCS #1 v1.5 with NULL parameters.
+            let tail = UInt64(littleEndian: e.loadUnaligned(fromByteOffset: 7, as: UInt64.self))
+            guard UInt64(littleEndian: e.loadUnaligned(as: UInt64.self)) == 0x8648_862A_0906_0D30,
+                tail & 0xFFFF_00FF_FFFF_FFFF == 0x0005_0001_010D_F786
+            else { return nil }
+            switch tail >> 40 & 0xFF {
+            case 0x0B: return .rsaPKCS1(.sha256)
+            case 0x0C: return .rsaPKCS1(.sha384)
+            case 0x0D: return .rsaPKCS1(.sha512)
+            default: return nil
+            }
+        case 12:
+            // 30 0A 06 08 2A 86 48 CE 3D 04 03 x: ECDSA, parameters absent.
+            let tail = UInt32(littleEndian: e.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            guard UInt64(littleEndian: e.loadUnaligned(as: UInt64.self)) == 0xCE48_862A_0806_0A30,
+                tail & 0x00FF_FFFF == 0x0003_043D
+            else { return nil }
+            switch tail >> 24 {
+            case 0x02: return .ecdsa(.sha256)
+            case 0x03: return .ecdsa(.sha384)
+            case 0x04: return .ecdsa(.sha512)
+            default: return nil
+            }
+        case 7:
+            // 30 05 06 03 2B 65 70 / 71: Ed25519, Ed448, parameters absent.
+            guard UInt32(littleEndian: e.loadUnaligned(as: UInt32.self)) == 0x0306_0530, e[4] == 0x2B, e[5] == 0x65
+            else { return nil }
+            return e[6] == 0x70 ? .ed25519 : e[6] == 0x71 ? .ed448 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `parse` of an AlgorithmIdentifier read as `value`, field by field.
+    static func parseContent(_ value: DERValue) throws(DERError) -> SignatureAlgorithm {
+        try DERReader.enter(value) { (r) throws(DERError) -> SignatureAlgorithm in
             let oidStart = r.position
             // A known algorithm's OID is one of the constants matched byte for byte below, all
             // valid: only an unknown one needs validating (as extension OIDs are in
@@ -304,7 +353,46 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
 
     /// Parses the AlgorithmIdentifier of a SubjectPublicKeyInfo.
     static func parse(_ reader: inout DERReader) throws(DERError) -> PublicKeyAlgorithm {
-        try reader.enter(.sequence) { (r) throws(DERError) -> PublicKeyAlgorithm in
+        let value = try reader.read(.sequence)
+        if let known = common(value) { return known }
+        return try parseContent(value)
+    }
+
+    /// The algorithm of one of the usual encodings, matched whole (octets in the comments):
+    /// what `parseContent` returns for exactly these octets; nil for every other value
+    /// (`AlgorithmIdentifierFastPathModelTests` compares the two).
+    @inline(__always)
+    static func common(_ value: DERValue) -> PublicKeyAlgorithm? {
+        let e = value.encoded
+        guard value.contentIsWithinNestingLimit else { return nil }
+        @inline(__always) func word(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: e.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
+        switch e.count {
+        case 15:
+            // 30 0D 06 09 2A 86 48 86 F7 0D 01 01 01 05 00: rsaEncryption, NULL parameters.
+            return word(0) == 0x8648_862A_0906_0D30 && word(7) == 0x0005_0101_010D_F786 ? .rsa : nil
+        case 21:
+            // 30 13 06 07 2A 86 48 CE 3D 02 01 06 08 2A 86 48 CE 3D 03 01 07: EC, secp256r1.
+            return word(0) == 0xCE48_862A_0706_1330 && word(8) == 0x4886_2A08_0601_023D
+                && word(13) == 0x0701_033D_CE48_862A ? .ec(.p256) : nil
+        case 18:
+            // 30 10 06 07 2A 86 48 CE 3D 02 01 06 05 2B 81 04 00 22 / 23: EC, secp384r1 / secp521r1.
+            guard word(0) == 0xCE48_862A_0706_1030, word(8) == 0x0481_2B05_0601_023D, e[16] == 0x00 else { return nil }
+            return e[17] == 0x22 ? .ec(.p384) : e[17] == 0x23 ? .ec(.p521) : nil
+        case 7:
+            // 30 05 06 03 2B 65 70 / 71: Ed25519, Ed448 keys, parameters absent.
+            guard UInt32(littleEndian: e.loadUnaligned(as: UInt32.self)) == 0x0306_0530, e[4] == 0x2B, e[5] == 0x65
+            else { return nil }
+            return e[6] == 0x70 ? .ed25519 : e[6] == 0x71 ? .ed448 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `parse` of an AlgorithmIdentifier read as `value`, field by field.
+    static func parseContent(_ value: DERValue) throws(DERError) -> PublicKeyAlgorithm {
+        try DERReader.enter(value) { (r) throws(DERError) -> PublicKeyAlgorithm in
             // Known OIDs are matched byte for byte against valid constants; an unknown one is
             // validated (as in `SignatureAlgorithm.parse`).
             let oidValue = try r.read(.objectIdentifier)
