@@ -240,28 +240,26 @@ struct Session {
 
     // MARK: candidate checks
 
-    /// Every check of `node` as the issuer at position `depth` of `path`.
+    /// Every check of `node` as the issuer at position `depth` of `path`, in this order (the
+    /// first failure is the one returned): the path-independent CA checks (cached per node),
+    /// the path length (RFC 5280 §6.1.4 (l), (m)) and the maximum depth, the child's signature
+    /// algorithm against this key, the AKI rule for self-issued children, the signature
+    /// (cached per pair), then name constraints.
+    ///
+    /// The two certificates are read once, in place, for everything that needs them (one
+    /// `withCertificates`: each read of a certificate kept in an array is a copy, ~150
+    /// instructions, and there were up to five per candidate); what the checks need from the
+    /// session's caches is worked out before (it is a function of the certificates alone, so
+    /// working it out early changes nothing but the work done when an earlier check fails).
     mutating func check(candidate node: Int, at depth: Int, path: PathNodes, options: VerificationOptions)
         -> TrustFailure?
     {
-        // Path-independent CA checks, cached per certificate.
         let candFacts = facts(node)
-        if let cached = caCheckCache[node] {
-            if cached != Session.passed { return caFailures[Int(cached)].at(depth) }
-        } else if let f = withCertificate(
-            node,
-            { cand, s in
-                Checks.caFailure(cand, candFacts, isAnchor: s.isAnchor(node), options: options)
-            })
-        {
-            caCheckCache[node] = Int32(caFailures.count)  // at most one per node: far below 2^31
-            caFailures.append(f)
-            return f.at(depth)
-        } else {
-            caCheckCache[node] = Session.passed
-        }
+        let cachedCA = caCheckCache[node]
+        if let cached = cachedCA, cached != Session.passed { return caFailures[Int(cached)].at(depth) }
         // Intermediates below this CA, not counting self-issued ones (RFC 5280 §6.1.4 (l), (m)),
         // counted only when the limit could be reached: there are at most `path.count - 1`.
+        var pathFailure: TrustFailure? = nil
         let upperBound = path.count - 1
         var counted: Int? = nil
         if let p = candFacts.basicConstraintsPathLength, upperBound > p {
@@ -269,12 +267,12 @@ struct Session {
             for n in path.dropFirst() where !isSelfIssued(n) { below += 1 }
             counted = below
             if below > p {
-                return TrustFailure(
+                pathFailure = TrustFailure(
                     .pathLengthExceeded, at: depth,
                     "pathLenConstraint \(p) allows \(p) intermediate(s) below, found \(below)")
             }
         }
-        if !isAnchor(node) {
+        if pathFailure == nil, !isAnchor(node) {
             let max = options.maximumDepth ?? VerificationOptions.defaultMaximumDepth
             if upperBound + 1 > max {
                 var below = 0
@@ -285,44 +283,67 @@ struct Session {
                 }
                 let intermediates = below + (isSelfIssued(node) ? 0 : 1)
                 if intermediates > max {
-                    return TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
+                    pathFailure = TrustFailure(.maximumDepthExceeded, at: depth, "more than \(max) intermediate(s)")
                 }
             }
         }
-        // The child's signature, made with this candidate's key.
         let childNode = path[path.count - 1]
-        if let f = withCertificates(
-            childNode, node,
-            { child, cand, s in
-                Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms)
-            })
-        {
-            return f.at(depth - 1)
-        }
         // RFC 5280 §4.2.1.1: the AKI keyIdentifier may be omitted only from a *self-signed*
         // certificate. `Checks.commonFailures` exempts every self-issued certificate (it cannot
         // see the issuer); here the issuer is known: a self-issued child issued under another
         // key is not self-signed (limbo rfc5280::aki::intermediate-missing-aki; OpenSSL takes
         // such a certificate for self-signed and refuses, error 19 or 18).
-        if options.profile != .basic, !facts(childNode).has(.hasAuthorityKeyIDKeyID), isSelfIssued(childNode),
-            !withCertificates(childNode, node, { child, cand, _ in child.sameSubjectPublicKeyInfo(as: cand) })
-        {
+        let childMustBeSelfSigned =
+            options.profile != .basic && !facts(childNode).has(.hasAuthorityKeyIDKeyID) && isSelfIssued(childNode)
+        let pair = Session.signatureKey(child: childNode, parent: node)
+        let cachedVerdict = signatureCache[pair]
+        let isAnchorNode = isAnchor(node)
+        // The checks that read the certificates; how far they got is the value returned (a
+        // small integer: the failures are left in these locals, not returned through the
+        // generic closure).
+        var caFailure: TrustFailure? = nil
+        var algorithmFailure: TrustFailure? = nil
+        var newVerdict: SignatureVerdict? = nil
+        let reached: UInt8 = withCertificates(childNode, node) { child, cand, s in
+            if cachedCA == nil {
+                caFailure = Checks.caFailure(cand, candFacts, isAnchor: isAnchorNode, options: options)
+                if caFailure != nil { return 0 }
+            }
+            if pathFailure != nil { return 1 }
+            // The child's signature, made with this candidate's key.
+            algorithmFailure = Checks.algorithmFailure(signed: child, issuer: cand, policy: options.algorithms)
+            if algorithmFailure != nil { return 2 }
+            if childMustBeSelfSigned && !child.sameSubjectPublicKeyInfo(as: cand) { return 3 }
+            if cachedVerdict == nil {
+                newVerdict = s.verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
+            }
+            return 4
+        }
+        if cachedCA == nil {
+            if let f = caFailure {
+                caCheckCache[node] = Int32(caFailures.count)  // at most one per node: far below 2^31
+                caFailures.append(f)
+                return f.at(depth)
+            }
+            caCheckCache[node] = Session.passed
+        }
+        switch reached {
+        case 1: return pathFailure
+        case 2: return algorithmFailure?.at(depth - 1)
+        case 3:
             return TrustFailure(
                 .profileViolation, at: depth - 1,
                 "authorityKeyIdentifier with keyIdentifier is missing: the certificate is self-issued but not self-signed (RFC 5280 §4.2.1.1)"
             )
+        default: break
         }
-        let pair = Session.signatureKey(child: childNode, parent: node)
-        let verdict: SignatureVerdict
-        if let v = signatureCache[pair] {
-            verdict = v
-        } else {
+        if let v = newVerdict {
             _ = budget.spendSignatureCheck()
-            verdict = withCertificates(childNode, node) { child, cand, s in
-                s.verifier.signatureVerifier.verifySignature(of: child, issuer: cand)
-            }
-            signatureCache[pair] = verdict
+            signatureCache[pair] = v
         }
+        // One of the two is set (a verdict is worked out exactly when none was cached); were
+        // neither, the signature would count as not verifying.
+        let verdict = newVerdict ?? cachedVerdict ?? .invalid
         switch verdict {
         case .valid: break
         case .invalid:
