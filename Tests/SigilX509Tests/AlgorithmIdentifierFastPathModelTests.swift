@@ -49,7 +49,9 @@ final class AlgorithmIdentifierFastPathModelTests: XCTestCase {
 
     static func hex(_ s: String) -> [UInt8] {
         let digits = Array(s.replacingOccurrences(of: " ", with: "").utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        }
     }
 
     /// Signature AlgorithmIdentifiers: the OIDs of RFC 4055 §5 / RFC 8017 Appendix C
@@ -86,7 +88,9 @@ final class AlgorithmIdentifierFastPathModelTests: XCTestCase {
             let dir = TestSupport.fixtures.appendingPathComponent(sub)
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { continue }
             for f in files where f.hasSuffix(".der") {
-                guard let c = try? Certificate(der: TestSupport.read(dir.appendingPathComponent(f).path)) else { continue }
+                guard let c = try? Certificate(der: TestSupport.read(dir.appendingPathComponent(f).path)) else {
+                    continue
+                }
                 sig.insert(Array(c.signatureAlgorithmIdentifier.bytes))
                 key.insert(Array(c.publicKeyAlgorithmIdentifier.bytes))
             }
@@ -97,8 +101,10 @@ final class AlgorithmIdentifierFastPathModelTests: XCTestCase {
     /// Every one-octet change (to octets chosen around the rules), deletion, insertion and
     /// truncation of `s`.
     static func variants(_ s: [UInt8]) -> [[UInt8]] {
-        let replacements: [UInt8] = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0D, 0x22, 0x23, 0x2A, 0x2B,
-            0x30, 0x31, 0x65, 0x70, 0x71, 0x7F, 0x80, 0x81, 0x86, 0xA0, 0xCE, 0xFF]
+        let replacements: [UInt8] = [
+            0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0D, 0x22, 0x23, 0x2A, 0x2B,
+            0x30, 0x31, 0x65, 0x70, 0x71, 0x7F, 0x80, 0x81, 0x86, 0xA0, 0xCE, 0xFF,
+        ]
         var out: [[UInt8]] = [s]
         for i in 0..<s.count {
             for r in replacements where r != s[i] {
@@ -120,7 +126,8 @@ final class AlgorithmIdentifierFastPathModelTests: XCTestCase {
     func testUsualEncodingsTakeTheMatch() {
         for (text, expected) in [
             ("300D06092A864886F70D01010B0500", SignatureAlgorithm.rsaPKCS1(.sha256)),
-            ("300D06092A864886F70D01010C0500", .rsaPKCS1(.sha384)), ("300D06092A864886F70D01010D0500", .rsaPKCS1(.sha512)),
+            ("300D06092A864886F70D01010C0500", .rsaPKCS1(.sha384)),
+            ("300D06092A864886F70D01010D0500", .rsaPKCS1(.sha512)),
             ("300A06082A8648CE3D040302", .ecdsa(.sha256)), ("300A06082A8648CE3D040303", .ecdsa(.sha384)),
             ("300A06082A8648CE3D040304", .ecdsa(.sha512)), ("300506032B6570", .ed25519), ("300506032B6571", .ed448),
         ] {
@@ -168,7 +175,9 @@ final class AlgorithmIdentifierFastPathModelTests: XCTestCase {
         let atLimit = Self.run(Self.hex("300A06082A8648CE3D040302"), depth: DERReader.maximumDepth) {
             (r) throws(DERError) in try SignatureAlgorithm.parse(&r)
         }
-        guard case .failure(let e) = atLimit.result else { return XCTFail("entered a SEQUENCE beyond the nesting limit") }
+        guard case .failure(let e) = atLimit.result else {
+            return XCTFail("entered a SEQUENCE beyond the nesting limit")
+        }
         XCTAssertEqual(e.kind, .nestingTooDeep)
     }
 }
