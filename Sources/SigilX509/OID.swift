@@ -246,8 +246,10 @@ extension Array where Element == UInt8 {
 /// The extensions Sigil decodes, each with a slot in the certificate's extension index.
 enum KnownExtension {
     /// The slot of a known extension OID (content octets), nil for others. Most are
-    /// `id-ce` = 2.5.29.x (`55 1D xx`), decided by the last octet.
-    @inlinable
+    /// `id-ce` = 2.5.29.x (`55 1D xx`), decided by the last octet. Inlined: called out of
+    /// line from the extension-list walk, which runs for every extension of every certificate
+    /// parsed, the call and the registers saved around it cost as much as the comparisons.
+    @inlinable @inline(__always)
     static func slot(_ oid: UnsafeRawBufferPointer) -> Int? {
         if oid.count == 3 && oid[0] == 0x55 && oid[1] == 0x1D {
             switch oid[2] {
