@@ -54,6 +54,17 @@ public struct RSAPSSParameters: Sendable, Hashable {
     public var saltLength: Int
 }
 
+/// For the 7-octet AlgorithmIdentifier `30 05 06 03 2B 65 70` (id-Ed25519) or `… 71`
+/// (id-Ed448), parameters absent (RFC 8410 §3), the OID's last octet; nil for anything else.
+/// (Signature and key algorithm identifiers spell them the same way.)
+@inline(__always)
+func edDSAOIDLastOctet(_ e: UnsafeRawBufferPointer) -> UInt8? {
+    guard e.count == 7, UInt32(littleEndian: e.loadUnaligned(as: UInt32.self)) == 0x0306_0530, e[4] == 0x2B,
+        e[5] == 0x65, e[6] == 0x70 || e[6] == 0x71
+    else { return nil }
+    return e[6]
+}
+
 /// A certificate signature algorithm (the `signature` / `signatureAlgorithm` fields).
 public enum SignatureAlgorithm: Sendable, Hashable {
     /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2) with the given digest (RFC 4055 §5, RFC 3279 §2.2.1).
@@ -150,10 +161,8 @@ public enum SignatureAlgorithm: Sendable, Hashable {
             default: return nil
             }
         case 7:
-            // 30 05 06 03 2B 65 70 / 71: Ed25519, Ed448, parameters absent.
-            guard UInt32(littleEndian: e.loadUnaligned(as: UInt32.self)) == 0x0306_0530, e[4] == 0x2B, e[5] == 0x65
-            else { return nil }
-            return e[6] == 0x70 ? .ed25519 : e[6] == 0x71 ? .ed448 : nil
+            // Ed25519, Ed448, parameters absent.
+            return edDSAOIDLastOctet(e).map { $0 == 0x70 ? .ed25519 : .ed448 }
         default:
             return nil
         }
@@ -381,10 +390,8 @@ public enum PublicKeyAlgorithm: Sendable, Hashable {
             guard word(0) == 0xCE48_862A_0706_1030, word(8) == 0x0481_2B05_0601_023D, e[16] == 0x00 else { return nil }
             return e[17] == 0x22 ? .ec(.p384) : e[17] == 0x23 ? .ec(.p521) : nil
         case 7:
-            // 30 05 06 03 2B 65 70 / 71: Ed25519, Ed448 keys, parameters absent.
-            guard UInt32(littleEndian: e.loadUnaligned(as: UInt32.self)) == 0x0306_0530, e[4] == 0x2B, e[5] == 0x65
-            else { return nil }
-            return e[6] == 0x70 ? .ed25519 : e[6] == 0x71 ? .ed448 : nil
+            // Ed25519, Ed448 keys, parameters absent.
+            return edDSAOIDLastOctet(e).map { $0 == 0x70 ? .ed25519 : .ed448 }
         default:
             return nil
         }
