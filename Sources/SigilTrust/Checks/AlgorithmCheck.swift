@@ -46,7 +46,7 @@ extension Checks {
             }
             return nil
         case .ec(let curve):
-            if !policy.allowedCurves.contains(curve) {
+            if !policy.allows(curve) {
                 return TrustFailure(.unsupportedAlgorithm, at: 0, "EC curve \(curve.name) is not allowed")
             }
             return nil
@@ -76,14 +76,14 @@ extension Checks {
         }
         switch signed.signatureAlgorithm {
         case .rsaPKCS1(let d), .ecdsa(let d):
-            if !policy.allowedDigests.contains(d) {
+            if !policy.allows(d) {
                 return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
             }
         case .rsaPSS(let p):
             if !policy.allowRSAPSS {
                 return TrustFailure(.unsupportedAlgorithm, at: 0, "RSA-PSS signatures are not allowed")
             }
-            if !policy.allowedDigests.contains(p.hash) || !policy.allowedDigests.contains(p.mgf1Hash) {
+            if !policy.allows(p.hash) || !policy.allows(p.mgf1Hash) {
                 return TrustFailure(.weakAlgorithm, at: 0, "signed with \(signed.signatureAlgorithm.name)")
             }
         case .ed25519, .ed448:
