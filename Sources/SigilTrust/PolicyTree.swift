@@ -71,6 +71,10 @@ public struct ValidatedPolicies: Sendable, Hashable {
     }
 
     enum Storage: Sendable {
+        /// Empty sets, without the arrays (what every verification starts with: copying and
+        /// destroying the two empty arrays of `Sets()` cost reference counts on each copy of
+        /// `TrustDetails`).
+        case empty
         case computed(Sets)
         /// The validated path as `TrustResult.trusted` holds it (leaf first, the anchor last);
         /// processed in RFC order (certificate 1 first, the leaf last), the anchor excluded.
@@ -81,7 +85,7 @@ public struct ValidatedPolicies: Sendable, Hashable {
     let storage: Storage
 
     /// Empty sets (what a path that went through no policy processing reports).
-    public init() { storage = .computed(Sets()) }
+    public init() { storage = .empty }
 
     init(_ sets: Sets) { storage = .computed(sets) }
 
@@ -92,6 +96,8 @@ public struct ValidatedPolicies: Sendable, Hashable {
 
     var sets: Sets {
         switch storage {
+        case .empty:
+            return Sets()
         case .computed(let s):
             return s
         case .deferred(let path, let options):

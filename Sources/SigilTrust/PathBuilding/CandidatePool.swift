@@ -46,11 +46,11 @@ struct CandidatePool {
     /// Pass 1: fingerprint of each certificate's subject encoding (built by the first lookup).
     private var fingerprints: [UInt64] = []
     /// Pass 2: `chainingKey` of each subject → indexes (built by the first §7.1 lookup).
-    private var bySubject: [Int: [Int]] = [:]
+    private var bySubject = [Int: [Int]]()
     /// Candidate lists already computed for an issuer encoding, kept only for long lists
     /// (pathological pools, where one issuer is looked up for every certificate at a depth);
     /// cleared when pass 2 starts.
-    private var memo: [ByteSpan: [Int]] = [:]
+    private var memo = [ByteSpan: [Int]]()
     /// Lists this long or longer are memoised (short ones cost less to recompute).
     static let memoThreshold = 8
     /// Above this many kept candidates duplicates are found by hashing instead of comparing each pair.

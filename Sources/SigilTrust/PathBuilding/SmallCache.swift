@@ -8,7 +8,7 @@ struct SmallCache<Value> {
     private var k0 = Int.min, k1 = Int.min, k2 = Int.min, k3 = Int.min
     private var v0: Value?, v1: Value?, v2: Value?, v3: Value?
     private var count = 0
-    private var overflow: [Int: Value] = [:]
+    private var overflow = [Int: Value]()
 
     init() {}
 
