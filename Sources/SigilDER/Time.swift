@@ -59,9 +59,12 @@ public enum DERTime {
 
     /// `decode` for a valid time, read without a check per digit: the digits tested eight at
     /// a time (two overlapping words: `YYMMDDHH` and `DDHHMMSS` + `Z` for UTCTime, `YYYYMMDD`
-    /// and `DHHMMSS` + `Z` for GeneralizedTime), then the fields and their ranges as `decode`
-    /// checks them. Nil for anything `decode` would not accept as it is — the full path then
-    /// decides and reports the offending offset (`DERTimeTests` compares the two).
+    /// and `DHHMMSS` + `Z` for GeneralizedTime), turned into two-digit numbers four at a time
+    /// (one multiply per word: 10 × the first digit of each pair plus the second), then the
+    /// fields and their ranges as `decode` checks them and the day count of
+    /// `daysFromCivilPlain`. Nil for anything `decode` would not accept as it is — the full
+    /// path then decides and reports the offending offset (`DERTimeModelTests` compares the
+    /// two, and both with a day count made by summing years and months).
     @inlinable @inline(__always)
     static func decodePlain(_ value: DERValue) -> Int64? {
         let n = value.contentCount
@@ -83,28 +86,51 @@ public enum DERTime {
             ((w &- 0x3030_3030_3030_3030) | (w &+ 0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080 == 0
         }
         guard allDigits(first), allDigits(last & 0x00FF_FFFF_FFFF_FFFF | 0x3000_0000_0000_0000) else { return nil }
-        @inline(__always) func two(_ i: Int) -> Int {
-            Int(input[s &+ i] &- 0x30) &* 10 &+ Int(input[s &+ i &+ 1] &- 0x30)
+        // Octets 2k, 2k + 1 (the first digit of a pair in the lower octet) → 16-bit lane k
+        // holds 10 × d(2k) + d(2k + 1) (at most 99: no carry between lanes).
+        @inline(__always) func pairs(_ w: UInt64) -> UInt64 {
+            let d = w & 0x0F0F_0F0F_0F0F_0F0F
+            return ((d &* 10) &+ (d >> 8)) & 0x00FF_00FF_00FF_00FF
         }
+        @inline(__always) func lane(_ p: UInt64, _ k: UInt64) -> Int {
+            Int(truncatingIfNeeded: (p >> (16 &* k)) & 0xFF)
+        }
+        let a = pairs(first)  // UTCTime YY MM DD HH; GeneralizedTime YY YY MM DD
+        let b = pairs(last >> 8)  // both: HH MM SS (the octets after the day's last digit)
         let year: Int
-        let i: Int
+        let month: Int
+        let day: Int
         if utc {
-            let yy = two(0)
+            let yy = lane(a, 0)
             year = yy >= 50 ? 1900 &+ yy : 2000 &+ yy
-            i = 2
+            month = lane(a, 1)
+            day = lane(a, 2)
         } else {
-            year = two(0) &* 100 &+ two(2)
-            i = 4
+            year = lane(a, 0) &* 100 &+ lane(a, 1)
+            month = lane(a, 2)
+            day = lane(a, 3)
         }
-        let month = two(i)
-        let day = two(i &+ 2)
-        let hour = two(i &+ 4)
-        let minute = two(i &+ 6)
-        let second = two(i &+ 8)
+        let hour = lane(b, 0)
+        let minute = lane(b, 1)
+        let second = lane(b, 2)
         guard month >= 1 && month <= 12, day >= 1 && day <= daysInMonth(year: year, month: month), hour < 24,
             minute < 60, second < 60
         else { return nil }
-        return secondsSinceEpoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        let days = daysFromCivilPlain(year: year, month: month, day: day)
+        return Int64(days &* 86400 &+ hour &* 3600 &+ minute &* 60 &+ second)
+    }
+
+    /// `daysFromCivil` for the years a time's digits can spell (0–9999) and a valid date: the
+    /// same era algorithm with the year moved up by one 400-year era (146 097 days), so that
+    /// every quantity is non-negative and each division by a constant is a multiply and a
+    /// shift, in wrapping arithmetic (nothing here can overflow).
+    @inlinable @inline(__always)
+    static func daysFromCivilPlain(year: Int, month: Int, day: Int) -> Int {
+        let y = UInt(bitPattern: year &+ 400 &- (month <= 2 ? 1 : 0))  // 399 ... 10399
+        let mp = UInt(bitPattern: month <= 2 ? month &+ 9 : month &- 3)  // March = 0
+        let doy = (153 &* mp &+ 2) / 5 &+ UInt(bitPattern: day) &- 1
+        let days = y &* 365 &+ y / 4 &- y / 100 &+ y / 400 &+ doy
+        return Int(bitPattern: days) &- 146_097 &- 719_468
     }
 
     /// Proleptic Gregorian leap year.

@@ -50,6 +50,66 @@ final class DERTimeModelTests: XCTestCase {
         XCTAssertEqual(Self.decoders(0x18, Array("20240229235959Z".utf8)).plain, 1_709_251_199)
     }
 
+    /// Days from 1970-01-01 by summing whole years and months (the Gregorian leap rule, no
+    /// formula shared with `DERTime`): the independent day count the decoders are held to.
+    static let summedDaysBeforeYear: [Int] = {
+        func leap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+        var out = [Int](repeating: 0, count: 10_000)
+        var d = 0
+        for y in 0..<1970 { d -= leap(y) ? 366 : 365 }  // 0000-01-01 relative to the epoch
+        for y in 0..<10_000 {
+            out[y] = d
+            d += leap(y) ? 366 : 365
+        }
+        return out
+    }()
+
+    static func summedDays(_ y: Int, _ m: Int, _ d: Int) -> Int {
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return summedDaysBeforeYear[y] + lengths[0..<(m - 1)].reduce(0, +) + d - 1
+    }
+
+    func testInstantsAgainstSummedCalendar() {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func four(_ v: Int) -> String { String(repeating: "0", count: 4 - String(v).count) + String(v) }
+        var checked = 0
+        func expect(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int) {
+            let want = Int64(Self.summedDays(y, m, d) * 86400 + h * 3600 + mi * 60 + s)
+            let body = two(m) + two(d) + two(h) + two(mi) + two(s) + "Z"
+            let g = Self.decoders(0x18, Array((four(y) + body).utf8))
+            XCTAssertEqual(g.plain, want, "\(four(y))\(body)")
+            XCTAssertEqual(try? g.full.get(), want, "\(four(y))\(body)")
+            if y >= 1950 && y <= 2049 {
+                let u = Self.decoders(0x17, Array((two(y % 100) + body).utf8))
+                XCTAssertEqual(u.plain, want, "\(two(y % 100))\(body)")
+                XCTAssertEqual(try? u.full.get(), want, "\(two(y % 100))\(body)")
+            }
+            checked += 1
+        }
+        let lengths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        // Every day of the years around the edges of the formulas and of UTCTime.
+        for y in [
+            0, 1, 3, 4, 99, 100, 399, 400, 1600, 1900, 1949, 1950, 1969, 1970, 1999, 2000, 2049, 2050, 2100, 9999,
+        ] {
+            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+            for m in 1...12 {
+                for d in 1...(m == 2 && leap ? 29 : lengths[m - 1]) {
+                    expect(y, m, d, (d * 7) % 24, (d * 13) % 60, (d * 17) % 60)
+                }
+            }
+        }
+        // The first and last day of every month of every UTCTime year, and of every fifth year to 9999.
+        for y in stride(from: 0, through: 9999, by: 5) + Array(1950...2049) {
+            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+            for m in 1...12 {
+                expect(y, m, 1, 0, 0, 0)
+                expect(y, m, m == 2 && leap ? 29 : lengths[m - 1], 23, 59, 59)
+            }
+        }
+        XCTAssertGreaterThan(checked, 30_000)
+    }
+
     func testFastPathAgreesWithTheFullDecoder() {
         var fast = 0
         var cases = 0
