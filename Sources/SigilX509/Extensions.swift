@@ -1095,27 +1095,47 @@ public struct DistributionPoint: Sendable {
     /// cRLIssuer [2]: who signs the CRL when it is not the certificate's issuer (indirect CRLs).
     public var crlIssuer: GeneralNames?
 
+    /// Checks one DistributionPoint as `parse` does, making no views (the validating passes:
+    /// building a point over an empty storage only to drop it cost reference counts per point).
     static func validate(_ r: inout DERReader) throws(DERError) {
-        _ = try parse(&r, storage: [])
+        _ = try fields(&r)
     }
 
     static func parse(_ r: inout DERReader, storage: [UInt8]) throws(DERError) -> DistributionPoint {
-        try r.enter(.sequence) { (d) throws(DERError) -> DistributionPoint in
-            var dp = DistributionPoint(fullName: nil, hasRelativeName: false, reasons: nil, crlIssuer: nil)
+        let f = try fields(&r)
+        var dp = DistributionPoint(
+            fullName: nil, hasRelativeName: f.relativeName != nil, reasons: f.reasons, crlIssuer: nil)
+        if let n = f.fullName { dp.fullName = GeneralNames(list: ByteSpan(storage, n.0, n.1)) }
+        if let n = f.relativeName { dp.relativeName = ByteSpan(storage, n.0, n.1) }
+        if let n = f.crlIssuer { dp.crlIssuer = GeneralNames(list: ByteSpan(storage, n.0, n.1)) }
+        return dp
+    }
+
+    /// Where a DistributionPoint's parts lie (content ranges) and its reason flags.
+    struct Fields {
+        var fullName: (Int, Int)? = nil
+        var relativeName: (Int, Int)? = nil
+        var reasons: UInt16? = nil
+        var crlIssuer: (Int, Int)? = nil
+    }
+
+    /// The one decoding of a DistributionPoint (RFC 5280 §4.2.1.13), for `parse` and `validate`.
+    static func fields(_ r: inout DERReader) throws(DERError) -> Fields {
+        try r.enter(.sequence) { (d) throws(DERError) -> Fields in
+            var f = Fields()
             if let name = try d.readOptional(.contextConstructed(0)) {
                 try DERReader.enter(name) { (n) throws(DERError) in
                     let choice = try n.readAny()
                     switch choice.tag {
                     case .contextConstructed(0):
                         try validateList(choice, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
-                        dp.fullName = GeneralNames(list: ByteSpan(storage, choice.contentStart, choice.end))
+                        f.fullName = (choice.contentStart, choice.end)
                     case .contextConstructed(1):
                         // RelativeDistinguishedName: attributes checked as in a Name.
                         try validateList(choice, atLeastOne: true) { (a) throws(DERError) in
                             try DistinguishedName.validateAttribute(&a)
                         }
-                        dp.hasRelativeName = true
-                        dp.relativeName = ByteSpan(storage, choice.contentStart, choice.end)
+                        f.relativeName = (choice.contentStart, choice.end)
                     default:
                         throw DERError(.unexpectedTag, at: choice.start)
                     }
@@ -1125,17 +1145,17 @@ public struct DistributionPoint: Sendable {
                 let bits = try reasons.decodeBitString()
                 var raw: UInt16 = 0
                 for i in 0..<9 where bits.bit(i) { raw |= 1 << UInt16(i) }
-                dp.reasons = raw
+                f.reasons = raw
             }
             if let issuer = try d.readOptional(.contextConstructed(2)) {
                 try validateList(issuer, atLeastOne: true) { (g) throws(DERError) in try GeneralName.check(&g) }
-                dp.crlIssuer = GeneralNames(list: ByteSpan(storage, issuer.contentStart, issuer.end))
+                f.crlIssuer = (issuer.contentStart, issuer.end)
             }
             // §4.2.1.13: either distributionPoint or cRLIssuer MUST be present.
-            if dp.fullName == nil && !dp.hasRelativeName && dp.crlIssuer == nil {
+            if f.fullName == nil && f.relativeName == nil && f.crlIssuer == nil {
                 throw DERError(.invalidExtension, at: d.position)
             }
-            return dp
+            return f
         }
     }
 }
