@@ -16,8 +16,9 @@
 // NameConstraintsWithoutSANs, UnconstrainedName, TooManyConstraints,
 // CANotAuthorizedForExtKeyUsage, UnhandledCriticalExtension, InsecureAlgorithm,
 // ConstraintViolation, LeafParse, Other. A certificate Go cannot parse is dropped (as the
-// OpenSSL side does) and listed as dropped=i<k>/r<k> with no other effect; a leaf Go cannot
-// parse is refused (kind LeafParse). Exit status 0 on a verdict, 2 on a usage error.
+// OpenSSL side does) and listed as dropped=i<k>:<why>/r<k>:<why> with no other effect (<why>:
+// "uri" when ParseCertificate refused a subjectAltName URI, "other" for any other parse
+// error); a leaf Go cannot parse is refused (kind LeafParse). Exit status 0 on a verdict, 2 on a usage error.
 //
 // Serve mode (-serve), used by diffbatch and FuzzVerifyDiff: one request per stdin line,
 //
@@ -58,7 +59,7 @@ func verify(r request) string {
 	for i, d := range r.inter {
 		c, err := x509.ParseCertificate(d)
 		if err != nil {
-			dropped = append(dropped, fmt.Sprintf("i%d", i))
+			dropped = append(dropped, fmt.Sprintf("i%d:%s", i, parseFailure(err)))
 			continue
 		}
 		inter.AddCert(c)
@@ -67,7 +68,7 @@ func verify(r request) string {
 	for i, d := range r.roots {
 		c, err := x509.ParseCertificate(d)
 		if err != nil {
-			dropped = append(dropped, fmt.Sprintf("r%d", i))
+			dropped = append(dropped, fmt.Sprintf("r%d:%s", i, parseFailure(err)))
 			continue
 		}
 		roots.AddCert(c)
@@ -102,6 +103,16 @@ func verify(r request) string {
 		detail += " " + drop
 	}
 	return line("trusted", detail)
+}
+
+// parseFailure names why ParseCertificate refused a certificate: "uri" for a subjectAltName
+// URI (parseSANExtension: "x509: cannot parse URI %q: ..." when url.Parse fails or the host is
+// no domain), "other" otherwise.
+func parseFailure(err error) string {
+	if strings.Contains(err.Error(), "x509: cannot parse URI") {
+		return "uri"
+	}
+	return "other"
 }
 
 func kind(err error) string {

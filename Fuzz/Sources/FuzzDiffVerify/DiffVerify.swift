@@ -73,6 +73,9 @@ public enum DiffVerify {
         var errors: [(error: Int32, depth: Int32)] = []
         /// Certificates Go could not parse (dropped from its pools).
         var goDropped: [[UInt8]] = []
+        /// Those of them Go dropped because it could not parse a subjectAltName URI (its
+        /// ParseCertificate error, as oracle-go reports it: `dropped=r0:uri`).
+        var goDroppedForURI: [[UInt8]] = []
         /// OpenSSL's chain (0 = leaf) as the input certificates it used (nil: not an input).
         var openSSLChain: [[UInt8]?] = []
 
@@ -373,53 +376,29 @@ public enum DiffVerify {
         },
         // Go 1.19 refuses to parse a certificate whose subjectAltName URI it cannot parse
         // (x509 parseSANExtension: url.Parse, then the host must be a domain,
-        // domainToReverseLabels) and drops it: a URI host with a byte outside letters, digits,
-        // '-' and '.' (the finding: "https://le`f.diff.sigil.test/" in the anchor's SAN). Sigil
-        // and OpenSSL do not judge URI syntax when parsing (RFC 5280 §4.2.1.6 asks CAs for RFC 3986
-        // URIs); Sigil reads a URI's host only under a URI name constraint, where a host it
-        // cannot read fails closed (NameConstraints.swift `uriHost`). OpenSSL trusts.
+        // domainToReverseLabels) and drops it. Found twice: "https://le`f.diff.sigil.test/" (a
+        // host byte url.Parse refuses) and "https://le:f.diff.sigil.test/" (a port that is not
+        // digits) in the anchor's SAN. Sigil and OpenSSL do not judge URI syntax when parsing
+        // (RFC 5280 §4.2.1.6 asks CAs for RFC 3986 URIs); Sigil reads a URI's host only under a
+        // URI name constraint, where a host it cannot read fails closed (NameConstraints.swift
+        // `uriHost`). OpenSSL trusts. Decided by Go's own parse error (oracle-go reports it per
+        // dropped certificate), for certificates that do carry a URI in their subjectAltName.
         GoRow(id: "G5 Go: subjectAltName URI it cannot parse", kind: "UnknownAuthority") { c in
             let onPath = c.goDropped.filter { d in c.path.contains { $0.der == d } }
             return !onPath.isEmpty
                 && onPath.allSatisfy { der in
-                    guard let cert = c.path.first(where: { $0.der == der }) else { return false }
-                    return hasURIHostGoRefuses(cert)
+                    guard c.goDroppedForURI.contains(der), let cert = c.path.first(where: { $0.der == der }) else {
+                        return false
+                    }
+                    return hasURIName(cert)
                 }
         },
     ]
 
-    /// Whether `cert`'s subjectAltName has a URI whose host (after "://", before any path,
-    /// query, fragment or port) holds a byte Go 1.19's URI checks refuse: anything but ASCII
-    /// letters, digits, '-' and '.'.
-    static func hasURIHostGoRefuses(_ cert: Certificate) -> Bool {
+    /// Whether `cert`'s subjectAltName holds a uniformResourceIdentifier.
+    static func hasURIName(_ cert: Certificate) -> Bool {
         guard let sans = (try? cert.subjectAlternativeNames()) ?? nil else { return false }
-        for name in sans {
-            guard case .uri(let span) = name else { continue }
-            let u = Array(span.bytes)
-            var start: Int? = nil
-            var i = 0
-            while i + 3 <= u.count {
-                if u[i] == UInt8(ascii: ":") && u[i + 1] == UInt8(ascii: "/") && u[i + 2] == UInt8(ascii: "/") {
-                    start = i + 3
-                    break
-                }
-                i += 1
-            }
-            guard let s = start else { continue }
-            for b in u[s...] {
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b == UInt8(ascii: ":")
-                {
-                    break
-                }
-                let ldh =
-                    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
-                    || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
-                    || b == UInt8(ascii: ".")
-                if !ldh { return true }
-            }
-        }
-        return false
+        return sans.contains { if case .uri = $0 { return true } else { return false } }
     }
 
     /// The value tags Go 1.19's parseName accepts (parseASN1String).
@@ -640,11 +619,18 @@ public enum DiffVerify {
             out.openSSLErrors.append(undecodableOnPath)
         }
         var goDropped: [[UInt8]] = []
+        var goDroppedForURI: [[UInt8]] = []
         if let g = out.go, !g.dropped.isEmpty {
+            // Items "i<k>:<why>" / "r<k>:<why>" (oracle-go's `parseFailure`).
             for item in g.dropped.split(separator: ",") {
-                guard let k = Int(item.dropFirst()) else { continue }
-                if item.hasPrefix("i"), k < presented.count { goDropped.append(presented[k]) }
-                if item.hasPrefix("r"), k < anchors.count { goDropped.append(anchors[k]) }
+                let parts = item.dropFirst().split(separator: ":", maxSplits: 1)
+                guard let first = parts.first, let k = Int(first) else { continue }
+                var der: [UInt8]? = nil
+                if item.hasPrefix("i"), k < presented.count { der = presented[k] }
+                if item.hasPrefix("r"), k < anchors.count { der = anchors[k] }
+                guard let d = der else { continue }
+                goDropped.append(d)
+                if parts.count == 2 && parts[1] == "uri" { goDroppedForURI.append(d) }
             }
         }
         let sources = withUnsafeBytes(of: r.chain_source) { raw in
@@ -659,6 +645,7 @@ public enum DiffVerify {
             path: out.sigilPath, host: out.host,
             undecodable: undecodable.filter { d in out.sigilPath.contains { $0.der == d } },
             errors: Array(zip(out.openSSLErrors, out.openSSLDepths)), goDropped: goDropped,
+            goDroppedForURI: goDroppedForURI,
             openSSLChain: openSSLChain)
         let goRefuses = out.go.map { !$0.trusted } ?? false
         if out.sigilTrusted && (!out.openSSLTrusted || goRefuses)
