@@ -10,28 +10,33 @@ import XCTest
 /// The chains are `Fixtures/certs` (openssl: rsa2048-* signed sha256WithRSAEncryption, p384-*
 /// ecdsa-with-SHA384 with secp384r1 keys, as `openssl x509 -text` shows).
 final class AlgorithmPolicyMaskTests: XCTestCase {
-    func testSetViewRoundTripsEverySubset() {
-        let digests = DigestAlgorithm.allCases
-        for bits in 0..<(1 << digests.count) {
-            let set = Set(digests.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
+    /// Every subset of `all`, stored through `write` and read back through `read`; `allows`
+    /// must answer as the set's `contains`, and equal sets must give equal, equally hashed policies.
+    func checkEverySubset<T: Hashable>(
+        _ all: [T], write: (inout AlgorithmPolicy, Set<T>) -> Void, read: (AlgorithmPolicy) -> Set<T>,
+        allows: (AlgorithmPolicy, T) -> Bool
+    ) {
+        for bits in 0..<(1 << all.count) {
+            let set = Set(all.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
             var p = AlgorithmPolicy()
-            p.allowedDigests = set
-            XCTAssertEqual(p.allowedDigests, set)
-            for d in digests { XCTAssertEqual(p.allows(d), set.contains(d), "\(d) in \(set)") }
+            write(&p, set)
+            XCTAssertEqual(read(p), set)
+            for x in all { XCTAssertEqual(allows(p, x), set.contains(x), "\(x) in \(set)") }
             // Equal sets give equal policies (the verdict cache keys on the options).
             var q = AlgorithmPolicy()
-            q.allowedDigests = Set(set.reversed())
+            write(&q, Set(set.reversed()))
             XCTAssertEqual(p, q)
             XCTAssertEqual(p.hashValue, q.hashValue)
         }
-        let curves: [NamedCurve] = [.p256, .p384, .p521, .other]
-        for bits in 0..<(1 << curves.count) {
-            let set = Set(curves.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
-            var p = AlgorithmPolicy()
-            p.allowedCurves = set
-            XCTAssertEqual(p.allowedCurves, set)
-            for c in curves { XCTAssertEqual(p.allows(c), set.contains(c), "\(c) in \(set)") }
-        }
+    }
+
+    func testSetViewRoundTripsEverySubset() {
+        checkEverySubset(
+            DigestAlgorithm.allCases, write: { $0.allowedDigests = $1 }, read: { $0.allowedDigests },
+            allows: { $0.allows($1) })
+        checkEverySubset(
+            [NamedCurve.p256, .p384, .p521, .other], write: { $0.allowedCurves = $1 }, read: { $0.allowedCurves },
+            allows: { $0.allows($1) })
         // In-place mutation through the view (get, insert, set).
         var p = AlgorithmPolicy()
         p.allowedDigests.insert(.sha1)
@@ -61,13 +66,19 @@ final class AlgorithmPolicyMaskTests: XCTestCase {
             leaf: try cert("leaf"), intermediates: [try cert("intermediate")], options: options)
     }
 
+    func expectRefused(
+        _ family: String, _ p: AlgorithmPolicy, _ kind: TrustFailureKind, line: UInt = #line
+    ) throws {
+        let r = try verify(family, p)
+        XCTAssertFalse(r.isTrusted, line: line)
+        XCTAssertEqual(r.failures.first?.kind, kind, "\(r.failures)", line: line)
+    }
+
     func testChecksFollowTheDigestSet() throws {
         XCTAssertTrue(try verify("rsa2048", .standard).isTrusted)
         var p = AlgorithmPolicy()
         p.allowedDigests = [.sha384, .sha512]
-        let r = try verify("rsa2048", p)
-        XCTAssertFalse(r.isTrusted)
-        XCTAssertEqual(r.failures.first?.kind, .weakAlgorithm, "\(r.failures)")
+        try expectRefused("rsa2048", p, .weakAlgorithm)
         p.allowedDigests.insert(.sha256)
         XCTAssertTrue(try verify("rsa2048", p).isTrusted)
         // SHA-384 (the P-384 chain's digest) alone.
@@ -80,9 +91,7 @@ final class AlgorithmPolicyMaskTests: XCTestCase {
         XCTAssertTrue(try verify("p384", .standard).isTrusted)
         var p = AlgorithmPolicy()
         p.allowedCurves = [.p256, .p521]
-        let r = try verify("p384", p)
-        XCTAssertFalse(r.isTrusted)
-        XCTAssertEqual(r.failures.first?.kind, .unsupportedAlgorithm, "\(r.failures)")
+        try expectRefused("p384", p, .unsupportedAlgorithm)
         p.allowedCurves = [.p384]
         XCTAssertTrue(try verify("p384", p).isTrusted)
         // RSA keys are not judged by the curve set.
