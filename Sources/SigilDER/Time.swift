@@ -117,7 +117,8 @@ public enum DERTime {
             minute < 60, second < 60
         else { return nil }
         let days = daysFromCivilPlain(year: year, month: month, day: day)
-        return Int64(days &* 86400 &+ hour &* 3600 &+ minute &* 60 &+ second)
+        // In 64 bits: seconds from year 0 to 9999 exceed a 32-bit Int (wasm32, armv7em).
+        return Int64(days) &* 86400 &+ Int64(hour &* 3600 &+ minute &* 60 &+ second)
     }
 
     /// `daysFromCivil` for the years a time's digits can spell (0–9999) and a valid date: the
