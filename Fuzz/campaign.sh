@@ -34,6 +34,8 @@ LOG="$HERE/CAMPAIGN.md"
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     mkdir -p "$HERE/logs"
     echo "campaign: building every fuzz target ($CONFIG)..."
+    source "$HERE/../Scripts/stale-build-guard.sh"
+    sigil_guard_scratch "$HERE/.build-fuzz" "$HERE/.." "$HERE"
     if ! "${LOCK[@]}" swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$HERE/.build-fuzz" \
             --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address > "$HERE/logs/build.log" 2>&1; then
         grep -v "Cannot export local symbol" "$HERE/logs/build.log" | tail -30 >&2

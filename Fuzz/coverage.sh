@@ -30,6 +30,8 @@ LOCK=()
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     mkdir -p "$HERE/logs"
     echo "coverage: building (debug, coverage, standalone replay drivers)..."
+    source "$HERE/../Scripts/stale-build-guard.sh"
+    sigil_guard_scratch "$SCRATCH" "$HERE/.." "$HERE"
     if ! "${LOCK[@]}" swift build -c debug --package-path "$HERE" --scratch-path "$SCRATCH" \
             -Xswiftc -DSIGIL_FUZZ_STANDALONE -Xswiftc -parse-as-library -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping \
             > "$HERE/logs/coverage.build.log" 2>&1; then

@@ -11,6 +11,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SCRATCH="$HERE/.build-standalone"
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ] || [ ! -x "$SCRATCH/release/diffbatch" ]; then
     mkdir -p "$HERE/logs"
+    source "$HERE/../Scripts/stale-build-guard.sh"
+    sigil_guard_scratch "$SCRATCH" "$HERE/.." "$HERE"
     if ! swift build -c release --package-path "$HERE" --scratch-path "$SCRATCH" --product diffbatch \
             -Xswiftc -DSIGIL_FUZZ_STANDALONE -Xswiftc -parse-as-library > "$HERE/logs/diffbatch.build.log" 2>&1; then
         tail -30 "$HERE/logs/diffbatch.build.log" >&2

@@ -20,6 +20,8 @@ source "$HERE/targets.sh"
 CONFIG="${FUZZ_CONFIG:-release}"
 mkdir -p "$HERE/logs"
 echo "run-all: building every fuzz target ($CONFIG)..."
+source "$HERE/../Scripts/stale-build-guard.sh"
+sigil_guard_scratch "$HERE/.build-fuzz" "$HERE/.." "$HERE"
 if ! swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$HERE/.build-fuzz" \
         --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address > "$HERE/logs/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$HERE/logs/build.log" | tail -40 >&2

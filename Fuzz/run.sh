@@ -55,6 +55,8 @@ mkdir -p "$ARTIFACTS" "$LOGDIR" "$WORK"
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ] || [ ! -x "$BIN" ]; then
     if [ "${FUZZ_BUILD_ONE:-0}" = 1 ]; then PRODUCT=(--product "$TARGET"); else PRODUCT=(); fi
     echo "run.sh: building ${PRODUCT[1]:-every fuzz target} ($CONFIG, libFuzzer + ASan)..."
+    source "$ROOT/Scripts/stale-build-guard.sh"
+    sigil_guard_scratch "$SCRATCH" "$ROOT" "$HERE"
     if ! swift build -c "$CONFIG" --package-path "$HERE" --scratch-path "$SCRATCH" "${PRODUCT[@]}" \
             --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address > "$LOGDIR/$TARGET.build.log" 2>&1; then
         grep -v "Cannot export local symbol" "$LOGDIR/$TARGET.build.log" | tail -40 >&2

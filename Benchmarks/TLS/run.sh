@@ -20,6 +20,8 @@ heavy() { if [ -n "${SIGIL_LOCK:-}" ]; then flock "$SIGIL_LOCK" "$@"; else "$@";
 
 if [ -z "${SKIP_BUILD:-}" ]; then
     start=$(date +%s)
+    source "$REPO/Scripts/stale-build-guard.sh"
+    sigil_guard_scratch "$PKG/.build" "$REPO" "$PKG"
     heavy swift build -c release --package-path "$PKG"
     echo "tls-bench: release build took $(($(date +%s) - start)) s" >&2
 fi
