@@ -21,7 +21,7 @@
 # So: the scratch path records a fingerprint of the sources it was built from (the root
 # package's Sources/, Package.swift, and the calling package's own Sources/ and Package.swift:
 # committed, staged, modified and untracked files alike). When the fingerprint differs, the
-# build products of every target of this repository are removed (Sigil*, CSigil*, CGMP, the
+# compiler outputs of every target of this repository are removed (Sigil*, CSigil*, CGMP, the
 # benchmark, fuzz and example targets), so they are compiled afresh; third-party products
 # (BoringSSL, swift-crypto, package-benchmark) are kept — they do not change with Sigil.
 sigil_sources_fingerprint() {
@@ -43,10 +43,17 @@ sigil_guard_scratch() {
     [ -f "$stamp" ] && old="$(cat "$stamp")"
     if [ -d "$scratch" ] && [ "$old" != "$now" ]; then
         echo "== sources changed since the last build in $scratch: removing Sigil's build products (stale-build-guard.sh)" >&2
-        find "$scratch" -mindepth 2 -maxdepth 3 \( -type d -o -type l \) \( \
+        # The compiler's outputs only (objects, modules, dependency files): SwiftPM's own files
+        # in those directories (output file maps, source lists) stay, or the next build fails to
+        # find them ("unable to load output file map"); a missing output makes llbuild re-run
+        # the command that writes it.
+        find "$scratch" -mindepth 2 -maxdepth 3 -type d \( \
             -name 'Sigil*.build' -o -name 'CSigil*.build' -o -name 'CGMP.build' -o -name 'COpenSSL*.build' \
             -o -name 'Fuzz*.build' -o -name 'diffbatch*.build' -o -name 'TLSBench*.build' \
-            -o -name 'tls-bench-*.build' -o -name 'PinnedHTTPSGet*.build' \) -prune -exec rm -rf {} +
+            -o -name 'tls-bench-*.build' -o -name 'PinnedHTTPSGet*.build' \) -print0 |
+            xargs -0 -r -I{} find {} -type f \( -name '*.o' -o -name '*.swiftmodule' -o -name '*.swiftdoc' \
+                -o -name '*.swiftsourceinfo' -o -name '*.swiftdeps' -o -name '*.d' -o -name '*.dia' \
+                -o -name '*.abi.json' \) -delete
         find "$scratch" -mindepth 3 -maxdepth 4 -path '*/Modules/*' \( \
             -name 'Sigil*' -o -name 'CSigil*' -o -name 'CGMP*' -o -name 'Fuzz*' -o -name 'TLSBench*' \) \
             -exec rm -rf {} +

@@ -50,6 +50,7 @@ public enum DiffBatch {
             exit(2)
         }
         let withGo = GoOracle.shared != nil
+        DiffVerify.selfCheck
         if input != nil { index = 0 }
         let range = index.map { $0...$0 } ?? 0...(max(n, 1) - 1)
         var classes: [String: (count: Int, first: Int, rows: Set<String>, finding: Bool, goError: String)] = [:]

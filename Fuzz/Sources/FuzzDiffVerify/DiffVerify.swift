@@ -713,8 +713,24 @@ public enum DiffVerify {
         ptrs.withUnsafeBufferPointer { p in lens.withUnsafeBufferPointer { l in body(p.baseAddress!, l.baseAddress!) } }
     }
 
+    /// The harness's liveness check, run once per process before the first input: the unmutated
+    /// chain must be trusted by Sigil, OpenSSL and Go (when present). Only "Sigil trusts, another
+    /// verifier refuses" is a finding, so a build whose verifier refuses everything — broken, or
+    /// stale (`Scripts/stale-build-guard.sh`: an incremental build once linked modules with two
+    /// layouts of the options) — would otherwise run for hours and find nothing.
+    public static let selfCheck: Void = {
+        let o = evaluate(DiffChain.baseline())
+        let goTrusts = o.go.map(\.trusted) ?? true
+        if !(o.sigilTrusted && o.openSSLTrusted && goTrusts) {
+            fatalError(
+                "ORACLE SELF-CHECK: the unmutated baseline chain is not trusted by every verifier (Sigil: \(o.sigilTrusted ? "trusted" : o.sigilReason); OpenSSL: \(o.openSSLTrusted ? "trusted" : "refused \(o.openSSLErrors)"); Go: \(o.goColumn)): the build is broken, a run would mean nothing"
+            )
+        }
+    }()
+
     /// The libFuzzer entry: traps on a finding.
     public static func fuzz(_ data: UnsafeRawBufferPointer) {
+        selfCheck
         var b = DiffBytes(Array(data))
         let o = evaluate(&b)
         if o.isFinding {
