@@ -850,7 +850,9 @@ def multi_fixtures():
             b = (x509.CertificateRevocationListBuilder().issuer_name(certs[signer].subject)
                  .last_update(last).next_update(last + dt.timedelta(days=30))
                  .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(k.public_key()), False)
-                 .add_extension(x509.CRLNumber(number), False))
+                 )
+            if number is not None:  # None: no cRLNumber (RFC 5280 §5.2.3 MUST), a non-conforming CRL
+                b = b.add_extension(x509.CRLNumber(number), False)
             if idp:
                 b = b.add_extension(idp, True)
             if delta_of is not None:
@@ -886,11 +888,11 @@ def multi_fixtures():
         mk("leaf-revoked", "revoked.multi.sigil.test", "int", False)
 
         # OCSP: responses signed by the issuer with the given SingleResponses, in order.
-        def single(target, status, this=None):
+        def single(target, status, this=None, reason=x509.ReasonFlags.key_compromise):
             this = this or G - dt.timedelta(hours=1)
             st = {"good": xocsp.OCSPCertStatus.GOOD, "revoked": xocsp.OCSPCertStatus.REVOKED,
                   "unknown": xocsp.OCSPCertStatus.UNKNOWN}[status]
-            rev = dict(revocation_time=G - dt.timedelta(days=3), revocation_reason=x509.ReasonFlags.key_compromise) \
+            rev = dict(revocation_time=G - dt.timedelta(days=3), revocation_reason=reason) \
                 if status == "revoked" else dict(revocation_time=None, revocation_reason=None)
             r = (xocsp.OCSPResponseBuilder().add_response(cert=certs[target], issuer=certs["int"],
                                                            algorithm=hashes.SHA1(), cert_status=st, this_update=this,
@@ -936,10 +938,14 @@ def multi_fixtures():
                 "revoked, then good, for the same CertID")
         respond("ocsp-good-unknown", "leaf-good", [("leaf-good", "good"), ("leaf-good", "unknown")], "undetermined", STRICTEST,
                 "good, then unknown, for the same CertID")
+        PERMANENT = "RFC 6960 §2.2: revoked is permanent unless the reason is certificateHold; a signed revocation stays true after its nextUpdate (§3.2 items 4-5 make freshness a condition for good, not for revoked: fail closed), a stale hold may have been released. OpenSSL's -resp_text shows both answers"
         respond("ocsp-stale-revoked-good", "leaf-revoked", [("leaf-revoked", "revoked", G - dt.timedelta(days=30)),
-                                            ("leaf-revoked", "good")], "good",
-                "RFC 6960 §3.2 items 4-5: a SingleResponse past its nextUpdate is not used",
-                "revoked with nextUpdate three weeks before T, then a fresh good")
+                                            ("leaf-revoked", "good")], "revoked", PERMANENT,
+                "revoked (keyCompromise) with nextUpdate three weeks before T, then a fresh good")
+        respond("ocsp-stale-hold-good", "leaf-revoked", [("leaf-revoked", "revoked", G - dt.timedelta(days=30),
+                                                          x509.ReasonFlags.certificate_hold),
+                                                         ("leaf-revoked", "good")], "good", PERMANENT,
+                "revoked (certificateHold) with nextUpdate three weeks before T, then a fresh good (the hold released)")
         respond("ocsp-other-then-leaf", "leaf-good", [("leaf-revoked", "revoked"), ("leaf-good", "good")], "good",
                 "RFC 6960 §4.1.1: only SingleResponses whose CertID is the leaf's count",
                 "revoked for another certificate, then good for the leaf (the first CertID is not the leaf's)")
@@ -966,6 +972,14 @@ def multi_fixtures():
         mkcrl("int-base-30-hold.crl.pem", "int", 30, ["leaf-revoked"], reason=x509.ReasonFlags.certificate_hold)
         # A complete CRL (no deltaCRLIndicator) listing the leaf with removeFromCRL (§5.3.1: delta CRLs only).
         mkcrl("int-full-40-remove.crl.pem", "int", 40, ["leaf-revoked"], reason=x509.ReasonFlags.remove_from_crl)
+        # CRLs that list the leaf but cannot show anything not revoked: stale, not yet valid, no cRLNumber.
+        mkcrl("int-stale-50.crl.pem", "int", 50, ["leaf-revoked"], last=G - dt.timedelta(days=60))
+        mkcrl("int-stale-51-hold.crl.pem", "int", 51, ["leaf-revoked"], last=G - dt.timedelta(days=60),
+              reason=x509.ReasonFlags.certificate_hold)
+        mkcrl("int-future-52.crl.pem", "int", 52, ["leaf-revoked"], last=T + dt.timedelta(days=1))
+        mkcrl("int-nonumber.crl.pem", "int", None, ["leaf-revoked"])
+        mkcrl("int-nonumber-hold.crl.pem", "int", None, ["leaf-revoked"], reason=x509.ReasonFlags.certificate_hold)
+        mkcrl("int-nonumber-empty.crl.pem", "int", None)
         scenarios = []
         flags = ["-crl_check_all", "-extended_crl", "-x509_strict"]
 
@@ -1003,6 +1017,24 @@ def multi_fixtures():
         scenario("complete-lists-remove", "leaf-revoked", [R, "int-full-40-remove.crl.pem"], "undetermined",
                  "RFC 5280 §5.3.1: removeFromCRL may only appear in delta CRLs; a complete CRL listing the certificate with it neither revokes it nor shows it not revoked (fail closed). OpenSSL's cert_crl reads it as not revoked",
                  "the issuer's complete CRL lists the leaf with reason removeFromCRL")
+        LISTED = "RFC 5280 §3.3: an entry MUST NOT be removed before the certificate's validity ends; RFC 6960 §2.2: revocation is permanent unless certificateHold. A correctly signed CRL in scope that is not current (§6.3.3 (a)) or lacks its cRLNumber (§5.2.3) shows nothing not revoked, but what it lists is revoked (a hold only while the CRL is current). OpenSSL's verdict is recorded beside it"
+        scenario("stale-revoked", "leaf-revoked", [R, "int-stale-50.crl.pem"], "revoked", LISTED,
+                 "the issuer's only CRL is stale (nextUpdate 30 days before T) and lists the leaf (keyCompromise)")
+        scenario("stale-hold", "leaf-revoked", [R, "int-stale-51-hold.crl.pem"], "undetermined", LISTED,
+                 "the issuer's only CRL is stale and lists the leaf with certificateHold (may have been released)")
+        scenario("stale-good", "leaf-good", [R, "int-stale-50.crl.pem"], "undetermined", LISTED,
+                 "the issuer's only CRL is stale and does not list the leaf (control)")
+        scenario("future-revoked", "leaf-revoked", [R, "int-future-52.crl.pem"], "revoked", LISTED,
+                 "the issuer's only CRL has thisUpdate a day after T and lists the leaf")
+        scenario("no-number-revoked", "leaf-revoked", [R, "int-nonumber.crl.pem"], "revoked", LISTED,
+                 "the issuer's current CRL has no cRLNumber and lists the leaf (keyCompromise)")
+        scenario("no-number-hold", "leaf-revoked", [R, "int-nonumber-hold.crl.pem"], "revoked", LISTED,
+                 "the issuer's current CRL has no cRLNumber and lists the leaf with certificateHold")
+        scenario("no-number-good", "leaf-good", [R, "int-nonumber-empty.crl.pem"], "undetermined", LISTED,
+                 "the issuer's current CRL has no cRLNumber and lists nothing (control)")
+        scenario("dp-crl-beside-stale-hold", "leaf-revoked", [R, "int-stale-51-hold.crl.pem", "int-dp-6.crl.pem"],
+                 "trusted", LISTED + "; a current CRL of another scope covering the leaf decides",
+                 "a stale CRL holds the leaf; a current CRL for the leaf's distribution point does not list it")
         with open(os.path.join(OUT, "manifest.json"), "w") as fh:
             json.dump({"generated": int(G.timestamp()), "verificationTime": int(T.timestamp()), "anchor": "root.pem",
                        "crlScenarios": scenarios, "ocspScenarios": ocsp}, fh, indent=1)

@@ -269,8 +269,8 @@ struct Verify: ParsableCommand {
         if usesSecurityPolicy { try validatePolicyOptions() }
     }
 
-    /// The revocation options the flags ask for (nil: no checking). A CRL or OCSP file that
-    /// cannot be parsed is reported and left out: the certificates it would have covered are
+    /// The revocation options the flags ask for (nil: no checking). A CRL or OCSP file (or a
+    /// CRL block of a PEM bundle) that cannot be parsed is reported and left out: the certificates it would have covered are
     /// then undetermined (fail closed under hard fail).
     var revocationMode: RevocationMode { revocation ?? ((crls.isEmpty && ocspResponses.isEmpty) ? .none : .hard) }
 
@@ -280,7 +280,15 @@ struct Verify: ParsableCommand {
         var r = RevocationOptions(policy: mode == .hard ? .hardFail : .softFail)
         for file in crls {
             do {
-                r.crls += try CertificateList.all(from: readInput(file))
+                // Block by block: a damaged CRL in a bundle leaves the others in force.
+                let each = try CertificateList.each(from: readInput(file))
+                for (i, result) in each.enumerated() {
+                    switch result {
+                    case .success(let crl): r.crls.append(crl)
+                    case .failure(let error):
+                        printError("warning: --crl \(file)\(each.count > 1 ? " [\(i + 1)]" : ""): \(error); ignored")
+                    }
+                }
             } catch {
                 printError("warning: --crl \(file): \(error); ignored")
             }

@@ -126,18 +126,27 @@ public struct CertificateList: Sendable {
         self.entryIssuers = parsed.issuers
     }
 
-    /// Every CRL in `bytes`: PEM (`X509 CRL` blocks, RFC 7468 §6) or one DER CRL.
+    /// Every CRL in `bytes`: PEM (`X509 CRL` blocks, RFC 7468 §6) or one DER CRL. Throws the
+    /// first block's error when any block does not parse (`each(from:)` keeps the others).
     public static func all(from bytes: [UInt8]) throws(DERError) -> [CertificateList] {
+        var out: [CertificateList] = []
+        for r in try each(from: bytes) { out.append(try r.get()) }
+        return out
+    }
+
+    /// Every CRL block in `bytes`, each parsed on its own, in order: a malformed block is its
+    /// own failure and does not hide the CRLs beside it (a bundle of CRLs one of which is
+    /// damaged still revokes what the others list). Throws when `bytes` is neither PEM with
+    /// `X509 CRL` blocks nor DER, or its PEM structure cannot be read.
+    public static func each(from bytes: [UInt8]) throws(DERError) -> [Result<CertificateList, DERError>] {
         if PEM.looksLikePEM(bytes) {
             let blocks = try PEM.decodeBlocks(
                 bytes, labels: ["X509 CRL"], maximumInputSize: CertificateList.maximumSize / 3 * 4 + (1 << 20))
             if blocks.isEmpty { throw DERError(.noCertificate, at: 0) }
-            var out: [CertificateList] = []
-            for der in blocks { out.append(try CertificateList(der: der)) }
-            return out
+            return blocks.map { der in Result { () throws(DERError) in try CertificateList(der: der) } }
         }
         guard let first = bytes.first, first == 0x30 else { throw DERError(.noCertificate, at: 0) }
-        return [try CertificateList(der: bytes)]
+        return [Result { () throws(DERError) in try CertificateList(der: bytes) }]
     }
 
     struct Parsed {

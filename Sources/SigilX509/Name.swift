@@ -130,13 +130,18 @@ public struct DistinguishedName: Sequence, Sendable {
         return out
     }
 
-    /// Name comparison for path building (RFC 5280 §7.1). Byte-identical encodings match
-    /// immediately. Otherwise names match when they have the same RDNs, each with the same
-    /// attribute types in the same order, and values that are equal after the caseIgnoreMatch
-    /// subset of RFC 4518 Sigil implements: both values string types (any of the directory
-    /// string encodings), leading/trailing spaces removed, inner runs of spaces collapsed, ASCII
-    /// compared case-insensitively; non-string values compared byte for byte. Non-ASCII text
-    /// is compared exactly (no Unicode case folding or normalisation): stricter, never looser.
+    /// Name comparison for path building and name constraints (RFC 5280 §7.1). Byte-identical
+    /// encodings match immediately. Otherwise names match when they have the same RDNs in the
+    /// same order, and two RDNs match when they have the same number of attributes and each
+    /// attribute of one matches a distinct attribute of the other — in any order (§7.1: "for each
+    /// naming attribute in RDN1 there is a matching naming attribute in RDN2"; a multi-valued
+    /// RDN is a SET, and DER sorts it by encoding, so the same attributes with values in other
+    /// string types may come in another order). Attributes match when their types are equal
+    /// and their values are equal after the caseIgnoreMatch subset of RFC 4518 Sigil
+    /// implements: both values string types (any of the directory string encodings),
+    /// leading/trailing spaces removed, inner runs of spaces collapsed, ASCII compared
+    /// case-insensitively; non-string values compared byte for byte. Non-ASCII text is compared
+    /// exactly (no Unicode case folding or normalisation).
     public func matchesForChaining(_ other: DistinguishedName) -> Bool {
         if encoded == other.encoded { return true }
         var a = makeIterator()
@@ -145,18 +150,50 @@ public struct DistinguishedName: Sequence, Sendable {
             let x = a.next()
             let y = b.next()
             guard let ra = x, let rb = y else { return x == nil && y == nil }
-            var ia = ra.makeIterator()
-            var ib = rb.makeIterator()
-            while true {
-                let p = ia.next()
-                let q = ib.next()
-                guard let va = p, let vb = q else {
-                    if p != nil || q != nil { return false }
+            if !Self.rdnsMatch(ra, rb) { return false }
+        }
+    }
+
+    /// Above this many attributes in one RDN the order-free comparison is not tried (the
+    /// attributes must then match in order): it is quadratic, and names are attacker-made. No
+    /// real name comes near; a constraint or issuer name that did would only match less.
+    static let maximumUnorderedRDNSize = 64
+
+    /// §7.1 for two RDNs: the same attributes, as a set (`matchesForChaining`).
+    static func rdnsMatch(_ ra: RelativeDistinguishedName, _ rb: RelativeDistinguishedName) -> Bool {
+        // In order first: single-valued RDNs, and multi-valued ones encoded alike.
+        var ia = ra.makeIterator()
+        var ib = rb.makeIterator()
+        var inOrder = true
+        var count = 0
+        while true {
+            let p = ia.next()
+            let q = ib.next()
+            guard let va = p, let vb = q else {
+                if p != nil || q != nil { return false }  // not the same number of attributes
+                break
+            }
+            count += 1
+            if inOrder && !(va.type == vb.type && va.valueMatches(vb)) { inOrder = false }
+        }
+        if inOrder { return true }
+        if count < 2 || count > maximumUnorderedRDNSize { return false }
+        // Each attribute of `ra` takes a distinct, not yet taken attribute of `rb`.
+        var taken: UInt64 = 0
+        for va in ra {
+            var k = 0
+            var found = false
+            for vb in rb {
+                if taken & (1 << UInt64(k)) == 0 && va.type == vb.type && va.valueMatches(vb) {
+                    taken |= 1 << UInt64(k)
+                    found = true
                     break
                 }
-                guard va.type == vb.type, va.valueMatches(vb) else { return false }
+                k += 1
             }
+            if !found { return false }
         }
+        return true
     }
 }
 

@@ -157,4 +157,28 @@ final class RevocationCLITests: XCTestCase {
             if depth == 0 { XCTAssertTrue(out.contains(#""kind":"maximum depth exceeded""#), out) }
         }
     }
+
+    /// The review's cases through the CLI (`Fixtures/revocation/review/`): the junk-flooded
+    /// indirect CRL revokes under soft fail, and a damaged block of a `--crl` bundle leaves the
+    /// good CRL in force (revoked, with a warning for the block).
+    func testReviewCasesFromTheCommandLine() throws {
+        let r = Self.dir + "/review/"
+        let common = [
+            "verify", "--anchors-only", "--anchor", r + "root.pem", "--intermediate", r + "int.pem",
+            "--host", "leaf.review.sigil.test", "--at", "1767225600", "--json",
+        ]
+        var (rc, out) = try run(
+            common + [
+                "--intermediate", r + "flood/authority.pem", "--crl", r + "root.crl.pem", "--crl",
+                r + "flood/indirect.crl.pem", "--revocation", "soft", r + "flood/bundle.pem",
+            ])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+        (rc, out) = try run(
+            common + [
+                "--crl", r + "root.crl.pem", "--crl", r + "bundle/int-bundle.crl.pem", r + "bundle/leaf-revoked.pem",
+            ])
+        XCTAssertEqual(rc, 1, out)
+        XCTAssertTrue(out.contains(#""kind":"revoked","certificate":0"#), out)
+    }
 }

@@ -393,7 +393,36 @@ public enum DiffVerify {
                     return hasURIName(cert)
                 }
         },
+        // Go 1.19 implements name constraints on dNSName, rfc822Name, URI and iPAddress only
+        // (parseNameConstraintsExtension): a critical nameConstraints with a subtree of another
+        // form — directoryName above all — is an unhandled critical extension wherever it sits.
+        // Sigil processes directoryName subtrees (RFC 5280 §4.2.1.10, §7.1; NameConstraints.swift)
+        // and fails closed for a constrained form it cannot compare that the names below carry;
+        // OpenSSL processes them too and trusts. Found by FuzzVerifyDiff (2026-12-03): an anchor
+        // with a critical excluded directoryName O=… subtree
+        // (Fixtures/fuzz-regressions/FuzzVerifyDiff/anchor-nc-dirname-go-unhandled-found-2c6058e5.bin).
+        GoRow(id: "G6 Go: nameConstraints form it does not implement", kind: "UnhandledCriticalExtension") { c in
+            c.path.contains(where: hasGoUnsupportedCriticalNameConstraint)
+        },
     ]
+
+    /// Whether `cert` has a critical nameConstraints with a subtree whose form Go 1.19 does not
+    /// implement (anything but dNSName, rfc822Name, URI, iPAddress).
+    static func hasGoUnsupportedCriticalNameConstraint(_ cert: Certificate) -> Bool {
+        guard cert.extension(OID.nameConstraints)?.critical == true, let nc = (try? cert.nameConstraints()) ?? nil
+        else { return false }
+        func unsupported(_ trees: GeneralSubtrees?) -> Bool {
+            guard let trees else { return false }
+            for name in trees {
+                switch name {
+                case .dnsName, .rfc822Name, .uri, .ipAddress: continue
+                default: return true
+                }
+            }
+            return false
+        }
+        return unsupported(nc.permitted) || unsupported(nc.excluded)
+    }
 
     /// Whether `cert`'s subjectAltName holds a uniformResourceIdentifier.
     static func hasURIName(_ cert: Certificate) -> Bool {

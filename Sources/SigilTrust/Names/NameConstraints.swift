@@ -202,6 +202,8 @@ enum ConstraintOutcome {
 }
 
 struct ConstraintChecker {
+    /// id-on-SmtpUTF8Mailbox (RFC 9598 §3: 1.3.6.1.5.5.7.8.9), content octets.
+    static let smtpUTF8Mailbox: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x08, 0x09]
     let nc: NameConstraints
     var budget: Int
 
@@ -270,6 +272,12 @@ struct ConstraintChecker {
         case (.otherName, .otherName), (.x400Address, .x400Address), (.ediPartyName, .ediPartyName),
             (.registeredID, .registeredID):
             return .unsupported
+        case (.otherName(let type, _), .rfc822Name):
+            // RFC 9598 §6 (formerly RFC 8398): rfc822Name constraints also apply to an
+            // SmtpUTF8Mailbox otherName (id-on-SmtpUTF8Mailbox, 1.3.6.1.5.5.7.8.9). Sigil does
+            // not compare internationalized mailboxes: fail closed rather than let a constrained
+            // CA's leaf carry one outside its subtrees (found by review, 2026-12-03).
+            return type.bytes.elementsEqual(Self.smtpUTF8Mailbox) ? .unsupported : .otherType
         default:
             return .otherType
         }

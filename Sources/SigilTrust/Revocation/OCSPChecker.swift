@@ -40,7 +40,7 @@ struct OCSPChecker {
         let singles = basic.responses.filter { matches($0.certID, c, issuer) }
         if singles.isEmpty { return nil }
         // 2.–3. Signed by the issuer or by a responder the issuer authorised.
-        if let why = signerFailure(basic, issuer: issuer) {
+        if let why = signerFailure(basic, issuer: issuer, subject: c) {
             notes.append("OCSP response is not usable: \(why)")
             return nil
         }
@@ -55,7 +55,8 @@ struct OCSPChecker {
         // GOOD)"). OpenSSL's OCSP_resp_find_status and Go's ocsp.ParseResponseForCert take the
         // first match, which lets a good placed first hide a revoked one
         // (Fixtures/revocation/multi/, `gen_revocation.py --multi-only`). A stale or not yet
-        // valid SingleResponse is not used (§3.2 items 4-5), whatever it says.
+        // valid SingleResponse (§3.2 items 4-5) shows nothing good or unknown, but one that says
+        // revoked for another reason than certificateHold still revokes (`status(of:notes:)`).
         var result: RevocationStatus?
         var unknown = false
         for single in singles {
@@ -69,9 +70,16 @@ struct OCSPChecker {
         return unknown ? nil : result
     }
 
-    /// One fresh SingleResponse's answer: `.undetermined` for unknown (a note says so), nil when
-    /// it is not fresh at the verification time.
+    /// One SingleResponse's answer: `.undetermined` for unknown (a note says so), nil when it
+    /// is not fresh at the verification time — unless it says revoked for another reason than
+    /// certificateHold. RFC 6960 §2.2: revoked means revoked "either temporarily (the revocation
+    /// reason is certificateHold) or permanently"; a signed statement of a permanent revocation
+    /// stays true after its nextUpdate (fail closed), so a fresh "good" beside it, in the same
+    /// response or another, does not hide it. A stale hold may have been released: not used.
     func status(of single: SingleResponse, notes: inout [String]) -> RevocationStatus? {
+        if case .revoked(let t, let reason) = single.status, reason != .certificateHold {
+            return .revoked(reason: reason ?? .unspecified, date: t)
+        }
         // 4.–5. Fresh at the verification time (§4.2.2.1, §3.2 items 4 and 5). Each test is
         // written so that freshness must hold positively: a time that is not a number fails it
         // (fail closed, as `Checks.within`).
@@ -113,8 +121,12 @@ struct OCSPChecker {
     /// delegated responder: a certificate issued directly by that CA, with id-kp-OCSPSigning in
     /// its extended key usage, valid now. The responderID must name the signer. A delegated
     /// responder's own revocation is not checked (id-pkix-ocsp-nocheck, §4.2.2.2.1, says not to;
-    /// without it Sigil still does not, as OpenSSL). Returns why not, or nil.
-    func signerFailure(_ basic: BasicOCSPResponse, issuer: Certificate) -> String? {
+    /// without it Sigil still does not, as OpenSSL). A responder holding the key of the
+    /// certificate it answers for (`subject`) is refused: §4.2.2.2.1 leaves the responder's own
+    /// status to local policy, and a key that vouches for itself would keep a compromised,
+    /// revoked certificate "good" for as long as its holder signs fresh responses (a CA that
+    /// gave id-kp-OCSPSigning to an end-entity certificate). Returns why not, or nil.
+    func signerFailure(_ basic: BasicOCSPResponse, issuer: Certificate, subject: Certificate) -> String? {
         if let f = digestFailure(basic.signatureAlgorithm) { return "signed with \(f)" }
         var candidates: [Certificate] = []
         if identifies(basic.responderID, issuer) { candidates.append(issuer) }
@@ -126,6 +138,11 @@ struct OCSPChecker {
                 // Delegated responder.
                 guard s.issuer.matchesForChaining(issuer.subject) else {
                     why = "the responder certificate is not issued by the certificate's issuer"
+                    continue
+                }
+                if s.publicKeyBytes == subject.publicKeyBytes {
+                    why =
+                        "the responder certificate has the key of the certificate it answers for (it cannot vouch for itself)"
                     continue
                 }
                 guard let eku = (try? s.extendedKeyUsage()) ?? nil, eku.contains(OID.ocspSigning) else {

@@ -85,8 +85,18 @@ struct RevocationChecker {
         for crl in newestFirst(options.crls) where !crl.isDelta {
             guard let scope = scope(of: crl, for: c, isCA: isCA, points: points, notes: &notes) else { continue }
             anyInScope = true
-            guard usable(crl, notes: &notes) else { continue }
+            let usability = usability(crl, notes: &notes)
+            if usability == .unusable { continue }
             if decided.contains(where: { sameScope($0, crl) }) { continue }
+            if usability == .revokesOnly {
+                // Not current, or not conforming (`Usability.revokesOnly`): it shows nothing
+                // not revoked and supersedes no CRL of its scope, but a correctly signed CRL in
+                // scope that lists the certificate revokes it (the entry is looked up before
+                // the signer, which costs signatures).
+                guard let e = entry(in: crl, for: c), revokesWhenNotCurrent(e, crl) else { continue }
+                guard signerValid(crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) else { continue }
+                return .revoked(reason: e.reason ?? .unspecified, date: e.revocationDate)
+            }
             guard signerValid(crl, directIssuer: scope.indirect ? nil : issuer, notes: &notes) else { continue }
             decided.append(crl)
             // (d): the reasons this CRL covers for this certificate.
@@ -313,38 +323,74 @@ struct RevocationChecker {
         return Scope(indirect: !direct, point: matched)
     }
 
+    /// What a CRL may decide (`usability`).
+    enum Usability {
+        /// Current and conforming: its entries revoke and its silence shows a certificate not
+        /// revoked (for the reasons it covers).
+        case usable
+        /// Its entries revoke, its silence shows nothing: not current (§6.3.3 (a): thisUpdate
+        /// after the verification time, or nextUpdate before it) or not conforming in a way
+        /// that does not hide what it lists (no cRLNumber — a v1 CRL — or a critical cRLNumber
+        /// or authorityKeyIdentifier, §5.2.1, §5.2.3). §3.3: a revoked certificate's entry "MUST
+        /// NOT be removed from the CRL until it appears on one regularly scheduled CRL issued
+        /// beyond the revoked certificate's validity period", and RFC 6960 §2.2 calls
+        /// revocation permanent unless the reason is certificateHold: a correctly signed list
+        /// that names the certificate is evidence against it whatever its age (fail closed;
+        /// OpenSSL reports such a certificate revoked too). A hold in a CRL that is not
+        /// current is not (`revokesWhenNotCurrent`).
+        case revokesOnly
+        /// Not used at all: an unsupported critical extension (§5.2: the application "MUST NOT
+        /// use that CRL to determine the status of certificates"), or a signature algorithm the
+        /// policy refuses.
+        case unusable
+    }
+
     /// §6.3.3 (a) and the CRL profile: current, and nothing in it Sigil cannot process.
-    func usable(_ crl: CertificateList, notes: inout [String]) -> Bool {
+    func usability(_ crl: CertificateList, notes: inout [String]) -> Usability {
         let label = "\(crl.isDelta ? "delta " : "")CRL of \(crl.issuer.rfc4514String)"
+        if let oid = crl.facts.unsupportedCriticalExtension {
+            notes.append("\(label) has an unsupported critical extension \(oid) (RFC 5280 §5.2, §5.3)")
+            return .unusable
+        }
+        if let f = digestFailure(crl.signatureAlgorithm) {
+            notes.append("\(label) is signed with \(f)")
+            return .unusable
+        }
+        var result = Usability.usable
         // Both tests must hold positively: a time that is not a number fails them (fail closed).
         if !(Double(crl.thisUpdate) <= time) {
             notes.append("\(label) is not yet valid (thisUpdate \(DERTime.rfc3339(crl.thisUpdate)))")
-            return false
+            result = .revokesOnly
         }
         // (a)(2): "If the current time is after the value of the CRL next update field, then"
         // the CRL may not be used. Whole seconds, inclusive (as certificate validity).
         if let next = crl.nextUpdate, !(time < Double(next) + 1) {
             notes.append("\(label) is stale (nextUpdate \(DERTime.rfc3339(next)))")
-            return false
-        }
-        if let oid = crl.facts.unsupportedCriticalExtension {
-            notes.append("\(label) has an unsupported critical extension \(oid) (RFC 5280 §5.2, §5.3)")
-            return false
+            result = .revokesOnly
         }
         // §5.2.3: conforming CRL issuers MUST include the CRL number, non-critical.
-        guard crl.facts.crlNumber != nil else {
+        if crl.facts.crlNumber == nil {
             notes.append("\(label) has no cRLNumber (RFC 5280 §5.2.3)")
-            return false
+            result = .revokesOnly
         }
         if crl.facts.crlNumberCritical || crl.facts.authorityKeyIdentifierCritical {
             notes.append("\(label) marks cRLNumber or authorityKeyIdentifier critical (RFC 5280 §5.2.1, §5.2.3)")
-            return false
+            result = .revokesOnly
         }
-        if let f = digestFailure(crl.signatureAlgorithm) {
-            notes.append("\(label) is signed with \(f)")
-            return false
+        return result
+    }
+
+    /// Whether entry `e` of a CRL that is only `revokesOnly` revokes: removeFromCRL never does
+    /// (§5.3.1), and certificateHold — the one reversible reason (§5.3.1, RFC 6960 §2.2) —
+    /// only while the CRL is current (a CRL that is current but lacks its cRLNumber still
+    /// holds).
+    func revokesWhenNotCurrent(_ e: RevokedCertificate, _ crl: CertificateList) -> Bool {
+        switch e.reason {
+        case .removeFromCRL?: return false
+        case .certificateHold?:
+            return Double(crl.thisUpdate) <= time && crl.nextUpdate.map { time < Double($0) + 1 } ?? true
+        default: return true
         }
-        return true
     }
 
     func digestFailure(_ a: SignatureAlgorithm) -> String? { algorithms.revocationDataRefusal(a) }
@@ -396,13 +442,17 @@ struct RevocationChecker {
         if let direct = directIssuer, tryCandidate(direct) { return true }
         // A separate CRL signer: another key (same name, or an indirect CRL's issuer); it must
         // validate to the same anchor, revocation included.
-        var tried = 0
+        // Every candidate of the CRL issuer's name is tried: the verification's one budget
+        // bounds the work (each costs a signature check, a signer's path its own checks), and
+        // running out fails the verification closed whatever the revocation policy
+        // (`Session.revocationFailure`). A count per CRL used to stop after four candidates and
+        // leave the CRL unused: a peer that sent four junk certificates with the CRL issuer's
+        // name ahead of the real one turned a revoking indirect CRL into "undetermined", which
+        // soft fail trusts (found by review, 2026-12-03).
         var seen: [Certificate] = directIssuer.map { [$0] } ?? []
         for s in certificates + [anchor.certificate] where s.subject.matchesForChaining(crl.issuer) && !seen.contains(s)
         {
             seen.append(s)
-            tried += 1
-            if tried > RevocationOptions.maximumCRLSignerCandidates { break }
             guard tryCandidate(s) else { continue }
             if s == anchor.certificate { return true }
             // Nested signer paths are bounded (each level is a verification of its own, all
@@ -461,7 +511,7 @@ struct RevocationChecker {
                 compareNumbers(db, base) <= 0, compareNumbers(dn, base) > 0
             else { continue }
             if let b = best, let bn = b.facts.crlNumber, compareNumbers(bn, dn) >= 0 { continue }
-            guard usable(d, notes: &notes),
+            guard usability(d, notes: &notes) == .usable,
                 signerValid(d, directIssuer: directIssuer, notes: &notes)
             else { continue }
             best = d

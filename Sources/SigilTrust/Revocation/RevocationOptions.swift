@@ -39,9 +39,6 @@ public struct RevocationOptions: Sendable {
     /// old; older, its entries still revoke (fail closed both ways). The CA/B Forum BR §4.9.7
     /// has subscriber CRLs reissued at least every 7 days; Chrome bounds every CRL's age.
     public var maximumCRLAgeWithoutNextUpdate: Int64 = 7 * 86_400
-    /// At most this many separately-signed CRL issuers are tried per CRL (each is a path
-    /// validation of its own; bound the work a hostile bundle can cause).
-    public static let maximumCRLSignerCandidates = 4
     /// At most this many separate CRL signers' paths nested in one another (a signer's path
     /// checked for revocation may need a CRL of another separate signer, RFC 5280 §6.3.3 (f)).
     public static let maximumCRLSignerDepth = 3
