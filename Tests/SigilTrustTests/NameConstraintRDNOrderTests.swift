@@ -24,6 +24,17 @@ final class NameConstraintRDNOrderTests: XCTestCase {
         return out
     }
 
+    /// The case's leaf against its root alone, at the generator's time (2023-11-14).
+    func verify(_ name: String, purpose: VerificationPurpose) throws -> TrustResult {
+        let d = Self.dir.appendingPathComponent(name)
+        let root = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("root.pem").path))[0]
+        let leaf = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("leaf.pem").path))[0]
+        var store = TrustStore()
+        store.add(root)
+        return ChainVerifier(anchors: store).verify(
+            leaf: leaf, intermediates: [], options: VerificationOptions(purpose: purpose, time: 1_700_000_000))
+    }
+
     func testMultiValuedRDNsMatchInAnyOrder() throws {
         // O=Evil (UTF8) + OU=xxxxxx (UTF8), in that DER order.
         let constraint = try DistinguishedName(
@@ -50,14 +61,7 @@ final class NameConstraintRDNOrderTests: XCTestCase {
 
     func testExcludedSubtreeWithAMultiValuedRDNExcludesEitherOrder() throws {
         for (name, excluded) in [("dn-mv-bmp-order", true), ("dn-mv-ou-order", true), ("dn-mv-control", true)] {
-            let d = Self.dir.appendingPathComponent(name)
-            let root = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("root.pem").path))[0]
-            let leaf = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("leaf.pem").path))[0]
-            var store = TrustStore()
-            store.add(root)
-            let result = ChainVerifier(anchors: store).verify(
-                leaf: leaf, intermediates: [],
-                options: VerificationOptions(purpose: .server(host: "www.example.com"), time: 1_700_000_000))
+            let result = try verify(name, purpose: .server(host: "www.example.com"))
             XCTAssertEqual(result.isTrusted, !excluded, "\(name): \(result)")
             if excluded { XCTAssertEqual(result.failures.first?.kind, .nameConstraintViolated, "\(name): \(result)") }
         }
@@ -70,13 +74,7 @@ final class NameConstraintRDNOrderTests: XCTestCase {
     /// `Fixtures/scripts/names-review/t_smtputf8.py`.
     func testSmtpUTF8MailboxUnderAnRFC822ConstraintFailsClosed() throws {
         for name in ["em-p-smtputf8", "em-e-smtputf8"] {
-            let d = Self.dir.appendingPathComponent(name)
-            let root = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("root.pem").path))[0]
-            let leaf = try Certificate.all(from: TestSupport.read(d.appendingPathComponent("leaf.pem").path))[0]
-            var store = TrustStore()
-            store.add(root)
-            let result = ChainVerifier(anchors: store).verify(
-                leaf: leaf, intermediates: [], options: VerificationOptions(purpose: .client, time: 1_700_000_000))
+            let result = try verify(name, purpose: .client)
             XCTAssertEqual(result.failures.first?.kind, .nameConstraintUnsupported, "\(name): \(result)")
         }
     }
