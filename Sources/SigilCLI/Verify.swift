@@ -270,8 +270,8 @@ struct Verify: ParsableCommand {
     }
 
     /// The revocation options the flags ask for (nil: no checking). A CRL or OCSP file (or a
-    /// CRL block of a PEM bundle) that cannot be parsed is reported and left out: the certificates it would have covered are
-    /// then undetermined (fail closed under hard fail).
+    /// CRL block of a PEM bundle) that cannot be parsed is reported and left out: the
+    /// certificates it would have covered are then undetermined (fail closed under hard fail).
     var revocationMode: RevocationMode { revocation ?? ((crls.isEmpty && ocspResponses.isEmpty) ? .none : .hard) }
 
     func revocationOptions() -> RevocationOptions? {
