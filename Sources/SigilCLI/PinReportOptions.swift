@@ -58,8 +58,10 @@ extension Verify {
         if r.reportOnly && r.configFile == nil && pinCerts.isEmpty && pinKeys.isEmpty {
             throw ValidationError("--pin-report-only needs pins: --pin-key, --pin-cert or --pin-config")
         }
-        if r.reportOnly && r.configFile == nil && (host == nil && connect == nil) {
-            // RFC 7469 §2.3.3: pinned hosts are DNS names, never IP addresses.
+        if r.reportOnly && (!pinCerts.isEmpty || !pinKeys.isEmpty) && (pinDomain == nil || ip != nil) {
+            // Report-only --pin-key/--pin-cert pins become a pin set for the domain: without one
+            // they would stay global pins, enforced (with --pin-config too). RFC 7469 §2.3.3:
+            // pinned hosts are DNS names, never IP addresses.
             throw ValidationError("--pin-report-only with --pin-key/--pin-cert needs the domain as --host")
         }
         if let f = r.reportFile, f.isEmpty { throw ValidationError("--pin-report needs a file name") }
@@ -84,11 +86,11 @@ extension Verify {
             // The --pin-key/--pin-cert pins become a report-only set for the domain, unless a
             // --pin-config set already covers it (which then replaces them, as when enforced).
             let global = policy.globalKeyPins
-            if !global.isEmpty, let domain, policy.pinSet(for: domain) == nil {
+            if !global.isEmpty, let domain, !policy.hasPinSet(covering: domain) {
                 policy.pinSets.append(PinSet(domain: domain, pins: global, enforced: false))
             }
         }
-        if r.configFile != nil && policy.globalKeyPins.isEmpty && policy.pinSet(for: domain) == nil {
+        if r.configFile != nil && policy.globalKeyPins.isEmpty && !(domain.map(policy.hasPinSet(covering:)) ?? false) {
             // TrustKit: a domain the configuration does not list is not pinned (ordinary
             // evaluation), where public-key mode with no pin would refuse every chain.
             printError(
@@ -120,5 +122,13 @@ extension Verify {
         }
         printError("warning: \(what): RFC 7469 report written to \(file)")
         return true
+    }
+}
+
+extension SecurityPolicy {
+    /// Some pin set, in whatever state (enforced, report-only, expired), applies to `domain`:
+    /// then the global key pins do not (`pinSets(for:at:)`).
+    func hasPinSet(covering domain: String) -> Bool {
+        pinSets.contains { $0.applies(to: domain) }
     }
 }

@@ -175,6 +175,29 @@ final class PinReportCLITests: XCTestCase {
             exit: 0)
         XCTAssertTrue(other.err.contains("no pin set"), other.err)
 
+        // RFC 7469 §2.3.2/§2.3.3: a report-only or expired set for the exact host does not
+        // lift an enforced parent set (the parent's pins do not match: refused).
+        for (child, name) in [
+            ("\"enforce\": false,", "child-ro.json"), ("\"expires\": \"2029-12-31T23:59:59Z\",", "child-exp.json"),
+        ] {
+            let text = """
+                {"pin-sets": [
+                  {"domain": "sigil.test", "include-subdomains": true,
+                   "pins": ["\(pins["unrelated"]!)", "\(pins["selfsigned"]!)"]},
+                  {"domain": "pin.sigil.test", \(child)
+                   "pins": ["\(pins["leaf"]!)", "\(pins["selfsigned"]!)"]}]}
+                """
+            let out = try cli.run(["verify", valid] + base + ["--pin-config", try write(text, name)], exit: 1)
+            XCTAssertTrue(out.err.contains("sigil.test") || out.out.contains("sigil.test"), out.out + out.err)
+        }
+        // Report-only --pin-key pins need a domain to be a pin set for, --pin-config or not:
+        // without one they would silently stay enforced global pins.
+        try cli.run(
+            [
+                "verify", valid, "--anchor", f("root.pem"), "--anchors-only", "--at", P.at, "--no-domain-check",
+                "--pin-key", pins["unrelated"]!, "--pin-config", mismatch, "--pin-report-only",
+            ], exit: 2)
+
         // Bad files and combinations: usage errors (exit 2).
         let broken = try cli.run(
             ["verify", valid] + base + [

@@ -91,11 +91,69 @@ final class PolicyPinTests: XCTestCase {
         var p = SecurityPolicy(pinningMode: .publicKey, anchors: TrustStore())
         let deeper = PinSet(domain: "b.sigil.test", includesSubdomains: true, pins: pins)
         p.pinSets = [subs, exact, deeper]
-        XCTAssertEqual(p.pinSet(for: "api.sigil.test")?.domain, "api.sigil.test")
-        XCTAssertEqual(p.pinSet(for: "x.b.sigil.test")?.domain, "b.sigil.test")
-        XCTAssertEqual(p.pinSet(for: "x.sigil.test")?.domain, "sigil.test")
-        XCTAssertNil(p.pinSet(for: "other.test"))
-        XCTAssertNil(p.pinSet(for: nil))
+        XCTAssertEqual(p.pinSets(for: "api.sigil.test", at: Self.at).enforced?.domain, "api.sigil.test")
+        XCTAssertEqual(p.pinSets(for: "x.b.sigil.test", at: Self.at).enforced?.domain, "b.sigil.test")
+        XCTAssertEqual(p.pinSets(for: "x.sigil.test", at: Self.at).enforced?.domain, "sigil.test")
+        XCTAssertTrue(p.pinSets(for: "other.test", at: Self.at).isEmpty)
+        XCTAssertTrue(p.pinSets(for: nil, at: Self.at).isEmpty)
+        // A trailing dot does not make a parent look longer than the exact name.
+        p.pinSets = [PinSet(domain: "sigil.test...", includesSubdomains: true, pins: pins), exact]
+        XCTAssertEqual(p.pinSets(for: "api.sigil.test", at: Self.at).enforced?.domain, "api.sigil.test")
+    }
+
+    /// RFC 7469: a host stays a Known Pinned Host while any unexpired enforced policy applies to
+    /// it (its own, or a parent's with includeSubDomains); a report-only policy is never enforced
+    /// (§2.3.2) and an expired one no longer noted (§2.3.3), so neither lifts an enforced parent.
+    /// The expected outcomes follow from that text: with the parent's (non-matching) pins in
+    /// force the valid chain is refused; with the child's own enforced set (matching) it passes.
+    func testReportOnlyOrExpiredChildSetDoesNotLiftAnEnforcedParent() throws {
+        let valid = try chain("valid")
+        let leafPin = PublicKeyPin(certificate: try cert("leaf"))
+        let unrelatedPin = PublicKeyPin(certificate: try cert("unrelated"))
+        let host = "pin.sigil.test"
+        var p = SecurityPolicy(pinningMode: .publicKey, anchors: try anchors)
+        let parent = PinSet(domain: "sigil.test", includesSubdomains: true, pins: [unrelatedPin, unrelatedPin])
+        // The parent alone refuses (its pins do not match).
+        p.pinSets = [parent]
+        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).rejection, .pinNotFound)
+        // A report-only set for the exact host, with the matching pin: the parent still decides.
+        let reportOnlyChild = PinSet(domain: host, pins: [leafPin, unrelatedPin], enforced: false)
+        for order in [[parent, reportOnlyChild], [reportOnlyChild, parent]] {
+            p.pinSets = order
+            let e = p.evaluate(serverChain: valid, domain: host, at: Self.at)
+            XCTAssertEqual(e.rejection, .pinNotFound, "report-only child lifted the enforced parent")
+            XCTAssertEqual(e.pinFailureReport?.notedHostname, "sigil.test")
+            XCTAssertEqual(e.pinFailureReport?.enforced, true)
+            let sets = p.pinSets(for: host, at: Self.at)
+            XCTAssertEqual(sets.enforced?.domain, "sigil.test")
+            XCTAssertEqual(sets.reportOnly?.domain, host)
+        }
+        // An expired set for the exact host, with the matching pin: the parent still decides.
+        let expiredChild = PinSet(domain: host, pins: [leafPin, unrelatedPin], expires: Self.at - 1)
+        p.pinSets = [expiredChild, parent]
+        let late = p.evaluate(serverChain: valid, domain: host, at: Self.at)
+        XCTAssertEqual(late.rejection, .pinNotFound, "expired child lifted the enforced parent")
+        XCTAssertEqual(p.pinSets(for: host, at: Self.at).expired.map(\.domain), [host])
+        // The exact host's own enforced set takes precedence (congruent over superdomain match).
+        p.pinSets = [parent, PinSet(domain: host, pins: [leafPin, unrelatedPin])]
+        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).outcome, .pinMatched)
+        // An expired parent with a report-only child: nothing enforced, ordinary evaluation,
+        // the child's pins reported when they fail.
+        p.pinSets = [
+            PinSet(domain: "sigil.test", includesSubdomains: true, pins: [leafPin], expires: Self.at - 1),
+            PinSet(domain: host, pins: [unrelatedPin, unrelatedPin], enforced: false),
+        ]
+        let ro = p.evaluate(serverChain: valid, domain: host, at: Self.at)
+        XCTAssertEqual(ro.outcome, .trusted)
+        XCTAssertEqual(ro.pinFailureReport?.enforced, false)
+        XCTAssertEqual(ro.pinFailureReport?.notedHostname, host)
+        // Global pins apply only where no set at all applies: a report-only set still replaces
+        // them (so a matching-nothing global pin does not refuse), as documented.
+        p.pinnedPublicKeys = [unrelatedPin]
+        p.pinSets = [PinSet(domain: host, pins: [unrelatedPin, unrelatedPin], enforced: false)]
+        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).outcome, .trusted)
+        p.pinSets[0].domain = "other.sigil.test"
+        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).rejection, .pinNotFound)
     }
 
     func testPinSetsDecideForTheirDomain() throws {

@@ -84,8 +84,10 @@ public enum SecurityPolicyWalk {
             guard let chunk = input.next(), chunk.count >= 2 else { break }
             let name = domains[Int(chunk[1]) % domains.count] ?? "sigil.test"
             let pins = chunk.dropFirst(2).map { PublicKeyPin(certificate: fixtures[Int($0) % fixtures.count]) }
-            let expires: Double? = chunk[0] & 2 != 0 ? times[Int(chunk[0] >> 2) % times.count] : nil
-            let set = PinSet(domain: name, includesSubdomains: chunk[0] & 1 != 0, pins: pins, expires: expires)
+            let expires: Double? = chunk[0] & 2 != 0 ? times[Int((chunk[0] >> 2) & 0x1F) % times.count] : nil
+            let set = PinSet(
+                domain: name, includesSubdomains: chunk[0] & 1 != 0, pins: pins, expires: expires,
+                enforced: chunk[0] & 0x80 == 0)
             oracle(set.applies(to: name), "pin set for \(name) does not apply to its own domain")
             _ = set.warnings(at: time)
             policy.pinSets.append(set)
@@ -114,14 +116,27 @@ public enum SecurityPolicyWalk {
                 == (e.outcome == .trusted || e.outcome == .acceptedWithoutValidation || e.outcome == .pinMatched),
             "isTrusted disagrees with the outcome \(e.outcome)")
 
-        // Pins in force, from the contract: the most specific unexpired pin set for the domain,
-        // else the global pins (public-key mode); the pinned certificates (certificate mode).
+        // Pins in force, from the contract (RFC 7469 Known Pinned Host): among the sets that
+        // apply to the domain and are unexpired and enforced, the one with the longest domain
+        // (the exact name, else the nearest parent; the first of equals); when none is, but some
+        // set applies (report-only or expired), mode none; when none applies, the global pins.
         var mode = policy.pinningMode
         var keyPins = Set<PublicKeyPin>()
         if mode == .publicKey {
-            if let set = policy.pinSet(for: domain) {
-                oracle(domain.map { set.applies(to: $0) } ?? false, "pinSet(for:) returned a set that does not apply")
-                if set.isExpired(at: time) { mode = .none } else { keyPins = Set(set.pins) }
+            let applying = domain.map { d in policy.pinSets.filter { $0.applies(to: d) } } ?? []
+            var best: PinSet?
+            for s in applying where s.enforced && !s.isExpired(at: time) {
+                func length(_ d: String) -> Int { d.lowercased().reversed().drop { $0 == "." }.count }
+                if best.map({ length(s.domain) > length($0.domain) }) ?? true { best = s }
+            }
+            if let best {
+                keyPins = Set(best.pins)
+                // Fail closed: no report-only or expired set makes the enforced one moot.
+                oracle(
+                    policy.pinSets(for: domain, at: time).enforced == best,
+                    "pinSets(for:at:) does not enforce the most specific live enforced set")
+            } else if !applying.isEmpty {
+                mode = .none
             } else {
                 keyPins = Set(policy.globalKeyPins)
             }

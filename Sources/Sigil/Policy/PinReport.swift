@@ -96,8 +96,9 @@ extension SecurityPolicy {
     /// public-key pins in force for `domain` fail, the evaluation carries an RFC 7469 §3
     /// `PinFailureReport` and `pinFailureReporter` receives it.
     ///
-    /// Which pins are in force: the `PinSet` for the domain (`pinSet(for:)`: exact, else the
-    /// longest parent with `includesSubdomains`), else the global key pins. An expired set is
+    /// Which pins are in force: the enforced `PinSet` for the domain (`pinSets(for:at:)`: the
+    /// most specific unexpired enforced set, which also shadows any report-only set), else the
+    /// most specific report-only set, else — no set applies — the global key pins. An expired set is
     /// neither enforced nor reported (RFC 7469 §2.3.3: past its Effective Expiration Date the
     /// host is no longer a Known Pinned Host; TrustKit's `kTSKExpirationDate` likewise disables
     /// pin validation).
@@ -131,26 +132,37 @@ extension SecurityPolicy {
         guard pinningMode == .publicKey, let domain, !serverChain.isEmpty, let ordinary = e.ordinaryResult else {
             return nil
         }
-        let set = pinSet(for: domain)
-        if let set, set.isExpired(at: time) { return nil }
-        let pins = set?.pins ?? globalKeyPins
-        if pins.isEmpty { return nil }
-        let enforced = set?.enforced ?? true
         var validated: [Certificate] = []
         if case .trusted(let path, _, _) = ordinary { validated = path }
-        let failed: Bool
-        if enforced {
-            switch e.rejection {
-            case .untrusted?, .pinNotFound?, .chainNotFullyPinned?: failed = true
-            default: failed = false
-            }
-        } else {
-            // Fail closed: with no validated path nothing matches (RFC 7469 §2.6 checks the
-            // validated chain), whatever the presented certificates carry.
+        // Report-only pins fail when the validated path carries none of them (with
+        // `validatesCertificateChain`: when one certificate does not). Fail closed: with no
+        // validated path nothing matches (RFC 7469 §2.6 checks the validated chain), whatever
+        // the presented certificates carry.
+        func reportOnlyFailed(_ pins: [PublicKeyPin]) -> Bool {
             let pinned = Set(pins)
             let matched = validated.reduce(0) { $0 + (pinned.contains(PublicKeyPin(certificate: $1)) ? 1 : 0) }
-            failed = matched == 0 || (validatesCertificateChain && matched != validated.count)
+            return matched == 0 || (validatesCertificateChain && matched != validated.count)
         }
+        let sets = pinSets(for: domain, at: time)
+        let set: PinSet?
+        let enforced: Bool
+        let enforcedFailed: Bool
+        switch e.rejection {
+        case .untrusted?, .pinNotFound?, .chainNotFullyPinned?: enforcedFailed = true
+        default: enforcedFailed = false
+        }
+        if let s = sets.enforced {
+            (set, enforced) = (s, true)
+        } else if let s = sets.reportOnly {
+            (set, enforced) = (s, false)
+        } else if sets.isEmpty {
+            (set, enforced) = (nil, true)
+        } else {
+            return nil  // only expired sets apply: neither enforced nor reported (§2.3.3)
+        }
+        let pins = set?.pins ?? globalKeyPins
+        if pins.isEmpty { return nil }
+        let failed = enforced ? enforcedFailed : reportOnlyFailed(pins)
         guard failed else { return nil }
         var known: [PublicKeyPin] = []
         for p in pins where !known.contains(p) { known.append(p) }

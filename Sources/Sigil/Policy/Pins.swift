@@ -94,6 +94,21 @@ public struct PinSet: Sendable, Hashable {
         return includesSubdomains && n.hasSuffix("." + d)
     }
 
+    /// The most specific of `sets` (all applying to one name): the longest domain — the exact
+    /// name when present, else the nearest parent — and the first of equals.
+    static func mostSpecific(_ sets: [PinSet]) -> PinSet? {
+        var best: PinSet?
+        var bestLength = -1
+        for s in sets {
+            let n = normalized(s.domain).utf8.count
+            if n > bestLength {
+                best = s
+                bestLength = n
+            }
+        }
+        return best
+    }
+
     /// True once `time` is past `expires`.
     public func isExpired(at time: Double) -> Bool {
         guard let e = expires else { return false }
@@ -120,4 +135,19 @@ public struct PinSet: Sendable, Hashable {
         if isExpired(at: time) { out.append("pin set for \(domain) has expired and is not enforced") }
         return out
     }
+}
+
+/// The pin sets that apply to one domain at one time (`SecurityPolicy.pinSets(for:at:)`).
+public struct ApplicablePinSets: Sendable, Hashable {
+    /// The set whose pins are enforced: the most specific unexpired enforced set (the exact
+    /// name's, else the nearest parent's with `includesSubdomains`); nil when none applies.
+    public var enforced: PinSet?
+    /// The most specific unexpired report-only set: its pins are checked and a failure is
+    /// reported, never enforced.
+    public var reportOnly: PinSet?
+    /// The expired sets that apply: neither enforced nor reported.
+    public var expired: [PinSet]
+
+    /// No set applies: the global key pins are in force.
+    public var isEmpty: Bool { enforced == nil && reportOnly == nil && expired.isEmpty }
 }

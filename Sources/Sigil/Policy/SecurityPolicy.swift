@@ -135,10 +135,10 @@ public struct SecurityPolicy: Sendable {
     public var pinnedCertificates: [Certificate]
     /// Additional public-key pins (public-key mode), e.g. `PublicKeyPin("sha256/…")`.
     public var pinnedPublicKeys: [PublicKeyPin] = []
-    /// Per-domain public-key pins (public-key mode). The most specific set that applies to the
-    /// domain replaces the global pins (`pinnedPublicKeys` and the keys of
-    /// `pinnedCertificates`); an expired set is not enforced (the domain gets the ordinary
-    /// evaluation, as in mode none).
+    /// Per-domain public-key pins (public-key mode). The most specific unexpired enforced set
+    /// that applies to the domain is enforced (`pinSets(for:at:)`); any set applying replaces
+    /// the global pins (`pinnedPublicKeys` and the keys of `pinnedCertificates`); when only
+    /// report-only or expired sets apply, the domain gets the ordinary evaluation (mode none).
     public var pinSets: [PinSet] = []
     /// Accept chains that fail evaluation. For development against self-signed servers only;
     /// see the documentation for what it disables in each mode. Default false.
@@ -221,15 +221,32 @@ public struct SecurityPolicy: Sendable {
         return out
     }
 
-    /// The pin set that applies to `domain`: an exact match first, then the longest parent
-    /// domain with `includesSubdomains`.
+    /// The most specific pin set that applies to `domain`, whatever its state (expired or
+    /// report-only sets included). It is not what `evaluate` enforces: a report-only or expired
+    /// set for the exact name does not lift an enforced parent set; use `pinSets(for:at:)`.
+    @available(*, deprecated, message: "use pinSets(for:at:): an expired or report-only set does not decide alone")
     public func pinSet(for domain: String?) -> PinSet? {
         guard let domain else { return nil }
+        return PinSet.mostSpecific(pinSets.filter { $0.applies(to: domain) })
+    }
+
+    /// The pin sets that apply to `domain` at `time`, resolved the way `evaluate` uses them.
+    ///
+    /// RFC 7469: a host is a Known Pinned Host while an unexpired enforced policy applies to it —
+    /// its own (congruent match) or a parent domain's with includeSubDomains (superdomain match,
+    /// RFC 6797 §8.2, the congruent one taking precedence). A report-only policy is never
+    /// enforced (§2.3.2), so it neither pins a host nor unpins one; an expired policy is no
+    /// longer noted (§2.3.3). Hence a report-only or expired set for `api.example.com` leaves an
+    /// enforced `example.com` set with `includesSubdomains` in force — where TrustKit lets the
+    /// most specific entry decide alone, so a mistake in it turns pinning off for the host.
+    public func pinSets(for domain: String?, at time: Double) -> ApplicablePinSets {
+        guard let domain else { return ApplicablePinSets(enforced: nil, reportOnly: nil, expired: []) }
         let applicable = pinSets.filter { $0.applies(to: domain) }
-        if let exact = applicable.first(where: { PinSet.normalized($0.domain) == PinSet.normalized(domain) }) {
-            return exact
-        }
-        return applicable.max { $0.domain.count < $1.domain.count }
+        let live = applicable.filter { !$0.isExpired(at: time) }
+        return ApplicablePinSets(
+            enforced: PinSet.mostSpecific(live.filter(\.enforced)),
+            reportOnly: PinSet.mostSpecific(live.filter { !$0.enforced }),
+            expired: applicable.filter { $0.isExpired(at: time) })
     }
 
     /// Problems in the configuration itself (no backup pin, the CA-pinning trap, allowing
@@ -294,8 +311,9 @@ public struct SecurityPolicy: Sendable {
     ///    `allowInvalidCertificates`, of the presented chain, nothing being evaluated — must carry
     ///    a pinned key (with `validatesCertificateChain`: every one).
     ///
-    /// A report-only `PinSet` (`enforced` false) for the domain is judged as mode none (so it
-    /// does not satisfy clause 1 either); its pins are checked and a failure reported, see
+    /// A report-only `PinSet` (`enforced` false) for the domain, with no enforced set applying,
+    /// is judged as mode none (so it does not satisfy clause 1 either); its pins are checked and
+    /// a failure reported, see
     /// `evaluate(serverChain:domain:port:at:)`.
     public func evaluate(serverChain: [Certificate], domain: String?, at time: Double) -> SecurityPolicyEvaluation {
         evaluate(serverChain: serverChain, domain: domain, port: nil, at: time)
@@ -323,26 +341,29 @@ public struct SecurityPolicy: Sendable {
         }
         guard !serverChain.isEmpty else { return done(.rejected(.emptyChain), "no certificate was presented") }
 
-        // Pins in force: certificate mode pins certificates; public-key mode the pin set for the
-        // domain, else the global key pins. An expired pin set is not enforced.
+        // Pins in force: certificate mode pins certificates; public-key mode the most specific
+        // unexpired enforced pin set for the domain (`pinSets(for:at:)`), else — when no set at
+        // all applies — the global key pins. A report-only or expired set alone: mode none.
         var mode = pinningMode
         var keyPins: [PublicKeyPin] = []
         if mode == .publicKey {
-            if let set = pinSet(for: domain) {
-                if set.isExpired(at: time) {
-                    mode = .none
-                    warnings.append(
-                        "the pin set for \(set.domain) has expired: its pins are not enforced, ordinary evaluation only"
-                    )
-                } else if !set.enforced {
-                    // Report-only (RFC 7469 §2.1 PKP-RO): ordinary evaluation decides; the pins
-                    // are checked and reported by `evaluate(serverChain:domain:port:at:)`.
-                    mode = .none
-                    warnings.append(
-                        "the pin set for \(set.domain) is report-only: its pins are checked and reported, not enforced")
-                } else {
-                    keyPins = set.pins
-                }
+            let sets = pinSets(for: domain, at: time)
+            for set in sets.expired {
+                warnings.append(
+                    "the pin set for \(set.domain) has expired: its pins are not enforced"
+                        + (sets.enforced == nil && sets.reportOnly == nil ? ", ordinary evaluation only" : ""))
+            }
+            if let set = sets.reportOnly {
+                warnings.append(
+                    "the pin set for \(set.domain) is report-only: its pins are checked and reported, not enforced"
+                        + (sets.enforced.map { "; the enforced set for \($0.domain) applies" } ?? ""))
+            }
+            if let set = sets.enforced {
+                keyPins = set.pins
+            } else if !sets.isEmpty {
+                // Report-only (RFC 7469 §2.1 PKP-RO): ordinary evaluation decides; the pins are
+                // checked and reported by `evaluate(serverChain:domain:port:at:)`.
+                mode = .none
             } else {
                 keyPins = globalKeyPins
             }
