@@ -59,7 +59,9 @@ def issue(builder, ca_key, embedded, tls, at):
     tbs = builder.sign(ca_key, hashes.SHA256()).tbs_certificate_bytes
     if embedded:
         lst = sct_list([l.sct(("precert", ikh, tbs), at) for l in embedded])
-        ext = bytes([4, 0x81, len(lst)]) if len(lst) < 0x100 else bytes([4, 0x82]) + struct.pack(">H", len(lst))
+        # OCTET STRING header, DER (minimal) length.
+        n = len(lst)
+        ext = bytes([4, n]) if n < 0x80 else bytes([4, 0x81, n]) if n < 0x100 else bytes([4, 0x82]) + struct.pack(">H", n)
         cert = builder.add_extension(x509.UnrecognizedExtension(SCT_EXT, ext + lst), critical=False).sign(ca_key, hashes.SHA256())
         assert cert.tbs_precertificate_bytes == tbs
     else:

@@ -160,7 +160,9 @@ public struct DistinguishedName: Sequence, Sendable {
     static let maximumUnorderedRDNSize = 64
 
     /// §7.1 for two RDNs: the same attributes, as a set (`matchesForChaining`).
-    static func rdnsMatch(_ ra: RelativeDistinguishedName, _ rb: RelativeDistinguishedName) -> Bool {
+    @_spi(SigilInternal) public static func rdnsMatch(_ ra: RelativeDistinguishedName, _ rb: RelativeDistinguishedName)
+        -> Bool
+    {
         // In order first: single-valued RDNs, and multi-valued ones encoded alike.
         var ia = ra.makeIterator()
         var ib = rb.makeIterator()

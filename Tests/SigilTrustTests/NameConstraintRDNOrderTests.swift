@@ -78,4 +78,31 @@ final class NameConstraintRDNOrderTests: XCTestCase {
             XCTAssertEqual(result.failures.first?.kind, .nameConstraintUnsupported, "\(name): \(result)")
         }
     }
+
+    /// RFC 5280 §7.1 compares directory strings after RFC 4518 StringPrep; Sigil folds printable
+    /// ASCII only. Found by review (2026-12-03): an excluded subtree `O=évil corp` did not
+    /// exclude `O=ÉVIL CORP`, a no-break or zero-width space, or decomposed accents (nor
+    /// `O=Evil Corp` fullwidth letters or a tab) — Sigil, like OpenSSL, trusted them. Now a
+    /// difference that lies only in text beyond printable ASCII is unknown, and fails closed
+    /// (`nameConstraintUnsupported`) under an excluded subtree. Fixtures and expected answers
+    /// from `Fixtures/scripts/names-review/t_dn_stringprep.py`, which computes StringPrep
+    /// equality with Python's unicodedata and checks that no StringPrep-equal name is expected
+    /// trusted.
+    func testExcludedDirectoryNameFailsClosedWhereOnlyStringPrepCouldTell() throws {
+        let manifest = try XCTUnwrap(
+            JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.dir.appendingPathComponent("stringprep.json"))) as? [String: [String: Any]])
+        XCTAssertEqual(manifest.count, 12)
+        for (name, entry) in manifest.sorted(by: { $0.key < $1.key }) {
+            let expect = try XCTUnwrap(entry["expect"] as? String, name)
+            let prepEqual = try XCTUnwrap(entry["prepEqual"] as? Bool, name)
+            let result = try verify(name, purpose: .server(host: "www.example.com"))
+            if prepEqual { XCTAssertFalse(result.isTrusted, "\(name): equal under StringPrep, trusted") }
+            switch expect {
+            case "trusted": XCTAssertTrue(result.isTrusted, "\(name): \(result)")
+            case "violated": XCTAssertEqual(result.failures.first?.kind, .nameConstraintViolated, "\(name): \(result)")
+            default: XCTAssertEqual(result.failures.first?.kind, .nameConstraintUnsupported, "\(name): \(result)")
+            }
+        }
+    }
 }

@@ -58,12 +58,37 @@ public enum CTPolicy {
     /// The number of SCTs from distinct logs Chrome's older policy (certificates issued before
     /// 15 April 2022) requires for the lifetime notBefore through notAfter inclusive (RFC 5280
     /// §4.1.2.5): < 15 months 2; ≥ 15 and ≤ 27 months 3; > 27 and ≤ 39 months 4; > 39 months 5.
+    /// Apple's policy has the same table for certificates with notBefore before 21 April 2021
+    /// ("less than 15 months 2, 15 to 27 months 3, 27 to 39 months 4, more than 39 months 5";
+    /// `appleEmbeddedRequirement`).
     public static func chromeLegacyRequiredSCTs(_ c: Certificate) -> Int {
         let end = c.notAfter == .max ? c.notAfter : c.notAfter + 1
         if end < addingMonths(15, to: c.notBefore) { return 2 }
         if end <= addingMonths(27, to: c.notBefore) { return 3 }
         if end <= addingMonths(39, to: c.notBefore) { return 4 }
         return 5
+    }
+
+    /// 2021-04-21T00:00:00Z: Apple's day-based lifetime table covers certificates with a
+    /// notBefore from then on; older ones keep the month-based table.
+    public static let apple2021: Int64 = 1_618_963_200
+
+    /// Apple's CT policy (support.apple.com/103214, and its text of 2021–2023, HT205280), embedded
+    /// SCTs: how many from distinct logs the lifetime requires, and how many per log operator
+    /// count towards it; nil for a lifetime the policy does not allow.
+    /// - notBefore ≥ 2021-04-21: ≤ 180 days 2 (1 per operator); 181–398 days 3 (2 per operator);
+    ///   longer: not allowed.
+    /// - notBefore < 2021-04-21: the month table (`chromeLegacyRequiredSCTs`: 2, 3, 4, 5), from
+    ///   "separate logs" with no per-operator maximum.
+    public static func appleEmbeddedRequirement(_ c: Certificate) -> (required: Int, perOperator: Int)? {
+        if c.notBefore < apple2021 {
+            let n = chromeLegacyRequiredSCTs(c)
+            return (n, n)
+        }
+        let days = lifetimeDays(c)
+        if days <= 180 { return (2, 1) }
+        if days <= 398 { return (3, 2) }
+        return nil
     }
 
     /// Lifetime in days as Apple counts it: notBefore through notAfter inclusive (RFC 5280
@@ -116,15 +141,7 @@ public enum CTPolicy {
                     reason: "\(current.count) valid SCTs from currently approved logs, one delivered by TLS or OCSP")
             }
             // ...or ≥ 1 embedded from a currently approved log plus the lifetime table.
-            let need: Int
-            let perOperator: Int
-            if days <= 180 {
-                need = 2
-                perOperator = 1
-            } else if days <= 398 {
-                need = 3
-                perOperator = 2
-            } else {
+            guard let (need, perOperator) = appleEmbeddedRequirement(certificate) else {
                 return CTPolicyVerdict(
                     compliant: false, applies: true,
                     reason: "a \(days)-day certificate is longer than Apple's CT policy allows (398 days)")

@@ -58,8 +58,6 @@ public struct ATSReport: Sendable {
         DERTime.secondsSinceEpoch(year: 2020, month: 9, day: 1, hour: 0, minute: 0, second: 0))
     static let october2018 = Double(
         DERTime.secondsSinceEpoch(year: 2018, month: 10, day: 15, hour: 0, minute: 0, second: 0))
-    static let april2021 = Double(
-        DERTime.secondsSinceEpoch(year: 2021, month: 4, day: 21, hour: 0, minute: 0, second: 0))
 
     /// Validity period in days as Apple and the CA/B Forum count it: notBefore through notAfter
     /// inclusive (RFC 5280 §4.1.2.5), a day being 86 400 s, any excess an additional day.
@@ -85,24 +83,10 @@ public struct ATSReport: Sendable {
             compliant: v.compliant, applies: v.applies, reason: v.reason + (list.isEmpty ? "" : " [\(list)]"))
     }
 
-    /// Embedded SCTs Apple's CT policy requires for `c`'s lifetime.
+    /// Embedded SCTs Apple's CT policy requires for `c`'s lifetime
+    /// (`CTPolicy.appleEmbeddedRequirement`; 3 for a lifetime it does not allow at all).
     public static func requiredSCTs(_ c: Certificate) -> Int {
-        if Double(c.notBefore) >= april2021 {
-            return validityDays(c) <= 180 ? 2 : 3
-        }
-        // Before 2021-04-21: < 15 months 2, 15–27 months 3, 27–39 months 4, > 39 months 5.
-        let a = DERTime.components(c.notBefore)
-        let b = DERTime.components(c.notAfter)
-        var months = (b.year - a.year) * 12 + (b.month - a.month)
-        if (b.day, b.hour, b.minute, b.second) < (a.day, a.hour, a.minute, a.second) { months -= 1 }
-        let exact = (b.day, b.hour, b.minute, b.second) == (a.day, a.hour, a.minute, a.second)
-        switch months {
-        case ..<15: return 2
-        case 15 where exact: return 3
-        case 15..<27: return 3
-        case 27..<39: return 4
-        default: return 5
-        }
+        CTPolicy.appleEmbeddedRequirement(c)?.required ?? 3
     }
 
     /// Judges `presented` (leaf first) for `host` at `time` against `anchors`.

@@ -1,5 +1,5 @@
 @_spi(SigilInternal) import SigilDER
-import SigilX509
+@_spi(SigilInternal) import SigilX509
 
 /// The verdict of one CA's name constraints on one certificate below it.
 public enum NameConstraintsResult: Sendable, Hashable {
@@ -268,7 +268,7 @@ struct ConstraintChecker {
         case (.ipAddress(let n), .ipAddress(let k)):
             return ipConstraintOutcome(n.bytes, k.bytes, excluded: excluded)
         case (.directoryName(let n), .directoryName(let k)):
-            return directoryNameOutcome(n, k, budget: &budget)
+            return directoryNameOutcome(n, k, excluded: excluded, budget: &budget)
         case (.otherName, .otherName), (.x400Address, .x400Address), (.ediPartyName, .ediPartyName),
             (.registeredID, .registeredID):
             return .unsupported
@@ -442,9 +442,9 @@ func ipConstraintOutcome(_ n: ArraySlice<UInt8>, _ k: ArraySlice<UInt8>, exclude
 /// §7.1 comparison via `matchesForChaining`).
 /// Charges `budget` one unit per 16 octets compared or copied (names can be large: a subject
 /// of thousands of RDNs, checked against thousands of directoryName constraints).
-func directoryNameOutcome(_ name: DistinguishedName, _ constraint: DistinguishedName, budget: inout Int)
-    -> ConstraintOutcome
-{
+func directoryNameOutcome(
+    _ name: DistinguishedName, _ constraint: DistinguishedName, excluded: Bool = false, budget: inout Int
+) -> ConstraintOutcome {
     budget -= constraint.encoded.count / 16
     if budget < 0 { return .overBudget }
     var count = 0
@@ -465,9 +465,59 @@ func directoryNameOutcome(_ name: DistinguishedName, _ constraint: Distinguished
     var der: [UInt8] = [0x30]
     appendDERLength(content.count, to: &der)
     der.append(contentsOf: content)
-    // Re-wrapped RDNs of a validated name: valid; a failure would mean no match (fail closed).
-    guard let prefix = try? DistinguishedName(der: der) else { return .outside }
-    return constraint.matchesForChaining(prefix) ? .within : .outside
+    // Re-wrapped RDNs of a validated name: valid. Should it ever fail, the name is treated as
+    // malformed (a constraint of its form exists: refused), never as outside an excluded subtree.
+    guard let prefix = try? DistinguishedName(der: der) else { return .malformedName }
+    if constraint.matchesForChaining(prefix) { return .within }
+    // RFC 5280 §7.1 compares names with RFC 4518 StringPrep (Unicode case folding, NFKC,
+    // characters mapped to nothing or to a space); Sigil implements it for printable ASCII only.
+    // Outside a permitted subtree that is a refusal either way; an excluded subtree, though,
+    // must not be escaped by spelling the name in a way only full StringPrep would fold onto
+    // the constraint (`O=ÉVIL CORP`, a no-break or zero-width space, decomposed accents): when
+    // every difference lies in such text, the answer is unknown, and fails closed.
+    if excluded && mayMatchUnderStringPrep(prefix, constraint) { return .unsupported }
+    return .outside
+}
+
+/// Could `a` and `b` (the same number of RDNs) be equal under full RFC 4518 StringPrep although
+/// `matchesForChaining` says not? Only when every RDN pair that differs has the same number of
+/// attributes with the same types and some string value in it holds text beyond printable
+/// ASCII (a byte ≥ 0x7F or below 0x20, or any BMP/Universal string), where Sigil's comparison
+/// is exact rather than folded. Differences in printable-ASCII text or in types are certain.
+func mayMatchUnderStringPrep(_ a: DistinguishedName, _ b: DistinguishedName) -> Bool {
+    var ia = a.makeIterator()
+    var ib = b.makeIterator()
+    var uncertain = false
+    while true {
+        let x = ia.next()
+        let y = ib.next()
+        guard let ra = x, let rb = y else { return x == nil && y == nil && uncertain }
+        if DistinguishedName.rdnsMatch(ra, rb) { continue }
+        var typesA: [[UInt8]] = []
+        var typesB: [[UInt8]] = []
+        var folding = false
+        for v in ra {
+            typesA.append(Array(v.type.bytes))
+            folding = folding || beyondPrintableASCII(v)
+        }
+        for v in rb {
+            typesB.append(Array(v.type.bytes))
+            folding = folding || beyondPrintableASCII(v)
+        }
+        guard folding, typesA.count == typesB.count,
+            typesA.sorted(by: { $0.lexicographicallyPrecedes($1) })
+                == typesB.sorted(by: { $0.lexicographicallyPrecedes($1) })
+        else { return false }
+        uncertain = true
+    }
+}
+
+/// A string value holding a scalar StringPrep may map, fold or normalise beyond what Sigil's
+/// ASCII comparison does.
+func beyondPrintableASCII(_ v: NameAttribute) -> Bool {
+    guard DERString.isStringTag(v.valueTag) else { return false }
+    if v.valueTag == .bmpString || v.valueTag == .universalString { return true }
+    return v.value.bytes.contains { $0 >= 0x7F || $0 < 0x20 }
 }
 
 func appendDERLength(_ n: Int, to out: inout [UInt8]) {
