@@ -96,7 +96,11 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("max-depth"), help: "Maximum number of intermediates (self-issued ones not counted).")
     var maxDepth: Int?
 
-    @Option(name: .customLong("eku"), help: "Required extended key usage, dotted OID (repeatable).")
+    @Option(
+        name: .customLong("eku"),
+        help:
+            "Required extended key usage, dotted OID (repeatable). Replaces the kind's own (serverAuth for --kind server, clientAuth for client): list it too to keep it."
+    )
     var ekus: [String] = []
 
     @Option(name: .customLong("key-usage"), help: "Key usage the leaf must allow, RFC 5280 name (repeatable).")
@@ -315,17 +319,32 @@ struct Verify: ParsableCommand {
         do {
             let blocks = try readCertificates(leaf).get()
             leafCert = try Certificate(der: blocks[0])
-            for der in blocks.dropFirst() {
-                if let c = try? Certificate(der: der) { pool.append(c) }
+            for (i, der) in blocks.enumerated().dropFirst() {
+                do {
+                    pool.append(try Certificate(der: der))
+                } catch {
+                    printError("warning: \(leaf): certificate \(i + 1): \(error); ignored as an intermediate")
+                }
             }
         } catch {
             report(.untrusted([TrustFailure(.malformedCertificate, at: 0, "\(leaf): \(error)")]))
             throw ExitCode(Exit.failure)
         }
-        // Intermediates: unparseable ones are ignored, never fatal.
+        // Intermediates: unparseable ones are ignored, never fatal — but said, as for --anchor:
+        // a silently dropped intermediate reads as "unknown issuer" for reasons the user
+        // cannot see.
         for file in intermediates {
-            if let blocks = try? readCertificates(file).get() {
-                for der in blocks { if let c = try? Certificate(der: der) { pool.append(c) } }
+            switch readCertificates(file) {
+            case .success(let blocks):
+                for (i, der) in blocks.enumerated() {
+                    do {
+                        pool.append(try Certificate(der: der))
+                    } catch {
+                        printError("warning: --intermediate \(file): certificate \(i + 1): \(error); ignored")
+                    }
+                }
+            case .failure(let error):
+                printError("warning: --intermediate \(file): \(error); ignored")
             }
         }
         let trust = makeTrust(certificates: [leafCert] + pool)

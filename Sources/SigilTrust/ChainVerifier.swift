@@ -298,6 +298,7 @@ struct Session {
         let pair = Session.signatureKey(child: childNode, parent: node)
         let cachedVerdict = signatureCache[pair]
         let isAnchorNode = isAnchor(node)
+        let isSystemAnchor = isAnchorNode && verifier.anchors.anchors[node].source == .system
         // The checks that read the certificates; how far they got is the value returned (a
         // small integer: the failures are left in these locals, not returned through the
         // generic closure).
@@ -306,7 +307,9 @@ struct Session {
         var newVerdict: SignatureVerdict? = nil
         let reached: UInt8 = withCertificates(childNode, node) { child, cand, s in
             if cachedCA == nil {
-                caFailure = Checks.caFailure(cand, candFacts, isAnchor: isAnchorNode, options: options)
+                caFailure = Checks.caFailure(
+                    cand, candFacts, isAnchor: isAnchorNode,
+                    systemAnchor: isSystemAnchor, options: options)
                 if caFailure != nil { return 0 }
             }
             if pathFailure != nil { return 1 }

@@ -13,9 +13,15 @@ extension CheckUnit {
 
 extension Checks {
     /// A certificate acting as an issuer: RFC 5280 §6.1.4 (k), (n) and the CA profile.
+    /// `systemAnchor`: `c` is an anchor of the system store (`AnchorSource.system`), exempt
+    /// from the CA profile rules of §4.2.1.9 (critical) and §4.2.1.2 (SKI), as from the keyUsage
+    /// rule below: a root stands for its name and key (§6.1.1 (d)), and roots the platform
+    /// vouches for predate these rules (TWCA Global Root CA has no SKI; ePKI Root, Go Daddy and
+    /// Starfield Class 2 a non-critical basicConstraints). Caller anchors keep them (x509-limbo
+    /// rfc5280::ski::root-missing-ski, rfc5280::root-non-critical-basic-constraints).
     static func issuerCAFailures(
-        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
-        _ failures: inout [TrustFailure]
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, systemAnchor: Bool = false,
+        _ options: VerificationOptions, _ failures: inout [TrustFailure]
     ) {
         if c.version != .v3 {
             failures.append(
@@ -24,7 +30,7 @@ extension Checks {
         // §6.1.4 (k): basicConstraints present with cA TRUE; §4.2.1.9: MUST be critical in CAs.
         if f.has(.hasBasicConstraints) {
             if !f.isCA { failures.append(TrustFailure(.notACA, at: 0, "basicConstraints cA is FALSE")) }
-            if options.profile != .basic, !f.has(.basicConstraintsCritical) {
+            if options.profile != .basic, !systemAnchor, !f.has(.basicConstraintsCritical) {
                 failures.append(
                     TrustFailure(
                         .profileViolation, at: 0, "basicConstraints must be critical in a CA (RFC 5280 §4.2.1.9)"))
@@ -41,7 +47,7 @@ extension Checks {
             if f.has(.emptySubject) {
                 failures.append(TrustFailure(.profileViolation, at: 0, "CA subject is empty (RFC 5280 §4.1.2.6)"))
             }
-            if !f.has(.hasSubjectKeyID) {
+            if !systemAnchor && !f.has(.hasSubjectKeyID) {
                 failures.append(
                     TrustFailure(.profileViolation, at: 0, "CA lacks subjectKeyIdentifier (RFC 5280 §4.2.1.2)"))
             }

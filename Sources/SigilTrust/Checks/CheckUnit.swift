@@ -98,13 +98,16 @@ extension CheckUnit.ID {
     /// when `isAnchor`), independent of the path: appended to `out`.
     @inline(__always)
     func issuerChecks(
-        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, _ options: VerificationOptions,
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, systemAnchor: Bool, _ options: VerificationOptions,
         _ out: inout [TrustFailure]
     ) {
         switch self {
         case .validity: Checks.validityFailures(c, options, &out)
-        case .structure: Checks.append(Checks.commonFailures(c, f, isAnchor: isAnchor, options: options), to: &out)
-        case .basicConstraintsAndKeyUsage: Checks.issuerCAFailures(c, f, isAnchor: isAnchor, options, &out)
+        case .structure:
+            Checks.append(
+                Checks.commonFailures(c, f, isAnchor: isAnchor, systemAnchor: systemAnchor, options: options), to: &out)
+        case .basicConstraintsAndKeyUsage:
+            Checks.issuerCAFailures(c, f, isAnchor: isAnchor, systemAnchor: systemAnchor, options, &out)
         case .extendedKeyUsage: Checks.issuerEKUFailures(c, f, isAnchor: isAnchor, options, &out)
         case .algorithms: Checks.issuerKeyFailures(c, f, options, &out)
         case .pathBuilding, .nameConstraints, .names, .certificatePolicies, .revocation, .certificateTransparency:
@@ -172,14 +175,18 @@ enum Checks {
 
     /// A certificate acting as an issuer (intermediate or anchor): its most important failure
     /// (the first of the highest rank), or nil.
-    static func caFailure(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
-        -> TrustFailure?
-    {
+    /// `systemAnchor`: `c` is an anchor from the system store (`AnchorSource.system`).
+    static func caFailure(
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, systemAnchor: Bool = false,
+        options: VerificationOptions
+    ) -> TrustFailure? {
         var failures: [TrustFailure] = []
         // On a malformed certificate only the units that report it run: the others' failures
         // rank below `malformedCertificate` and would not be chosen.
         let units = f.has(.malformedExtensions) ? CheckUnit.orderWhenMalformed : CheckUnit.order
-        for unit in units { unit.issuerChecks(c, f, isAnchor: isAnchor, options, &failures) }
+        for unit in units {
+            unit.issuerChecks(c, f, isAnchor: isAnchor, systemAnchor: systemAnchor, options, &failures)
+        }
         return failures.max { $0.kind < $1.kind }
     }
 }

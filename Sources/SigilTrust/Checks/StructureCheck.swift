@@ -34,9 +34,10 @@ extension Checks {
 
     /// Structure and extension rules every certificate on the path must satisfy, read from the
     /// certificate's fact block `f` (messages are built only for failures).
-    static func commonFailures(_ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, options: VerificationOptions)
-        -> [TrustFailure]
-    {
+    static func commonFailures(
+        _ c: Certificate, _ f: CertificateFacts, isAnchor: Bool, systemAnchor: Bool = false,
+        options: VerificationOptions
+    ) -> [TrustFailure] {
         var out: [TrustFailure] = []
         if f.has(.malformedExtensions) {
             var message = "malformed extension"
@@ -82,7 +83,11 @@ extension Checks {
             // Self-issued: exempt from the AKI requirement (self-signed roots, a self-signed
             // leaf pinned as its own anchor, key-rollover certificates). A configured anchor
             // taken as a root follows BR §7.1.2.1.3 when it carries an AKI.
-            if f.has(.hasAuthorityKeyID), f.isSelfIssued(c) {
+            // A system anchor (a root the platform's store vouches for) is exempt: the rule is
+            // the CA/B profile of roots made since, and roots of the Mozilla store predate it
+            // (Go Daddy and Starfield Class 2, QuoVadis Root CA 2 and 3, Certigna carry
+            // authorityCertIssuer and serial); `openssl verify -x509_strict` and Go take them.
+            if !systemAnchor, f.has(.hasAuthorityKeyID), f.isSelfIssued(c) {
                 if !f.has(.hasAuthorityKeyIDKeyID) || f.has(.authorityKeyIDHasIssuer) {
                     out.append(
                         TrustFailure(

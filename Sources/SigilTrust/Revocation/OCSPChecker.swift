@@ -167,6 +167,14 @@ struct OCSPChecker {
                     why = "the responder certificate is signed with \(f)"
                     continue
                 }
+                // The responder's own key meets the algorithm policy, as every key on a path
+                // must (BR §6.1.5): a 1024-bit responder key, forged, would answer "good" for
+                // a revoked certificate (found by review, 2026-12-04; `openssl ocsp
+                // -auth_level 2` likewise refuses it).
+                if let kf = Checks.keyFailure(s, CertificateFacts(s), policy: algorithms) {
+                    why = "the responder certificate's key is refused: \(kf.message)"
+                    continue
+                }
                 guard
                     work.verify(s.tbsCertificate, signer: issuer, { verifier.verifySignature(of: s, issuer: issuer) })
                         == .valid
