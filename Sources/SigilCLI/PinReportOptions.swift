@@ -84,11 +84,15 @@ extension Verify {
         if r.reportOnly {
             for i in policy.pinSets.indices { policy.pinSets[i].enforced = false }
             // The --pin-key/--pin-cert pins become a report-only set for the domain, unless a
-            // --pin-config set already covers it (which then replaces them, as when enforced).
+            // --pin-config set already covers it (which then replaces them, as when enforced);
+            // either way they stop being global pins, which a report-only set would leave in
+            // force.
             let global = policy.globalKeyPins
             if !global.isEmpty, let domain, !policy.hasPinSet(covering: domain) {
                 policy.pinSets.append(PinSet(domain: domain, pins: global, enforced: false))
             }
+            policy.pinnedPublicKeys = []
+            policy.pinnedCertificates = []
         }
         if r.configFile != nil && policy.globalKeyPins.isEmpty && !(domain.map(policy.hasPinSet(covering:)) ?? false) {
             // TrustKit: a domain the configuration does not list is not pinned (ordinary

@@ -15,7 +15,17 @@
     ///
     /// The server's `TLSConfiguration` must ask for a certificate: `certificateVerification =
     /// .noHostnameVerification` (or `.fullVerification`); a client that sends none is refused by
-    /// NIOSSL before the callback. Use `makeServerHandlers` so the pipeline sees the reason.
+    /// NIOSSL before the callback. Use `makeServerHandlers` so the pipeline sees the reason
+    /// (it refuses `.none` and `.optionalVerification`, under which a client without a
+    /// certificate gets in unverified).
+    ///
+    /// Session resumption: a client that resumes a TLS session (BoringSSL issues tickets by
+    /// default) is not judged again — the callback does not run, and the verdict is the one of
+    /// the handshake that made the session. So a client certificate revoked since is accepted
+    /// for as long as its ticket lives, and, since swift-nio-ssl sets no session-ID context,
+    /// a session made on one listener resumes on another that shares the `NIOSSLContext` —
+    /// give each verifier (each allow-list) its own context, and keep ticket lifetimes short
+    /// where revocation must apply at once.
     public struct SigilClientCertificateVerifier: Sendable {
         /// The anchors the client's chain must reach; only these count (the evaluation is a
         /// `CertificateTrust` with exactly this store; the system store is not used).
@@ -82,10 +92,15 @@
         /// A server handler wired to this verifier, and the guard surfacing and enforcing Sigil's
         /// verdict (`SigilTLSErrorHandler`). Throws
         /// `SigilNIOConfigurationError.verificationDisabled(side: .server)` for a context with
-        /// `certificateVerification = .none`: such a server asks for no client certificate, so the
-        /// verifier would never run and every client would be let in.
+        /// `certificateVerification = .none` — such a server asks for no client certificate, so the
+        /// verifier would never run and every client would be let in — or `.optionalVerification`
+        /// (`.none` with `validatePresentedCertificates`): BoringSSL then accepts a client that
+        /// sends no certificate without calling the verifier (SSL_VERIFY_PEER without
+        /// FAIL_IF_NO_PEER_CERT), and no verdict is required of a session the callback never saw
+        /// (found by review, 2026-12-04).
         public func makeServerHandlers(context: NIOSSLContext) throws -> [ChannelHandler] {
-            if context.configuration.certificateVerification == .none {
+            // Every `.none(_)`: plain `.none` and `.optionalVerification` alike.
+            if case .none = context.configuration.certificateVerification {
                 throw SigilNIOConfigurationError.verificationDisabled(side: .server)
             }
             let box = SigilTLSVerdictBox()

@@ -136,15 +136,16 @@
         /// reports (nil: the channel's remote port, read when it becomes active).
         ///
         /// Throws `SigilNIOConfigurationError.verificationDisabled` for a context with
-        /// `certificateVerification = .none` (BoringSSL would complete the handshake whatever Sigil
-        /// decided), and `.hostnameVerificationConflictsWithOverride` for `.fullVerification` with a
+        /// `certificateVerification = .none` or `.optionalVerification` (BoringSSL would complete
+        /// the handshake whatever Sigil decided), and `.hostnameVerificationConflictsWithOverride` for `.fullVerification` with a
         /// host override.
         public func makeClientHandlers(context: NIOSSLContext, serverHostname: String?, port: Int? = nil) throws
             -> [ChannelHandler]
         {
             // Read once: `configuration` is a large value (copied on every read).
             let verification = context.configuration.certificateVerification
-            if verification == .none {
+            // Every `.none(_)`, `.optionalVerification` included: Sigil's verdict must decide.
+            if case .none = verification {
                 throw SigilNIOConfigurationError.verificationDisabled(side: .client)
             }
             if verification == .fullVerification, let override = hostOverride, override != serverHostname {
@@ -297,9 +298,10 @@
         /// dialled after Sigil's callback, which a host override contradicts: use
         /// `.noHostnameVerification` (Sigil checks the name).
         case hostnameVerificationConflictsWithOverride(String)
-        /// `certificateVerification = .none`: on a client BoringSSL completes the handshake
-        /// whatever the verification callback decides; on a server it asks for no client
-        /// certificate at all, so the callback never runs. Use `.noHostnameVerification`.
+        /// `certificateVerification = .none` (or `.optionalVerification`, a `.none` too): on a
+        /// client BoringSSL completes the handshake whatever the verification callback decides;
+        /// on a server it asks for no client certificate at all (or, optional, admits a client
+        /// that sends none without calling the callback). Use `.noHostnameVerification`.
         case verificationDisabled(side: Side)
 
         /// Which end of the connection a configuration is for.
@@ -315,10 +317,10 @@
             switch self {
             case .verificationDisabled(.client):
                 return
-                    "certificateVerification = .none: NIOSSL would complete the handshake whatever Sigil decides; set certificateVerification = .noHostnameVerification (Sigil checks the chain and the name)"
+                    "certificateVerification = .none / .optionalVerification: NIOSSL would complete the handshake whatever Sigil decides; set certificateVerification = .noHostnameVerification (Sigil checks the chain and the name)"
             case .verificationDisabled(.server):
                 return
-                    "certificateVerification = .none: the server would ask for no client certificate and Sigil's verifier would never run; set certificateVerification = .noHostnameVerification"
+                    "certificateVerification = .none / .optionalVerification: the server would admit a client without a certificate and Sigil's verifier would not run; set certificateVerification = .noHostnameVerification"
             case .hostnameVerificationConflictsWithOverride(let h):
                 return
                     "host override \(h) with certificateVerification = .fullVerification: NIOSSL would check the SNI name / IP again; use .noHostnameVerification (Sigil checks the name)"

@@ -135,11 +135,13 @@
 
         func testClientNoneRefusedAtAttach() throws {
             let verifier = try wrongAnchorServerVerifier()
-            XCTAssertThrowsError(
-                try verifier.makeClientHandlers(context: clientContext(.none), serverHostname: "sigil.test")
-            ) { e in
-                XCTAssertEqual(e as? SigilNIOConfigurationError, .verificationDisabled(side: .client))
-                XCTAssertTrue("\(e)".contains(".noHostnameVerification"), "the error names the fix: \(e)")
+            for mode in [CertificateVerification.none, .optionalVerification] {
+                XCTAssertThrowsError(
+                    try verifier.makeClientHandlers(context: clientContext(mode), serverHostname: "sigil.test")
+                ) { e in
+                    XCTAssertEqual(e as? SigilNIOConfigurationError, .verificationDisabled(side: .client))
+                    XCTAssertTrue("\(e)".contains(".noHostnameVerification"), "the error names the fix: \(e)")
+                }
             }
         }
 
@@ -255,9 +257,13 @@
 
         func testServerNoneRefusedAtAttach() throws {
             let verifier = try wrongAnchorClientVerifier()
-            XCTAssertThrowsError(try verifier.makeServerHandlers(context: serverContext(.none))) { e in
-                XCTAssertEqual(e as? SigilNIOConfigurationError, .verificationDisabled(side: .server))
-                XCTAssertTrue("\(e)".contains(".noHostnameVerification"), "the error names the fix: \(e)")
+            // `.optionalVerification` too: BoringSSL lets a client without a certificate in
+            // without calling the verifier (review, 2026-12-04).
+            for mode in [CertificateVerification.none, .optionalVerification] {
+                XCTAssertThrowsError(try verifier.makeServerHandlers(context: serverContext(mode))) { e in
+                    XCTAssertEqual(e as? SigilNIOConfigurationError, .verificationDisabled(side: .server))
+                    XCTAssertTrue("\(e)".contains(".noHostnameVerification"), "the error names the fix: \(e)")
+                }
             }
         }
 

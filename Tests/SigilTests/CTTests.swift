@@ -182,4 +182,44 @@ final class CTTests: XCTestCase {
         XCTAssertEqual(CTLogList.parseRFC3339("2017-08-29T23:31:42.123Z"), 1_504_049_502)
         XCTAssertNil(CTLogList.parseRFC3339("2017-02-30T00:00:00Z"))
     }
+
+    /// Every state carries an RFC 3339 `timestamp` string (v3 schema, Apple's v4), and a log is
+    /// listed once. Found by review (2026-12-04): a numeric timestamp in a `usable` state was
+    /// dropped and the log counted as usable at any time; a log listed twice, usable then
+    /// rejected, was judged by its first entry.
+    func testLogListStatesNeedTimestampStringsAndLogsAreListedOnce() throws {
+        let url = TestSupport.fixtures.appendingPathComponent("ct/generated/log_list.json")
+        let original = try Data(contentsOf: url)
+        XCTAssertNoThrow(try CTLogList(json: [UInt8](original)))
+        func mutated(_ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
+            var root = try XCTUnwrap(JSONSerialization.jsonObject(with: original) as? [String: Any])
+            change(&root)
+            return [UInt8](try JSONSerialization.data(withJSONObject: root))
+        }
+        func firstLog(_ root: inout [String: Any], _ edit: (inout [String: Any]) -> Void) {
+            var ops = root["operators"] as! [[String: Any]]
+            var logs = ops[0]["logs"] as! [[String: Any]]
+            edit(&logs[0])
+            ops[0]["logs"] = logs
+            root["operators"] = ops
+        }
+        for state: Any in [
+            ["usable": ["timestamp": 1_800_000_000]], ["usable": "2027-01-15T08:00:00Z"],
+            ["qualified": [String: Any]()],
+            ["retired": ["timestamp": NSNull()]],
+        ] {
+            let bytes = try mutated { root in firstLog(&root) { $0["state"] = state } }
+            XCTAssertThrowsError(try CTLogList(json: bytes), "\(state)")
+        }
+        let duplicated = try mutated { root in
+            var ops = root["operators"] as! [[String: Any]]
+            var logs = ops[0]["logs"] as! [[String: Any]]
+            var copy = logs[0]
+            copy["state"] = ["rejected": ["timestamp": "2020-01-01T00:00:00Z"]]
+            logs.append(copy)
+            ops[0]["logs"] = logs
+            root["operators"] = ops
+        }
+        XCTAssertThrowsError(try CTLogList(json: duplicated))
+    }
 }

@@ -190,6 +190,24 @@ final class PinReportCLITests: XCTestCase {
             let out = try cli.run(["verify", valid] + base + ["--pin-config", try write(text, name)], exit: 1)
             XCTAssertTrue(out.err.contains("sigil.test") || out.out.contains("sigil.test"), out.out + out.err)
         }
+        // Nor does it lift --pin-key pins (global, enforced): an unrelated --pin-key refuses
+        // beside an expired or report-only set that would match (review, 2026-12-04); with
+        // --pin-report-only everything is report-only and the verdict is the ordinary one.
+        for (child, name) in [
+            ("\"enforce\": false,", "only-ro.json"), ("\"expires\": \"2029-12-31T23:59:59Z\",", "only-exp.json"),
+        ] {
+            let text = """
+                {"pin-sets": [{"domain": "pin.sigil.test", \(child)
+                   "pins": ["\(pins["leaf"]!)", "\(pins["selfsigned"]!)"]}]}
+                """
+            let config = try write(text, name)
+            try cli.run(["verify", valid] + base + ["--pin-config", config, "--pin-key", pins["unrelated"]!], exit: 1)
+            try cli.run(
+                ["verify", valid] + base + [
+                    "--pin-config", config, "--pin-key", pins["unrelated"]!, "--pin-report-only",
+                ],
+                exit: 0)
+        }
         // Report-only --pin-key pins need a domain to be a pin set for, --pin-config or not:
         // without one they would silently stay enforced global pins.
         try cli.run(

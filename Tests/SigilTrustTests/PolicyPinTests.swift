@@ -147,13 +147,21 @@ final class PolicyPinTests: XCTestCase {
         XCTAssertEqual(ro.outcome, .trusted)
         XCTAssertEqual(ro.pinFailureReport?.enforced, false)
         XCTAssertEqual(ro.pinFailureReport?.notedHostname, host)
-        // Global pins apply only where no set at all applies: a report-only set still replaces
-        // them (so a matching-nothing global pin does not refuse), as documented.
+        // Global pins are pins in force too: a report-only or expired set for the host does not
+        // lift them (found by review, 2026-12-04: an expired set switched a refusing global pin
+        // off); only an enforced set replaces them.
         p.pinnedPublicKeys = [unrelatedPin]
-        p.pinSets = [PinSet(domain: host, pins: [unrelatedPin, unrelatedPin], enforced: false)]
-        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).outcome, .trusted)
-        p.pinSets[0].domain = "other.sigil.test"
-        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).rejection, .pinNotFound)
+        for set in [
+            PinSet(domain: host, pins: [leafPin, unrelatedPin], enforced: false),
+            PinSet(domain: host, pins: [leafPin, unrelatedPin], expires: Self.at - 1),
+        ] {
+            p.pinSets = [set]
+            let e = p.evaluate(serverChain: valid, domain: host, at: Self.at)
+            XCTAssertEqual(e.rejection, .pinNotFound, "\(set) lifted the global pins")
+            XCTAssertEqual(e.pinFailureReport?.enforced, true)
+        }
+        p.pinSets = [PinSet(domain: host, pins: [leafPin, unrelatedPin])]
+        XCTAssertEqual(p.evaluate(serverChain: valid, domain: host, at: Self.at).outcome, .pinMatched)
     }
 
     func testPinSetsDecideForTheirDomain() throws {

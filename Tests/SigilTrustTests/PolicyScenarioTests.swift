@@ -194,14 +194,25 @@ final class PolicyScenarioTests: XCTestCase {
             XCTAssertFalse(e.isTrusted, "\(mode): appended pinned certificate must not count")
             XCTAssertFalse(e.matchedChain.contains(certs["unrelated"]!))
         }
-        // With allowInvalidCertificates in public-key mode nothing is evaluated: the appended
-        // certificate is matched — the documented danger of that combination.
+        // With allowInvalidCertificates in public-key mode nothing is evaluated, but the
+        // appended certificate is not linked to the leaf by a signature: not matched (it was,
+        // as in AFNetworking, until the 2026-12-04 review: an attacker's leaf plus the real
+        // server's public certificate passed the pin).
         var danger = policy(.publicKey, pins: [certs["unrelated"]!], anchors)
         danger.allowInvalidCertificates = true
         let e = danger.evaluate(serverChain: presented, domain: m.domain, at: m.at)
-        XCTAssertTrue(e.isTrusted)
+        XCTAssertEqual(e.rejection, .pinNotFound)
         XCTAssertEqual(e.matchedChainSource, .presented)
         XCTAssertTrue(e.warnings.contains { $0.contains("not validated") })
+        // The intermediate's key, which signed the leaf, is linked: matched in the presented chain.
+        var linked = policy(.publicKey, pins: [certs["intermediate"]!], anchors)
+        linked.allowInvalidCertificates = true
+        let ok = linked.evaluate(serverChain: presented, domain: m.domain, at: m.at)
+        XCTAssertEqual(ok.outcome, .pinMatched)
+        XCTAssertEqual(ok.matchedIndexes, [1])
+        // Reversed (the intermediate first), nothing links past the leaf.
+        let reversed = [presented[0], certs["unrelated"]!, certs["intermediate"]!]
+        XCTAssertEqual(linked.evaluate(serverChain: reversed, domain: m.domain, at: m.at).rejection, .pinNotFound)
     }
 
     /// Recipe: development against a self-signed server. AFNetworking's way (certificate mode,

@@ -118,8 +118,9 @@ public enum SecurityPolicyWalk {
 
         // Pins in force, from the contract (RFC 7469 Known Pinned Host): among the sets that
         // apply to the domain and are unexpired and enforced, the one with the longest domain
-        // (the exact name, else the nearest parent; the first of equals); when none is, but some
-        // set applies (report-only or expired), mode none; when none applies, the global pins.
+        // (the exact name, else the nearest parent; the first of equals); when none is, the
+        // global pins; when there are none either but some set applies (report-only or
+        // expired), mode none.
         var mode = policy.pinningMode
         var keyPins = Set<PublicKeyPin>()
         if mode == .publicKey {
@@ -135,10 +136,10 @@ public enum SecurityPolicyWalk {
                 oracle(
                     policy.pinSets(for: domain, at: time).enforced == best,
                     "pinSets(for:at:) does not enforce the most specific live enforced set")
-            } else if !applying.isEmpty {
-                mode = .none
-            } else {
+            } else if !policy.globalKeyPins.isEmpty || applying.isEmpty {
                 keyPins = Set(policy.globalKeyPins)
+            } else {
+                mode = .none
             }
         }
         let hasPins =

@@ -179,7 +179,13 @@ public struct CTLogList: Sendable {
                 }
                 for (li, l) in list.enumerated() {
                     let at = "operators[\(oi)].\(member)[\(li)]"
-                    logs.append(try CTLogList.log(l, operatorName: opName, tiled: tiled, at: at))
+                    let log = try CTLogList.log(l, operatorName: opName, tiled: tiled, at: at)
+                    // One log, one description: a log listed twice (say usable and rejected)
+                    // would be judged by whichever entry came first.
+                    if logs.contains(where: { $0.logID == log.logID }) {
+                        throw CTLogListError(message: "log list: \(at) lists a log_id listed before")
+                    }
+                    logs.append(log)
                 }
             }
         }
@@ -211,16 +217,17 @@ public struct CTLogList: Sendable {
                 throw CTLogListError(message: "log list: \(at).state \"\(name)\" is unknown")
             }
             state = st
-            if let ts = v["timestamp"]?.string {
-                guard let t = CTLogList.parseRFC3339(ts) else {
-                    throw CTLogListError(message: "log list: \(at).state.\(name).timestamp is not RFC 3339")
-                }
-                stateTime = t
-            } else if st == .retired || st == .readonly {
-                // Without its date a retirement or freeze cannot be compared with an SCT: fail
-                // closed (the v3 schema and Apple's v4 require `timestamp` in every state).
-                throw CTLogListError(message: "log list: \(at).state.\(name) has no timestamp")
+            // The v3 schema and Apple's v4 require `timestamp`, an RFC 3339 string, in every
+            // state: without it a retirement or freeze cannot be compared with an SCT, and a
+            // qualified or usable state would hold "since always" — a timestamp of another type
+            // was read that way and a log not yet usable counted (found by review, 2026-12-04).
+            guard case .object = v, let ts = v["timestamp"]?.string else {
+                throw CTLogListError(message: "log list: \(at).state.\(name) has no timestamp string")
             }
+            guard let t = CTLogList.parseRFC3339(ts) else {
+                throw CTLogListError(message: "log list: \(at).state.\(name).timestamp is not RFC 3339")
+            }
+            stateTime = t
         }
         var interval: (Int64, Int64)? = nil
         if let ti = l["temporal_interval"] {

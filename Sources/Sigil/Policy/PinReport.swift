@@ -97,8 +97,8 @@ extension SecurityPolicy {
     /// `PinFailureReport` and `pinFailureReporter` receives it.
     ///
     /// Which pins are in force: the enforced `PinSet` for the domain (`pinSets(for:at:)`: the
-    /// most specific unexpired enforced set, which also shadows any report-only set), else the
-    /// most specific report-only set, else — no set applies — the global key pins. An expired set is
+    /// most specific unexpired enforced set), else the global key pins — either shadows any
+    /// report-only set — else the most specific report-only set. An expired set is
     /// neither enforced nor reported (RFC 7469 §2.3.3: past its Effective Expiration Date the
     /// host is no longer a Known Pinned Host; TrustKit's `kTSKExpirationDate` likewise disables
     /// pin validation).
@@ -153,12 +153,12 @@ extension SecurityPolicy {
         }
         if let s = sets.enforced {
             (set, enforced) = (s, true)
+        } else if !globalKeyPins.isEmpty {
+            (set, enforced) = (nil, true)  // the global pins, in force beside any other set
         } else if let s = sets.reportOnly {
             (set, enforced) = (s, false)
-        } else if sets.isEmpty {
-            (set, enforced) = (nil, true)
         } else {
-            return nil  // only expired sets apply: neither enforced nor reported (§2.3.3)
+            return nil  // nothing pinned, or only expired sets: neither enforced nor reported (§2.3.3)
         }
         let pins = set?.pins ?? globalKeyPins
         if pins.isEmpty { return nil }

@@ -136,9 +136,10 @@ public struct SecurityPolicy: Sendable {
     /// Additional public-key pins (public-key mode), e.g. `PublicKeyPin("sha256/…")`.
     public var pinnedPublicKeys: [PublicKeyPin] = []
     /// Per-domain public-key pins (public-key mode). The most specific unexpired enforced set
-    /// that applies to the domain is enforced (`pinSets(for:at:)`); any set applying replaces
-    /// the global pins (`pinnedPublicKeys` and the keys of `pinnedCertificates`); when only
-    /// report-only or expired sets apply, the domain gets the ordinary evaluation (mode none).
+    /// that applies to the domain is enforced (`pinSets(for:at:)`), in place of the global pins
+    /// (`pinnedPublicKeys` and the keys of `pinnedCertificates`); a report-only or expired set
+    /// never lifts pins in force — the global ones stay enforced beside it; when only such sets
+    /// apply and there are no global pins, the domain gets the ordinary evaluation (mode none).
     public var pinSets: [PinSet] = []
     /// Accept chains that fail evaluation. For development against self-signed servers only;
     /// see the documentation for what it disables in each mode. Default false.
@@ -308,8 +309,9 @@ public struct SecurityPolicy: Sendable {
     ///    valid, and the validated path must contain a pinned certificate (with
     ///    `validatesCertificateChain`: only pinned certificates).
     /// 6. Public-key mode: a certificate of the validated path of step 4 — or, with
-    ///    `allowInvalidCertificates`, of the presented chain, nothing being evaluated — must carry
-    ///    a pinned key (with `validatesCertificateChain`: every one).
+    ///    `allowInvalidCertificates`, of the presented chain, nothing else being evaluated: the
+    ///    leaf, or a certificate above it that signatures link to the leaf — must carry a pinned
+    ///    key (with `validatesCertificateChain`: every one).
     ///
     /// A report-only `PinSet` (`enforced` false) for the domain, with no enforced set applying,
     /// is judged as mode none (so it does not satisfy clause 1 either); its pins are checked and
@@ -342,30 +344,34 @@ public struct SecurityPolicy: Sendable {
         guard !serverChain.isEmpty else { return done(.rejected(.emptyChain), "no certificate was presented") }
 
         // Pins in force: certificate mode pins certificates; public-key mode the most specific
-        // unexpired enforced pin set for the domain (`pinSets(for:at:)`), else — when no set at
-        // all applies — the global key pins. A report-only or expired set alone: mode none.
+        // unexpired enforced pin set for the domain (`pinSets(for:at:)`), else the global key
+        // pins: a report-only or expired set never lifts pins in force (RFC 7469 §2.3.2,
+        // §2.3.3). With neither, a report-only or expired set alone means mode none.
         var mode = pinningMode
         var keyPins: [PublicKeyPin] = []
         if mode == .publicKey {
             let sets = pinSets(for: domain, at: time)
+            if let set = sets.enforced {
+                keyPins = set.pins
+            } else {
+                keyPins = globalKeyPins
+                // Report-only (RFC 7469 §2.1 PKP-RO) or expired only: ordinary evaluation
+                // decides; report-only pins are checked and reported by
+                // `evaluate(serverChain:domain:port:at:)`.
+                if keyPins.isEmpty && !sets.isEmpty { mode = .none }
+            }
+            let inForce =
+                sets.enforced.map { "the enforced set for \($0.domain) applies" }
+                ?? (keyPins.isEmpty ? nil : "the global pins apply")
             for set in sets.expired {
                 warnings.append(
                     "the pin set for \(set.domain) has expired: its pins are not enforced"
-                        + (sets.enforced == nil && sets.reportOnly == nil ? ", ordinary evaluation only" : ""))
+                        + (inForce.map { "; " + $0 } ?? (sets.reportOnly == nil ? ", ordinary evaluation only" : "")))
             }
             if let set = sets.reportOnly {
                 warnings.append(
                     "the pin set for \(set.domain) is report-only: its pins are checked and reported, not enforced"
-                        + (sets.enforced.map { "; the enforced set for \($0.domain) applies" } ?? ""))
-            }
-            if let set = sets.enforced {
-                keyPins = set.pins
-            } else if !sets.isEmpty {
-                // Report-only (RFC 7469 §2.1 PKP-RO): ordinary evaluation decides; the pins are
-                // checked and reported by `evaluate(serverChain:domain:port:at:)`.
-                mode = .none
-            } else {
-                keyPins = globalKeyPins
+                        + (inForce.map { "; " + $0 } ?? ""))
             }
         }
         let hasPins = mode == .certificate ? !pinnedCertificates.isEmpty : !keyPins.isEmpty
@@ -472,11 +478,26 @@ public struct SecurityPolicy: Sendable {
             chain = serverChain
             source = .presented
             warnings.append(
-                "public-key mode with allowInvalidCertificates: keys matched against the chain as presented, which was not validated (domain, dates and signatures unchecked)"
+                "public-key mode with allowInvalidCertificates: keys matched against the chain as presented, which was not validated (domain, dates and issuers unchecked; a certificate above the leaf counts only when signatures link it to the leaf)"
             )
         }
+        // Presented, not validated: only the leaf's key is the peer's own (the handshake proves
+        // it); a certificate further up counts only when signatures link it to the leaf — each
+        // certificate below it signed with the next one's key. Without this, appending the real
+        // server's public certificate to an attacker's leaf matched its pinned key (found by
+        // review, 2026-12-04; AFNetworking has the gap; RFC 7469 §2.6 compares the pins with
+        // the validated chain). At most `maximumLinkedCertificates` are linked.
+        var counted = chain.count
+        if source == .presented {
+            counted = 1
+            while counted < min(chain.count, Self.maximumLinkedCertificates),
+                signatureVerifier.verifySignature(of: chain[counted - 1], issuer: chain[counted]) == .valid
+            {
+                counted += 1
+            }
+        }
         let pins = Set(keyPins)
-        let matched = chain.indices.filter { pins.contains(PublicKeyPin(certificate: chain[$0])) }
+        let matched = chain.indices.filter { $0 < counted && pins.contains(PublicKeyPin(certificate: chain[$0])) }
         let what = source == .validatedPath ? "validated path" : "presented chain"
         if matched.isEmpty {
             return done(
@@ -502,6 +523,13 @@ public struct SecurityPolicy: Sendable {
             .pinMatched, "pinned key of [\(matched[0])] \(chain[matched[0]].subject.rfc4514String) in the \(what)",
             ordinary: ordinary, chain: chain, source: source, matched: matched)
     }
+}
+
+extension SecurityPolicy {
+    /// Public-key mode with `allowInvalidCertificates`: how many certificates of the presented
+    /// chain, from the leaf, can be linked by their signatures (the length of a path, RFC 5280
+    /// has none but Sigil's verifier stops at 16 certificates too).
+    static let maximumLinkedCertificates = 16
 }
 
 extension Certificate {
