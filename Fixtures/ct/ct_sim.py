@@ -69,6 +69,19 @@ def issue(builder, ca_key, embedded, tls, at):
     der = cert.public_bytes(serialization.Encoding.DER)
     return der, (sct_list([l.sct(("x509", der), at) for l in tls]) if tls else None)
 
+def issue_leaf(name, ca_name, ca_key, nb, na, embedded, tls):
+    """A P-256 leaf `name`.example (CN and SAN) issued by `ca_name` from `nb` to `na`, with an
+    SCT of each log of `embedded` and a TLS SCT list of the logs of `tls` (see `issue`), the
+    SCTs issued one hour after notBefore."""
+    import datetime as _dt
+    from cryptography.x509.oid import NameOID
+    key = ec.generate_private_key(ec.SECP256R1())
+    b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name + ".example")]))
+         .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+         .not_valid_before(nb).not_valid_after(na)
+         .add_extension(x509.SubjectAlternativeName([x509.DNSName(name + ".example")]), critical=False))
+    return issue(b, ca_key, embedded, tls, nb + _dt.timedelta(hours=1))
+
 def save_case(out, name, der, tls_list, entry):
     """Writes the case's certificate (and TLS SCT list) under `out`; returns `entry` naming them."""
     open(os.path.join(out, name + ".der"), "wb").write(der)

@@ -37,7 +37,7 @@ from cryptography import x509
 from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from ct_sim import Log, issue, rfc3339, save_case, write_log_list
+from ct_sim import Log, issue_leaf, rfc3339, save_case, write_log_list
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chrome-legacy")
 os.makedirs(OUT, exist_ok=True)
@@ -149,12 +149,7 @@ CASES = [
 ]
 manifest = {"logList": "log_list.json", "issuer": "issuer.der", "cases": []}
 for name, nb, na, check, emb, tls in CASES:
-    key = ec.generate_private_key(ec.SECP256R1())
-    b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name + ".example")]))
-         .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
-         .not_valid_before(nb).not_valid_after(na)
-         .add_extension(x509.SubjectAlternativeName([x509.DNSName(name + ".example")]), critical=False))
-    der, tls_list = issue(b, ca_key, emb, tls, nb + dt.timedelta(hours=1))
+    der, tls_list = issue_leaf(name, ca_name, ca_key, nb, na, emb, tls)
     manifest["cases"].append(save_case(OUT, name, der, tls_list, {
         "checkTime": rfc3339(check), "chrome": chrome(nb, na, check, emb, tls),
         "statuses": ["valid"] * (len(emb) + len(tls))}))
