@@ -6,7 +6,10 @@ extension DistinguishedName {
     /// `chainingHashValue` are views of it. Normalization: RFC 4518 insignificant spaces
     /// simplified to U+0020, ASCII case folding, any string type, fed to the hasher as bytes:
     /// each normalized string value as UTF-8, written straight from the encoding when it is
-    /// ASCII (the usual case), through the scalar iterator otherwise. No allocation.
+    /// ASCII (the usual case), through the scalar iterator otherwise. A multi-valued RDN, which
+    /// matches as a set, is keyed order-free (the sum of its attributes' own hashes): two
+    /// spellings of one RDN whose DER SET order differs (a value in another string type) index
+    /// alike. No allocation.
     @_spi(SigilInternal) public var chainingKey: Int {
         var hasher = Hasher()
         var out = ChunkedBytes()
@@ -18,27 +21,55 @@ extension DistinguishedName {
             var rdns = DERReader(input: name, from: seq.contentStart, to: seq.end)
             while !rdns.isAtEnd {
                 guard let set = try? rdns.read(.set) else { return }
-                out.append(0xA5, &hasher)
                 var atvs = DERReader(input: name, from: set.contentStart, to: set.end)
-                while !atvs.isAtEnd {
-                    guard let atv = try? atvs.read(.sequence) else { return }
-                    var fields = DERReader(input: name, from: atv.contentStart, to: atv.end)
-                    guard let type = try? fields.read(.objectIdentifier), let value = try? fields.readAny() else {
-                        return
-                    }
-                    out.append(0x5A, &hasher)
-                    out.append(type.content, &hasher)
-                    if DERString.isStringTag(value.tag) {
-                        Self.appendNormalized(tag: value.tag, value.content, &out, &hasher)
+                guard let first = try? atvs.read(.sequence) else { return }
+                if atvs.isAtEnd {
+                    // One attribute (the usual RDN): fed straight to the hasher.
+                    out.append(0xA5, &hasher)
+                    guard Self.appendAttribute(name, first, &out, &hasher) else { return }
+                    continue
+                }
+                // A multi-valued RDN is a SET and matches in any order (`rdnsMatch`): its key is
+                // order-free too — each attribute hashed alone, the hashes summed.
+                var sum: UInt64 = 0
+                var next: DERValue? = first
+                while let atv = next {
+                    var h = Hasher()
+                    var o = ChunkedBytes()
+                    guard Self.appendAttribute(name, atv, &o, &h) else { return }
+                    o.flush(&h)
+                    sum &+= UInt64(UInt(bitPattern: h.finalize()))
+                    if atvs.isAtEnd {
+                        next = nil
                     } else {
-                        out.append(0xFF, &hasher)
-                        out.append(value.encoded, &hasher)
+                        guard let following = try? atvs.read(.sequence) else { return }
+                        next = following
                     }
                 }
+                out.append(0xA6, &hasher)
+                withUnsafeBytes(of: sum) { out.append($0, &hasher) }
             }
         }
         out.flush(&hasher)
         return hasher.finalize()
+    }
+
+    /// One AttributeTypeAndValue (`atv`, in `name`): its type and normalized value, fed to
+    /// `hasher`. False when it does not decode.
+    static func appendAttribute(
+        _ name: UnsafeRawBufferPointer, _ atv: DERValue, _ out: inout ChunkedBytes, _ hasher: inout Hasher
+    ) -> Bool {
+        var fields = DERReader(input: name, from: atv.contentStart, to: atv.end)
+        guard let type = try? fields.read(.objectIdentifier), let value = try? fields.readAny() else { return false }
+        out.append(0x5A, &hasher)
+        out.append(type.content, &hasher)
+        if DERString.isStringTag(value.tag) {
+            appendNormalized(tag: value.tag, value.content, &out, &hasher)
+        } else {
+            out.append(0xFF, &hasher)
+            out.append(value.encoded, &hasher)
+        }
+        return true
     }
 
     /// The value's scalars after `NormalizedScalars` (leading and trailing spaces dropped, inner
@@ -98,12 +129,15 @@ extension DistinguishedName {
     /// the same rules — byte-identical names match; otherwise the same RDNs with the same
     /// attribute types in the same order, string values equal after `NormalizedScalars`,
     /// other values equal as encodings — without building the iterators' values. ASCII string
-    /// values are compared straight from their bytes. Used where names usually differ (is a
-    /// certificate self-issued?). No allocation.
+    /// values are compared straight from their bytes; a multi-valued RDN that does not match in
+    /// order is compared as a set by `matchesForChaining`. Used where names usually differ (is
+    /// a certificate self-issued?). No allocation but in that fallback.
     @_spi(SigilInternal) public func matchesForChainingRaw(_ other: DistinguishedName) -> Bool {
         if encoded == other.encoded { return true }
-        return encoded.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool in
-            other.encoded.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool in
+        // nil: a multi-valued RDN did not match in order; `matchesForChaining` compares it as a
+        // set (§7.1), as chaining does.
+        let raw = encoded.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool? in
+            other.encoded.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool? in
                 var rx = DERReader(x)
                 var ry = DERReader(y)
                 guard let sx = try? rx.read(.sequence), let sy = try? ry.read(.sequence) else { return false }
@@ -114,6 +148,9 @@ extension DistinguishedName {
                     guard let setX = try? nx.read(.set), let setY = try? ny.read(.set) else { return false }
                     var ax = DERReader(input: x, from: setX.contentStart, to: setX.end)
                     var ay = DERReader(input: y, from: setY.contentStart, to: setY.end)
+                    var second = ax
+                    _ = try? second.read(.sequence)
+                    let mismatch: Bool? = second.isAtEnd ? false : nil
                     while true {
                         if ax.isAtEnd || ay.isAtEnd {
                             if !(ax.isAtEnd && ay.isAtEnd) { return false }
@@ -127,12 +164,14 @@ extension DistinguishedName {
                         guard let tx = try? fx.read(.objectIdentifier), let vx = try? fx.readAny(),
                             let ty = try? fy.read(.objectIdentifier), let vy = try? fy.readAny()
                         else { return false }
-                        guard DERValue.bytesEqual(tx.content, ty.content) else { return false }
-                        guard Self.valuesMatch(vx, vy) else { return false }
+                        guard DERValue.bytesEqual(tx.content, ty.content) else { return mismatch }
+                        guard Self.valuesMatch(vx, vy) else { return mismatch }
                     }
                 }
             }
         }
+        if let raw { return raw }
+        return matchesForChaining(other)
     }
 
     /// `NameAttribute.valueMatches` on raw values.

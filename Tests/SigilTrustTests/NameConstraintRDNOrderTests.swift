@@ -44,10 +44,16 @@ final class NameConstraintRDNOrderTests: XCTestCase {
             der: hex("3022" + "3120300d060355040b0c06787878787878300f060355040a1e08004500760069006c"))
         XCTAssertTrue(constraint.matchesForChaining(rdn))
         XCTAssertTrue(rdn.matchesForChaining(constraint))
+        // The index key and the raw comparison (self-issued detection) agree with the match.
+        XCTAssertEqual(constraint.chainingKey, rdn.chainingKey)
+        XCTAssertTrue(constraint.matchesForChainingRaw(rdn))
+        XCTAssertTrue(rdn.matchesForChainingRaw(constraint))
         // Not the same set: one attribute differs, or one is missing.
         let other = try DistinguishedName(
             der: hex("3022" + "3120300d060355040b0c06787878787879300f060355040a1e08004500760069006c"))
         XCTAssertFalse(constraint.matchesForChaining(other))
+        XCTAssertFalse(constraint.matchesForChainingRaw(other))
+        XCTAssertNotEqual(constraint.chainingKey, other.chainingKey)
         let fewer = try DistinguishedName(der: hex("3011" + "310f300d060355040b0c06787878787878"))
         XCTAssertFalse(constraint.matchesForChaining(fewer))
         // Two attributes of one type: each must be taken once (OU=a+OU=a is not OU=a+OU=b).
@@ -104,5 +110,23 @@ final class NameConstraintRDNOrderTests: XCTestCase {
             default: XCTAssertEqual(result.failures.first?.kind, .nameConstraintUnsupported, "\(name): \(result)")
             }
         }
+    }
+
+    /// The same multi-valued RDN spelt two ways across one chaining link (the intermediate's
+    /// subject with O as UTF8String, the leaf's issuer field with O as BMPString: DER sorts the
+    /// SET the other way). Names matched as sets, but the index key hashed the attributes in
+    /// encoding order, so the intermediate was never found (unknown issuer; OpenSSL verifies the
+    /// chain). Fixture from `Fixtures/scripts/names-review/t_dn_chain.py`.
+    func testMultiValuedRDNSpeltTwoWaysStillChains() throws {
+        let d = Self.dir.appendingPathComponent("dn-mv-chain")
+        func load(_ f: String) throws -> [Certificate] {
+            try Certificate.all(from: TestSupport.read(d.appendingPathComponent(f).path))
+        }
+        var store = TrustStore()
+        store.add(try load("root.pem")[0])
+        let result = ChainVerifier(anchors: store).verify(
+            leaf: try load("leaf.pem")[0], intermediates: try load("inter.pem"),
+            options: VerificationOptions(purpose: .server(host: "www.example.com"), time: 1_700_000_000))
+        XCTAssertTrue(result.isTrusted, "\(result)")
     }
 }
