@@ -130,8 +130,7 @@ extension Verify {
 }
 
 extension SecurityPolicy {
-    /// Some pin set, in whatever state (enforced, report-only, expired), applies to `domain`:
-    /// then the global key pins do not (`pinSets(for:at:)`).
+    /// Some pin set, in whatever state (enforced, report-only, expired), applies to `domain`.
     func hasPinSet(covering domain: String) -> Bool {
         pinSets.contains { $0.applies(to: domain) }
     }

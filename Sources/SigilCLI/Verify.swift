@@ -307,6 +307,20 @@ struct Verify: ParsableCommand {
         return r
     }
 
+    /// Parses `blocks` (read from `source`, as the warning names it; the leaf's own file skips
+    /// its first block) into `pool`, saying on stderr which did not parse and were ignored.
+    func appendIntermediates(
+        _ blocks: [[UInt8]], from source: String, skippingFirst: Bool, to pool: inout [Certificate]
+    ) {
+        for (i, der) in blocks.enumerated() where !(skippingFirst && i == 0) {
+            do {
+                pool.append(try Certificate(der: der))
+            } catch {
+                printError("warning: \(source): certificate \(i + 1): \(error); ignored as an intermediate")
+            }
+        }
+    }
+
     func run() throws {
         if let connect {
             try runConnect(connect)
@@ -319,13 +333,7 @@ struct Verify: ParsableCommand {
         do {
             let blocks = try readCertificates(leaf).get()
             leafCert = try Certificate(der: blocks[0])
-            for (i, der) in blocks.enumerated().dropFirst() {
-                do {
-                    pool.append(try Certificate(der: der))
-                } catch {
-                    printError("warning: \(leaf): certificate \(i + 1): \(error); ignored as an intermediate")
-                }
-            }
+            appendIntermediates(blocks, from: "\(leaf)", skippingFirst: true, to: &pool)
         } catch {
             report(.untrusted([TrustFailure(.malformedCertificate, at: 0, "\(leaf): \(error)")]))
             throw ExitCode(Exit.failure)
@@ -336,13 +344,7 @@ struct Verify: ParsableCommand {
         for file in intermediates {
             switch readCertificates(file) {
             case .success(let blocks):
-                for (i, der) in blocks.enumerated() {
-                    do {
-                        pool.append(try Certificate(der: der))
-                    } catch {
-                        printError("warning: --intermediate \(file): certificate \(i + 1): \(error); ignored")
-                    }
-                }
+                appendIntermediates(blocks, from: "--intermediate \(file)", skippingFirst: false, to: &pool)
             case .failure(let error):
                 printError("warning: --intermediate \(file): \(error); ignored")
             }

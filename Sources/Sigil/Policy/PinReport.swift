@@ -151,16 +151,15 @@ extension SecurityPolicy {
         case .untrusted?, .pinNotFound?, .chainNotFullyPinned?: enforcedFailed = true
         default: enforcedFailed = false
         }
-        if let s = sets.enforced {
-            (set, enforced) = (s, true)
-        } else if !globalKeyPins.isEmpty {
-            (set, enforced) = (nil, true)  // the global pins, in force beside any other set
+        let pins: [PublicKeyPin]
+        let inForce = enforcedKeyPins(sets)
+        if inForce.set != nil || !inForce.pins.isEmpty {
+            (set, enforced, pins) = (inForce.set, true, inForce.pins)
         } else if let s = sets.reportOnly {
-            (set, enforced) = (s, false)
+            (set, enforced, pins) = (s, false, s.pins)
         } else {
             return nil  // nothing pinned, or only expired sets: neither enforced nor reported (§2.3.3)
         }
-        let pins = set?.pins ?? globalKeyPins
         if pins.isEmpty { return nil }
         let failed = enforced ? enforcedFailed : reportOnlyFailed(pins)
         guard failed else { return nil }

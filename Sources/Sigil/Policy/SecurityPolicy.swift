@@ -250,6 +250,15 @@ public struct SecurityPolicy: Sendable {
             expired: applicable.filter { $0.isExpired(at: time) })
     }
 
+    /// The public-key pins enforced for a domain whose applicable sets are `sets`: the enforced
+    /// set's (`set`), else the global key pins (`set` nil) — a report-only or expired set never
+    /// lifts pins in force. Empty: nothing is enforced. The one rule `evaluate` and the
+    /// pin-failure report both follow.
+    func enforcedKeyPins(_ sets: ApplicablePinSets) -> (set: PinSet?, pins: [PublicKeyPin]) {
+        if let set = sets.enforced { return (set, set.pins) }
+        return (nil, globalKeyPins)
+    }
+
     /// Problems in the configuration itself (no backup pin, the CA-pinning trap, allowing
     /// invalid certificates...), independent of any chain.
     public func configurationWarnings(at time: Double) -> [String] {
@@ -351,15 +360,11 @@ public struct SecurityPolicy: Sendable {
         var keyPins: [PublicKeyPin] = []
         if mode == .publicKey {
             let sets = pinSets(for: domain, at: time)
-            if let set = sets.enforced {
-                keyPins = set.pins
-            } else {
-                keyPins = globalKeyPins
-                // Report-only (RFC 7469 §2.1 PKP-RO) or expired only: ordinary evaluation
-                // decides; report-only pins are checked and reported by
-                // `evaluate(serverChain:domain:port:at:)`.
-                if keyPins.isEmpty && !sets.isEmpty { mode = .none }
-            }
+            keyPins = enforcedKeyPins(sets).pins
+            // Report-only (RFC 7469 §2.1 PKP-RO) or expired only: ordinary evaluation decides;
+            // report-only pins are checked and reported by `evaluate(serverChain:domain:port:at:)`.
+            // An enforced set without pins stays public-key mode: refused as `noPins`.
+            if sets.enforced == nil && keyPins.isEmpty && !sets.isEmpty { mode = .none }
             let inForce =
                 sets.enforced.map { "the enforced set for \($0.domain) applies" }
                 ?? (keyPins.isEmpty ? nil : "the global pins apply")
