@@ -375,7 +375,13 @@
                 guard let template else { return nil }
                 guard checksName else { return template }
                 guard let name else { return nil }
-                if let hit = last.withLockedValue({ $0?.name == name ? $0?.trust : nil }) { return hit }
+                // By the bytes: String == is canonical equivalence ("\u{212A}" == "K"), and the
+                // name check reads bytes, so a memo keyed by String would check another name.
+                if let hit = last.withLockedValue({
+                    $0.flatMap { $0.name.utf8.elementsEqual(name.utf8) ? $0.trust : nil }
+                }) {
+                    return hit
+                }
                 var t = template
                 t.overrideHost(name)
                 last.withLockedValue { $0 = (name, t) }

@@ -109,6 +109,24 @@
             XCTAssertEqual(v.verify(good, name: nil).error?.reason, .policy(.domainRequired))
         }
 
+        /// The host the verifier was last prepared for is compared by its bytes: after
+        /// Kim.exact.sigil.test, the KELVIN SIGN spelling (Swift's `String ==` calls the two
+        /// equal) is refused, with and without a cache (`Fixtures/exact-text`,
+        /// `gen_exact_text.py`: openssl verifies the leaf for the first name only).
+        func testLastNameIsComparedByItsBytes() throws {
+            let dir = TestSupport.fixtures.appendingPathComponent("exact-text")
+            let root = try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("root.pem").path))[0]
+            let leaf = try NIOSSLCertificate(file: dir.appendingPathComponent("leaf.pem").path, format: .pem)
+            for withCache in [false, true] {
+                var v = SigilServerTrustVerifier(anchors: [root])
+                if withCache { v.verdictCache = VerdictCache(capacity: 8) }
+                v.time = { 1_893_456_000 }
+                XCTAssertTrue(v.verify([leaf], name: "Kim.exact.sigil.test").accepted, "cache: \(withCache)")
+                XCTAssertFalse(v.verify([leaf], name: "\u{212A}im.exact.sigil.test").accepted, "cache: \(withCache)")
+                XCTAssertTrue(v.verify([leaf], name: "kim.exact.sigil.test").accepted, "cache: \(withCache)")
+            }
+        }
+
         /// The mTLS side answers a reconnecting client from the presented DER as the server
         /// verifier does: the second identical chain is a hit, every other chain (expired,
         /// unknown issuer, reversed, leaf alone, a server certificate) is computed and judged as

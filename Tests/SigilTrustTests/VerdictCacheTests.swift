@@ -349,6 +349,56 @@ final class VerdictCacheTests: XCTestCase {
     }
 
     /// Every key hashes alike: a hit is then decided by the full comparison alone.
+    /// Caller text is keyed by its bytes: Swift's `String ==` is canonical equivalence, and
+    /// U+212A KELVIN SIGN is canonically "K", while the checks read bytes. Over
+    /// `Fixtures/exact-text` (`Fixtures/scripts/gen_exact_text.py`; openssl there: the leaf
+    /// verifies for Kim@exact.sigil.test and Kim.exact.sigil.test, not for the KELVIN SIGN
+    /// spellings): after the ASCII spelling was cached, the other must miss and be refused,
+    /// for an e-mail address, the host and the host of an additional purpose; with the
+    /// standard index and with every key under one index.
+    func testCanonicallyEquivalentTextMisses() throws {
+        let dir = TestSupport.fixtures.appendingPathComponent("exact-text")
+        let leaf = try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("leaf.pem").path))[0]
+        let root = try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("root.pem").path))[0]
+        let kelvin = "\u{212A}"
+        XCTAssertTrue(kelvin + "im" == "Kim")  // what makes the case: Swift says equal
+        func make(_ set: (inout CertificateTrust) -> Void, cache: VerdictCache?) -> CertificateTrust {
+            var o = VerificationOptions(purpose: .client, time: Self.at)
+            o.anchors = [root]
+            var t = CertificateTrust(
+                certificates: [leaf], options: o, systemAnchors: TrustStore(),
+                signatureVerifier: SigilSignatureVerifier())
+            set(&t)
+            t.verdictCache = cache
+            return t
+        }
+        let cases: [(String, (String) -> (inout CertificateTrust) -> Void)] = [
+            ("e-mail", { k in { $0.options.emails = [k + "im@exact.sigil.test"] } }),
+            ("host", { k in { $0.options.purpose = .server(host: k + "im.exact.sigil.test") } }),
+            (
+                "additional purpose's host",
+                { k in { $0.policies = [.client, .server(host: k + "im.exact.sigil.test")] } }
+            ),
+        ]
+        for forcedCollision in [false, true] {
+            for asDER in [false, true] {
+                for (name, spelling) in cases {
+                    let label = "\(name) (forced collision: \(forcedCollision), DER: \(asDER))"
+                    let cache = forcedCollision ? makeCache(hash: { _ in 42 }) : makeCache()
+                    XCTAssertTrue(make(spelling("K"), cache: nil).evaluate().isTrusted, label)
+                    XCTAssertTrue(make(spelling("K"), cache: cache).evaluate().isTrusted, label)
+                    XCTAssertTrue(make(spelling("K"), cache: cache).evaluate().isTrusted, label)
+                    XCTAssertEqual(cache.statistics.hits, 1, label)
+                    XCTAssertFalse(make(spelling(kelvin), cache: nil).evaluate().isTrusted, "\(label): uncached")
+                    let t = make(spelling(kelvin), cache: cache)
+                    let cached = asDER ? try t.evaluate(der: [leaf.der]) : t.evaluate()
+                    XCTAssertFalse(cached.isTrusted, "\(label): the cached verdict of the K spelling")
+                    XCTAssertEqual(cache.statistics.hits, 1, "\(label): must miss")
+                }
+            }
+        }
+    }
+
     func testForcedCollisionMisses() throws {
         let c = try Self.rsa()
         let p = try Self.p256()

@@ -306,7 +306,8 @@
         public static let index: @Sendable (Key) -> UInt64 = { key in
             let o = key.settings
             return fastIndex(
-                key.chain, purpose: o.purpose, additionalPurposes: o.additionalPurposes.count, emails: o.emails.count,
+                key.chain, purpose: o.purpose.purpose, additionalPurposes: o.additionalPurposes.count,
+                emails: o.emails.count,
                 requiredEKUs: o.requiredEKUs.count, requiredKeyUsage: o.requiredKeyUsage, anchorsOnly: o.anchorsOnly,
                 maximumDepth: o.maximumDepth, crls: key.crls.count, ocspResponses: key.ocspResponses.count,
                 customAnchors: key.customAnchors?.count)
@@ -415,7 +416,9 @@
                 crls = o.revocation?.crls ?? []
                 ocspResponses = o.revocation?.ocspResponses ?? []
                 settings = Settings(
-                    purpose: o.purpose, additionalPurposes: trust.additionalPolicies, emails: o.emails,
+                    purpose: ExactPurpose(purpose: o.purpose),
+                    additionalPurposes: trust.additionalPolicies.map { ExactPurpose(purpose: $0) },
+                    emails: o.emails.map { ExactText(text: $0) },
                     requiredEKUs: o.requiredEKUs,
                     requiredKeyUsage: o.requiredKeyUsage.rawValue, maximumDepth: o.maximumDepth,
                     algorithms: o.algorithms,
@@ -503,11 +506,53 @@
             }
         }
 
-        /// The options that are neither bytes nor the time.
-        struct Settings: Sendable, Hashable {
+        /// Caller text (an e-mail address) as the key holds it: compared and hashed by its
+        /// UTF-8 bytes. Swift's `String ==` is canonical equivalence ("\u{212A}im" == "Kim",
+        /// KELVIN SIGN against K), while the checks the verdict comes from read bytes (RFC 5280
+        /// §7.5: the local part exactly; a host must be an LDH name or an address): a key
+        /// comparing Strings would hand a name the verifier refuses the verdict of one it
+        /// accepts.
+        struct ExactText: Sendable, Hashable {
+            let text: String
+            static func == (a: ExactText, b: ExactText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+            func hash(into h: inout Hasher) {
+                h.combine(text.utf8.count)
+                for b in text.utf8 { h.combine(b) }
+            }
+            /// Byte-for-byte equal to `other`.
+            func matches(_ other: String) -> Bool { text.utf8.elementsEqual(other.utf8) }
+        }
+
+        /// A purpose as the key holds it: `.server`'s host compared by its bytes (`ExactText`),
+        /// the other purposes as they are (no text in them).
+        struct ExactPurpose: Sendable, Hashable {
             let purpose: VerificationPurpose
-            let additionalPurposes: [VerificationPurpose]
-            let emails: [String]
+            static func == (a: ExactPurpose, b: ExactPurpose) -> Bool { a.matches(b.purpose) }
+            func hash(into h: inout Hasher) {
+                switch purpose {
+                case .server(let host):
+                    h.combine(0)
+                    if let host { ExactText(text: host).hash(into: &h) } else { h.combine(-1) }
+                default: h.combine(purpose)
+                }
+            }
+            /// `other` is this purpose, its host (if any) byte-for-byte equal.
+            func matches(_ other: VerificationPurpose) -> Bool {
+                switch (purpose, other) {
+                case (.server(let a), .server(let b)):
+                    guard let a, let b else { return a == nil && b == nil }
+                    return a.utf8.elementsEqual(b.utf8)
+                case (.server, _), (_, .server): return false
+                default: return purpose == other
+                }
+            }
+        }
+
+        /// The options that are neither bytes nor the time (text kept as its bytes).
+        struct Settings: Sendable, Hashable {
+            let purpose: ExactPurpose
+            let additionalPurposes: [ExactPurpose]
+            let emails: [ExactText]
             let requiredEKUs: [[UInt8]]
             let requiredKeyUsage: UInt16
             let maximumDepth: Int?
@@ -521,7 +566,9 @@
             /// Equal to the settings a key of `o` (with `additionalPurposes`) holds, field for
             /// field as the synthesized `==` compares them (the verifier aside: `Key.matches`).
             func matches(_ o: VerificationOptions, additionalPurposes other: [VerificationPurpose]) -> Bool {
-                guard purpose == o.purpose, additionalPurposes == other, emails == o.emails,
+                guard purpose.matches(o.purpose), additionalPurposes.count == other.count,
+                    zip(additionalPurposes, other).allSatisfy({ $0.matches($1) }), emails.count == o.emails.count,
+                    zip(emails, o.emails).allSatisfy({ $0.matches($1) }),
                     requiredEKUs == o.requiredEKUs, requiredKeyUsage == o.requiredKeyUsage.rawValue,
                     maximumDepth == o.maximumDepth, algorithms == o.algorithms,
                     certificatePolicies == o.certificatePolicies, budget == o.budget, anchorsOnly == o.anchorsOnly
