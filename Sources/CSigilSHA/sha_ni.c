@@ -115,11 +115,41 @@ SHANI void csigil_sha256_ni_blocks(uint32_t *state, const void *data, size_t blo
     _mm_storeu_si128((__m128i *)&state[4], s1);
 }
 
+/* The whole SHA-256 of `len` bytes at `data` (FIPS 180-4 §5.1.1 padding, §5.3.3 initial value,
+ * §6.2.2), the 32-byte big-endian digest written to `out`. One call instead of the block function
+ * plus Swift's buffering: the whole blocks are compressed in place, the tail and the padding
+ * (one or two blocks) are built on the stack, and the state stays in this function. */
+SHANI void csigil_sha256_ni_oneshot(const void *data, size_t len, uint8_t *out) {
+    uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const uint8_t *p = (const uint8_t *)data;
+    size_t whole = len / 64, rest = len % 64;
+    if (whole) csigil_sha256_ni_blocks(state, p, whole);
+    uint8_t tail[128] __attribute__((aligned(16)));
+    for (size_t i = 0; i < rest; i++) tail[i] = p[whole * 64 + i];
+    tail[rest] = 0x80;
+    /* 0x80 and the 64-bit length must fit: one block when rest <= 55, else two. */
+    size_t blocks = rest < 56 ? 1 : 2;
+    for (size_t i = rest + 1; i < blocks * 64 - 8; i++) tail[i] = 0;
+    uint64_t bits = (uint64_t)len << 3;
+    for (int i = 0; i < 8; i++) tail[blocks * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
+    csigil_sha256_ni_blocks(state, tail, blocks);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(state[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(state[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(state[i] >> 8);
+        out[4 * i + 3] = (uint8_t)state[i];
+    }
+}
+
 #else  /* not x86: no SHA-NI; the Swift side never calls the block function. */
 
 int csigil_sha256_ni_supported(void) { return 0; }
 void csigil_sha256_ni_blocks(uint32_t *state, const void *data, size_t blocks) {
     (void)state; (void)data; (void)blocks;
+}
+void csigil_sha256_ni_oneshot(const void *data, size_t len, uint8_t *out) {
+    (void)data; (void)len; (void)out;
 }
 
 #endif

@@ -336,6 +336,32 @@ public struct SHA256: SigilHashFunction {
     /// The digest of everything absorbed (padding per FIPS 180-4 §5.1); the state is not changed.
     public func finalize() -> HashDigest { core.digest(count: 32) }
 
+    /// One-shot SHA-256 of raw bytes. With the SHA-NI engine this is one C call that compresses
+    /// the whole blocks in place and pads on its stack (no buffering, the state never leaves it);
+    /// otherwise the incremental path. Both give the FIPS 180-4 digest (`SHATests` runs the
+    /// NIST vectors through each engine and this entry).
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> HashDigest {
+        if sha256EngineChoice.load(ordering: .relaxed) == 1 {
+            var d = HashDigest(count: 32)
+            withUnsafeMutableBytes(of: &d.storage) { out in
+                csigil_sha256_ni_oneshot(
+                    bytes.baseAddress, bytes.count, out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            return d
+        }
+        var h = SHA256()
+        h.update(bytes)
+        return h.finalize()
+    }
+
+    /// One-shot SHA-256 of a byte sequence: contiguous storage goes through `hash(_:)` above.
+    public static func hash<S: Sequence>(_ bytes: S) -> HashDigest where S.Element == UInt8 {
+        if let d = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return d }
+        var h = SHA256()
+        h.update(bytes)
+        return h.finalize()
+    }
+
     /// The engine currently used for SHA-224/SHA-256 compression (process-wide).
     public static var implementation: SHA256Implementation {
         SHA256Implementation(rawValue: sha256EngineChoice.load(ordering: .relaxed)) ?? .portable
@@ -514,6 +540,7 @@ extension HashAlgorithm {
 
     /// One-shot hash of a byte sequence with this algorithm.
     public func hash<S: Sequence>(_ bytes: S) -> HashDigest where S.Element == UInt8 {
+        if let d = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return d }
         var h = IncrementalHash(self)
         let done: Void? = bytes.withContiguousStorageIfAvailable { h.update(UnsafeRawBufferPointer($0)) }
         if done == nil {

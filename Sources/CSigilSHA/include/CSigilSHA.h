@@ -12,4 +12,8 @@ int csigil_sha256_ni_supported(void);
    Precondition: csigil_sha256_ni_supported() != 0. */
 void csigil_sha256_ni_blocks(uint32_t *state, const void *data, size_t blocks);
 
+/* SHA-256 of `len` bytes at `data` (FIPS 180-4), the 32-byte digest written to `out`, with
+   the SHA-NI instructions. Precondition: csigil_sha256_ni_supported() != 0. */
+void csigil_sha256_ni_oneshot(const void *data, size_t len, uint8_t *out);
+
 #endif
