@@ -660,11 +660,15 @@ func validateList(_ value: DERValue, atLeastOne: Bool, _ element: (inout DERRead
     }
 }
 
-/// `SkipCerts ::= INTEGER (0..MAX)`, bounded to something meaningful for a path.
+/// `SkipCerts ::= INTEGER (0..MAX)` (RFC 5280 §4.2.1.11, §4.2.1.14), bounded to something
+/// meaningful for a path: values above 2^20, however long their encoding (MAX has no bound, and
+/// OpenSSL reads 2^64 as a valid SkipCerts), read as 2^20 — no path is that long. Negative,
+/// empty and non-minimal INTEGERs are refused.
 func skipCerts(_ v: DERValue) throws(DERError) -> Int {
-    let n = try v.decodeInt64()
-    guard n >= 0 else { throw DERError(.invalidExtension, at: v.contentStart) }
-    return Int(min(n, 1 << 20))
+    let bytes = try v.decodeIntegerBytes()
+    guard bytes[0] & 0x80 == 0 else { throw DERError(.invalidExtension, at: v.contentStart) }
+    if bytes.count > 8 { return 1 << 20 }
+    return Int(min(try v.decodeInt64(), 1 << 20))
 }
 
 /// Decodes an extension value (the content of extnValue) with `body`, which must consume it

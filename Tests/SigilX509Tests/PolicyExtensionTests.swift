@@ -73,6 +73,21 @@ final class PolicyExtensionTests: XCTestCase {
         XCTAssertEqual(
             error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, 0x03, 0x80, 0x01, 0xFF])) },
             DERError(.invalidExtension, at: 4))
+        // MAX has no bound: 2^64 (9 content octets, minimal) reads as the cap 2^20, as OpenSSL
+        // accepts it; the same length with the sign bit set is negative and refused, a leading
+        // zero octet that is not needed is non-minimal and refused.
+        let huge: [UInt8] = [0x80, 0x09, 0x01] + Array(repeating: 0, count: 8)
+        XCTAssertEqual(
+            try PolicyConstraints(extensionValue: Self.span([0x30, UInt8(huge.count)] + huge)),
+            PolicyConstraints(requireExplicitPolicy: 1 << 20, inhibitPolicyMapping: nil))
+        let negative: [UInt8] = [0x81, 0x09, 0x80] + Array(repeating: 0, count: 8)
+        XCTAssertEqual(
+            error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, UInt8(negative.count)] + negative)) },
+            DERError(.invalidExtension, at: 4))
+        let padded: [UInt8] = [0x80, 0x0A, 0x00, 0x01] + Array(repeating: 0, count: 8)
+        XCTAssertEqual(
+            error { _ = try PolicyConstraints(extensionValue: Self.span([0x30, UInt8(padded.count)] + padded)) }?.kind,
+            .invalidExtension)
         // Tags out of order ([1] before [0]) leave bytes unread.
         XCTAssertEqual(
             error {
@@ -87,6 +102,10 @@ final class PolicyExtensionTests: XCTestCase {
         XCTAssertEqual(
             error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x01, 0x80])) },
             DERError(.invalidExtension, at: 2))
+        XCTAssertEqual(
+            try Certificate.decodeInhibitAnyPolicy(
+                extensionValue: Self.span([0x02, 0x09, 0x01] + Array(repeating: 0, count: 8))),
+            1 << 20)
         // Non-minimal INTEGER (X.690 §8.3.2).
         XCTAssertEqual(
             error { _ = try Certificate.decodeInhibitAnyPolicy(extensionValue: Self.span([0x02, 0x02, 0x00, 0x05])) }?
