@@ -360,7 +360,9 @@ struct Verify: ParsableCommand {
             (result, ct) = result.applyingCertificateTransparency(options, at: Int64(trust.time))
             if ct == nil, case .untrusted = result {
                 // Untrusted for other reasons: the SCTs are still listed (issuer from the pool).
-                let issuer = (pool + trust.anchors).first { leafCert.issuer.matchesForChaining($0.subject) }
+                let issuer = (pool + trust.effectiveAnchors.anchors.map(\.certificate)).first {
+                    leafCert.issuer.matchesForChaining($0.subject)
+                }
                 ct = CTEvaluation(
                     checks: SCTVerifier.check(
                         leafCert, issuer: issuer, logList: options.logList, at: Int64(trust.time)),
@@ -378,9 +380,9 @@ struct Verify: ParsableCommand {
         // One evaluator (`CertificateTrust`) assembles the options and merges the anchors, as
         // for `SecurityPolicy`. The system store is loaded only when the anchor rule uses it
         // (counted by --anchor files: files holding no certificate never fall back to it).
-        let system =
-            CertificateTrust.usesSystemAnchors(customAnchorsSet: !anchors.isEmpty, anchorsOnly: anchorsOnly)
-            ? TrustStore.system() : TrustStore()
+        let usesSystem = CertificateTrust.usesSystemAnchors(
+            customAnchorsSet: !anchors.isEmpty, anchorsOnly: anchorsOnly)
+        let system = usesSystem ? TrustStore.system() : TrustStore()
         var trust = CertificateTrust(
             certificates: certificates, policies: [],
             time: at ?? Date().timeIntervalSince1970,
@@ -403,7 +405,13 @@ struct Verify: ParsableCommand {
                                 ? ", \(skipped) unusable (damaged input or a certificate Sigil cannot parse)" : ""))
                 }
             }
-            trust.anchors = custom.anchors.map(\.certificate)
+            // The anchors go in as one store — the files' first, then the system's when the
+            // anchor rule uses it (as `CertificateTrust.effectiveAnchors` merges them) — not as
+            // certificates: a TRUSTED CERTIFICATE block's trust settings stay with its anchor
+            // (a root a file rejects for serverAuth must not end a server chain).
+            if usesSystem { custom.add(system) }
+            trust.systemAnchors = custom
+            trust.useSystemAnchors()
         }
         trust.anchorsOnly = anchorsOnly
         if !sigAlgs.isEmpty {

@@ -198,6 +198,7 @@ struct Session {
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
         if let a = verifier.anchors.index(of: leaf) {
+            if let refusal = verifier.anchors.anchors[a].trustSettingsRefusal(options) { failures.append(refusal) }
             if failures.isEmpty, policyFailure(path: PathNodes(), options: options) == nil {
                 return trusted(path: PathNodes(), anchor: a, options: options)
             }
@@ -310,6 +311,11 @@ struct Session {
                 caFailure = Checks.caFailure(
                     cand, candFacts, isAnchor: isAnchorNode,
                     systemAnchor: isSystemAnchor, options: options)
+                // An anchor whose trust settings (an OpenSSL TRUSTED CERTIFICATE) do not permit
+                // the purpose ends no path (OpenSSL: X509_V_ERR_CERT_REJECTED).
+                if caFailure == nil && isAnchorNode {
+                    caFailure = s.verifier.anchors.anchors[node].trustSettingsRefusal(options)
+                }
                 if caFailure != nil { return 0 }
             }
             if pathFailure != nil { return 1 }

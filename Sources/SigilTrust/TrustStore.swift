@@ -18,15 +18,54 @@ public struct TrustAnchor: Sendable {
     public let certificate: Certificate
     /// Whether the caller or the system store supplied it.
     public let source: AnchorSource
+    /// The purposes the anchor is limited to, when it was loaded from an OpenSSL `TRUSTED
+    /// CERTIFICATE` block that states some (`CertificateTrustSettings`); nil: no limit beyond
+    /// the certificate's own extensions. A path for a purpose they do not permit does not end
+    /// here (`TrustFailure.Kind.untrustedRoot`), as OpenSSL's "certificate rejected".
+    public let trustSettings: CertificateTrustSettings?
     /// The certificate's option-independent facts, computed once here so that an anchor costs
     /// nothing per verification (`CertificateFacts`).
     let facts: CertificateFacts
 
-    /// An anchor from `certificate`, from `source`.
-    public init(_ certificate: Certificate, source: AnchorSource = .custom) {
+    /// An anchor from `certificate`, from `source`, limited to `trustSettings` when given.
+    public init(
+        _ certificate: Certificate, source: AnchorSource = .custom, trustSettings: CertificateTrustSettings? = nil
+    ) {
         self.certificate = certificate
         self.source = source
+        self.trustSettings = trustSettings
         self.facts = CertificateFacts(certificate)
+    }
+
+    /// This anchor with other trust settings (the facts kept).
+    init(_ other: TrustAnchor, trustSettings: CertificateTrustSettings?) {
+        certificate = other.certificate
+        source = other.source
+        self.trustSettings = trustSettings
+        facts = other.facts
+    }
+
+    /// The settings of the same anchor given twice with `a` and `b`: what both permit.
+    static func combined(_ a: CertificateTrustSettings?, _ b: CertificateTrustSettings?) -> CertificateTrustSettings? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.combined(with: b)
+    }
+
+    /// The refusal of this anchor as the end of a path for `options`' purpose, when its trust
+    /// settings do not permit it; nil otherwise. The purpose is the caller's required EKUs
+    /// (each must be permitted), else the purpose's own EKU, else (`.basic`)
+    /// anyExtendedKeyUsage, as OpenSSL's default trust asks.
+    func trustSettingsRefusal(_ options: VerificationOptions) -> TrustFailure? {
+        guard let s = trustSettings else { return nil }
+        let wanted: [[UInt8]] =
+            !options.requiredEKUs.isEmpty
+            ? options.requiredEKUs : [options.purpose.defaultEKU ?? OID.anyExtendedKeyUsage]
+        guard let refused = wanted.first(where: { !s.permits($0) }) else { return nil }
+        return TrustFailure(
+            .untrustedRoot, at: 0,
+            "the anchor's trust settings (TRUSTED CERTIFICATE) do not permit \(refused.withUnsafeBytes { OID.displayName($0) } ?? OID.dotted(refused))"
+        )
     }
 }
 
@@ -74,11 +113,19 @@ public struct TrustStore: Sendable {
     /// True when the store holds no anchor.
     public var isEmpty: Bool { anchors.isEmpty }
 
-    /// Adds an anchor; an identical certificate already present is kept with its first source.
+    /// Adds an anchor; an identical certificate already present is kept with its first source,
+    /// and with the trust settings both copies permit (a distrust stated once is kept).
     public mutating func add(_ anchor: TrustAnchor) {
         // Duplicates (same DER) are kept once; the first source wins.
         let key = anchor.certificate.subject.chainingKey
-        if let existing = bySubject[key], existing.contains(where: { anchors[$0].certificate == anchor.certificate }) {
+        if let existing = bySubject[key],
+            let i = existing.first(where: { anchors[$0].certificate == anchor.certificate })
+        {
+            if anchor.trustSettings != nil && anchor.trustSettings != anchors[i].trustSettings {
+                anchors[i] = TrustAnchor(
+                    anchors[i], trustSettings: TrustAnchor.combined(anchors[i].trustSettings, anchor.trustSettings))
+                generation = Generation()
+            }
             return
         }
         bySubject[key, default: []].append(anchors.count)
@@ -142,9 +189,9 @@ public struct TrustStore: Sendable {
             return 0
         }
         var added = 0
-        for der in blocks.certificates {
+        for (i, der) in blocks.certificates.enumerated() {
             if let c = try? Certificate(der: der) {
-                add(c, source: source)
+                add(TrustAnchor(c, source: source, trustSettings: blocks.trustSettings[i]))
                 added += 1
             } else {
                 skippedCount += 1
@@ -167,17 +214,21 @@ public struct TrustStore: Sendable {
         // Held until the input is known to be whole (fail closed below): one copy of each
         // certificate, so memory follows the distinct certificates, not the input's size (a
         // bundle repeated many times over is read in the memory of one copy).
-        var parsed: [Certificate] = []
-        var seen = Set<[UInt8]>()
+        var parsed: [(Certificate, CertificateTrustSettings?)] = []
+        var seen: [[UInt8]: Int] = [:]
         var added = 0
         var unparseable = 0
         do {
-            try stream.forEachCertificate { der in
-                if seen.contains(der) {
+            try stream.forEachCertificateObject { object in
+                if let i = seen[object.der] {
+                    // The same certificate again: one anchor, limited by both copies' settings.
+                    if object.trustSettings != nil {
+                        parsed[i].1 = TrustAnchor.combined(parsed[i].1, object.trustSettings)
+                    }
                     added += 1
-                } else if let c = try? Certificate(der: der) {
-                    seen.insert(der)
-                    parsed.append(c)
+                } else if let c = try? Certificate(der: object.der) {
+                    seen[object.der] = parsed.count
+                    parsed.append((c, object.trustSettings))
                     added += 1
                 } else {
                     unparseable += 1
@@ -189,7 +240,7 @@ public struct TrustStore: Sendable {
             return 0
         }
         skippedCount += unparseable
-        for c in parsed { add(c, source: source) }
+        for (c, settings) in parsed { add(TrustAnchor(c, source: source, trustSettings: settings)) }
         if !parsed.isEmpty && anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
         if !parsed.isEmpty && bySubjectBytes.capacity > bySubjectBytes.count {
             bySubjectBytes = bySubjectBytes.map { $0 }

@@ -34,6 +34,9 @@ public struct ObjectStream {
         public var label: String?
         /// PEM: the 1-based line of the BEGIN line; DER: the byte offset of the object.
         public var position: Int
+        /// A `TRUSTED CERTIFICATE` block's trust settings (nil when it carries none, and for
+        /// every other block): a trust anchor loaded from it is limited to them.
+        public var trustSettings: CertificateTrustSettings? = nil
         /// True for the certificate labels `PEM.decodeBlocks(_:)` accepts, and for DER objects.
         public var isCertificateBlock: Bool {
             guard let label else { return true }
@@ -329,8 +332,11 @@ public struct ObjectStream {
                 // RFC 4648 §3.5: canonical length, padding and trailing bits.
                 guard let der = decoder.finish() else { throw DERError(.invalidBase64, at: beginLine + 1) }
                 guard der.count <= maximumObjectSize else { throw DERError(.tooLarge, at: beginLine) }
-                let object = label == "TRUSTED CERTIFICATE" ? (PEM.firstTLV(der) ?? der) : der
-                return Object(der: object, label: label, position: beginLine)
+                if label == "TRUSTED CERTIFICATE" {
+                    let (certificate, settings) = PEM.splitTrustedCertificate(der)
+                    return Object(der: certificate, label: label, position: beginLine, trustSettings: settings)
+                }
+                return Object(der: der, label: label, position: beginLine)
             }
             pendingPiece = !complete
             if failure != nil { continue }
@@ -555,11 +561,17 @@ extension ObjectStream {
     /// `.noCertificate` when the input holds none. Returns the number of certificates.
     @discardableResult
     public mutating func forEachCertificate(_ body: ([UInt8]) -> Void) throws(DERError) -> Int {
+        try forEachCertificateObject { body($0.der) }
+    }
+
+    /// `forEachCertificate(_:)` handing over the whole object (its trust settings included).
+    @discardableResult
+    public mutating func forEachCertificateObject(_ body: (Object) -> Void) throws(DERError) -> Int {
         var count = 0
         while let o = try next() {
             guard o.isCertificateBlock else { continue }
             count += 1
-            body(o.der)
+            body(o)
         }
         if count == 0 { throw DERError(.noCertificate, at: 0) }
         return count

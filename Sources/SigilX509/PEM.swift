@@ -13,6 +13,10 @@ public enum PEM {
         public var certificates: [[UInt8]] = []
         /// Blocks of other types (keys, CRLs...) that were skipped.
         public var skippedBlocks = 0
+        /// The trust settings of `TRUSTED CERTIFICATE` blocks that carry some, by index into
+        /// `certificates` (`CertificateTrustSettings`: a trust anchor loaded from such a block
+        /// is limited to them).
+        public var trustSettings: [Int: CertificateTrustSettings] = [:]
     }
 
     /// Bounds: a PEM bundle over 64 MiB is refused (the Mozilla bundle is about 200 KiB).
@@ -73,9 +77,11 @@ public enum PEM {
             guard der.count <= Certificate.maximumSize else { throw DERError(.tooLarge, at: lineNumber) }
             if isCertificate {
                 if equal(label, "TRUSTED CERTIFICATE") {
-                    // OpenSSL's TRUSTED CERTIFICATE is a certificate followed by trust settings;
-                    // keep the certificate TLV only.
-                    blocks.certificates.append(firstTLV(der) ?? der)
+                    // OpenSSL's TRUSTED CERTIFICATE is a certificate followed by trust settings:
+                    // the certificate TLV, its settings kept beside it.
+                    let (certificate, settings) = splitTrustedCertificate(der)
+                    if let settings { blocks.trustSettings[blocks.certificates.count] = settings }
+                    blocks.certificates.append(certificate)
                 } else {
                     blocks.certificates.append(der)
                 }

@@ -721,8 +721,11 @@
                 y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress }
             }
             if same { return true }
+            // Source, trust settings and bytes: each decides whether the anchor ends a path.
             for i in x.indices
-            where x[i].source != y[i].source || !sameBytes(x[i].certificate.der, y[i].certificate.der) {
+            where x[i].source != y[i].source || x[i].trustSettings != y[i].trustSettings
+                || !sameBytes(x[i].certificate.der, y[i].certificate.der)
+            {
                 return false
             }
             return true

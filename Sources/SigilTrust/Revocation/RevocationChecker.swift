@@ -464,7 +464,10 @@ struct RevocationChecker {
                 continue
             }
             var store = TrustStore()
-            store.add(anchor)
+            // The anchor already ended the path this CRL serves, under that path's purpose: its
+            // trust settings (if any) were applied there and are not asked again of the
+            // signer's `.basic` path.
+            store.add(TrustAnchor(anchor, trustSettings: nil))
             var o = VerificationOptions(purpose: .basic, time: time)
             o.algorithms = algorithms
             // §6.3.3 (f): the signer's path is checked for revocation like the path it serves
