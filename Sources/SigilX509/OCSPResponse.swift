@@ -162,7 +162,8 @@ public struct BasicOCSPResponse: Sendable {
                     throw DERError(.unexpectedTag, at: rid.start)
                 }
                 let produced = try t.read(.generalizedTime)
-                producedAt = try DERTime.decode(produced)
+                // RFC 6960 times may carry fractional seconds (X.690 §11.7): whole seconds kept.
+                producedAt = try DERTime.decodeAllowingFraction(produced, roundUp: false)
                 let list = try t.read(.sequence)
                 try DERReader.enter(list) { (l) throws(DERError) in
                     if l.isAtEnd { throw DERError(.truncated, at: list.start) }
@@ -303,7 +304,8 @@ public struct SingleResponse: Sendable {
                 status = .good
             case .contextConstructed(1):
                 status = try DERReader.enter(st) { (i) throws(DERError) -> OCSPCertStatus in
-                    let time = try DERTime.decode(try i.read(.generalizedTime))
+                    // The revocation time rounded down (earlier: revoked no later than stated).
+                    let time = try DERTime.decodeAllowingFraction(try i.read(.generalizedTime), roundUp: false)
                     var reason: CRLReason?
                     if let rv = try i.readOptional(.contextConstructed(0)) {
                         let e = try DERReader.enter(rv) { (x) throws(DERError) -> DERValue in try x.read(.enumerated) }
@@ -320,11 +322,13 @@ public struct SingleResponse: Sendable {
             default:
                 throw DERError(.unexpectedTag, at: st.start)
             }
-            let thisUpdate = try DERTime.decode(try s.read(.generalizedTime))
+            // thisUpdate rounded up, nextUpdate down: a fraction never widens the window in
+            // which the answer counts as current (RFC 6960 §4.2.2.1).
+            let thisUpdate = try DERTime.decodeAllowingFraction(try s.read(.generalizedTime), roundUp: true)
             var nextUpdate: Int64?
             if let n = try s.readOptional(.contextConstructed(0)) {
                 nextUpdate = try DERReader.enter(n) { (x) throws(DERError) -> Int64 in
-                    try DERTime.decode(try x.read(.generalizedTime))
+                    try DERTime.decodeAllowingFraction(try x.read(.generalizedTime), roundUp: false)
                 }
             }
             var unsupported: String?
