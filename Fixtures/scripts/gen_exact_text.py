@@ -12,7 +12,11 @@ below (the script stops otherwise):
   -verify_email <U+212A>im@exact.sigil.test   -> refused (e-mail address mismatch)
   -verify_hostname Kim.exact.sigil.test       -> OK (DNS names match ASCII case-insensitively)
   -verify_hostname <U+212A>im.exact.sigil.test -> refused (hostname mismatch)
-Test: VerdictCacheTests.testCanonicallyEquivalentTextMisses.
+Also `client-kelvin.pem`: a clientAuth leaf of the same root whose subject is
+O=Exact Text, CN=<U+212A>im (UTF8String), which `openssl verify -purpose sslclient` accepts:
+an allow-list naming "CN=Kim,O=Exact Text" must not admit it (RFC 5280 §7.1: another name).
+Tests: VerdictCacheTests.testCanonicallyEquivalentTextMisses,
+VerdictCacheAndPortTests.testLastNameIsComparedByItsBytes, MutualTLSTests (allowedSubjects).
 
 Verification time: 2030-01-01T00:00:00Z = 1893456000."""
 import datetime, os, subprocess
@@ -50,13 +54,26 @@ leaf = (builder("kim.exact.sigil.test", "Exact Text Root", lk.public_key(), 360)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(lk.public_key()), critical=False)
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(rk.public_key()), critical=False)
         .sign(rk, hashes.SHA256()))
+ck = ec.generate_private_key(ec.SECP256R1())
+client = (x509.CertificateBuilder()
+          .subject_name(x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Exact Text"),
+                                   x509.NameAttribute(NameOID.COMMON_NAME, KELVIN + "im")]))
+          .issuer_name(nm("Exact Text Root")).public_key(ck.public_key())
+          .serial_number(x509.random_serial_number())
+          .not_valid_before(NOW - datetime.timedelta(days=365)).not_valid_after(NOW + datetime.timedelta(days=360))
+          .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+          .add_extension(x509.KeyUsage(True, False, False, False, False, False, False, False, False), critical=True)
+          .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ck.public_key()), critical=False)
+          .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(rk.public_key()), critical=False)
+          .sign(rk, hashes.SHA256()))
 os.makedirs(OUT, exist_ok=True)
-for name, c in [("root.pem", root), ("leaf.pem", leaf)]:
+for name, c in [("root.pem", root), ("leaf.pem", leaf), ("client-kelvin.pem", client)]:
     open(os.path.join(OUT, name), "wb").write(c.public_bytes(serialization.Encoding.PEM))
 
-def verify(*extra):
+def verify(*extra, cert="leaf.pem"):
     p = subprocess.run(["openssl", "verify", "-attime", AT, "-no-CApath", "-no-CAfile", "-CAfile",
-                        os.path.join(OUT, "root.pem"), *extra, os.path.join(OUT, "leaf.pem")],
+                        os.path.join(OUT, "root.pem"), *extra, os.path.join(OUT, cert)],
                        capture_output=True, text=True)
     return p.returncode == 0
 
@@ -69,4 +86,5 @@ checks = [
 for args, want in checks:
     got = verify(*args)
     assert got == want, (args, got)
-print("exact-text: openssl agrees on", len(checks), "checks")
+assert verify("-purpose", "sslclient", cert="client-kelvin.pem")
+print("exact-text: openssl agrees on", len(checks) + 1, "checks")

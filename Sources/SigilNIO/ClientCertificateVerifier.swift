@@ -185,7 +185,10 @@
             if !allowedEmails.isEmpty || !allowedSubjects.isEmpty {
                 let byEmail = allowedEmails.contains { (try? matchesEmail(leaf, $0)) == true }
                 let subject = leaf.subject.rfc4514String
-                let bySubject = allowedSubjects.contains(subject)
+                // By the bytes of the RFC 4514 text: String == is canonical equivalence, under
+                // which a subject spelt with U+212A KELVIN SIGN (or a decomposed letter) would
+                // pass as "CN=Kim" — another name under RFC 5280 §7.1 (review finding).
+                let bySubject = allowedSubjects.contains { $0.utf8.elementsEqual(subject.utf8) }
                 if !byEmail && !bySubject {
                     return SigilTLSVerdict(
                         presented: presented,

@@ -112,5 +112,25 @@
             let refused = try connect(client: "client") { $0.allowedSubjects = ["CN=bob,O=Sigil Test"] }
             XCTAssertEqual(refused.verdicts.first?.error?.reason, .notAllowed)
         }
+
+        /// The subject allow-list compares the RFC 4514 text by its bytes: a client named
+        /// CN=<U+212A KELVIN SIGN>im (`Fixtures/exact-text/client-kelvin.pem`, gen_exact_text.py;
+        /// openssl verifies it for sslclient) is not "CN=Kim,O=Exact Text", which Swift's
+        /// `String ==` calls equal.
+        func testSubjectAllowListComparesBytes() throws {
+            let dir = TestSupport.fixtures.appendingPathComponent("exact-text")
+            let root = try Certificate.all(from: TestSupport.read(dir.appendingPathComponent("root.pem").path))[0]
+            let pem = dir.appendingPathComponent("client-kelvin.pem").path
+            let client = try NIOSSLCertificate(file: pem, format: .pem)
+            let own = try Certificate.all(from: TestSupport.read(pem))[0].subject.rfc4514String
+            XCTAssertTrue(own == "CN=Kim,O=Exact Text", "Swift's String == says equal: what makes the case")
+            XCTAssertFalse(own.utf8.elementsEqual("CN=Kim,O=Exact Text".utf8))
+            var v = SigilClientCertificateVerifier(anchors: [root])
+            v.time = { 1_893_456_000 }
+            v.allowedSubjects = ["CN=Kim,O=Exact Text"]
+            XCTAssertEqual(v.verify([client]).error?.reason, .notAllowed)
+            v.allowedSubjects = [own]
+            XCTAssertTrue(v.verify([client]).accepted)
+        }
     }
 #endif
