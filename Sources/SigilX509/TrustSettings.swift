@@ -100,7 +100,9 @@ extension PEM {
     /// settings: nil settings when nothing follows the certificate, `permitNothing` when what
     /// follows does not decode as `X509_CERT_AUX` (fail closed), nil certificate bytes when the
     /// content does not start with a TLV (the block then decodes as no certificate).
-    public static func splitTrustedCertificate(_ der: [UInt8]) -> (certificate: [UInt8], settings: CertificateTrustSettings?) {
+    public static func splitTrustedCertificate(_ der: [UInt8]) -> (
+        certificate: [UInt8], settings: CertificateTrustSettings?
+    ) {
         guard let first = firstTLV(der) else { return (der, .permitNothing) }
         if first.count == der.count { return (first, nil) }
         let aux = Array(der[first.count...])

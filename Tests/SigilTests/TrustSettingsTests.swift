@@ -1,7 +1,7 @@
 import Foundation
 @_spi(SigilInternal) import Sigil
-@_spi(SigilInternal) import SigilTrust
 import SigilTestSupport
+@_spi(SigilInternal) import SigilTrust
 import XCTest
 
 /// OpenSSL's TRUSTED CERTIFICATE trust settings (X509_CERT_AUX) limit the anchor they come with
@@ -48,7 +48,8 @@ final class TrustSettingsTests: XCTestCase {
             for (how, store) in [("bytes", whole), ("stream", streamed), ("system", system)] {
                 XCTAssertEqual(store.count, 1, "\(file) \(how): one anchor")
                 for (purpose, want) in byPurpose.sorted(by: { $0.key < $1.key }) {
-                    let r = ChainVerifier(anchors: store).verify(leaf: leaf, intermediates: [], options: options(purpose, v))
+                    let r = ChainVerifier(anchors: store).verify(
+                        leaf: leaf, intermediates: [], options: options(purpose, v))
                     XCTAssertEqual(r.isTrusted, want, "\(file) \(how) \(purpose): \(r)")
                     if !want && r.failures.first?.kind != .untrustedRoot {
                         XCTFail("\(file) \(how) \(purpose): refused for its trust settings, got \(r.failures)")
@@ -73,12 +74,15 @@ final class TrustSettingsTests: XCTestCase {
         }
         XCTAssertNil(try settings("root.pem"))
         XCTAssertNil(try settings("root-trustout.pem"), "-trustout without settings writes no aux")
-        XCTAssertEqual(try settings("root-reject-sa.pem"), CertificateTrustSettings(trusted: nil, rejected: [OID.serverAuth]))
-        XCTAssertEqual(try settings("root-trust-sa.pem"), CertificateTrustSettings(trusted: [OID.serverAuth], rejected: []))
+        XCTAssertEqual(
+            try settings("root-reject-sa.pem"), CertificateTrustSettings(trusted: nil, rejected: [OID.serverAuth]))
+        XCTAssertEqual(
+            try settings("root-trust-sa.pem"), CertificateTrustSettings(trusted: [OID.serverAuth], rejected: []))
         XCTAssertEqual(try settings("root-bad-aux.pem"), .permitNothing)
         // The certificate bytes are the plain root's.
         let plain = try PEM.decodeBlocks(try TestSupport.read(Self.path("root.pem"))).certificates[0]
-        XCTAssertEqual(try PEM.decodeBlocks(try TestSupport.read(Self.path("root-reject-sa.pem"))).certificates[0], plain)
+        XCTAssertEqual(
+            try PEM.decodeBlocks(try TestSupport.read(Self.path("root-reject-sa.pem"))).certificates[0], plain)
 
         // X509_CERT_AUX by hand: trust {serverAuth}, reject [0] {clientAuth}, alias "a".
         let sa: [UInt8] = [0x06, 0x08] + OID.serverAuth
@@ -93,8 +97,10 @@ final class TrustSettingsTests: XCTestCase {
         XCTAssertThrowsError(try CertificateTrustSettings(auxDER: [0x30, UInt8(swapped.count)] + swapped), "order")
         let primitiveReject: [UInt8] = [0x80, 0x0A] + ca
         XCTAssertThrowsError(
-            try CertificateTrustSettings(auxDER: [0x30, UInt8(primitiveReject.count)] + primitiveReject), "[0] primitive")
-        XCTAssertEqual(try CertificateTrustSettings(auxDER: [0x30, 0x00]), CertificateTrustSettings(trusted: nil, rejected: []))
+            try CertificateTrustSettings(auxDER: [0x30, UInt8(primitiveReject.count)] + primitiveReject),
+            "[0] primitive")
+        XCTAssertEqual(
+            try CertificateTrustSettings(auxDER: [0x30, 0x00]), CertificateTrustSettings(trusted: nil, rejected: []))
     }
 
     /// OpenSSL's rule (x509_trust.c obj_trust) and the combination of two copies.
@@ -112,7 +118,8 @@ final class TrustSettingsTests: XCTestCase {
         XCTAssertTrue(CertificateTrustSettings(trusted: [any], rejected: []).permits(OID.codeSigning))
         XCTAssertFalse(CertificateTrustSettings.permitNothing.permits(any))
         // Combined: every rejection kept, trust lists intersected.
-        let both = trustSA.combined(with: CertificateTrustSettings(trusted: [OID.serverAuth, OID.clientAuth], rejected: []))
+        let both = trustSA.combined(
+            with: CertificateTrustSettings(trusted: [OID.serverAuth, OID.clientAuth], rejected: []))
         XCTAssertEqual(both, trustSA)
         XCTAssertFalse(trustSA.combined(with: rejectSA).permits(OID.serverAuth))
         XCTAssertEqual(
