@@ -383,6 +383,14 @@ struct Verify: ParsableCommand {
         let usesSystem = CertificateTrust.usesSystemAnchors(
             customAnchorsSet: !anchors.isEmpty, anchorsOnly: anchorsOnly)
         let system = usesSystem ? TrustStore.system() : TrustStore()
+        if system.skippedCount > 0 {
+            // Fail closed (a damaged file of the store adds nothing), but not silently.
+            let where_ = TrustStore.systemLocation()
+            printError(
+                "warning: system trust store (\(where_.file ?? where_.directory ?? "?")): \(system.skippedCount) unusable"
+                    + " entr\(system.skippedCount == 1 ? "y" : "ies") (damaged input or a certificate Sigil cannot parse)"
+            )
+        }
         var trust = CertificateTrust(
             certificates: certificates, policies: [],
             time: at ?? Date().timeIntervalSince1970,

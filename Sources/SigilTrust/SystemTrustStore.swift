@@ -157,7 +157,8 @@ public enum FileInput {
 
 extension TrustStore {
     /// Where the system roots were found (nil: none), reading `SSL_CERT_FILE` / `SSL_CERT_DIR`
-    /// from `environment` (default: the process's).
+    /// from `environment` (default: the process's). The directory may be a ':'-separated list
+    /// (`SSL_CERT_DIR`, as OpenSSL reads it).
     public static func systemLocation(environment: [String: String]? = nil) -> (file: String?, directory: String?) {
         let environment = environment ?? currentEnvironment()
         let file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -180,15 +181,26 @@ extension TrustStore {
         if let file = location.file {
             _ = FileInput.withObjectStream(file) { store.add(from: &$0, source: .system) }
         }
-        if let dir = location.directory {
+        // SSL_CERT_DIR is a list, ':'-separated on these systems, as OpenSSL (X509_LOOKUP
+        // hash_dir) and Go (crypto/x509 root_unix.go) read it.
+        for dir in (location.directory ?? "").split(separator: ":").map(String.init) where !dir.isEmpty {
             for name in FileInput.list(dir) {
                 let path = dir + "/" + name
                 guard FileInput.isRegularFile(path) else { continue }
                 // Hashed directories hold one PEM certificate per file (`<hash>.<n>`), often
-                // symlinks to `*.pem`; duplicates collapse in the store.
-                _ = FileInput.withObjectStream(path) { store.add(from: &$0, source: .system) }
+                // symlinks to `*.pem`; duplicates collapse in the store. PEM only, as OpenSSL's
+                // and Go's directory lookups read them: a DER file lying in the directory (a
+                // key, a CRL, a certificate left there) is not a system anchor.
+                _ = FileInput.withObjectStream(path) { (stream) -> Int in
+                    var one = TrustStore()
+                    let added = one.add(from: &stream, source: .system)
+                    guard stream.format == .pem else { return 0 }
+                    store.add(one)
+                    return added
+                }
             }
         }
+        store.shrinkToFit()
         return store
     }
 

@@ -248,6 +248,12 @@ public struct TrustStore: Sendable {
         return added
     }
 
+    /// Drops the arrays' growth slack (a store built once and kept: see `add(contentsOf:)`).
+    mutating func shrinkToFit() {
+        if anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
+        if bySubjectBytes.capacity > bySubjectBytes.count { bySubjectBytes = bySubjectBytes.map { $0 } }
+    }
+
     /// Merges another store (e.g. custom anchors plus the system's).
     public mutating func add(_ other: TrustStore) {
         for a in other.anchors { add(a) }

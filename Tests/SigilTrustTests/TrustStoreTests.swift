@@ -51,9 +51,23 @@ final class TrustStoreTests: XCTestCase {
                 to: certDir.appendingPathComponent("\(name).pem"))
         }
         try "not a certificate".write(to: certDir.appendingPathComponent("README"), atomically: true, encoding: .utf8)
+        // A DER certificate in the directory is not read: PEM only, as OpenSSL's (`-CApath`)
+        // and Go's directory lookups read them (review, 2026-12-06).
+        try FileManager.default.copyItem(
+            at: TestSupport.fixtures.appendingPathComponent("certs/p521-root.der"),
+            to: certDir.appendingPathComponent("3a5f0c11.0"))
         let fromDir = TrustStore.system(environment: ["SSL_CERT_DIR": certDir.path])
         XCTAssertEqual(fromDir.count, 3)
         XCTAssertEqual(fromDir.skippedCount, 1)
+        // SSL_CERT_DIR is a ':'-separated list (OpenSSL, Go); a missing directory adds nothing.
+        let second = dir.appendingPathComponent("certs2")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: TestSupport.fixtures.appendingPathComponent("certs/ed25519-root.pem"),
+            to: second.appendingPathComponent("ed25519-root.pem"))
+        let both = TrustStore.system(environment: ["SSL_CERT_DIR": "/nonexistent-sigil:\(certDir.path):\(second.path)"])
+        XCTAssertEqual(both.count, 4)
+        XCTAssertTrue(both.anchors.allSatisfy { $0.source == .system })
     }
 
     /// The same certificate added twice is one anchor; the first source is kept.
