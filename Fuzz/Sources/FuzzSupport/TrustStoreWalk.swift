@@ -6,7 +6,8 @@
 // Input: a mode byte, then length-prefixed chunks (FuzzChunks), each a file: a name byte (one
 // of the names below: hashed `<8 hex>.<n>`, `.pem`, `.crt`, `.CER`, `.der`, no extension, a
 // dotfile) and the content. A content of 1 byte is fixture certificate b as PEM, of 2 bytes
-// fixture b as DER; otherwise the bytes as they are. The files are written to a scratch
+// fixture b as DER, of 3 bytes fixture b as TRUSTED CERTIFICATE with trust settings c
+// (`auxes`); otherwise the bytes as they are. The files are written to a scratch
 // directory (made once per process, emptied per input); mode bit 0 adds a symlink per file
 // (hashed directories are symlinks), bit 1 a subdirectory.
 //
@@ -18,7 +19,8 @@
 // - `loading(file:)` of a file = `add(contentsOf:)` of its bytes;
 // - `system(environment:)` with SSL_CERT_FILE = the first file and SSL_CERT_DIR = the
 //   directory holds exactly the distinct certificates of the first file and of every regular
-//   file (or symlink to one) of the directory;
+//   PEM file (or symlink to one) of the directory;
+// - `loading(file:)` and `add(contentsOf:)` keep the same trust settings per anchor;
 // - `CertificateFiles.load(directory:)` returns the certificates of exactly the files with a
 //   certificate extension (case-insensitive) that hold one, in name order; every other such
 //   file is listed as skipped.
@@ -70,6 +72,16 @@ public enum TrustStoreWalk {
         close(fd)
     }
 
+    /// X509_CERT_AUX values for generated TRUSTED CERTIFICATE blocks: none, reject serverAuth,
+    /// trust clientAuth, an empty aux, and one that does not decode.
+    static let auxes: [[UInt8]] = {
+        let sa: [UInt8] = [0x06, 0x08] + OID.serverAuth
+        let ca: [UInt8] = [0x06, 0x08] + OID.clientAuth
+        return [
+            [], [0x30, 0x0C, 0xA0, 0x0A] + sa, [0x30, 0x0C, 0x30, 0x0A] + ca, [0x30, 0x00], [0x30, 0x03, 0x02, 0x01, 0x00],
+        ]
+    }()
+
     /// What a bundle loader keeps: every block that parses (the others are skipped).
     static func parsed(_ bytes: [UInt8]) -> [Certificate] {
         ((try? PEM.certificatesDER(in: bytes))?.certificates ?? []).compactMap { try? Certificate(der: $0) }
@@ -93,6 +105,11 @@ public enum TrustStoreWalk {
                 content = Array(PEM.encode(fixtures[Int(content[0]) % fixtures.count].der, label: "CERTIFICATE").utf8)
             } else if content.count == 2 {
                 content = fixtures[Int(content[1]) % fixtures.count].der
+            } else if content.count == 3 {
+                // Fixture b as an OpenSSL TRUSTED CERTIFICATE, with the aux chosen by c.
+                let aux = auxes[Int(content[2]) % auxes.count]
+                content = Array(
+                    PEM.encode(fixtures[Int(content[1]) % fixtures.count].der + aux, label: "TRUSTED CERTIFICATE").utf8)
             }
             files.append((name, content))
         }
@@ -138,6 +155,10 @@ public enum TrustStoreWalk {
             oracle(
                 loaded?.anchors.map { $0.certificate } == direct.anchors.map { $0.certificate },
                 "loading(file:) differs from add(contentsOf:) for \(f.name)")
+            // Both readers keep the same trust settings (TRUSTED CERTIFICATE blocks).
+            oracle(
+                loaded?.anchors.map { $0.trustSettings } == direct.anchors.map { $0.trustSettings },
+                "loading(file:) keeps other trust settings than add(contentsOf:) for \(f.name)")
         }
 
         // SSL_CERT_FILE + SSL_CERT_DIR.
@@ -150,6 +171,9 @@ public enum TrustStoreWalk {
             guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let bytes = FuzzFiles.read(path) else {
                 continue
             }
+            // Directories are read for PEM only (as OpenSSL and Go): a file that starts as DER
+            // does (0x30, the streaming reader's test) adds nothing.
+            if bytes.first == 0x30 { continue }
             expectedSystem += parsed(bytes)
         }
         var distinct: [Certificate] = []
