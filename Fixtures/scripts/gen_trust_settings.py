@@ -16,6 +16,10 @@ the root), and the root as TRUSTED CERTIFICATE with:
   root-bad-aux.pem      a hand-made block: the certificate, then 30 03 02 01 00 (not an aux)
   plain-then-reject.pem / reject-then-plain.pem: root.pem and root-reject-sa.pem in one bundle
   leaf-reject-sa.pem    the leaf itself as TRUSTED CERTIFICATE, -addreject serverAuth
+  root-reissued.pem     the root's name and key, re-issued (plain); cross.pem: the root's name
+                        and key cross-signed by other-root.pem; bundles reject-plus-reissued,
+                        reissued-plus-reject, reject-plus-other (verdicts.json "paths": server
+                        purpose, openssl's verdict and Sigil's expected one)
 verdicts.json "openssl": for each anchor file and each purpose (server: -purpose sslserver
 -verify_hostname; client: -purpose sslclient; none: no -purpose), openssl verify's verdict
 (`openssl verify -x509_strict -attime AT -no-CApath -no-CAfile -CAfile ANCHOR leaf.pem`);
@@ -76,12 +80,48 @@ der = root.public_bytes(serialization.Encoding.DER) + bytes([0x30, 0x03, 0x02, 0
 b64 = base64.encodebytes(der).decode().replace("\n", "")
 write("root-bad-aux.pem", ("-----BEGIN TRUSTED CERTIFICATE-----\n" + "\n".join(b64[i:i + 64] for i in range(0, len(b64), 64))
                            + "\n-----END TRUSTED CERTIFICATE-----\n").encode())
+# Other certificates of the root's name and key: a re-issued copy (another serial and validity)
+# and a cross-signature by another root. A distrust of the root must cover them (review of
+# 2026-12-06: a path through either went around the rejected copy).
+reissued = (x509.CertificateBuilder().subject_name(nm("Trust Settings Root")).issuer_name(nm("Trust Settings Root"))
+            .public_key(rk.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(NOW - datetime.timedelta(days=200)).not_valid_after(NOW + datetime.timedelta(days=3000))
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(rk.public_key()), critical=False)
+            .sign(rk, hashes.SHA256()))
+ok_ = ec.generate_private_key(ec.SECP256R1())
+other = (x509.CertificateBuilder().subject_name(nm("Other Root")).issuer_name(nm("Other Root"))
+         .public_key(ok_.public_key()).serial_number(x509.random_serial_number())
+         .not_valid_before(NOW - datetime.timedelta(days=365)).not_valid_after(NOW + datetime.timedelta(days=3650))
+         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+         .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+         .add_extension(x509.SubjectKeyIdentifier.from_public_key(ok_.public_key()), critical=False)
+         .sign(ok_, hashes.SHA256()))
+cross = (x509.CertificateBuilder().subject_name(nm("Trust Settings Root")).issuer_name(nm("Other Root"))
+         .public_key(rk.public_key()).serial_number(x509.random_serial_number())
+         .not_valid_before(NOW - datetime.timedelta(days=300)).not_valid_after(NOW + datetime.timedelta(days=2000))
+         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+         .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+         .add_extension(x509.SubjectKeyIdentifier.from_public_key(rk.public_key()), critical=False)
+         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ok_.public_key()), critical=False)
+         .sign(ok_, hashes.SHA256()))
+write("root-reissued.pem", reissued.public_bytes(serialization.Encoding.PEM))
+write("other-root.pem", other.public_bytes(serialization.Encoding.PEM))
+write("cross.pem", cross.public_bytes(serialization.Encoding.PEM))
+write("reject-plus-reissued.pem", open(path("root-reject-sa.pem"), "rb").read() + open(path("root-reissued.pem"), "rb").read())
+write("reissued-plus-reject.pem", open(path("root-reissued.pem"), "rb").read() + open(path("root-reject-sa.pem"), "rb").read())
+write("reject-plus-other.pem", open(path("root-reject-sa.pem"), "rb").read() + open(path("other-root.pem"), "rb").read())
 write("plain-then-reject.pem", open(path("root.pem"), "rb").read() + open(path("root-reject-sa.pem"), "rb").read())
 write("reject-then-plain.pem", open(path("root-reject-sa.pem"), "rb").read() + open(path("root.pem"), "rb").read())
 
 # The first TRUSTED block really carries the aux we asked for (not a silent no-op).
 assert b"TRUSTED CERTIFICATE" in open(path("root-reject-sa.pem"), "rb").read()
 
+PATHS = [  # (anchors file, intermediates file or None): server purpose only
+    ("reject-plus-reissued.pem", None), ("reissued-plus-reject.pem", None), ("reject-plus-other.pem", "cross.pem"),
+    ("other-root.pem", "cross.pem"),
+]
 PURPOSES = {"server": ["-purpose", "sslserver", "-verify_hostname", HOST], "client": ["-purpose", "sslclient"],
             "none": []}
 def openssl(anchor, purpose, partial=False):
@@ -105,6 +145,19 @@ assert verdicts["root-trust-sa.pem"]["server"] and not verdicts["root-trust-sa.p
 assert not any(verdicts["root-trust-email.pem"].values())
 assert verdicts["leaf-reject-sa.pem"]["client"] and not verdicts["leaf-reject-sa.pem"]["server"]
 assert not any(verdicts["root-bad-aux.pem"].values())
+paths = []
+for anchors, inter in PATHS:
+    p = subprocess.run(["openssl", "verify", "-x509_strict", "-attime", AT, "-no-CApath", "-no-CAfile", "-CAfile",
+                        path(anchors), *(["-untrusted", path(inter)] if inter else []), *PURPOSES["server"],
+                        path("leaf.pem")], capture_output=True, text=True)
+    paths.append({"anchors": anchors, "intermediates": inter, "openssl": p.returncode == 0,
+                  # Sigil: refused whenever a certificate of the rejected root's name and key is on
+                  # the path, whatever order the store lists them in (OpenSSL refuses at the store
+                  # copy it finds first: order-dependent for the re-issued copy).
+                  "expected": anchors == "other-root.pem"})
+# OpenSSL refuses the cross-signed path and the rejected-first store; trusts the other order.
+assert [c["openssl"] for c in paths] == [False, True, False, True], paths
+
 # Sigil's expectations: OpenSSL's, but for one deliberate difference. With the same root
 # given twice, plain first and rejected for serverAuth after, OpenSSL keeps the first copy
 # and trusts it for servers; Sigil keeps the distrust whatever the order (TrustStore.add:
@@ -112,6 +165,6 @@ assert not any(verdicts["root-bad-aux.pem"].values())
 assert verdicts["plain-then-reject.pem"]["server"] and not verdicts["reject-then-plain.pem"]["server"]
 expected = json.loads(json.dumps(verdicts))
 expected["plain-then-reject.pem"]["server"] = False
-json.dump({"at": int(AT), "host": HOST, "openssl": verdicts, "expected": expected}, open(path("verdicts.json"), "w"),
-          indent=1, sort_keys=True)
+json.dump({"at": int(AT), "host": HOST, "openssl": verdicts, "expected": expected, "paths": paths},
+          open(path("verdicts.json"), "w"), indent=1, sort_keys=True)
 print(json.dumps(verdicts, sort_keys=True))

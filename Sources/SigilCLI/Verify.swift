@@ -385,9 +385,10 @@ struct Verify: ParsableCommand {
         let system = usesSystem ? TrustStore.system() : TrustStore()
         if system.skippedCount > 0 {
             // Fail closed (a damaged file of the store adds nothing), but not silently.
-            let where_ = TrustStore.systemLocation()
+            let location = TrustStore.systemLocation()
+            let names = [location.file, location.directory].compactMap { $0 }.joined(separator: ", ")
             printError(
-                "warning: system trust store (\(where_.file ?? where_.directory ?? "?")): \(system.skippedCount) unusable"
+                "warning: system trust store (\(names)): \(system.skippedCount) unusable"
                     + " entr\(system.skippedCount == 1 ? "y" : "ies") (damaged input or a certificate Sigil cannot parse)"
             )
         }

@@ -15,13 +15,16 @@ public enum DERTime {
     /// (`YYYYMMDDHHMMSS.fZ`: the point, at least one digit, no trailing zero) — for OCSP, whose
     /// times RFC 6960 §4.2.1 leaves to X.690 (only RFC 5019 §2.2.4's lightweight profile, and
     /// RFC 5280 §4.1.2.5.2 for certificates and CRLs, forbid the fraction; OpenSSL reads it).
-    /// Whole seconds: the fraction dropped, or counted as one more second with `roundUp` (so a
-    /// caller can round each bound the strict way). Without a fraction: exactly `decode`.
-    public static func decodeAllowingFraction(_ value: DERValue, roundUp: Bool) throws(DERError) -> Int64 {
+    /// The whole seconds (the fraction dropped) and whether there was a fraction, so that a
+    /// caller can round each bound the strict way. Without a fraction: exactly `decode`.
+    public static func decodeAllowingFraction(_ value: DERValue) throws(DERError) -> (seconds: Int64, fractional: Bool)
+    {
         let s = value.contentStart
         let n = value.contentCount
         let input = value._input
-        guard value.tag == .generalizedTime, n > 15, input[s + 14] == 0x2E /* . */ else { return try decode(value) }
+        guard value.tag == .generalizedTime, n > 15, input[s + 14] == 0x2E /* . */ else {
+            return (try decode(value), false)
+        }
         // The fraction: digits from s + 15 to the Z, at least one, the last not 0.
         guard input[s + n - 1] == 0x5A, n >= 17 else { throw DERError(.invalidTime, at: s + 14) }
         for i in (s + 15)..<(s + n - 1) where input[i] < 0x30 || input[i] > 0x39 {
@@ -40,12 +43,10 @@ public enum DERTime {
                 return .failure(error)
             }
         }
-        let seconds: Int64
         switch result {
-        case .success(let v): seconds = v
+        case .success(let v): return (v, true)
         case .failure(let error): throw DERError(error.kind, at: s + error.offset - 2)
         }
-        return roundUp ? seconds + 1 : seconds
     }
 
     /// `decode` digit by digit, every check with its offset (every value `decodePlain` leaves).

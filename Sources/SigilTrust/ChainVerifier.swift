@@ -197,8 +197,10 @@ struct Session {
         }
         // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
         // validity, names, usages).
+        // A leaf of the name and key of an anchor whose trust settings refuse the purpose
+        // (the anchor itself, or another copy of it): refused, whatever path it has.
+        if let refusal = verifier.anchors.trustSettingsRefusal(for: leaf, options) { failures.append(refusal) }
         if let a = verifier.anchors.index(of: leaf) {
-            if let refusal = verifier.anchors.anchors[a].trustSettingsRefusal(options) { failures.append(refusal) }
             if failures.isEmpty, policyFailure(path: PathNodes(), options: options) == nil {
                 return trusted(path: PathNodes(), anchor: a, options: options)
             }
@@ -312,10 +314,10 @@ struct Session {
                     cand, candFacts, isAnchor: isAnchorNode,
                     systemAnchor: isSystemAnchor, options: options)
                 // An anchor whose trust settings (an OpenSSL TRUSTED CERTIFICATE) do not permit
-                // the purpose ends no path (OpenSSL: X509_V_ERR_CERT_REJECTED).
-                if caFailure == nil && isAnchorNode {
-                    caFailure = s.verifier.anchors.anchors[node].trustSettingsRefusal(options)
-                }
+                // the purpose ends no path (OpenSSL: X509_V_ERR_CERT_REJECTED), and no other
+                // certificate of its name and key (a re-issued copy, a cross-signature) is a
+                // link of one.
+                if caFailure == nil { caFailure = s.verifier.anchors.trustSettingsRefusal(for: cand, options) }
                 if caFailure != nil { return 0 }
             }
             if pathFailure != nil { return 1 }

@@ -193,7 +193,8 @@ extension TrustStore {
                 // key, a CRL, a certificate left there) is not a system anchor.
                 _ = FileInput.withObjectStream(path) { (stream) -> Int in
                     var one = TrustStore()
-                    let added = one.add(from: &stream, source: .system)
+                    // A file of another kind (a CRL `<hash>.r0`, a key) is not an unusable entry.
+                    let added = one.add(from: &stream, source: .system, countsInputWithoutCertificate: false)
                     guard stream.format == .pem else { return 0 }
                     store.add(one)
                     return added

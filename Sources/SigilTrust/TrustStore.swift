@@ -53,14 +53,16 @@ public struct TrustAnchor: Sendable {
     }
 
     /// The refusal of this anchor as the end of a path for `options`' purpose, when its trust
-    /// settings do not permit it; nil otherwise. The purpose is the caller's required EKUs
-    /// (each must be permitted), else the purpose's own EKU, else (`.basic`)
+    /// settings do not permit it; nil otherwise. Asked: the purpose's own EKU and each of the
+    /// caller's required EKUs (all must be permitted); with neither (`.basic`),
     /// anyExtendedKeyUsage, as OpenSSL's default trust asks.
     func trustSettingsRefusal(_ options: VerificationOptions) -> TrustFailure? {
         guard let s = trustSettings else { return nil }
-        let wanted: [[UInt8]] =
-            !options.requiredEKUs.isEmpty
-            ? options.requiredEKUs : [options.purpose.defaultEKU ?? OID.anyExtendedKeyUsage]
+        // The purpose's own usage (OpenSSL asks the trust of the purpose: sslserver is
+        // serverAuth whatever else is required) and every usage the caller requires.
+        var wanted = options.requiredEKUs
+        if let own = options.purpose.defaultEKU, !wanted.contains(own) { wanted.append(own) }
+        if wanted.isEmpty { wanted = [OID.anyExtendedKeyUsage] }
         guard let refused = wanted.first(where: { !s.permits($0) }) else { return nil }
         return TrustFailure(
             .untrustedRoot, at: 0,
@@ -81,6 +83,9 @@ public struct TrustStore: Sendable {
         didSet { generation = Generation() }
     }
     var bySubject: [Int: [Int]] = [:]
+    /// Indexes into `anchors` of the anchors that carry trust settings (usually none): read by
+    /// `trustSettingsRefusal(for:_:)` for every certificate a path holds.
+    var restricted: [Int] = []
     /// Replaced by every change to this store (an anchor added, a skipped entry counted), shared
     /// by unchanged copies: the same object (`===`) means the same anchors, order, sources and
     /// counts. `CertificateTrust` keys its remembered merged anchor store on it.
@@ -122,12 +127,14 @@ public struct TrustStore: Sendable {
             let i = existing.first(where: { anchors[$0].certificate == anchor.certificate })
         {
             if anchor.trustSettings != nil && anchor.trustSettings != anchors[i].trustSettings {
+                if anchors[i].trustSettings == nil { restricted.append(i) }
                 anchors[i] = TrustAnchor(
                     anchors[i], trustSettings: TrustAnchor.combined(anchors[i].trustSettings, anchor.trustSettings))
                 generation = Generation()
             }
             return
         }
+        if anchor.trustSettings != nil { restricted.append(anchors.count) }
         bySubject[key, default: []].append(anchors.count)
         let f = CandidatePool.fingerprint(anchor.certificate.subject.encoded)
         // After every entry with the same fingerprint: equal fingerprints stay in anchor order.
@@ -211,6 +218,14 @@ public struct TrustStore: Sendable {
     /// nothing and counts one skipped; certificates that do not parse are skipped and counted.
     @discardableResult
     public mutating func add(from stream: inout ObjectStream, source: AnchorSource = .custom) -> Int {
+        add(from: &stream, source: source, countsInputWithoutCertificate: true)
+    }
+
+    /// `add(from:source:)`; with `countsInputWithoutCertificate` false, a whole input that holds
+    /// no certificate (a CRL or key lying in a hashed directory) is not counted as skipped.
+    mutating func add(from stream: inout ObjectStream, source: AnchorSource, countsInputWithoutCertificate: Bool)
+        -> Int
+    {
         // Held until the input is known to be whole (fail closed below): one copy of each
         // certificate, so memory follows the distinct certificates, not the input's size (a
         // bundle repeated many times over is read in the memory of one copy).
@@ -236,7 +251,7 @@ public struct TrustStore: Sendable {
             }
         } catch {
             // Fail closed on a damaged input: none of it becomes an anchor.
-            skippedCount += 1
+            if countsInputWithoutCertificate || error.kind != .noCertificate { skippedCount += 1 }
             return 0
         }
         skippedCount += unparseable
@@ -246,6 +261,26 @@ public struct TrustStore: Sendable {
             bySubjectBytes = bySubjectBytes.map { $0 }
         }
         return added
+    }
+
+    /// The refusal of `certificate` as part of a path for `options`' purpose, when an anchor
+    /// with its subject (RFC 5280 §7.1) and public key carries trust settings that do not
+    /// permit the purpose; nil otherwise (always, when no anchor carries settings). A distrust
+    /// stated for a root covers every certificate of its name and key — the anchor itself, a
+    /// re-issued copy, a cross-signature of it, the leaf when it is that certificate — so that
+    /// no other path around the rejected copy reaches the same key (OpenSSL refuses such a
+    /// chain at the rejected store copy it finds first; Sigil, whatever it finds first).
+    func trustSettingsRefusal(for certificate: borrowing Certificate, _ options: VerificationOptions) -> TrustFailure? {
+        for i in restricted {
+            let a = anchors[i]
+            guard let refusal = a.trustSettingsRefusal(options) else { continue }
+            if a.certificate.subject.matchesForChaining(certificate.subject)
+                && a.certificate.sameSubjectPublicKeyInfo(as: certificate)
+            {
+                return refusal
+            }
+        }
+        return nil
     }
 
     /// Drops the arrays' growth slack (a store built once and kept: see `add(contentsOf:)`).

@@ -163,7 +163,7 @@ public struct BasicOCSPResponse: Sendable {
                 }
                 let produced = try t.read(.generalizedTime)
                 // RFC 6960 times may carry fractional seconds (X.690 §11.7): whole seconds kept.
-                producedAt = try DERTime.decodeAllowingFraction(produced, roundUp: false)
+                producedAt = try DERTime.decodeAllowingFraction(produced).seconds
                 let list = try t.read(.sequence)
                 try DERReader.enter(list) { (l) throws(DERError) in
                     if l.isAtEnd { throw DERError(.truncated, at: list.start) }
@@ -305,7 +305,7 @@ public struct SingleResponse: Sendable {
             case .contextConstructed(1):
                 status = try DERReader.enter(st) { (i) throws(DERError) -> OCSPCertStatus in
                     // The revocation time rounded down (earlier: revoked no later than stated).
-                    let time = try DERTime.decodeAllowingFraction(try i.read(.generalizedTime), roundUp: false)
+                    let time = try DERTime.decodeAllowingFraction(try i.read(.generalizedTime)).seconds
                     var reason: CRLReason?
                     if let rv = try i.readOptional(.contextConstructed(0)) {
                         let e = try DERReader.enter(rv) { (x) throws(DERError) -> DERValue in try x.read(.enumerated) }
@@ -322,13 +322,17 @@ public struct SingleResponse: Sendable {
             default:
                 throw DERError(.unexpectedTag, at: st.start)
             }
-            // thisUpdate rounded up, nextUpdate down: a fraction never widens the window in
-            // which the answer counts as current (RFC 6960 §4.2.2.1).
-            let thisUpdate = try DERTime.decodeAllowingFraction(try s.read(.generalizedTime), roundUp: true)
+            // A fraction never lengthens the time the answer counts as current (RFC 6960
+            // §4.2.2.1): thisUpdate rounded down (an age is measured from the earliest reading;
+            // a thisUpdate less than a second ahead may count as reached), nextUpdate one second
+            // below its whole seconds when it has a fraction (the checks accept a time up to
+            // nextUpdate + 1, the end of its second: here the second before the fraction).
+            let thisUpdate = try DERTime.decodeAllowingFraction(try s.read(.generalizedTime)).seconds
             var nextUpdate: Int64?
             if let n = try s.readOptional(.contextConstructed(0)) {
                 nextUpdate = try DERReader.enter(n) { (x) throws(DERError) -> Int64 in
-                    try DERTime.decodeAllowingFraction(try x.read(.generalizedTime), roundUp: false)
+                    let t = try DERTime.decodeAllowingFraction(try x.read(.generalizedTime))
+                    return t.fractional ? t.seconds - 1 : t.seconds
                 }
             }
             var unsupported: String?

@@ -437,6 +437,9 @@ public enum Base64 {
 
 extension Certificate {
     /// Every certificate in PEM or DER bytes, parsed. Fails on the first that does not parse.
+    /// A `TRUSTED CERTIFICATE` block gives its certificate only: its trust settings are not
+    /// carried by a `Certificate` — to load anchors from such a file, use `TrustStore`
+    /// (`add(contentsOf:)`, `loading(file:)`), whose anchors keep them.
     public static func all(from bytes: [UInt8]) throws(DERError) -> [Certificate] {
         let blocks = try PEM.certificatesDER(in: bytes)
         var out: [Certificate] = []

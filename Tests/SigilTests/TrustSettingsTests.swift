@@ -19,6 +19,14 @@ final class TrustSettingsTests: XCTestCase {
         let host: String
         let openssl: [String: [String: Bool]]
         let expected: [String: [String: Bool]]
+        let paths: [PathCase]
+    }
+
+    struct PathCase: Decodable {
+        let anchors: String
+        let intermediates: String?
+        let openssl: Bool
+        let expected: Bool
     }
 
     func verdicts() throws -> Verdicts {
@@ -62,6 +70,33 @@ final class TrustSettingsTests: XCTestCase {
         XCTAssertEqual(v.expected["plain-then-reject.pem"]?["server"], false)
         for (file, byPurpose) in v.openssl where file != "plain-then-reject.pem" {
             XCTAssertEqual(byPurpose, v.expected[file], file)
+        }
+    }
+
+    /// A distrust covers every certificate of the rejected root's name and key: a re-issued
+    /// copy in the store (in either order) and a cross-signature by another, trusted root are
+    /// refused for servers (review of the session's diff, 2026-12-06: both went around it).
+    /// OpenSSL refuses the cross-signed path and the rejected-first store, and trusts the other
+    /// order (it stops at the first store copy it finds).
+    func testDistrustCoversTheNameAndKey() throws {
+        let v = try verdicts()
+        XCTAssertEqual(v.paths.count, 4)
+        let leaf = try Certificate.all(from: TestSupport.read(Self.path("leaf.pem")))[0]
+        for c in v.paths {
+            var store = TrustStore()
+            store.add(contentsOf: try TestSupport.read(Self.path(c.anchors)))
+            let intermediates =
+                try c.intermediates.map { try Certificate.all(from: TestSupport.read(Self.path($0))) } ?? []
+            let r = ChainVerifier(anchors: store).verify(
+                leaf: leaf, intermediates: intermediates, options: options("server", v))
+            XCTAssertEqual(r.isTrusted, c.expected, "\(c.anchors) + \(c.intermediates ?? "-"): \(r)")
+            if !c.expected { XCTAssertEqual(r.failures.first?.kind, .untrustedRoot, "\(c.anchors): \(r.failures)") }
+            // Not for clients: the settings reject serverAuth only.
+            if c.anchors != "other-root.pem" {
+                let client = ChainVerifier(anchors: store).verify(
+                    leaf: leaf, intermediates: intermediates, options: options("client", v))
+                XCTAssertTrue(client.isTrusted, "\(c.anchors) for a client: \(client)")
+            }
         }
     }
 
@@ -138,6 +173,15 @@ final class TrustSettingsTests: XCTestCase {
         XCTAssertTrue(ChainVerifier(anchors: store).verify(leaf: leaf, intermediates: [], options: o).isTrusted)
         o.requiredEKUs = [OID.serverAuth, OID.clientAuth]
         XCTAssertFalse(ChainVerifier(anchors: store).verify(leaf: leaf, intermediates: [], options: o).isTrusted)
+        // The purpose's own usage is asked too: a server verification requiring clientAuth
+        // of the leaf still needs serverAuth trust (openssl -purpose sslserver), so a root
+        // rejected for serverAuth ends no such path.
+        var rejecting = TrustStore()
+        rejecting.add(contentsOf: try TestSupport.read(Self.path("root-reject-sa.pem")))
+        var server = VerificationOptions(purpose: .server(host: v.host), time: v.at)
+        server.requiredEKUs = [OID.clientAuth]
+        let r = ChainVerifier(anchors: rejecting).verify(leaf: leaf, intermediates: [], options: server)
+        XCTAssertEqual(r.failures.first?.kind, .untrustedRoot, "\(r)")
     }
 
     /// The verdict cache keys the system anchors' trust settings: a trusted verdict under the

@@ -56,9 +56,15 @@ final class TrustStoreTests: XCTestCase {
         try FileManager.default.copyItem(
             at: TestSupport.fixtures.appendingPathComponent("certs/p521-root.der"),
             to: certDir.appendingPathComponent("3a5f0c11.0"))
+        // A file holding no certificate (the README; a CRL `<hash>.r0` of a hashed directory) is
+        // not an unusable entry; a damaged PEM block is.
+        var damaged = try String(
+            contentsOf: TestSupport.fixtures.appendingPathComponent("certs/ed448-root.pem"), encoding: .utf8)
+        damaged = damaged.replacingOccurrences(of: "-----END CERTIFICATE-----", with: "-----END X509 CRL-----")
+        try damaged.write(to: certDir.appendingPathComponent("damaged.pem"), atomically: true, encoding: .utf8)
         let fromDir = TrustStore.system(environment: ["SSL_CERT_DIR": certDir.path])
         XCTAssertEqual(fromDir.count, 3)
-        XCTAssertEqual(fromDir.skippedCount, 1)
+        XCTAssertEqual(fromDir.skippedCount, 1, "the damaged block only")
         // SSL_CERT_DIR is a ':'-separated list (OpenSSL, Go); a missing directory adds nothing.
         let second = dir.appendingPathComponent("certs2")
         try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)

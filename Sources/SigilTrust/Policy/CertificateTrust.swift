@@ -55,7 +55,10 @@ public struct CertificateTrust: Sendable {
         set { options.customAnchors = newValue }
     }
     /// The caller's anchors (`SecTrustSetAnchorCertificates`); setting it, even to `[]`, sets
-    /// `customAnchors`. Reads `[]` when never set. Stored in `options`.
+    /// `customAnchors`. Reads `[]` when never set. Stored in `options`. Certificates carry no
+    /// trust settings: anchors read from OpenSSL `TRUSTED CERTIFICATE` blocks keep theirs only
+    /// as a `TrustStore` (`systemAnchors`, with `useSystemAnchors()`; `sigil verify` passes its
+    /// `--anchor` files that way).
     public var anchors: [Certificate] {
         get { options.anchors }
         set { options.anchors = newValue }
