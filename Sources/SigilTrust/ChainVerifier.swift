@@ -195,11 +195,11 @@ struct Session {
                     "subject public key does not decode as a \(leaf.publicKeyAlgorithm.name) key (RFC 5480 §2.2, RFC 8017 §A.1.1)"
                 ))
         }
-        // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
-        // validity, names, usages).
         // A leaf of the name and key of an anchor whose trust settings refuse the purpose
         // (the anchor itself, or another copy of it): refused, whatever path it has.
         if let refusal = verifier.anchors.trustSettingsRefusal(for: leaf, options) { failures.append(refusal) }
+        // A leaf that is itself an anchor is trusted as such (still subject to the leaf checks:
+        // validity, names, usages).
         if let a = verifier.anchors.index(of: leaf) {
             if failures.isEmpty, policyFailure(path: PathNodes(), options: options) == nil {
                 return trusted(path: PathNodes(), anchor: a, options: options)
