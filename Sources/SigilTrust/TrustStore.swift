@@ -207,8 +207,7 @@ public struct TrustStore: Sendable {
         // A store is built once and kept (the system bundle for the process's life): drop the
         // anchors array's growth slack, which with each anchor's fact block would otherwise
         // cost more than the facts themselves (memory goal: ≤ 1.2× the bundle's DER size).
-        if added > 0 && anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
-        if added > 0 && bySubjectBytes.capacity > bySubjectBytes.count { bySubjectBytes = bySubjectBytes.map { $0 } }
+        if added > 0 { shrinkToFit() }
         return added
     }
 
@@ -256,10 +255,7 @@ public struct TrustStore: Sendable {
         }
         skippedCount += unparseable
         for (c, settings) in parsed { add(TrustAnchor(c, source: source, trustSettings: settings)) }
-        if !parsed.isEmpty && anchors.capacity > anchors.count { anchors = anchors.map { $0 } }
-        if !parsed.isEmpty && bySubjectBytes.capacity > bySubjectBytes.count {
-            bySubjectBytes = bySubjectBytes.map { $0 }
-        }
+        if !parsed.isEmpty { shrinkToFit() }
         return added
     }
 

@@ -541,7 +541,7 @@
                 switch (purpose, other) {
                 case (.server(let a), .server(let b)):
                     guard let a, let b else { return a == nil && b == nil }
-                    return a.utf8.elementsEqual(b.utf8)
+                    return ExactText(text: a).matches(b)
                 case (.server, _), (_, .server): return false
                 default: return purpose == other
                 }
